@@ -1,0 +1,190 @@
+//! Blokus 2021 moves as the wire describes them, and the mistakes that make a
+//! move illegal.
+
+use core::fmt;
+
+use super::{
+    color::Color,
+    piece::{PieceKind, Rotation},
+};
+
+/// A piece placement exactly as a client sends it: the rotation and flip are
+/// kept as labels, so several placements can cover the same cells (a
+/// `TETRO_O` looks the same in all eight orientations).
+///
+/// `==` compares the labels. Two placements are the same move for the rules
+/// iff [`Placement::same_cells`] holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Placement {
+    /// The colour of the piece; must be the colour on turn.
+    pub color: Color,
+    /// The piece kind.
+    pub kind: PieceKind,
+    /// Rotation, applied first.
+    pub rotation: Rotation,
+    /// Left-right mirror, applied after the rotation.
+    pub flipped: bool,
+    /// Column of the top-left corner of the placed piece's bounding box. May
+    /// lie off the board: such a move is rejected as out of bounds.
+    pub x: i32,
+    /// Row of the top-left corner of the bounding box (y grows downwards).
+    pub y: i32,
+}
+
+impl Placement {
+    /// The absolute board cells `(x, y)` the piece covers, row by row. Cells
+    /// may lie off the board.
+    pub fn cells(&self) -> impl Iterator<Item = (i32, i32)> + use<> {
+        let shape = self.kind.shape(self.rotation, self.flipped);
+        let (x0, y0) = (self.x, self.y);
+        (0..shape.cells().len()).map(move |i| {
+            let (dx, dy) = shape.cells()[i];
+            (x0 + i32::from(dx), y0 + i32::from(dy))
+        })
+    }
+
+    /// Whether both placements put the same colour on the same cells.
+    pub fn same_cells(&self, other: &Placement) -> bool {
+        self.color == other.color
+            && self.kind == other.kind
+            && self.cells().eq(other.cells())
+    }
+}
+
+/// A move of Blokus 2021.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Place a piece (`sc.plugin2021.SetMove`).
+    Set(Placement),
+    /// Pass (`sc.plugin2021.SkipMove`) for the given colour.
+    Skip(Color),
+}
+
+impl Move {
+    /// The colour the move is for.
+    pub fn color(&self) -> Color {
+        match self {
+            Move::Set(p) => p.color,
+            Move::Skip(c) => *c,
+        }
+    }
+}
+
+/// Why a move is illegal. The variants are the official mistake kinds; the
+/// rules report the first failing check in the official order
+/// (`blokus-2021.md` §8.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mistake {
+    /// The move's colour is not the colour on turn.
+    WrongColor,
+    /// A colour's first piece is not the start piece.
+    WrongShape,
+    /// The kind was already placed by this colour.
+    DuplicateShape,
+    /// A cell lies outside the board.
+    OutOfBounds,
+    /// A cell is already occupied.
+    Obstructed,
+    /// A cell shares an edge with a cell of the same colour.
+    TouchesSameColor,
+    /// A colour's first piece covers no board corner.
+    NotInCorner,
+    /// The piece shares no corner with a piece of its colour.
+    NoSharedCorner,
+    /// A colour tried to pass before placing its first piece.
+    SkipFirstTurn,
+}
+
+impl Mistake {
+    /// The official enum name, e.g. `NO_SHARED_CORNER`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mistake::WrongColor => "WRONG_COLOR",
+            Mistake::WrongShape => "WRONG_SHAPE",
+            Mistake::DuplicateShape => "DUPLICATE_SHAPE",
+            Mistake::OutOfBounds => "OUT_OF_BOUNDS",
+            Mistake::Obstructed => "OBSTRUCTED",
+            Mistake::TouchesSameColor => "TOUCHES_SAME_COLOR",
+            Mistake::NotInCorner => "NOT_IN_CORNER",
+            Mistake::NoSharedCorner => "NO_SHARED_CORNER",
+            Mistake::SkipFirstTurn => "SKIP_FIRST_TURN",
+        }
+    }
+
+    /// The official German explanation, as sent in error messages and
+    /// result reasons (`blokus-2021.md` §11.1).
+    pub const fn official_text(self) -> &'static str {
+        match self {
+            Mistake::WrongColor => "Die Farbe des Zuges ist nicht an der Reihe",
+            Mistake::WrongShape => "Der erste Zug muss den festgelegten Spielstein setzen",
+            Mistake::DuplicateShape => "Der gewählte Stein wurde bereits gesetzt",
+            Mistake::OutOfBounds => "Der Spielstein passt nicht vollständig auf das Spielfeld",
+            Mistake::Obstructed => "Der Spielstein würde eine andere Farbe überlagern",
+            Mistake::TouchesSameColor => "Der Spielstein berührt ein Feld gleicher Farbe",
+            Mistake::NotInCorner => "Der erste Zug muss auf eine freie Ecke gesetzt werden",
+            Mistake::NoSharedCorner => {
+                "Alle Teile müssen ein vorheriges Teil gleicher Farbe über mindestens eine Ecke berühren"
+            }
+            Mistake::SkipFirstTurn => "Der erste Zug muss einen Stein setzen",
+        }
+    }
+}
+
+impl fmt::Display for Mistake {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Mistake::WrongColor => "the move's colour is not on turn",
+            Mistake::WrongShape => "a colour's first piece must be the start piece",
+            Mistake::DuplicateShape => "this piece was already placed",
+            Mistake::OutOfBounds => "the piece does not fit on the board",
+            Mistake::Obstructed => "the piece would cover an occupied field",
+            Mistake::TouchesSameColor => "the piece shares an edge with its own colour",
+            Mistake::NotInCorner => "a colour's first piece must cover a free corner",
+            Mistake::NoSharedCorner => "the piece must touch its own colour at a corner",
+            Mistake::SkipFirstTurn => "a colour cannot pass before its first piece",
+        })
+    }
+}
+
+impl core::error::Error for Mistake {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placement_cells_are_shape_plus_position() {
+        let p = Placement {
+            color: Color::Yellow,
+            kind: PieceKind::PentoL,
+            rotation: Rotation::Right,
+            flipped: true,
+            x: 15,
+            y: 3,
+        };
+        let cells: Vec<_> = p.cells().collect();
+        assert_eq!(cells, [(15, 3), (16, 3), (17, 3), (18, 3), (18, 4)]);
+    }
+
+    #[test]
+    fn tetro_o_is_the_same_move_in_every_orientation() {
+        let base = Placement {
+            color: Color::Red,
+            kind: PieceKind::TetroO,
+            rotation: Rotation::None,
+            flipped: false,
+            x: 4,
+            y: 7,
+        };
+        for rotation in Rotation::ALL {
+            for flipped in [false, true] {
+                let other = Placement { rotation, flipped, ..base };
+                assert!(base.same_cells(&other));
+            }
+        }
+        let elsewhere = Placement { x: 5, ..base };
+        assert!(!base.same_cells(&elsewhere));
+        let other_colour = Placement { color: Color::Blue, ..base };
+        assert!(!base.same_cells(&other_colour));
+    }
+}

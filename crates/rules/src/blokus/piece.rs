@@ -1,0 +1,432 @@
+//! The 21 Blokus piece kinds, their orientations, and the official transform
+//! from (kind, rotation, flip) to cells.
+
+use core::{fmt, str::FromStr};
+
+use super::color::UnknownName;
+
+/// One of the 21 piece kinds. The discriminant is the kind's index in the
+/// official enum; it orders shape lists on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[allow(missing_docs)]
+pub enum PieceKind {
+    Mono = 0,
+    Domino,
+    TrioL,
+    TrioI,
+    TetroO,
+    TetroT,
+    TetroI,
+    TetroL,
+    TetroZ,
+    PentoL,
+    PentoT,
+    PentoV,
+    PentoS,
+    PentoZ,
+    PentoI,
+    PentoP,
+    PentoW,
+    PentoU,
+    PentoR,
+    PentoX,
+    PentoY,
+}
+
+impl PieceKind {
+    /// All kinds in enum order.
+    pub const ALL: [PieceKind; 21] = [
+        PieceKind::Mono,
+        PieceKind::Domino,
+        PieceKind::TrioL,
+        PieceKind::TrioI,
+        PieceKind::TetroO,
+        PieceKind::TetroT,
+        PieceKind::TetroI,
+        PieceKind::TetroL,
+        PieceKind::TetroZ,
+        PieceKind::PentoL,
+        PieceKind::PentoT,
+        PieceKind::PentoV,
+        PieceKind::PentoS,
+        PieceKind::PentoZ,
+        PieceKind::PentoI,
+        PieceKind::PentoP,
+        PieceKind::PentoW,
+        PieceKind::PentoU,
+        PieceKind::PentoR,
+        PieceKind::PentoX,
+        PieceKind::PentoY,
+    ];
+
+    /// The kinds a Blokus 2021 start piece is drawn from: every pentomino
+    /// except `PENTO_X`, which cannot cover a board corner.
+    pub const START_PIECES: [PieceKind; 11] = [
+        PieceKind::PentoL,
+        PieceKind::PentoT,
+        PieceKind::PentoV,
+        PieceKind::PentoS,
+        PieceKind::PentoZ,
+        PieceKind::PentoI,
+        PieceKind::PentoP,
+        PieceKind::PentoW,
+        PieceKind::PentoU,
+        PieceKind::PentoR,
+        PieceKind::PentoY,
+    ];
+
+    /// The kind's index in enum order (0..21).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The kind with this enum index, if any.
+    #[inline]
+    pub const fn from_index(index: usize) -> Option<PieceKind> {
+        if index < 21 {
+            Some(PieceKind::ALL[index])
+        } else {
+            None
+        }
+    }
+
+    /// The wire name, e.g. `PENTO_L`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PieceKind::Mono => "MONO",
+            PieceKind::Domino => "DOMINO",
+            PieceKind::TrioL => "TRIO_L",
+            PieceKind::TrioI => "TRIO_I",
+            PieceKind::TetroO => "TETRO_O",
+            PieceKind::TetroT => "TETRO_T",
+            PieceKind::TetroI => "TETRO_I",
+            PieceKind::TetroL => "TETRO_L",
+            PieceKind::TetroZ => "TETRO_Z",
+            PieceKind::PentoL => "PENTO_L",
+            PieceKind::PentoT => "PENTO_T",
+            PieceKind::PentoV => "PENTO_V",
+            PieceKind::PentoS => "PENTO_S",
+            PieceKind::PentoZ => "PENTO_Z",
+            PieceKind::PentoI => "PENTO_I",
+            PieceKind::PentoP => "PENTO_P",
+            PieceKind::PentoW => "PENTO_W",
+            PieceKind::PentoU => "PENTO_U",
+            PieceKind::PentoR => "PENTO_R",
+            PieceKind::PentoX => "PENTO_X",
+            PieceKind::PentoY => "PENTO_Y",
+        }
+    }
+
+    /// The canonical cells `(x, y)` in the order the official server declares
+    /// them. Every canonical shape touches x = 0 and y = 0.
+    pub const fn canonical_cells(self) -> &'static [(i8, i8)] {
+        match self {
+            PieceKind::Mono => &[(0, 0)],
+            PieceKind::Domino => &[(0, 0), (1, 0)],
+            PieceKind::TrioL => &[(0, 0), (0, 1), (1, 1)],
+            PieceKind::TrioI => &[(0, 0), (0, 1), (0, 2)],
+            PieceKind::TetroO => &[(0, 0), (1, 0), (0, 1), (1, 1)],
+            PieceKind::TetroT => &[(0, 0), (1, 0), (2, 0), (1, 1)],
+            PieceKind::TetroI => &[(0, 0), (0, 1), (0, 2), (0, 3)],
+            PieceKind::TetroL => &[(0, 0), (0, 1), (0, 2), (1, 2)],
+            PieceKind::TetroZ => &[(0, 0), (1, 0), (1, 1), (2, 1)],
+            PieceKind::PentoL => &[(0, 0), (0, 1), (0, 2), (0, 3), (1, 3)],
+            PieceKind::PentoT => &[(0, 0), (1, 0), (2, 0), (1, 1), (1, 2)],
+            PieceKind::PentoV => &[(0, 0), (0, 1), (0, 2), (1, 2), (2, 2)],
+            PieceKind::PentoS => &[(1, 0), (2, 0), (3, 0), (0, 1), (1, 1)],
+            PieceKind::PentoZ => &[(0, 0), (1, 0), (1, 1), (1, 2), (2, 2)],
+            PieceKind::PentoI => &[(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)],
+            PieceKind::PentoP => &[(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)],
+            PieceKind::PentoW => &[(0, 0), (0, 1), (1, 1), (1, 2), (2, 2)],
+            PieceKind::PentoU => &[(0, 0), (0, 1), (1, 1), (2, 1), (2, 0)],
+            PieceKind::PentoR => &[(0, 1), (1, 1), (1, 2), (2, 1), (2, 0)],
+            PieceKind::PentoX => &[(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)],
+            PieceKind::PentoY => &[(0, 1), (1, 0), (1, 1), (1, 2), (1, 3)],
+        }
+    }
+
+    /// The number of cells (1..=5).
+    #[inline]
+    pub const fn size(self) -> u32 {
+        self.canonical_cells().len() as u32
+    }
+
+    /// The normalised cells of this kind after `rotation`, then `flipped`,
+    /// exactly as the official server computes them (`blokus-2021.md` §5).
+    pub fn shape(self, rotation: Rotation, flipped: bool) -> Shape {
+        let mut shape = Shape::from_cells(self.canonical_cells());
+        shape = shape.map(|(x, y)| match rotation {
+            Rotation::None => (x, y),
+            Rotation::Right => (-y, x),
+            Rotation::Mirror => (-x, -y),
+            Rotation::Left => (y, -x),
+        });
+        if flipped {
+            shape = shape.map(|(x, y)| (-x, y));
+        }
+        shape
+    }
+}
+
+impl fmt::Display for PieceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for PieceKind {
+    type Err = UnknownName;
+
+    /// Parses the exact, case-sensitive wire name.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        PieceKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or(UnknownName)
+    }
+}
+
+/// A rotation as the wire names it. Applied before the flip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rotation {
+    /// Unchanged.
+    None = 0,
+    /// 90° clockwise (on the y-down screen).
+    Right = 1,
+    /// 180°.
+    Mirror = 2,
+    /// 90° counter-clockwise.
+    Left = 3,
+}
+
+impl Rotation {
+    /// All rotations in wire order.
+    pub const ALL: [Rotation; 4] = [
+        Rotation::None,
+        Rotation::Right,
+        Rotation::Mirror,
+        Rotation::Left,
+    ];
+
+    /// The wire name (`NONE`, `RIGHT`, `MIRROR`, `LEFT`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rotation::None => "NONE",
+            Rotation::Right => "RIGHT",
+            Rotation::Mirror => "MIRROR",
+            Rotation::Left => "LEFT",
+        }
+    }
+
+    /// The clockwise angle in degrees (0, 90, 180, 270).
+    pub const fn degrees(self) -> u32 {
+        self as u32 * 90
+    }
+}
+
+impl fmt::Display for Rotation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Rotation {
+    type Err = UnknownName;
+
+    /// Parses the exact, case-sensitive wire name.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Rotation::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or(UnknownName)
+    }
+}
+
+/// A set of piece kinds (a colour's remaining pieces), iterated in enum order.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct PieceSet(u32);
+
+impl PieceSet {
+    /// No kind.
+    pub const EMPTY: PieceSet = PieceSet(0);
+    /// All 21 kinds.
+    pub const ALL: PieceSet = PieceSet((1 << 21) - 1);
+
+    /// The raw bits, bit `k` for the kind with index `k`.
+    #[inline]
+    pub const fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// Whether `kind` is in the set.
+    #[inline]
+    pub const fn contains(self, kind: PieceKind) -> bool {
+        self.0 & (1 << kind as u32) != 0
+    }
+
+    /// Adds `kind`.
+    #[inline]
+    pub fn insert(&mut self, kind: PieceKind) {
+        self.0 |= 1 << kind as u32;
+    }
+
+    /// Removes `kind`.
+    #[inline]
+    pub fn remove(&mut self, kind: PieceKind) {
+        self.0 &= !(1 << kind as u32);
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The number of kinds in the set.
+    #[inline]
+    pub const fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// The kinds in enum order.
+    pub fn iter(self) -> impl Iterator<Item = PieceKind> {
+        let mut bits = self.0;
+        core::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let index = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            PieceKind::from_index(index)
+        })
+    }
+
+    /// The total number of cells of the kinds in the set.
+    pub fn cells(self) -> u32 {
+        self.iter().map(PieceKind::size).sum()
+    }
+}
+
+impl FromIterator<PieceKind> for PieceSet {
+    fn from_iter<I: IntoIterator<Item = PieceKind>>(iter: I) -> Self {
+        let mut set = PieceSet::EMPTY;
+        for k in iter {
+            set.insert(k);
+        }
+        set
+    }
+}
+
+impl fmt::Debug for PieceSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+/// The normalised cells of an oriented piece: at most five `(x, y)` pairs,
+/// shifted so that the minimum x and the minimum y are 0, and kept sorted row
+/// by row (y, then x) so that equal cell sets compare equal.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Shape {
+    cells: [(i8, i8); 5],
+    len: u8,
+}
+
+impl Shape {
+    /// Normalises and sorts up to five cells.
+    ///
+    /// # Panics
+    ///
+    /// If `cells` holds more than five cells.
+    pub fn from_cells(cells: &[(i8, i8)]) -> Shape {
+        assert!(cells.len() <= 5, "a Blokus piece has at most five cells");
+        let min_x = cells.iter().map(|c| c.0).min().unwrap_or(0);
+        let min_y = cells.iter().map(|c| c.1).min().unwrap_or(0);
+        let mut shape = Shape {
+            cells: [(0, 0); 5],
+            len: cells.len() as u8,
+        };
+        for (slot, &(x, y)) in shape.cells.iter_mut().zip(cells) {
+            *slot = (x - min_x, y - min_y);
+        }
+        shape.cells[..cells.len()].sort_unstable_by_key(|&(x, y)| (y, x));
+        shape
+    }
+
+    /// The cells, row by row (y, then x).
+    #[inline]
+    pub fn cells(&self) -> &[(i8, i8)] {
+        &self.cells[..self.len as usize]
+    }
+
+    /// Width and height of the bounding box.
+    pub fn extent(&self) -> (u8, u8) {
+        let w = self.cells().iter().map(|c| c.0).max().map_or(0, |m| m + 1);
+        let h = self.cells().iter().map(|c| c.1).max().map_or(0, |m| m + 1);
+        (w as u8, h as u8)
+    }
+
+    /// Applies `f` to every cell and normalises the result.
+    fn map(&self, f: impl Fn((i8, i8)) -> (i8, i8)) -> Shape {
+        let mut moved = [(0, 0); 5];
+        for (slot, &cell) in moved.iter_mut().zip(self.cells()) {
+            *slot = f(cell);
+        }
+        Shape::from_cells(&moved[..self.len as usize])
+    }
+}
+
+impl fmt::Debug for Shape {
+    /// Draws the shape as rows of `#` and `.` separated by `/`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (w, h) = self.extent();
+        for y in 0..h as i8 {
+            if y > 0 {
+                f.write_str("/")?;
+            }
+            for x in 0..w as i8 {
+                let c = if self.cells().contains(&(x, y)) { '#' } else { '.' };
+                write!(f, "{c}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_colours_set_has_89_cells() {
+        assert_eq!(PieceSet::ALL.cells(), 89);
+        assert_eq!(PieceSet::ALL.len(), 21);
+        assert_eq!(PieceSet::ALL.iter().collect::<Vec<_>>(), PieceKind::ALL);
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for k in PieceKind::ALL {
+            assert_eq!(k.name().parse::<PieceKind>(), Ok(k));
+            assert_eq!(PieceKind::from_index(k.index()), Some(k));
+        }
+        for r in Rotation::ALL {
+            assert_eq!(r.name().parse::<Rotation>(), Ok(r));
+        }
+        assert!("pento_l".parse::<PieceKind>().is_err());
+    }
+
+    #[test]
+    fn pento_l_right_flipped_is_the_spec_example() {
+        let shape = PieceKind::PentoL.shape(Rotation::Right, true);
+        assert_eq!(shape.cells(), &[(0, 0), (1, 0), (2, 0), (3, 0), (3, 1)]);
+        assert_eq!(format!("{shape:?}"), "####/...#");
+    }
+
+    #[test]
+    fn normalising_moves_cells_to_the_origin() {
+        let shape = Shape::from_cells(&[(1, 2), (3, 2)]);
+        assert_eq!(shape.cells(), &[(0, 0), (2, 0)]);
+    }
+}
