@@ -45,9 +45,7 @@ impl Placement {
 
     /// Whether both placements put the same colour on the same cells.
     pub fn same_cells(&self, other: &Placement) -> bool {
-        self.color == other.color
-            && self.kind == other.kind
-            && self.cells().eq(other.cells())
+        self.color == other.color && self.kind == other.kind && self.cells().eq(other.cells())
     }
 }
 
@@ -178,13 +176,20 @@ mod tests {
         };
         for rotation in Rotation::ALL {
             for flipped in [false, true] {
-                let other = Placement { rotation, flipped, ..base };
+                let other = Placement {
+                    rotation,
+                    flipped,
+                    ..base
+                };
                 assert!(base.same_cells(&other));
             }
         }
         let elsewhere = Placement { x: 5, ..base };
         assert!(!base.same_cells(&elsewhere));
-        let other_colour = Placement { color: Color::Blue, ..base };
+        let other_colour = Placement {
+            color: Color::Blue,
+            ..base
+        };
         assert!(!base.same_cells(&other_colour));
     }
 }

@@ -386,7 +386,11 @@ impl fmt::Debug for Shape {
                 f.write_str("/")?;
             }
             for x in 0..w as i8 {
-                let c = if self.cells().contains(&(x, y)) { '#' } else { '.' };
+                let c = if self.cells().contains(&(x, y)) {
+                    '#'
+                } else {
+                    '.'
+                };
                 write!(f, "{c}")?;
             }
         }
