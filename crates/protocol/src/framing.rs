@@ -335,7 +335,10 @@ impl FrameDecoder {
                             }
                             _ => {
                                 if slash {
-                                    self.lex = Lex::StartTag { quote, slash: false };
+                                    self.lex = Lex::StartTag {
+                                        quote,
+                                        slash: false,
+                                    };
                                 }
                             }
                         }
@@ -422,7 +425,9 @@ impl FrameDecoder {
     /// mark and whitespace are allowed there.
     fn prolog_byte(&mut self, src: &mut BytesMut, b: u8) -> Result<(), FramingError> {
         let bom_index = usize::from(self.bom_seen);
-        if bom_index < UTF8_BOM.len() && b == UTF8_BOM[bom_index] && (!self.started || bom_index > 0)
+        if bom_index < UTF8_BOM.len()
+            && b == UTF8_BOM[bom_index]
+            && (!self.started || bom_index > 0)
         {
             self.bom_seen += 1;
             self.started = true;
@@ -559,9 +564,7 @@ impl Decoder for FrameDecoder {
     fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<StreamEvent>, FramingError> {
         match self.decode(src)? {
             Some(event) => Ok(Some(event)),
-            None if self.packet_start.is_some() => {
-                Err(self.fail(src, FramingError::UnexpectedEof))
-            }
+            None if self.packet_start.is_some() => Err(self.fail(src, FramingError::UnexpectedEof)),
             None => {
                 src.clear();
                 Ok(None)

@@ -1,10 +1,66 @@
-//! The Software-Challenge XML wire protocol: framing, typed messages and the
-//! official encoding.
+//! The Software-Challenge XML wire protocol, byte-compatible with the
+//! official server (season 2021): framing, typed messages, the official
+//! encoding, and replay files.
+//!
+//! # Layout
+//!
+//! Bytes become messages in two steps (mini-redis' check → parse split):
+//!
+//! - [`framing`]: [`FrameDecoder`], a tokio-util `Decoder` that cuts the
+//!   endless `<protocol>` document into complete packets ([`Frame`]s) without
+//!   parsing them, with a size and depth limit.
+//! - [`ClientMessage::decode`] / [`ServerMessage::decode`] parse one frame
+//!   with quick-xml into a typed message ([`client`], [`server`], [`room`]).
+//!
+//! Messages are written back with `encode` into a reusable buffer, in the
+//! exact form the official server writes; [`stream`] adds the framing of a
+//! connection (server and client side) and [`replay`] that of replay files.
+//!
+//! The game-specific parts live in one module per game ([`blokus2021`]) and
+//! are joined by the enums of [`game`]. [`result`] holds the game-independent
+//! result shapes; [`texts`] every official message text the server sends.
+//!
+//! # Example
+//!
+//! ```
+//! use bytes::BytesMut;
+//! use spielleiter_protocol::{ClientMessage, FrameDecoder, StreamEvent};
+//! use tokio_util::codec::Decoder;
+//!
+//! let mut decoder = FrameDecoder::new();
+//! let mut buf = BytesMut::from(&b"<protocol><join gameType=\"swc_2021_blokus\"/>"[..]);
+//! let Some(StreamEvent::Frame(frame)) = decoder.decode(&mut buf)? else {
+//!     panic!("expected a packet");
+//! };
+//! let message = ClientMessage::decode(frame.as_bytes())?;
+//! assert_eq!(
+//!     message,
+//!     ClientMessage::Join { game_type: Some("swc_2021_blokus".into()) }
+//! );
+//! assert_eq!(message.to_xml(), r#"<join gameType="swc_2021_blokus"/>"#);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
 
+pub mod blokus2021;
+pub mod client;
 pub mod error;
 pub mod framing;
+pub mod game;
+pub mod result;
+pub mod room;
+pub mod server;
+pub mod stream;
 pub mod xml;
 
+pub use client::{ClientMessage, Prepare, SlotDescriptor};
 pub use error::{DecodeError, MoveError};
 pub use framing::{Frame, FrameDecoder, FramingError, StreamEvent};
+pub use game::{GameMove, GameState, GameType, UnknownGameType};
+pub use result::{
+    Aggregation, Decimal, GameResult, PlayerScore, PlayerScoreReport, ScoreCause, ScoreFragment,
+    ScoreValue, Winner,
+};
+pub use room::RoomData;
+pub use server::ServerMessage;
+pub use stream::{ClientStreamEncoder, ServerStreamEncoder};

@@ -78,7 +78,12 @@ impl<'a> XmlReader<'a> {
     pub(crate) fn root(&mut self) -> Result<Element<'a>, DecodeError> {
         loop {
             match self.reader.read_event()? {
-                Event::Start(start) => return Ok(Element { start, empty: false }),
+                Event::Start(start) => {
+                    return Ok(Element {
+                        start,
+                        empty: false,
+                    });
+                }
                 Event::Empty(start) => return Ok(Element { start, empty: true }),
                 Event::Eof => return Err(DecodeError::NoElement),
                 _ => {}
@@ -100,7 +105,12 @@ impl<'a> XmlReader<'a> {
         }
         loop {
             match self.reader.read_event()? {
-                Event::Start(start) => return Ok(Some(Element { start, empty: false })),
+                Event::Start(start) => {
+                    return Ok(Some(Element {
+                        start,
+                        empty: false,
+                    }));
+                }
                 Event::Empty(start) => return Ok(Some(Element { start, empty: true })),
                 Event::End(_) => return Ok(None),
                 Event::Eof => return Err(DecodeError::UnexpectedEof),
@@ -113,14 +123,6 @@ impl<'a> XmlReader<'a> {
     pub(crate) fn skip(&mut self, element: Element<'_>) -> Result<(), DecodeError> {
         if !element.empty {
             self.reader.read_to_end(QName(element.name()))?;
-        }
-        Ok(())
-    }
-
-    /// Skips the remaining children of `parent` up to its end tag.
-    pub(crate) fn skip_rest(&mut self, parent: &Element<'_>) -> Result<(), DecodeError> {
-        while let Some(child) = self.next_child(parent)? {
-            self.skip(child)?;
         }
         Ok(())
     }

@@ -1,0 +1,8 @@
+//! Integration tests of `spielleiter-protocol`, one module per area.
+
+// Shared helpers: the official example files and the values they encode.
+mod util;
+// Every example file decodes to the expected value and encodes back.
+mod vectors;
+// The frame decoder on transcripts split at every byte, and edge cases.
+mod framing;
