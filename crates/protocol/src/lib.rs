@@ -47,16 +47,19 @@ pub mod client;
 pub mod error;
 pub mod framing;
 pub mod game;
+pub mod replay;
 pub mod result;
 pub mod room;
 pub mod server;
 pub mod stream;
+pub mod texts;
 pub mod xml;
 
 pub use client::{ClientMessage, Prepare, SlotDescriptor};
 pub use error::{DecodeError, MoveError};
 pub use framing::{Frame, FrameDecoder, FramingError, StreamEvent};
 pub use game::{GameMove, GameState, GameType, UnknownGameType};
+pub use replay::{Replay, ReplayError, ReplayWriter, read_replay};
 pub use result::{
     Aggregation, Decimal, GameResult, PlayerScore, PlayerScoreReport, ScoreCause, ScoreFragment,
     ScoreValue, Winner,

@@ -1,0 +1,424 @@
+//! Every text the server puts on the wire: the `errorpacket` messages of the
+//! official server (`lobby.md` §9.1), the room error messages (§9.2), the
+//! result reasons (`blokus-2021.md` §9.4, §11.3), and Spielleiter's own
+//! messages for the cases where it deviates (decisions.md §7, §8, §10, §12).
+//! The server builds messages only through these functions, so it holds no
+//! wire strings of its own.
+//!
+//! Spielleiter's own texts follow the official style
+//! `<exception class>: <message>`, with class names under `spielleiter.`
+//! so that nobody mistakes them for official ones.
+
+use spielleiter_rules::blokus::Team;
+
+use crate::{
+    client::ClientMessage,
+    error::DecodeError,
+    framing::FramingError,
+    game::{GameMove, GameType},
+};
+
+const GAME_ROOM_EXCEPTION: &str = "sc.api.plugins.exceptions.GameRoomException";
+const GAME_LOGIC_EXCEPTION: &str = "sc.api.plugins.exceptions.GameLogicException";
+
+/// How the official server prints a player: `Team 1(alice)`.
+pub fn player_description(team: Team, display_name: &str) -> String {
+    format!("Team {}({display_name})", team.index() + 1)
+}
+
+/// An unknown or already used reservation code.
+pub fn unknown_reservation() -> String {
+    "sc.server.gaming.UnknownReservationException: Couldn't find a reservation for the provided token."
+        .to_owned()
+}
+
+/// A room id that names no room (`joinRoom`, `room`, `observe`, `pause`,
+/// `step`, `cancel`).
+pub fn unknown_room(room_id: &str) -> String {
+    format!("{GAME_ROOM_EXCEPTION}: Couldn't find a room with id {room_id}")
+}
+
+/// `joinRoom` into a room without a free slot.
+pub fn room_full(room_id: &str) -> String {
+    format!("{GAME_ROOM_EXCEPTION}: Room {room_id} is already full!")
+}
+
+/// A `gameType` that names no game (`None`: the attribute was missing),
+/// listing the available ones.
+pub fn unknown_game_type(
+    game_type: Option<&str>,
+    available: impl IntoIterator<Item = GameType>,
+) -> String {
+    let available: Vec<&str> = available.into_iter().map(GameType::id).collect();
+    format!(
+        "sc.server.plugins.UnknownGameTypeException: Unknown GameType UUID: {} (available: {})",
+        game_type.unwrap_or("null"),
+        available.join(", ")
+    )
+}
+
+/// A wrong administrator passphrase.
+pub fn authentication_failed() -> String {
+    "sc.server.network.AuthenticationFailedException: Failed to authenticate as administrator"
+        .to_owned()
+}
+
+/// `authenticate` while no passphrase is configured (decisions.md §12:
+/// administration is disabled, and says so).
+pub fn administration_disabled() -> String {
+    "sc.server.network.AuthenticationFailedException: Failed to authenticate as administrator: administration is disabled on this server (no password configured)"
+        .to_owned()
+}
+
+/// An admin request from a connection that has not authenticated.
+pub fn unauthenticated(request: &ClientMessage) -> String {
+    format!(
+        "sc.server.network.UnauthenticatedException: Request {} requires authentication",
+        request_description(request)
+    )
+}
+
+/// A request as the official server's Kotlin `toString` prints it, e.g.
+/// `ObservationRequest(roomId=ROOM)`. Only approximates the official text
+/// where that contains object identities.
+pub fn request_description(request: &ClientMessage) -> String {
+    match request {
+        ClientMessage::Join { game_type } => {
+            format!("JoinGameRequest(gameType={})", or_null(game_type))
+        }
+        ClientMessage::JoinRoom { room_id } => format!("JoinRoomRequest(roomId={room_id})"),
+        ClientMessage::JoinPrepared { reservation_code } => {
+            format!("JoinPreparedRoomRequest(reservationCode={reservation_code})")
+        }
+        ClientMessage::Move { room_id, mv } => {
+            format!("RoomPacket(roomId={room_id}, data={})", mv.description())
+        }
+        ClientMessage::RoomWithoutMove {
+            room_id,
+            data_class,
+        } => format!(
+            "RoomPacket(roomId={room_id}, data={})",
+            data_class.as_deref().unwrap_or("null")
+        ),
+        ClientMessage::Authenticate { .. } => "AuthenticateRequest(password=***)".to_owned(),
+        ClientMessage::Prepare(prepare) => {
+            let slots: Vec<String> = prepare
+                .slots
+                .iter()
+                .map(|s| {
+                    format!(
+                        "SlotDescriptor(displayName={}, canTimeout={}, reserved={})",
+                        or_null(&s.display_name),
+                        s.can_timeout,
+                        s.reserved
+                    )
+                })
+                .collect();
+            format!(
+                "PrepareGameRequest(gameType={}, slotDescriptors=[{}], pause={})",
+                or_null(&prepare.game_type),
+                slots.join(", "),
+                prepare.pause
+            )
+        }
+        ClientMessage::Observe { room_id } => format!("ObservationRequest(roomId={room_id})"),
+        ClientMessage::Pause { room_id, pause } => {
+            format!("PauseGameRequest(roomId={room_id}, pause={pause})")
+        }
+        ClientMessage::Step { room_id, forced } => {
+            format!("StepRequest(roomId={room_id}, forced={forced})")
+        }
+        ClientMessage::Cancel { room_id } => format!("CancelRequest(roomId={room_id})"),
+        ClientMessage::TestMode { test_mode } => format!("TestModeRequest(testMode={test_mode})"),
+        ClientMessage::ScoreForPlayer { display_name } => {
+            format!("GetScoreForPlayerRequest(displayName={display_name})")
+        }
+        ClientMessage::Close => "CloseConnection".to_owned(),
+        ClientMessage::Unknown { name } => format!("<{name}>"),
+    }
+}
+
+fn or_null(value: &Option<String>) -> &str {
+    value.as_deref().unwrap_or("null")
+}
+
+/// A `room` packet whose data is not a move.
+pub fn non_move_packet(room_id: &str, data_class: Option<&str>) -> String {
+    format!(
+        "{GAME_ROOM_EXCEPTION}: Received non-move packet: RoomPacket(roomId={room_id}, data={})",
+        data_class.unwrap_or("null")
+    )
+}
+
+/// A move from a connection that holds no slot in the room.
+pub fn not_a_member(room_id: &str) -> String {
+    format!("{GAME_ROOM_EXCEPTION}: Client is not a member of game {room_id}")
+}
+
+/// A move that arrived after the game ended.
+pub fn game_already_over(mv: &GameMove) -> String {
+    format!(
+        "sc.api.plugins.exceptions.GameException: Game is already over, but got {}",
+        mv.description()
+    )
+}
+
+/// The room error message for a move from the player not on turn.
+/// `expected` and `actual` are [`player_description`]s.
+pub fn not_your_turn_room_error(expected: &str, actual: &str, mv: &GameMove) -> String {
+    format!(
+        "It's not your turn yet; expected: {expected}, got {actual} (msg was {}).",
+        mv.description()
+    )
+}
+
+/// The `errorpacket` message for a move from the player not on turn (the
+/// official text has no class-name prefix).
+pub fn not_your_turn(expected: &str, actual: &str, mv: &GameMove) -> String {
+    format!(
+        "NotYourTurnException(expected={expected}, actual={actual}, data={})",
+        mv.description()
+    )
+}
+
+/// The result reason for a player who moved out of turn (decisions.md §9:
+/// Spielleiter ends the game with `RULE_VIOLATION`).
+pub fn not_your_turn_reason(mv: &GameMove) -> String {
+    format!(
+        "Der Spieler war nicht am Zug bei Zug '{}'",
+        mv.description()
+    )
+}
+
+/// The room error message for a move that was not requested. `player` is a
+/// [`player_description`].
+pub fn move_not_requested_room_error(player: &str) -> String {
+    format!("Move from {player} has not been requested.")
+}
+
+/// The `errorpacket` message for a move that was not requested.
+pub fn move_not_requested(player: &str) -> String {
+    format!(
+        "{GAME_LOGIC_EXCEPTION}: {}",
+        move_not_requested_room_error(player)
+    )
+}
+
+/// `InvalidMoveException(mistake=M, move=D)`; `D` is `null` when the
+/// mistake is reported without the move.
+pub fn invalid_move_exception(mistake_text: &str, move_description: Option<&str>) -> String {
+    format!(
+        "InvalidMoveException(mistake={mistake_text}, move={})",
+        move_description.unwrap_or("null")
+    )
+}
+
+/// The room error message for a rule violation, sent to the offender and
+/// the observers: `Ungueltiger Zug von 'NAME'.\nInvalidMoveException(…)`.
+pub fn rule_violation_room_error(
+    display_name: &str,
+    mistake_text: &str,
+    move_description: Option<&str>,
+) -> String {
+    format!(
+        "Ungueltiger Zug von '{display_name}'.\n{}",
+        invalid_move_exception(mistake_text, move_description)
+    )
+}
+
+/// The `errorpacket` message for a rule violation.
+pub fn rule_violation(mistake_text: &str, move_description: Option<&str>) -> String {
+    format!(
+        "{GAME_LOGIC_EXCEPTION}: {}",
+        invalid_move_exception(mistake_text, move_description)
+    )
+}
+
+/// The result reason of a rule violation: `M bei Zug 'D'`, or just `M`
+/// when the mistake is reported without the move.
+pub fn rule_violation_reason(mistake_text: &str, move_description: Option<&str>) -> String {
+    match move_description {
+        Some(description) => format!("{mistake_text} bei Zug '{description}'"),
+        None => mistake_text.to_owned(),
+    }
+}
+
+/// The result reason of a player who left (cause `LEFT`).
+pub const LEFT_REASON: &str = "Der Spieler hat das Spiel verlassen";
+
+/// The result reason of a soft timeout (cause `SOFT_TIMEOUT`) with a limit
+/// of `seconds`.
+pub fn soft_timeout_reason(seconds: u64) -> String {
+    timeout_reason(seconds)
+}
+
+/// The result reason of a hard timeout (cause `HARD_TIMEOUT`) with a limit
+/// of `seconds`.
+pub fn hard_timeout_reason(seconds: u64) -> String {
+    timeout_reason(seconds)
+}
+
+fn timeout_reason(seconds: u64) -> String {
+    format!(
+        "Der Spieler hat innerhalb von {seconds} Sekunden nach Aufforderung keinen Zug gesendet"
+    )
+}
+
+/// An unknown top-level element (decisions.md §7: answered, the connection
+/// stays open).
+pub fn unknown_message(name: &str) -> String {
+    format!("spielleiter.protocol.UnknownMessageException: Unknown message <{name}>, ignored")
+}
+
+/// A known message that cannot be understood (missing attribute, malformed
+/// move, bad value).
+pub fn malformed_message(error: &DecodeError) -> String {
+    match error {
+        DecodeError::Xml(_) | DecodeError::UnexpectedEof | DecodeError::NoElement => {
+            format!("spielleiter.protocol.MalformedXmlException: {error}")
+        }
+        _ => format!("spielleiter.protocol.MalformedMessageException: {error}"),
+    }
+}
+
+/// A stream that cannot be split into messages (decisions.md §8: the
+/// connection is closed after this message).
+pub fn framing_error(error: &FramingError) -> String {
+    match error {
+        FramingError::TooLarge { limit } => format!(
+            "spielleiter.protocol.MessageTooLargeException: Message larger than {limit} bytes"
+        ),
+        FramingError::TooDeep { limit } => format!(
+            "spielleiter.protocol.MessageTooLargeException: Message nested deeper than {limit} levels"
+        ),
+        other => format!("spielleiter.protocol.MalformedXmlException: {other}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use spielleiter_rules::blokus::{Color, Mistake, PieceKind, Placement, Rotation};
+
+    use super::*;
+    use crate::blokus2021::{WireMove, mistake_move_description};
+
+    fn mono() -> GameMove {
+        GameMove::Blokus2021(WireMove::Set(Placement {
+            color: Color::Yellow,
+            kind: PieceKind::Mono,
+            rotation: Rotation::None,
+            flipped: false,
+            x: 16,
+            y: 3,
+        }))
+    }
+
+    #[test]
+    fn lobby_errors_have_the_official_texts() {
+        assert_eq!(
+            unknown_room("R"),
+            "sc.api.plugins.exceptions.GameRoomException: Couldn't find a room with id R"
+        );
+        assert_eq!(
+            room_full("R"),
+            "sc.api.plugins.exceptions.GameRoomException: Room R is already full!"
+        );
+        assert_eq!(
+            unknown_game_type(Some("chess"), GameType::ALL),
+            "sc.server.plugins.UnknownGameTypeException: Unknown GameType UUID: chess (available: swc_2021_blokus)"
+        );
+        assert_eq!(
+            unauthenticated(&ClientMessage::Observe {
+                room_id: "R".into()
+            }),
+            "sc.server.network.UnauthenticatedException: Request ObservationRequest(roomId=R) requires authentication"
+        );
+        assert_eq!(
+            not_a_member("R"),
+            "sc.api.plugins.exceptions.GameRoomException: Client is not a member of game R"
+        );
+        assert_eq!(
+            non_move_packet("R", Some("memento")),
+            "sc.api.plugins.exceptions.GameRoomException: Received non-move packet: RoomPacket(roomId=R, data=memento)"
+        );
+    }
+
+    #[test]
+    fn turn_errors_name_players_and_move() {
+        let alice = player_description(Team::One, "alice");
+        let bob = player_description(Team::Two, "bob");
+        assert_eq!(alice, "Team 1(alice)");
+        assert_eq!(
+            not_your_turn(&alice, &bob, &mono()),
+            "NotYourTurnException(expected=Team 1(alice), actual=Team 2(bob), data=Setze MONO(Farbe Gelb)[16,3])"
+        );
+        assert_eq!(
+            not_your_turn_room_error(&alice, &bob, &mono()),
+            "It's not your turn yet; expected: Team 1(alice), got Team 2(bob) (msg was Setze MONO(Farbe Gelb)[16,3])."
+        );
+        assert_eq!(
+            move_not_requested(&alice),
+            "sc.api.plugins.exceptions.GameLogicException: Move from Team 1(alice) has not been requested."
+        );
+    }
+
+    #[test]
+    fn rule_violation_texts_match_the_vectors() {
+        let GameMove::Blokus2021(mv) = mono();
+        let mistake = Mistake::NoSharedCorner;
+        let description = mistake_move_description(mistake, &mv);
+        let m = mistake.official_text();
+        assert_eq!(
+            rule_violation_room_error("bob", m, description.as_deref()),
+            format!(
+                "Ungueltiger Zug von 'bob'.\nInvalidMoveException(mistake={m}, move=Setze MONO(Farbe Gelb)[16,3])"
+            )
+        );
+        assert_eq!(
+            rule_violation_reason(m, description.as_deref()),
+            format!("{m} bei Zug 'Setze MONO(Farbe Gelb)[16,3]'")
+        );
+        let shape = Mistake::DuplicateShape;
+        let none = mistake_move_description(shape, &mv);
+        assert_eq!(
+            rule_violation_reason(shape.official_text(), none.as_deref()),
+            "Der gewählte Stein wurde bereits gesetzt"
+        );
+        assert_eq!(
+            rule_violation(shape.official_text(), none.as_deref()),
+            "sc.api.plugins.exceptions.GameLogicException: InvalidMoveException(mistake=Der gewählte Stein wurde bereits gesetzt, move=null)"
+        );
+    }
+
+    #[test]
+    fn timeout_reasons_name_the_limit() {
+        assert_eq!(
+            soft_timeout_reason(2),
+            "Der Spieler hat innerhalb von 2 Sekunden nach Aufforderung keinen Zug gesendet"
+        );
+        assert_eq!(
+            hard_timeout_reason(10),
+            "Der Spieler hat innerhalb von 10 Sekunden nach Aufforderung keinen Zug gesendet"
+        );
+    }
+
+    #[test]
+    fn spielleiter_errors_are_recognisable() {
+        assert_eq!(
+            framing_error(&FramingError::TooLarge { limit: 1 << 20 }),
+            "spielleiter.protocol.MessageTooLargeException: Message larger than 1048576 bytes"
+        );
+        assert_eq!(
+            unknown_message("yarr"),
+            "spielleiter.protocol.UnknownMessageException: Unknown message <yarr>, ignored"
+        );
+        let err = DecodeError::MissingAttribute {
+            element: "joinRoom",
+            attribute: "roomId",
+        };
+        assert_eq!(
+            malformed_message(&err),
+            "spielleiter.protocol.MalformedMessageException: <joinRoom> lacks the attribute `roomId`"
+        );
+    }
+}
