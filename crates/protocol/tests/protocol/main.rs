@@ -6,3 +6,7 @@ mod util;
 mod vectors;
 // The frame decoder on transcripts split at every byte, and edge cases.
 mod framing;
+// Single packets: leniency, typed errors.
+mod messages;
+// Property tests: round trips, arbitrary input.
+mod roundtrip;
