@@ -291,6 +291,9 @@ pub fn framing_error(error: &FramingError) -> String {
         FramingError::TooDeep { limit } => format!(
             "spielleiter.protocol.MessageTooLargeException: Message nested deeper than {limit} levels"
         ),
+        FramingError::Malformed { reason } => {
+            format!("spielleiter.protocol.MalformedXmlException: {reason}")
+        }
         other => format!("spielleiter.protocol.MalformedXmlException: {other}"),
     }
 }

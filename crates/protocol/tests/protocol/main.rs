@@ -10,3 +10,5 @@ mod framing;
 mod messages;
 // Property tests: round trips, arbitrary input.
 mod roundtrip;
+// protocol/README.md's examples are encoder output.
+mod docs;
