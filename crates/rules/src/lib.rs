@@ -6,8 +6,16 @@
 //!
 //! # Layout
 //!
+//! - [`game`]: the game-agnostic interface the server drives ([`Game`],
+//!   [`GameType`], [`AnyGame`]).
 //! - [`blokus`]: Blokus 2021 (`swc_2021_blokus`).
+//! - [`polyomino`]: board geometry and piece tables shared by the Blokus
+//!   variants (bitboards, oriented shapes, bit-parallel placement search).
 #![cfg_attr(not(test), no_std)]
 #![deny(missing_docs)]
 
 pub mod blokus;
+pub mod game;
+pub mod polyomino;
+
+pub use game::{AnyGame, AnyMistake, AnyMove, Game, GameType, PlayerSet};

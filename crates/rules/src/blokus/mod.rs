@@ -4,13 +4,35 @@
 //!
 //! The specification is `blokus-2021.md` of the shared protocol notes, with
 //! the project decisions of `decisions.md` §1–4.
+//!
+//! # Example
+//!
+//! ```
+//! use spielleiter_rules::blokus::{Blokus, Color, Move, MoveList, PieceKind};
+//!
+//! let mut game = Blokus::new(PieceKind::PentoW);
+//! let mut moves = MoveList::new();
+//! game.legal_moves(&mut moves);
+//! assert_eq!(moves.len(), 8); // the start piece in the four corners
+//! let first = moves.get(0).expect("BLUE can move");
+//! game.play(&Move::Set(first)).expect("generated moves are legal");
+//! assert_eq!(game.current_color(), Color::Yellow);
+//! ```
 
 pub mod color;
+mod movelist;
 pub mod moves;
+pub mod notation;
+pub mod perft;
 pub mod piece;
+mod position;
 pub mod setup;
+mod shapes;
 
 pub use color::{ByColor, Color, ColorSet, Team, UnknownName};
+pub use movelist::{Iter as MoveListIter, MoveList};
 pub use moves::{Mistake, Move, Placement};
 pub use piece::{PieceKind, PieceSet, Rotation, Shape};
+pub use position::{Blokus, Board, SetupError};
 pub use setup::{BOARD_SIZE, ROUND_LIMIT, Setup};
+pub use shapes::{SHAPE_COUNT, SHAPES};

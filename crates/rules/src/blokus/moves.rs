@@ -33,13 +33,18 @@ pub struct Placement {
 
 impl Placement {
     /// The absolute board cells `(x, y)` the piece covers, row by row. Cells
-    /// may lie off the board.
+    /// may lie off the board; coordinates saturate at the `i32` limits (a
+    /// position near `i32::MAX` comes off the wire as easily as any other),
+    /// which keeps such cells off the board.
     pub fn cells(&self) -> impl Iterator<Item = (i32, i32)> + use<> {
         let shape = self.kind.shape(self.rotation, self.flipped);
         let (x0, y0) = (self.x, self.y);
         (0..shape.cells().len()).map(move |i| {
             let (dx, dy) = shape.cells()[i];
-            (x0 + i32::from(dx), y0 + i32::from(dy))
+            (
+                x0.saturating_add(i32::from(dx)),
+                y0.saturating_add(i32::from(dy)),
+            )
         })
     }
 

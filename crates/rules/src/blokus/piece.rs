@@ -1,9 +1,10 @@
-//! The 21 Blokus piece kinds, their orientations, and the official transform
-//! from (kind, rotation, flip) to cells.
+//! The 21 Blokus piece kinds, their canonical cells and orientations, and
+//! sets of kinds.
 
 use core::{fmt, str::FromStr};
 
 use super::color::UnknownName;
+pub use crate::polyomino::{Rotation, Shape};
 
 /// One of the 21 piece kinds. The discriminant is the kind's index in the
 /// official enum; it orders shape lists on the wire.
@@ -154,18 +155,8 @@ impl PieceKind {
 
     /// The normalised cells of this kind after `rotation`, then `flipped`,
     /// exactly as the official server computes them (`blokus-2021.md` §5).
-    pub fn shape(self, rotation: Rotation, flipped: bool) -> Shape {
-        let mut shape = Shape::from_cells(self.canonical_cells());
-        shape = shape.map(|(x, y)| match rotation {
-            Rotation::None => (x, y),
-            Rotation::Right => (-y, x),
-            Rotation::Mirror => (-x, -y),
-            Rotation::Left => (y, -x),
-        });
-        if flipped {
-            shape = shape.map(|(x, y)| (-x, y));
-        }
-        shape
+    pub const fn shape(self, rotation: Rotation, flipped: bool) -> Shape {
+        Shape::oriented(self.canonical_cells(), rotation, flipped)
     }
 }
 
@@ -183,62 +174,6 @@ impl FromStr for PieceKind {
         PieceKind::ALL
             .into_iter()
             .find(|k| k.name() == s)
-            .ok_or(UnknownName)
-    }
-}
-
-/// A rotation as the wire names it. Applied before the flip.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Rotation {
-    /// Unchanged.
-    None = 0,
-    /// 90° clockwise (on the y-down screen).
-    Right = 1,
-    /// 180°.
-    Mirror = 2,
-    /// 90° counter-clockwise.
-    Left = 3,
-}
-
-impl Rotation {
-    /// All rotations in wire order.
-    pub const ALL: [Rotation; 4] = [
-        Rotation::None,
-        Rotation::Right,
-        Rotation::Mirror,
-        Rotation::Left,
-    ];
-
-    /// The wire name (`NONE`, `RIGHT`, `MIRROR`, `LEFT`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Rotation::None => "NONE",
-            Rotation::Right => "RIGHT",
-            Rotation::Mirror => "MIRROR",
-            Rotation::Left => "LEFT",
-        }
-    }
-
-    /// The clockwise angle in degrees (0, 90, 180, 270).
-    pub const fn degrees(self) -> u32 {
-        self as u32 * 90
-    }
-}
-
-impl fmt::Display for Rotation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Rotation {
-    type Err = UnknownName;
-
-    /// Parses the exact, case-sensitive wire name.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Rotation::ALL
-            .into_iter()
-            .find(|r| r.name() == s)
             .ok_or(UnknownName)
     }
 }
@@ -321,80 +256,6 @@ impl FromIterator<PieceKind> for PieceSet {
 impl fmt::Debug for PieceSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_set().entries(self.iter()).finish()
-    }
-}
-
-/// The normalised cells of an oriented piece: at most five `(x, y)` pairs,
-/// shifted so that the minimum x and the minimum y are 0, and kept sorted row
-/// by row (y, then x) so that equal cell sets compare equal.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Shape {
-    cells: [(i8, i8); 5],
-    len: u8,
-}
-
-impl Shape {
-    /// Normalises and sorts up to five cells.
-    ///
-    /// # Panics
-    ///
-    /// If `cells` holds more than five cells.
-    pub fn from_cells(cells: &[(i8, i8)]) -> Shape {
-        assert!(cells.len() <= 5, "a Blokus piece has at most five cells");
-        let min_x = cells.iter().map(|c| c.0).min().unwrap_or(0);
-        let min_y = cells.iter().map(|c| c.1).min().unwrap_or(0);
-        let mut shape = Shape {
-            cells: [(0, 0); 5],
-            len: cells.len() as u8,
-        };
-        for (slot, &(x, y)) in shape.cells.iter_mut().zip(cells) {
-            *slot = (x - min_x, y - min_y);
-        }
-        shape.cells[..cells.len()].sort_unstable_by_key(|&(x, y)| (y, x));
-        shape
-    }
-
-    /// The cells, row by row (y, then x).
-    #[inline]
-    pub fn cells(&self) -> &[(i8, i8)] {
-        &self.cells[..self.len as usize]
-    }
-
-    /// Width and height of the bounding box.
-    pub fn extent(&self) -> (u8, u8) {
-        let w = self.cells().iter().map(|c| c.0).max().map_or(0, |m| m + 1);
-        let h = self.cells().iter().map(|c| c.1).max().map_or(0, |m| m + 1);
-        (w as u8, h as u8)
-    }
-
-    /// Applies `f` to every cell and normalises the result.
-    fn map(&self, f: impl Fn((i8, i8)) -> (i8, i8)) -> Shape {
-        let mut moved = [(0, 0); 5];
-        for (slot, &cell) in moved.iter_mut().zip(self.cells()) {
-            *slot = f(cell);
-        }
-        Shape::from_cells(&moved[..self.len as usize])
-    }
-}
-
-impl fmt::Debug for Shape {
-    /// Draws the shape as rows of `#` and `.` separated by `/`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (w, h) = self.extent();
-        for y in 0..h as i8 {
-            if y > 0 {
-                f.write_str("/")?;
-            }
-            for x in 0..w as i8 {
-                let c = if self.cells().contains(&(x, y)) {
-                    '#'
-                } else {
-                    '.'
-                };
-                write!(f, "{c}")?;
-            }
-        }
-        Ok(())
     }
 }
 

@@ -1,0 +1,135 @@
+//! Geometry shared by the polyomino placement games (the Blokus variants):
+//! square bitboards, oriented shapes, tables of fixed shapes, and the
+//! bit-parallel search for the positions where a shape fits.
+//!
+//! Board size and piece set are parameters here (`Bitboard<N>`,
+//! `ShapeTable<K, S>`), so a 10×10 or a classic 20×20 Blokus reuses this
+//! module with its own constants; the game modules own only their rules.
+
+mod bitboard;
+mod shape;
+mod table;
+
+use core::ops::Range;
+
+pub use self::{
+    bitboard::Bitboard,
+    shape::{Rotation, Shape},
+    table::{FixedShape, LABELS, ShapeTable, label_index},
+};
+
+/// What move generation needs to know about one colour: the fields its
+/// pieces may cover and the anchors, the fields of which a piece must cover
+/// at least one (corner contacts, or the start fields before the first
+/// piece).
+///
+/// The rows are padded to 32 so that row lookups never leave the array; the
+/// hot loop of [`PlacementMasks::fits`] then compiles without bounds checks.
+#[derive(Clone, Copy, Debug)]
+pub struct PlacementMasks<const N: usize> {
+    free: [u32; 32],
+    anchors: [u32; 32],
+    /// The first and one past the last row holding an anchor.
+    anchor_rows: (usize, usize),
+}
+
+impl<const N: usize> PlacementMasks<N> {
+    /// Prepares the masks. Anchors on fields that are not free are ignored.
+    pub fn new(free: &Bitboard<N>, anchors: &Bitboard<N>) -> Self {
+        let mut masks = PlacementMasks {
+            free: [0; 32],
+            anchors: [0; 32],
+            anchor_rows: (0, 0),
+        };
+        let mut first = N;
+        let mut end = 0;
+        for y in 0..N {
+            let free_row = free.row(y);
+            let anchor_row = anchors.row(y) & free_row;
+            masks.free[y] = free_row;
+            masks.anchors[y] = anchor_row;
+            if anchor_row != 0 {
+                first = first.min(y);
+                end = y + 1;
+            }
+        }
+        masks.anchor_rows = if end == 0 { (0, 0) } else { (first, end) };
+        masks
+    }
+
+    /// Whether some free field is an anchor; without one nothing fits.
+    #[inline]
+    pub fn has_anchor(&self) -> bool {
+        self.anchor_rows.1 > self.anchor_rows.0
+    }
+
+    /// The top rows at which `shape` stays on the board and could reach an
+    /// anchor.
+    #[inline]
+    pub fn top_rows(&self, shape: &FixedShape) -> Range<usize> {
+        let (first, end) = self.anchor_rows;
+        let height = shape.height as usize;
+        if end == 0 || height > N {
+            return 0..0;
+        }
+        first.saturating_sub(height - 1)..end.min(N + 1 - height)
+    }
+
+    /// The columns at which `shape`, with its top row at `y`, covers only
+    /// free fields and at least one anchor: bit `x` is set iff the shape fits
+    /// with the top-left corner of its bounding box at `(x, y)`.
+    ///
+    /// `y` must be at most `N - shape.height`; every fitting column is then
+    /// also on the board, because the shape's rightmost cell must land on a
+    /// free field.
+    #[inline]
+    pub fn fits(&self, shape: &FixedShape, y: usize) -> u32 {
+        let mut all_free = u32::MAX;
+        let mut any_anchor = 0;
+        for &(dx, dy) in shape.shape.cells() {
+            let row = (y + dy as usize) & 31;
+            all_free &= self.free[row] >> dx;
+            any_anchor |= self.anchors[row] >> dx;
+        }
+        all_free & any_anchor
+    }
+
+    /// Whether `shape` fits anywhere.
+    #[inline]
+    pub fn fits_anywhere(&self, shape: &FixedShape) -> bool {
+        self.top_rows(shape).any(|y| self.fits(shape, y) != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TABLE: ShapeTable<1, 2> = ShapeTable::build([&[(0, 0), (1, 0)]]);
+
+    #[test]
+    fn a_domino_on_an_empty_board_from_the_corners() {
+        let masks = PlacementMasks::<4>::new(&Bitboard::FULL, &Bitboard::CORNERS);
+        let horizontal = TABLE.shape(0);
+        assert_eq!(masks.top_rows(horizontal), 0..4);
+        // Covering (0,0) or (3,0) from the left columns 0 and 2.
+        assert_eq!(masks.fits(horizontal, 0), 0b101);
+        assert_eq!(masks.fits(horizontal, 1), 0);
+        let vertical = TABLE.shape(1);
+        assert_eq!(masks.top_rows(vertical), 0..3);
+        assert_eq!(masks.fits(vertical, 0), 0b1001);
+        assert_eq!(masks.fits(vertical, 2), 0b1001);
+    }
+
+    #[test]
+    fn occupied_fields_block_and_no_anchor_means_no_fit() {
+        let mut free = Bitboard::<4>::FULL;
+        let blocked: Bitboard<4> = [(1, 0)].into_iter().collect();
+        free &= !blocked;
+        let masks = PlacementMasks::new(&free, &Bitboard::CORNERS);
+        assert_eq!(masks.fits(TABLE.shape(0), 0), 0b100);
+        let none = PlacementMasks::new(&free, &Bitboard::EMPTY);
+        assert!(!none.has_anchor());
+        assert!(!none.fits_anywhere(TABLE.shape(0)));
+    }
+}

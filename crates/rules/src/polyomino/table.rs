@@ -1,0 +1,185 @@
+//! [`ShapeTable`]: every distinct fixed shape of a piece set, computed at
+//! compile time from the kinds' canonical cells with the official transform.
+
+use super::shape::{Rotation, Shape};
+
+/// The eight (rotation, flipped) labels in the official enumeration order:
+/// `NONE`, `RIGHT`, `MIRROR`, `LEFT` unflipped, then the same flipped.
+/// A label's index in this array is its *label index*.
+pub const LABELS: [(Rotation, bool); 8] = [
+    (Rotation::None, false),
+    (Rotation::Right, false),
+    (Rotation::Mirror, false),
+    (Rotation::Left, false),
+    (Rotation::None, true),
+    (Rotation::Right, true),
+    (Rotation::Mirror, true),
+    (Rotation::Left, true),
+];
+
+/// The label index of `(rotation, flipped)` in [`LABELS`].
+#[inline]
+pub const fn label_index(rotation: Rotation, flipped: bool) -> usize {
+    rotation as usize + if flipped { 4 } else { 0 }
+}
+
+/// One fixed shape: a piece kind in one orientation, with everything move
+/// generation needs precomputed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FixedShape {
+    /// The index of the piece kind in its piece set.
+    pub kind: u8,
+    /// The canonical label: the first label of [`LABELS`] producing these
+    /// cells (the convention of the "same as" column of `blokus-2021.md`
+    /// Appendix A).
+    pub rotation: Rotation,
+    /// See [`FixedShape::rotation`].
+    pub flipped: bool,
+    /// The normalised cells.
+    pub shape: Shape,
+    /// Width of the bounding box.
+    pub width: u8,
+    /// Height of the bounding box.
+    pub height: u8,
+    /// The cells as row masks: bit `dx` of `rows[dy]` is the cell `(dx, dy)`.
+    pub rows: [u32; 5],
+}
+
+/// The distinct fixed shapes of a piece set of `K` kinds, `S` shapes in
+/// all, grouped by kind in kind order; within a kind in the order of their
+/// canonical labels.
+#[derive(Clone, Debug)]
+pub struct ShapeTable<const K: usize, const S: usize> {
+    shapes: [FixedShape; S],
+    /// Per kind: the index of its first shape and the number of its shapes.
+    ranges: [(u8, u8); K],
+    /// Per kind and label index: the index of the resulting shape.
+    by_label: [[u8; 8]; K],
+}
+
+impl<const K: usize, const S: usize> ShapeTable<K, S> {
+    /// Builds the table from each kind's canonical cells.
+    ///
+    /// # Panics
+    ///
+    /// At compile time, if the kinds do not have exactly `S` distinct fixed
+    /// shapes or a kind has more than five cells.
+    pub const fn build(canonical: [&[(i8, i8)]; K]) -> Self {
+        const EMPTY_SHAPE: FixedShape = FixedShape {
+            kind: 0,
+            rotation: Rotation::None,
+            flipped: false,
+            shape: Shape::from_cells(&[]),
+            width: 0,
+            height: 0,
+            rows: [0; 5],
+        };
+        let mut shapes = [EMPTY_SHAPE; S];
+        let mut ranges = [(0u8, 0u8); K];
+        let mut by_label = [[0u8; 8]; K];
+        let mut count = 0;
+        let mut kind = 0;
+        while kind < K {
+            let first = count;
+            let mut label = 0;
+            while label < 8 {
+                let (rotation, flipped) = LABELS[label];
+                let shape = Shape::oriented(canonical[kind], rotation, flipped);
+                let mut found = first;
+                while found < count && !shapes[found].shape.same_cells(&shape) {
+                    found += 1;
+                }
+                if found == count {
+                    assert!(count < S, "more fixed shapes than the table holds");
+                    shapes[count] = fixed_shape(kind as u8, rotation, flipped, shape);
+                    count += 1;
+                }
+                by_label[kind][label] = found as u8;
+                label += 1;
+            }
+            ranges[kind] = (first as u8, (count - first) as u8);
+            kind += 1;
+        }
+        assert!(count == S, "fewer fixed shapes than the table holds");
+        ShapeTable {
+            shapes,
+            ranges,
+            by_label,
+        }
+    }
+
+    /// All fixed shapes.
+    #[inline]
+    pub const fn shapes(&self) -> &[FixedShape; S] {
+        &self.shapes
+    }
+
+    /// The fixed shape with this index.
+    #[inline]
+    pub const fn shape(&self, index: usize) -> &FixedShape {
+        &self.shapes[index]
+    }
+
+    /// The indices of the fixed shapes of kind `kind`.
+    #[inline]
+    pub const fn shapes_of(&self, kind: usize) -> core::ops::Range<usize> {
+        let (first, count) = self.ranges[kind];
+        first as usize..first as usize + count as usize
+    }
+
+    /// The index of the fixed shape that kind `kind` takes under the label.
+    #[inline]
+    pub const fn shape_index(&self, kind: usize, rotation: Rotation, flipped: bool) -> usize {
+        self.by_label[kind][label_index(rotation, flipped)] as usize
+    }
+}
+
+const fn fixed_shape(kind: u8, rotation: Rotation, flipped: bool, shape: Shape) -> FixedShape {
+    let (width, height) = shape.extent();
+    let mut rows = [0; 5];
+    let cells = shape.cells();
+    let mut i = 0;
+    while i < cells.len() {
+        let (x, y) = cells[i];
+        rows[y as usize] |= 1 << x;
+        i += 1;
+    }
+    FixedShape {
+        kind,
+        rotation,
+        flipped,
+        shape,
+        width,
+        height,
+        rows,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A domino and an L tromino: 2 + 4 fixed shapes.
+    const SMALL: ShapeTable<2, 6> =
+        ShapeTable::build([&[(0, 0), (1, 0)], &[(0, 0), (0, 1), (1, 1)]]);
+
+    #[test]
+    fn shapes_are_grouped_by_kind_with_their_first_label() {
+        assert_eq!(SMALL.shapes_of(0), 0..2);
+        assert_eq!(SMALL.shapes_of(1), 2..6);
+        let domino_right = SMALL.shape(1);
+        assert_eq!(
+            (domino_right.rotation, domino_right.flipped),
+            (Rotation::Right, false)
+        );
+        assert_eq!((domino_right.width, domino_right.height), (1, 2));
+        assert_eq!(domino_right.rows, [1, 1, 0, 0, 0]);
+        // LEFT is the same vertical domino as RIGHT.
+        assert_eq!(SMALL.shape_index(0, Rotation::Left, true), 1);
+        // The flipped L tromino repeats the unflipped ones (blokus-2021.md §5.1).
+        assert_eq!(
+            SMALL.shape_index(1, Rotation::None, true),
+            SMALL.shape_index(1, Rotation::Left, false)
+        );
+    }
+}
