@@ -230,7 +230,7 @@ impl Blokus {
 
         let finished = Color::ALL.iter().any(|&c| setup.remaining[c].is_empty());
         let finish_round = finished.then(|| {
-            if setup.turn % 4 == 0 {
+            if setup.turn.is_multiple_of(4) {
                 setup.turn / 4
             } else {
                 setup.round()

@@ -102,16 +102,9 @@ impl<const N: usize> Bitboard<N> {
     #[must_use]
     pub fn edge_neighbours(&self) -> Self {
         let mut out = [0; N];
-        for y in 0..N {
-            let r = self.rows[y];
-            let mut n = r << 1 | r >> 1;
-            if y > 0 {
-                n |= self.rows[y - 1];
-            }
-            if y + 1 < N {
-                n |= self.rows[y + 1];
-            }
-            out[y] = n & Self::ROW_MASK;
+        for (y, out) in out.iter_mut().enumerate() {
+            let (above, row, below) = self.row_with_neighbours(y);
+            *out = (row << 1 | row >> 1 | above | below) & Self::ROW_MASK;
         }
         Bitboard { rows: out }
     }
@@ -121,17 +114,18 @@ impl<const N: usize> Bitboard<N> {
     #[must_use]
     pub fn diagonal_neighbours(&self) -> Self {
         let mut out = [0; N];
-        for y in 0..N {
-            let mut n = 0;
-            if y > 0 {
-                n |= self.rows[y - 1] << 1 | self.rows[y - 1] >> 1;
-            }
-            if y + 1 < N {
-                n |= self.rows[y + 1] << 1 | self.rows[y + 1] >> 1;
-            }
-            out[y] = n & Self::ROW_MASK;
+        for (y, out) in out.iter_mut().enumerate() {
+            let (above, _, below) = self.row_with_neighbours(y);
+            let vertical = above | below;
+            *out = (vertical << 1 | vertical >> 1) & Self::ROW_MASK;
         }
         Bitboard { rows: out }
+    }
+
+    /// Rows `y - 1`, `y` and `y + 1`, 0 where off the board.
+    #[inline]
+    const fn row_with_neighbours(&self, y: usize) -> (u32, u32, u32) {
+        (self.row(y.wrapping_sub(1)), self.row(y), self.row(y + 1))
     }
 
     /// The fields `(x, y)` row by row (y, then x).

@@ -1,0 +1,143 @@
+//! The bitboard move generator against the brute-force reference of
+//! `util::reference_placements`, on thousands of positions of random games.
+
+use std::collections::BTreeSet;
+
+use spielleiter_rules::blokus::{Blokus, Color, Move, MoveList, Placement, Rotation};
+
+use crate::util::{below, cell_key, random_game, random_start, reference_placements, rng};
+
+/// Compares every colour's generated placements with the reference.
+fn check_position(game: &Blokus, moves: &mut MoveList) {
+    let setup = game.to_setup();
+    for color in Color::ALL {
+        let reference = reference_placements(&setup, color);
+        assert_eq!(
+            game.has_legal_move(color),
+            !reference.is_empty(),
+            "has_legal_move({color}) in {game:?}"
+        );
+        if color != game.current_color() || game.is_over() {
+            continue;
+        }
+        game.legal_moves(moves);
+        let generated: Vec<Placement> = moves.iter().collect();
+        assert_eq!(generated.len(), moves.len());
+        assert_eq!(game.count_legal_moves(), moves.len());
+        let keys: BTreeSet<_> = generated.iter().map(cell_key).collect();
+        assert_eq!(keys.len(), generated.len(), "one placement per cell set");
+        assert_eq!(keys, reference, "legal moves of {color} in {game:?}");
+        for (index, placement) in generated.iter().enumerate() {
+            assert_eq!(moves.get(index), Some(*placement));
+            assert_eq!(game.is_legal(&Move::Set(*placement)), Ok(()));
+        }
+        assert_eq!(moves.get(generated.len()), None);
+    }
+}
+
+#[test]
+fn generated_moves_equal_the_reference_on_random_positions() {
+    let mut rng = rng(2021);
+    let mut moves = MoveList::new();
+    let mut positions = 0;
+    let mut total_moves = 0;
+    while positions < 2000 {
+        let start = random_start(&mut rng);
+        random_game(Blokus::new(start), &mut rng, 30, |game| {
+            check_position(game, &mut moves);
+            positions += 1;
+            total_moves += game.count_legal_moves();
+        });
+    }
+    // The sample must include real mid-game positions, not just openings.
+    assert!(
+        total_moves > 100 * positions,
+        "{total_moves} moves in {positions} positions"
+    );
+}
+
+#[test]
+fn canonical_labels_are_the_first_label_producing_the_cells() {
+    let mut rng = rng(7);
+    let mut moves = MoveList::new();
+    random_game(Blokus::new(random_start(&mut rng)), &mut rng, 0, |game| {
+        game.legal_moves(&mut moves);
+        for placement in &moves {
+            let labels = Rotation::ALL
+                .iter()
+                .map(|&r| (r, false))
+                .chain(Rotation::ALL.iter().map(|&r| (r, true)));
+            let first = labels
+                .map(|(rotation, flipped)| {
+                    (rotation, flipped, placement.kind.shape(rotation, flipped))
+                })
+                .find(|&(_, _, shape)| {
+                    shape == placement.kind.shape(placement.rotation, placement.flipped)
+                })
+                .expect("the placement's own label produces its cells");
+            assert_eq!((first.0, first.1), (placement.rotation, placement.flipped));
+        }
+    });
+}
+
+#[test]
+fn is_legal_agrees_with_the_reference_on_arbitrary_placements() {
+    let mut rng = rng(99);
+    let mut checked = 0;
+    let mut legal = 0;
+    let mut mistakes = BTreeSet::new();
+    while checked < 200_000 {
+        let start = random_start(&mut rng);
+        let mut snapshots = Vec::new();
+        let mut pick = crate::util::rng(checked as u64);
+        random_game(Blokus::new(start), &mut rng, 50, |game| {
+            if below(&mut pick, 4) == 0 {
+                snapshots.push(game.clone());
+            }
+        });
+        for game in snapshots.iter().filter(|g| !g.is_over()) {
+            let color = game.current_color();
+            let reference = reference_placements(&game.to_setup(), color);
+            for _ in 0..2000 {
+                let kind = spielleiter_rules::blokus::PieceKind::ALL[below(&mut rng, 21)];
+                let p = Placement {
+                    color,
+                    kind,
+                    rotation: Rotation::ALL[below(&mut rng, 4)],
+                    flipped: below(&mut rng, 2) == 1,
+                    x: below(&mut rng, 24) as i32 - 2,
+                    y: below(&mut rng, 24) as i32 - 2,
+                };
+                let verdict = game.is_legal(&Move::Set(p));
+                assert_eq!(
+                    verdict.is_ok(),
+                    reference.contains(&cell_key(&p)),
+                    "{p:?}: {verdict:?}"
+                );
+                legal += usize::from(verdict.is_ok());
+                if let Err(mistake) = verdict {
+                    mistakes.insert(mistake.name());
+                }
+                checked += 1;
+            }
+        }
+    }
+    // Sanity of the sample: some legal placements and every kind of cell
+    // defect.
+    assert!(
+        legal > 300,
+        "only {legal} of {checked} random placements were legal"
+    );
+    for mistake in [
+        "DUPLICATE_SHAPE",
+        "OUT_OF_BOUNDS",
+        "OBSTRUCTED",
+        "TOUCHES_SAME_COLOR",
+        "NO_SHARED_CORNER",
+    ] {
+        assert!(
+            mistakes.contains(mistake),
+            "{mistake} never seen: {mistakes:?}"
+        );
+    }
+}
