@@ -163,9 +163,9 @@ pub(crate) fn write_move_content<S: ByteSink>(w: &mut XmlWriter<'_, S>, mv: &Wir
     match mv {
         WireMove::Set(p) => {
             w.start("piece");
-            w.attr("color", p.color.name());
-            w.attr("kind", p.kind.name());
-            w.attr("rotation", p.rotation.name());
+            w.attr_raw("color", p.color.name());
+            w.attr_raw("kind", p.kind.name());
+            w.attr_raw("rotation", p.rotation.name());
             w.attr_bool("isFlipped", p.flipped);
             w.open();
             w.start("position");
@@ -174,7 +174,7 @@ pub(crate) fn write_move_content<S: ByteSink>(w: &mut XmlWriter<'_, S>, mv: &Wir
             w.end_empty();
             w.close("piece");
         }
-        WireMove::Skip(Some(color)) => w.text_element("color", color.name()),
+        WireMove::Skip(Some(color)) => w.text_element_raw("color", color.name()),
         WireMove::Skip(None) => {}
     }
 }
@@ -309,15 +309,27 @@ fn read_position(el: &Element<'_>) -> Result<(i32, i32), DecodeError> {
 
 const SHAPE_LISTS: [&str; 4] = ["blueShapes", "yellowShapes", "redShapes", "greenShapes"];
 
+macro_rules! shape_elements {
+    ($($name:literal)*) => { [$(concat!("<shape>", $name, "</shape>")),*] };
+}
+
+/// `<shape>NAME</shape>` for every kind in enum order: a memento lists up to
+/// 84 of them, so they are written in one piece each.
+const SHAPE_ELEMENTS: [&str; 21] = shape_elements!(
+    "MONO" "DOMINO" "TRIO_L" "TRIO_I" "TETRO_O" "TETRO_T" "TETRO_I" "TETRO_L" "TETRO_Z"
+    "PENTO_L" "PENTO_T" "PENTO_V" "PENTO_S" "PENTO_Z" "PENTO_I" "PENTO_P" "PENTO_W" "PENTO_U"
+    "PENTO_R" "PENTO_X" "PENTO_Y"
+);
+
 /// Writes `<state class="state" …>` with every child in the official order
 /// (`blokus-2021.md` §6).
 pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) {
     let setup = &state.setup;
     w.start("state");
-    w.attr("class", "state");
+    w.attr_raw("class", "state");
     w.attr_int("turn", i64::from(setup.turn));
     w.attr_int("round", i64::from(setup.round()));
-    w.attr("startPiece", setup.start_piece.name());
+    w.attr_raw("startPiece", setup.start_piece.name());
     w.open();
     w.text_element_with_class("startTeam", "team", Team::One.name());
     for (color, list) in Color::ALL.into_iter().zip(SHAPE_LISTS) {
@@ -329,7 +341,7 @@ pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) 
         }
         w.open();
         for kind in shapes.iter() {
-            w.text_element("shape", kind.name());
+            w.raw_element(SHAPE_ELEMENTS[kind.index()]);
         }
         w.close(list);
     }
@@ -339,7 +351,7 @@ pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) 
     } else {
         w.open();
         for color in setup.valid_colors.iter() {
-            w.text_element("color", color.name());
+            w.text_element_raw("color", color.name());
         }
         w.close("validColors");
     }
@@ -360,7 +372,7 @@ pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) 
             w.start("field");
             w.attr_int("x", x as i64);
             w.attr_int("y", y as i64);
-            w.attr("content", color.name());
+            w.attr_raw("content", color.name());
             w.end_empty();
         }
         w.close("board");
@@ -368,7 +380,7 @@ pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) 
     if let Some(last) = &setup.last_move {
         let mv = WireMove::from(*last);
         w.start("lastMove");
-        w.attr("class", mv.class());
+        w.attr_raw("class", mv.class());
         w.open();
         write_move_content(w, &mv);
         w.close("lastMove");
@@ -382,8 +394,8 @@ pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) 
             if let Some(mono) = mono {
                 w.start("entry");
                 w.open();
-                w.text_element("color", color.name());
-                w.text_element("boolean", if *mono { "true" } else { "false" });
+                w.text_element_raw("color", color.name());
+                w.text_element_raw("boolean", if *mono { "true" } else { "false" });
                 w.close("entry");
             }
         }
@@ -586,6 +598,16 @@ mod tests {
             "Farbe Grün setzt aus"
         );
         assert_eq!(WireMove::Skip(None).description(), "null setzt aus");
+    }
+
+    #[test]
+    fn precomputed_shape_elements_use_the_official_names() {
+        for kind in PieceKind::ALL {
+            assert_eq!(
+                SHAPE_ELEMENTS[kind.index()],
+                format!("<shape>{}</shape>", kind.name())
+            );
+        }
     }
 
     #[test]

@@ -2,11 +2,30 @@
 //! is read from a frame, and how it is written (by clients, and by the
 //! server when it echoes a request in an `errorpacket`).
 
+use std::borrow::Cow;
+
 use crate::{
     error::DecodeError,
     game::GameMove,
     xml::{ByteSink, Element, XmlReader, XmlWriter, parse_bool},
 };
+
+/// The element names of the packets a client may send.
+const KNOWN_PACKETS: [&str; 13] = [
+    "join",
+    "joinRoom",
+    "joinPrepared",
+    "room",
+    "authenticate",
+    "prepare",
+    "observe",
+    "pause",
+    "step",
+    "cancel",
+    "testMode",
+    "scoreForPlayer",
+    "close",
+];
 
 /// One slot of a prepared room (`<slot>` in `prepare`).
 ///
@@ -163,7 +182,10 @@ impl ClientMessage {
     pub fn decode(bytes: &[u8]) -> Result<ClientMessage, DecodeError> {
         let mut r = XmlReader::new(bytes);
         let el = r.root()?;
-        let name = el.name().to_owned();
+        let name = match KNOWN_PACKETS.iter().find(|&&known| known == el.name()) {
+            Some(known) => Cow::Borrowed(*known),
+            None => Cow::Owned(el.name().to_owned()),
+        };
         ClientMessage::read(&mut r, el, &name)
     }
 
@@ -336,10 +358,11 @@ fn read_room(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<ClientMessage, De
             r.skip(child)?;
             continue;
         }
-        let class = child.class()?.into_owned();
+        let class = child.class()?;
         if GameMove::is_move_class(&class) {
             mv = GameMove::read(r, &child, &class)?;
         } else {
+            let class = class.into_owned();
             r.skip(child)?;
             data_class = Some(class);
         }

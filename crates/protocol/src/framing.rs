@@ -255,13 +255,9 @@ impl FrameDecoder {
     /// position, or `None` when the buffer is exhausted.
     fn scan(&mut self, src: &mut BytesMut) -> Result<Option<StreamEvent>, FramingError> {
         let mut pos = self.scanned;
-        while pos < src.len() {
-            if let Some(start) = self.packet_start
-                && pos - start >= self.max_message_size
-            {
-                let limit = self.max_message_size;
-                return Err(self.fail(src, FramingError::TooLarge { limit }));
-            }
+        // Inside a packet, scanning stops at the size limit.
+        let mut end = self.scan_end(src.len());
+        while pos < end {
             let b = src[pos];
             match self.lex {
                 Lex::Text => {
@@ -275,13 +271,12 @@ impl FrameDecoder {
                         self.prolog_byte(src, b)?;
                     } else {
                         // Skip the rest of the text run at once.
-                        let run = src[pos..].iter().position(|&c| c == b'<');
-                        match run {
+                        match src[pos..end].iter().position(|&c| c == b'<') {
                             Some(n) => {
                                 pos += n;
                                 continue;
                             }
-                            None => pos = src.len() - 1,
+                            None => pos = end - 1,
                         }
                     }
                 }
@@ -292,6 +287,7 @@ impl FrameDecoder {
                     b if is_name_start(b) => {
                         if self.phase == Phase::Root && self.depth == 0 {
                             self.packet_start = Some(pos - 1);
+                            end = self.scan_end(src.len());
                         }
                         self.lex = Lex::StartTag {
                             quote: 0,
@@ -302,8 +298,7 @@ impl FrameDecoder {
                 },
                 Lex::StartTag { quote, slash } => {
                     if quote != 0 {
-                        let run = src[pos..].iter().position(|&c| c == quote);
-                        match run {
+                        match src[pos..end].iter().position(|&c| c == quote) {
                             Some(n) => {
                                 pos += n;
                                 self.lex = Lex::StartTag {
@@ -311,7 +306,7 @@ impl FrameDecoder {
                                     slash: false,
                                 };
                             }
-                            None => pos = src.len() - 1,
+                            None => pos = end - 1,
                         }
                     } else {
                         match b {
@@ -334,11 +329,21 @@ impl FrameDecoder {
                                 return Err(self.malformed(src, "`<` inside a tag"));
                             }
                             _ => {
-                                if slash {
-                                    self.lex = Lex::StartTag {
-                                        quote,
-                                        slash: false,
-                                    };
+                                // Names, `=` and spaces: skip to the next byte
+                                // that matters.
+                                let run = src[pos..end]
+                                    .iter()
+                                    .position(|&c| matches!(c, b'"' | b'\'' | b'/' | b'>' | b'<'));
+                                self.lex = Lex::StartTag {
+                                    quote,
+                                    slash: false,
+                                };
+                                match run {
+                                    Some(n) => {
+                                        pos += n;
+                                        continue;
+                                    }
+                                    None => pos = end - 1,
                                 }
                             }
                         }
@@ -412,13 +417,23 @@ impl FrameDecoder {
             pos += 1;
         }
         if let Some(start) = self.packet_start
-            && pos - start > self.max_message_size
+            && pos - start >= self.max_message_size
+            && src.len() > pos
         {
             let limit = self.max_message_size;
             return Err(self.fail(src, FramingError::TooLarge { limit }));
         }
         self.scanned = pos;
         Ok(None)
+    }
+
+    /// Where scanning has to stop in a buffer of `len` bytes: at its end, or
+    /// inside a packet at the size limit.
+    fn scan_end(&self, len: usize) -> usize {
+        match self.packet_start {
+            Some(start) => len.min(start.saturating_add(self.max_message_size)),
+            None => len,
+        }
     }
 
     /// Checks a text byte before the root element: only a leading byte-order

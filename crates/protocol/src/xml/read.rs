@@ -30,17 +30,18 @@ impl<'a> Element<'a> {
 
     /// The attributes as `(name, unescaped value)` pairs, in document order.
     /// Values are normalised as XML requires: a literal line break becomes a
-    /// space, `&#xa;` a line break.
-    pub(crate) fn attributes(
-        &self,
-    ) -> impl Iterator<Item = Result<(&str, Cow<'_, str>), DecodeError>> {
-        self.start.attributes().map(|attr| {
-            let attr = attr.map_err(quick_xml::Error::from)?;
-            let value = attr
-                .normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                .map_err(DecodeError::from)?;
-            Ok((attr.key.into_inner(), value))
-        })
+    /// space, `&#xa;` a line break. A repeated attribute name is an error.
+    pub(crate) fn attributes(&self) -> Attributes<'_> {
+        let mut inner = self.start.attributes();
+        // quick-xml's own duplicate check allocates for every element; ours
+        // keeps the few names of a protocol element on the stack.
+        inner.with_checks(false);
+        Attributes {
+            inner,
+            seen: [""; 8],
+            seen_len: 0,
+            more_seen: Vec::new(),
+        }
     }
 
     /// The value of one attribute, if present.
@@ -57,6 +58,51 @@ impl<'a> Element<'a> {
     /// The value of the `class` attribute, or `""` if it is missing.
     pub(crate) fn class(&self) -> Result<Cow<'_, str>, DecodeError> {
         Ok(self.attribute("class")?.unwrap_or(Cow::Borrowed("")))
+    }
+}
+
+/// Iterator over an element's attributes; see [`Element::attributes`].
+pub(crate) struct Attributes<'e> {
+    inner: quick_xml::events::attributes::Attributes<'e>,
+    seen: [&'e str; 8],
+    seen_len: usize,
+    /// Names beyond the first eight (no protocol element has that many).
+    more_seen: Vec<&'e str>,
+}
+
+impl<'e> Iterator for Attributes<'e> {
+    type Item = Result<(&'e str, Cow<'e, str>), DecodeError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let attr = match self.inner.next()? {
+            Ok(attr) => attr,
+            Err(e) => return Some(Err(quick_xml::Error::from(e).into())),
+        };
+        let key = attr.key.into_inner();
+        let seen = &self.seen[..self.seen_len];
+        if seen.contains(&key) || self.more_seen.contains(&key) {
+            return Some(Err(DecodeError::invalid(
+                "attribute list",
+                format!("{key} is repeated"),
+            )));
+        }
+        if self.seen_len < self.seen.len() {
+            self.seen[self.seen_len] = key;
+            self.seen_len += 1;
+        } else {
+            self.more_seen.push(key);
+        }
+        Some(
+            attr.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                .map(|value| (key, value))
+                .map_err(DecodeError::from),
+        )
+    }
+}
+
+impl std::fmt::Debug for Attributes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Attributes").finish_non_exhaustive()
     }
 }
 

@@ -27,9 +27,10 @@ impl ByteSink for BytesMut {
     }
 }
 
-/// Sixty-four spaces: enough indentation for 32 levels in one slice; deeper
-/// levels are written in several pieces.
-const SPACES: &[u8; 64] = b"                                                                ";
+/// A line break and 64 spaces: a new line with up to 32 levels of
+/// indentation in one write; deeper levels are written in several pieces.
+const NEWLINE_SPACES: &[u8; 65] =
+    b"\n                                                                ";
 
 /// A pretty-printing XML writer over a [`ByteSink`].
 ///
@@ -60,13 +61,22 @@ impl<'a, S: ByteSink> XmlWriter<'a, S> {
     }
 
     fn newline_indent(&mut self) {
-        self.out.put(b"\n");
         let mut spaces = 2 * (self.base + self.depth);
+        let first = spaces.min(NEWLINE_SPACES.len() - 1);
+        self.out.put(&NEWLINE_SPACES[..1 + first]);
+        spaces -= first;
         while spaces > 0 {
-            let n = spaces.min(SPACES.len());
-            self.out.put(&SPACES[..n]);
+            let n = spaces.min(NEWLINE_SPACES.len() - 1);
+            self.out.put(&NEWLINE_SPACES[1..1 + n]);
             spaces -= n;
         }
+    }
+
+    /// Writes `element`, a complete element whose text needs no escaping,
+    /// on a new line (e.g. a precomputed `<shape>MONO</shape>`).
+    pub fn raw_element(&mut self, element: &str) {
+        self.newline_indent();
+        self.out.put(element.as_bytes());
     }
 
     /// Writes `<name`: on a new, indented line unless it is the packet
@@ -90,8 +100,11 @@ impl<'a, S: ByteSink> XmlWriter<'a, S> {
 
     /// Writes an integer attribute.
     pub fn attr_int(&mut self, name: &str, value: i64) {
-        let mut buf = [0; 20];
-        self.attr_raw(name, format_int(value, &mut buf));
+        self.out.put(b" ");
+        self.out.put(name.as_bytes());
+        self.out.put(b"=\"");
+        put_int(self.out, value);
+        self.out.put(b"\"");
     }
 
     /// Writes a boolean attribute (`true`/`false`).
@@ -99,9 +112,8 @@ impl<'a, S: ByteSink> XmlWriter<'a, S> {
         self.attr_raw(name, if value { "true" } else { "false" });
     }
 
-    /// Writes an attribute whose value needs no escaping (enum names,
-    /// numbers).
-    fn attr_raw(&mut self, name: &str, value: &str) {
+    /// Writes an attribute whose value needs no escaping (enum names).
+    pub fn attr_raw(&mut self, name: &str, value: &str) {
         self.out.put(b" ");
         self.out.put(name.as_bytes());
         self.out.put(b"=\"");
@@ -144,16 +156,43 @@ impl<'a, S: ByteSink> XmlWriter<'a, S> {
         self.out.put(b">");
     }
 
-    /// Writes `<name class="class">text</name>` on one line.
-    pub fn text_element_with_class(&mut self, name: &str, class: &str, text: &str) {
+    /// Writes `<name>text</name>` on one line for a non-empty text that
+    /// needs no escaping (enum names, numbers).
+    pub fn text_element_raw(&mut self, name: &str, text: &str) {
         self.start(name);
-        self.attr(crate::xml::CLASS, class);
         self.out.put(b">");
-        escape(self.out, text, false);
+        self.out.put(text.as_bytes());
         self.out.put(b"</");
         self.out.put(name.as_bytes());
         self.out.put(b">");
     }
+
+    /// Writes `<name class="class">text</name>` on one line; class and
+    /// text are enum names, which need no escaping.
+    pub fn text_element_with_class(&mut self, name: &str, class: &str, text: &str) {
+        self.start(name);
+        self.attr_raw(crate::xml::CLASS, class);
+        self.out.put(b">");
+        self.out.put(text.as_bytes());
+        self.out.put(b"</");
+        self.out.put(name.as_bytes());
+        self.out.put(b">");
+    }
+}
+
+/// Writes `value` in decimal.
+pub(crate) fn put_int<S: ByteSink + ?Sized>(out: &mut S, value: i64) {
+    // Board coordinates and counts are small: skip the general loop.
+    if (0..10).contains(&value) {
+        out.put(&[b'0' + value as u8]);
+        return;
+    }
+    if (10..100).contains(&value) {
+        out.put(&[b'0' + (value / 10) as u8, b'0' + (value % 10) as u8]);
+        return;
+    }
+    let mut buf = [0; 20];
+    out.put(format_int(value, &mut buf).as_bytes());
 }
 
 /// Formats `value` in decimal into `buf` without allocating.
@@ -263,6 +302,11 @@ mod tests {
         assert_eq!(format_int(-17, &mut buf), "-17");
         assert_eq!(format_int(i64::MIN, &mut buf), "-9223372036854775808");
         assert_eq!(format_int(i64::MAX, &mut buf), "9223372036854775807");
+        for value in [0, 7, 10, 19, 99, 100, -1, 12345] {
+            let mut out = Vec::new();
+            put_int(&mut out, value);
+            assert_eq!(out, value.to_string().as_bytes());
+        }
     }
 
     #[test]
