@@ -71,7 +71,7 @@ fn move_packet(i: usize) -> ClientMessage {
         WireMove::Skip(Some(Color::ALL[i % 4]))
     } else {
         WireMove::Set(Placement {
-            flipped: i % 2 == 0,
+            flipped: i.is_multiple_of(2),
             ..set(
                 Color::ALL[i % 4],
                 PieceKind::ALL[i % 21],
