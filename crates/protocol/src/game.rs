@@ -1,59 +1,18 @@
-//! The game-specific parts of messages, as one enum variant per game: which
-//! game a room plays ([`GameType`]), its state ([`GameState`]) and its moves
-//! ([`GameMove`]). Each game's XML lives in its own module
-//! ([`blokus2021`](crate::blokus2021)); adding a game means adding a module
-//! and a variant here.
+//! The game-specific parts of messages, as one enum variant per game: a
+//! game's state ([`GameState`]) and its moves ([`GameMove`]), plus the glue
+//! to the rules crate's [`AnyGame`], [`AnyMove`] and [`AnyMistake`]. Each
+//! game's XML lives in its own module ([`blokus2021`](crate::blokus2021));
+//! adding a game means adding a module and a variant here (the game ids are
+//! the rules crate's [`GameType`]).
 
-use std::{fmt, str::FromStr};
-
-use thiserror::Error;
+pub use spielleiter_rules::GameType;
+use spielleiter_rules::{AnyGame, AnyMistake, AnyMove};
 
 use crate::{
     blokus2021,
     error::DecodeError,
     xml::{ByteSink, Element, XmlReader, XmlWriter},
 };
-
-/// A game the protocol can carry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameType {
-    /// Blokus, season 2021.
-    Blokus2021,
-}
-
-impl GameType {
-    /// Every supported game.
-    pub const ALL: [GameType; 1] = [GameType::Blokus2021];
-
-    /// The wire id (`gameType`), e.g. `swc_2021_blokus`.
-    pub const fn id(self) -> &'static str {
-        match self {
-            GameType::Blokus2021 => blokus2021::GAME_TYPE_ID,
-        }
-    }
-}
-
-impl fmt::Display for GameType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
-}
-
-/// A `gameType` that names no supported game.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown game type `{0}`")]
-pub struct UnknownGameType(pub String);
-
-impl FromStr for GameType {
-    type Err = UnknownGameType;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        GameType::ALL
-            .into_iter()
-            .find(|g| g.id() == s)
-            .ok_or_else(|| UnknownGameType(s.to_owned()))
-    }
-}
 
 /// The state inside a memento.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -94,6 +53,19 @@ impl GameState {
             GameType::Blokus2021 => Ok(GameState::Blokus2021(Box::new(blokus2021::read_state(
                 r, el,
             )?))),
+        }
+    }
+}
+
+impl GameState {
+    /// The state of `game` as a memento carries it, with the display names
+    /// of the players in slot order.
+    pub fn of_game(game: &AnyGame, display_names: [String; 2]) -> GameState {
+        match game {
+            AnyGame::Blokus2021(blokus) => GameState::from(blokus2021::State {
+                setup: blokus.to_setup(),
+                display_names,
+            }),
         }
     }
 }
@@ -171,6 +143,41 @@ impl GameMove {
     }
 }
 
+impl GameMove {
+    /// The move for the rules of `game`: a pass without colour is for the
+    /// colour on turn (decisions.md §4). `None` if the move belongs to
+    /// another game than `game`.
+    pub fn resolve(&self, game: &AnyGame) -> Option<AnyMove> {
+        match (self, game) {
+            (GameMove::Blokus2021(mv), AnyGame::Blokus2021(blokus)) => {
+                Some(AnyMove::Blokus2021(mv.resolve(blokus.current_color())))
+            }
+        }
+    }
+
+    /// The official text of `mistake` and, where the official server names
+    /// the move with it, this move's description: the `M` and `D` of the
+    /// rule-violation texts in [`texts`](crate::texts).
+    pub fn mistake_texts(&self, mistake: AnyMistake) -> (&'static str, Option<String>) {
+        match (mistake, self) {
+            (AnyMistake::Blokus2021(mistake), GameMove::Blokus2021(mv)) => (
+                mistake.official_text(),
+                blokus2021::mistake_move_description(mistake, mv),
+            ),
+            // The official server's text for a move it cannot interpret.
+            (AnyMistake::WrongGame, _) => ("Der Zug konnte nicht erkannt werden", None),
+        }
+    }
+}
+
+impl From<AnyMove> for GameMove {
+    fn from(mv: AnyMove) -> GameMove {
+        match mv {
+            AnyMove::Blokus2021(mv) => GameMove::Blokus2021(mv.into()),
+        }
+    }
+}
+
 impl From<blokus2021::WireMove> for GameMove {
     fn from(mv: blokus2021::WireMove) -> GameMove {
         GameMove::Blokus2021(mv)
@@ -179,16 +186,53 @@ impl From<blokus2021::WireMove> for GameMove {
 
 #[cfg(test)]
 mod tests {
+    use spielleiter_rules::{
+        Game,
+        blokus::{Color, Mistake, Move},
+    };
+
     use super::*;
+    use crate::blokus2021::WireMove;
+
+    fn new_game() -> AnyGame {
+        let mut rng = rand_pcg::Pcg64::new(7, 11);
+        AnyGame::new(GameType::Blokus2021, &mut rng)
+    }
 
     #[test]
-    fn game_type_ids_round_trip() {
-        for game in GameType::ALL {
-            assert_eq!(game.id().parse::<GameType>(), Ok(game));
-        }
+    fn a_colourless_pass_resolves_against_the_game() {
+        let game = new_game();
+        let pass = GameMove::Blokus2021(WireMove::Skip(None));
         assert_eq!(
-            "swc_2022_ostseeschach".parse::<GameType>(),
-            Err(UnknownGameType("swc_2022_ostseeschach".to_owned()))
+            pass.resolve(&game),
+            Some(AnyMove::Blokus2021(Move::Skip(Color::Blue)))
+        );
+        let mv = AnyMove::Blokus2021(Move::Skip(Color::Red));
+        assert_eq!(GameMove::from(mv).resolve(&game), Some(mv));
+    }
+
+    #[test]
+    fn states_of_games_carry_the_position_and_names() {
+        let game = new_game();
+        let state = GameState::of_game(&game, ["a".into(), "b".into()]);
+        assert_eq!(state.turn(), game.turn());
+        assert_eq!(state.game_type(), GameType::Blokus2021);
+    }
+
+    #[test]
+    fn mistake_texts_follow_the_official_rules() {
+        let pass = GameMove::Blokus2021(WireMove::Skip(Some(Color::Blue)));
+        assert_eq!(
+            pass.mistake_texts(AnyMistake::Blokus2021(Mistake::SkipFirstTurn)),
+            (
+                "Der erste Zug muss einen Stein setzen",
+                Some("Farbe Blau setzt aus".to_owned())
+            )
+        );
+        assert_eq!(
+            pass.mistake_texts(AnyMistake::Blokus2021(Mistake::DuplicateShape))
+                .1,
+            None
         );
     }
 }

@@ -58,7 +58,7 @@ pub mod xml;
 pub use client::{ClientMessage, Prepare, SlotDescriptor};
 pub use error::{DecodeError, MoveError};
 pub use framing::{Frame, FrameDecoder, FramingError, StreamEvent};
-pub use game::{GameMove, GameState, GameType, UnknownGameType};
+pub use game::{GameMove, GameState, GameType};
 pub use replay::{Replay, ReplayError, ReplayWriter, read_replay};
 pub use result::{
     Aggregation, Decimal, GameResult, PlayerScore, PlayerScoreReport, ScoreCause, ScoreFragment,

@@ -12,10 +12,7 @@
 use spielleiter_rules::blokus::Team;
 
 use crate::{
-    client::ClientMessage,
-    error::DecodeError,
-    framing::FramingError,
-    game::{GameMove, GameType},
+    GameType, client::ClientMessage, error::DecodeError, framing::FramingError, game::GameMove,
 };
 
 const GAME_ROOM_EXCEPTION: &str = "sc.api.plugins.exceptions.GameRoomException";

@@ -308,3 +308,39 @@ fn the_states_match_the_rules_view_of_the_position() {
     assert_eq!(state.setup.round(), 2);
     assert_ne!(state.setup, Setup::new(PieceKind::PentoV));
 }
+
+#[test]
+fn the_vector_states_are_positions_of_real_games() {
+    use spielleiter_rules::blokus::{Blokus, Move};
+
+    // Play the README's moves with the rules and compare with what the
+    // memento vector decodes to: the state XML carries exactly the rules'
+    // position.
+    let ServerMessage::Room {
+        data: RoomData::Memento(GameState::Blokus2021(decoded)),
+        ..
+    } = decode_server("memento-midgame.xml")
+    else {
+        panic!("not a memento");
+    };
+    let mut game = Blokus::from_setup(&Setup::new(PieceKind::PentoV)).expect("initial setup");
+    for (color, kind, rotation, x, y) in [
+        (Color::Blue, PieceKind::PentoV, Rotation::None, 0, 0),
+        (Color::Yellow, PieceKind::PentoV, Rotation::Mirror, 17, 0),
+        (Color::Red, PieceKind::PentoV, Rotation::Left, 17, 17),
+        (Color::Green, PieceKind::PentoV, Rotation::None, 0, 17),
+        (Color::Blue, PieceKind::TetroO, Rotation::None, 3, 3),
+    ] {
+        let mv = Move::Set(crate::util::placement(color, kind, rotation, x, y));
+        game.play(&mv).expect("legal");
+    }
+    assert_eq!(game.to_setup(), decoded.setup);
+    // And the illegal move of the error vectors is illegal for the rules.
+    let WireMove::Set(mono) = illegal_mono() else {
+        unreachable!()
+    };
+    assert_eq!(
+        game.play(&Move::Set(mono)),
+        Err(spielleiter_rules::blokus::Mistake::NoSharedCorner)
+    );
+}
