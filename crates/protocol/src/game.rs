@@ -1,7 +1,7 @@
 //! The game-specific parts of messages, as one enum variant per game: a
 //! game's state ([`GameState`]) and its moves ([`GameMove`]), plus the glue
 //! to the rules crate's [`AnyGame`], [`AnyMove`] and [`AnyMistake`]. Each
-//! game's XML lives in its own module ([`blokus2021`](crate::blokus2021));
+//! game's XML lives in its own module ([`blokus2021`]);
 //! adding a game means adding a module and a variant here (the game ids are
 //! the rules crate's [`GameType`]).
 

@@ -11,6 +11,35 @@ use tokio_util::codec::Encoder;
 
 use crate::{client::ClientMessage, server::ServerMessage, xml::ByteSink};
 
+/// Whether the root element of one direction has been opened and closed.
+#[derive(Debug, Default)]
+struct Document {
+    started: bool,
+    finished: bool,
+}
+
+impl Document {
+    fn open<S: ByteSink>(&mut self, out: &mut S) {
+        if !self.started {
+            out.put(b"<protocol>");
+            self.started = true;
+        }
+    }
+
+    /// `"\n</protocol>"`, or `<protocol/>` if nothing was written; once.
+    fn finish<S: ByteSink>(&mut self, out: &mut S) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        if self.started {
+            out.put(b"\n</protocol>");
+        } else {
+            out.put(b"<protocol/>");
+        }
+    }
+}
+
 /// Writes the server's side of a connection.
 ///
 /// The first packet is preceded by `<protocol>`, every packet by `"\n  "`,
@@ -19,8 +48,7 @@ use crate::{client::ClientMessage, server::ServerMessage, xml::ByteSink};
 /// `"\n</protocol>"`, or `<protocol/>` if no packet was ever written.
 #[derive(Debug, Default)]
 pub struct ServerStreamEncoder {
-    started: bool,
-    finished: bool,
+    document: Document,
 }
 
 impl ServerStreamEncoder {
@@ -31,25 +59,14 @@ impl ServerStreamEncoder {
 
     /// Appends `message` to `out`.
     pub fn write<S: ByteSink>(&mut self, message: &ServerMessage, out: &mut S) {
-        if !self.started {
-            out.put(b"<protocol>");
-            self.started = true;
-        }
+        self.document.open(out);
         out.put(b"\n  ");
         message.encode(out, 1);
     }
 
     /// Appends the end of the document; later calls write nothing.
     pub fn finish<S: ByteSink>(&mut self, out: &mut S) {
-        if self.finished {
-            return;
-        }
-        self.finished = true;
-        if self.started {
-            out.put(b"\n</protocol>");
-        } else {
-            out.put(b"<protocol/>");
-        }
+        self.document.finish(out);
     }
 }
 
@@ -67,8 +84,7 @@ impl Encoder<&ServerMessage> for ServerStreamEncoder {
 /// [`finish`](Self::finish) writes `"\n</protocol>"`.
 #[derive(Debug, Default)]
 pub struct ClientStreamEncoder {
-    started: bool,
-    finished: bool,
+    document: Document,
 }
 
 impl ClientStreamEncoder {
@@ -80,30 +96,19 @@ impl ClientStreamEncoder {
     /// Writes the opening `<protocol>` if it has not been written yet. A
     /// client should do this right after connecting.
     pub fn open<S: ByteSink>(&mut self, out: &mut S) {
-        if !self.started {
-            out.put(b"<protocol>");
-            self.started = true;
-        }
+        self.document.open(out);
     }
 
     /// Appends `message` to `out` (opening the document if needed).
     pub fn write<S: ByteSink>(&mut self, message: &ClientMessage, out: &mut S) {
-        self.open(out);
+        self.document.open(out);
         out.put(b"\n");
         message.encode(out, 0);
     }
 
     /// Appends the end of the document; later calls write nothing.
     pub fn finish<S: ByteSink>(&mut self, out: &mut S) {
-        if self.finished {
-            return;
-        }
-        self.finished = true;
-        if self.started {
-            out.put(b"\n</protocol>");
-        } else {
-            out.put(b"<protocol/>");
-        }
+        self.document.finish(out);
     }
 }
 
