@@ -1,0 +1,230 @@
+//! How a game ended, and what that means for each player's score: cause,
+//! reason, win points, and who is named winner.
+//!
+//! The rules decide a regular end (points and winners come from the game);
+//! every irregular end has an offender who gets nothing while everybody else
+//! wins (decisions.md §6, §9). A cancelled game has no winner.
+
+use spielleiter_protocol::result::ScoreCause;
+use spielleiter_rules::{AnyGame, Game, PlayerSet};
+
+use crate::clock::Timeout;
+
+/// How a game ended.
+#[derive(Clone, Debug)]
+pub enum Ending {
+    /// By the rules.
+    Regular,
+    /// A player broke a rule or sent a move nobody asked for.
+    Violation {
+        /// The offender's seat.
+        seat: usize,
+        /// The reason text of the offender's score.
+        reason: String,
+        /// The error packet the offender gets after `left`, before `close`.
+        error_packet: Option<bytes::Bytes>,
+    },
+    /// A player disconnected or broke the protocol.
+    Left {
+        /// The leaver's seat.
+        seat: usize,
+    },
+    /// A player ran out of time.
+    Timeout {
+        /// The late player's seat.
+        seat: usize,
+        /// Soft (late move) or hard (no move).
+        kind: Timeout,
+    },
+    /// An administrator cancelled the game.
+    Cancelled,
+    /// The server shut down before the game ended.
+    Shutdown,
+}
+
+/// One player's part of the result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatScore {
+    /// Why.
+    pub cause: ScoreCause,
+    /// The reason text (empty for regular scores), as the wire carries it.
+    pub reason: String,
+    /// 2 for a win, 1 for a draw, 0 otherwise.
+    pub win_points: u32,
+    /// The game's own points for this player.
+    pub game_points: u32,
+}
+
+/// Reason texts for the irregular causes; the wire layer supplies the
+/// official wording.
+pub trait ReasonTexts {
+    /// The leaver's reason.
+    fn left(&self) -> String;
+    /// The reason after a soft or hard timeout.
+    fn timeout(&self, kind: Timeout) -> String;
+    /// The reason when the server ended the game.
+    fn shutdown(&self) -> String;
+}
+
+impl Ending {
+    /// The seat that ended the game irregularly, if any.
+    pub fn offender(&self) -> Option<usize> {
+        match self {
+            Ending::Violation { seat, .. }
+            | Ending::Left { seat }
+            | Ending::Timeout { seat, .. } => Some(*seat),
+            Ending::Regular | Ending::Cancelled | Ending::Shutdown => None,
+        }
+    }
+
+    /// A short description for logs.
+    pub fn describe(&self) -> String {
+        match self {
+            Ending::Regular => "regular".to_owned(),
+            Ending::Violation { seat, reason, .. } => {
+                format!("seat {seat} violated a rule: {reason}")
+            }
+            Ending::Left { seat } => format!("seat {seat} left"),
+            Ending::Timeout { seat, kind } => format!("seat {seat} timed out ({kind:?})"),
+            Ending::Cancelled => "cancelled".to_owned(),
+            Ending::Shutdown => "server shutdown".to_owned(),
+        }
+    }
+
+    /// The scores of all seats, in seat order, and the seats named winner.
+    pub fn scores(&self, game: &AnyGame, texts: &impl ReasonTexts) -> (Vec<SeatScore>, PlayerSet) {
+        let players = game.player_count();
+        let winners = match self {
+            Ending::Regular => game.winners(),
+            Ending::Cancelled | Ending::Shutdown => PlayerSet::EMPTY,
+            _ => (0..players)
+                .filter(|&s| Some(s) != self.offender())
+                .collect(),
+        };
+        let scores = (0..players)
+            .map(|seat| {
+                let (cause, reason) = match self {
+                    Ending::Violation {
+                        seat: s, reason, ..
+                    } if *s == seat => (ScoreCause::RuleViolation, reason.clone()),
+                    Ending::Left { seat: s } if *s == seat => (ScoreCause::Left, texts.left()),
+                    Ending::Timeout { seat: s, kind } if *s == seat => (
+                        match kind {
+                            Timeout::Soft => ScoreCause::SoftTimeout,
+                            Timeout::Hard => ScoreCause::HardTimeout,
+                        },
+                        texts.timeout(*kind),
+                    ),
+                    Ending::Shutdown => (ScoreCause::Unknown, texts.shutdown()),
+                    _ => (ScoreCause::Regular, String::new()),
+                };
+                let win_points = match (winners.contains(seat), winners.len()) {
+                    (false, _) => 0,
+                    (true, 1) => 2,
+                    (true, _) => 1,
+                };
+                SeatScore {
+                    cause,
+                    reason,
+                    win_points,
+                    game_points: game.points(seat),
+                }
+            })
+            .collect();
+        (scores, winners)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use spielleiter_rules::{
+        AnyGame,
+        blokus::{Blokus, PieceKind},
+    };
+
+    use super::*;
+
+    struct Texts;
+
+    impl ReasonTexts for Texts {
+        fn left(&self) -> String {
+            "left".to_owned()
+        }
+        fn timeout(&self, kind: Timeout) -> String {
+            format!("{kind:?}")
+        }
+        fn shutdown(&self) -> String {
+            "shutdown".to_owned()
+        }
+    }
+
+    fn fresh_game() -> AnyGame {
+        AnyGame::from(Blokus::new(PieceKind::PentoV))
+    }
+
+    #[test]
+    fn a_regular_draw_gives_both_one_point_and_names_both() {
+        let (scores, winners) = Ending::Regular.scores(&fresh_game(), &Texts);
+        assert_eq!(winners.len(), 2);
+        assert!(
+            scores
+                .iter()
+                .all(|s| s.win_points == 1 && s.cause == ScoreCause::Regular)
+        );
+    }
+
+    #[test]
+    fn the_offender_gets_nothing_and_the_opponent_wins() {
+        for (ending, cause) in [
+            (
+                Ending::Violation {
+                    seat: 1,
+                    reason: "bad".to_owned(),
+                    error_packet: None,
+                },
+                ScoreCause::RuleViolation,
+            ),
+            (Ending::Left { seat: 1 }, ScoreCause::Left),
+            (
+                Ending::Timeout {
+                    seat: 1,
+                    kind: Timeout::Soft,
+                },
+                ScoreCause::SoftTimeout,
+            ),
+            (
+                Ending::Timeout {
+                    seat: 1,
+                    kind: Timeout::Hard,
+                },
+                ScoreCause::HardTimeout,
+            ),
+        ] {
+            let (scores, winners) = ending.scores(&fresh_game(), &Texts);
+            assert_eq!(winners.iter().collect::<Vec<_>>(), [0], "{ending:?}");
+            assert_eq!(
+                (scores[0].cause, scores[0].win_points),
+                (ScoreCause::Regular, 2)
+            );
+            assert_eq!((scores[1].cause, scores[1].win_points), (cause, 0));
+            assert!(!scores[1].reason.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_cancelled_game_has_no_winner() {
+        let (scores, winners) = Ending::Cancelled.scores(&fresh_game(), &Texts);
+        assert!(winners.is_empty());
+        assert!(
+            scores
+                .iter()
+                .all(|s| s.win_points == 0 && s.cause == ScoreCause::Regular)
+        );
+        let (scores, _) = Ending::Shutdown.scores(&fresh_game(), &Texts);
+        assert!(
+            scores
+                .iter()
+                .all(|s| s.cause == ScoreCause::Unknown && s.reason == "shutdown")
+        );
+    }
+}

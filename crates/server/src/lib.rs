@@ -1,0 +1,33 @@
+//! The Spielleiter game server: hosts Software-Challenge style matches over
+//! TCP for remote AI clients. It holds no game rules itself: the rules
+//! crate plays the games, the protocol crate speaks the wire.
+//!
+//! # Layout
+//!
+//! - [`server`]: the accept loop, the connection limit and the shutdown
+//!   sequence; [`run`] is the entry point.
+//! - [`connection`]: one task per client reading its stream; [`outbound`]:
+//!   its bounded send queue and writer task.
+//! - [`lobby`]: one task owning the room registry and reservations.
+//! - [`room`]: one task per room owning the game, seats, observers and the
+//!   [`clock`]; [`ending`] scores how a game ended.
+//! - [`wire`]: every packet the server sends, encoded once.
+//! - [`replay`]: replay files, written off the room task.
+//! - [`config`]: defaults, file, environment and flags merged into a
+//!   [`Config`]; [`ids`]: room ids and reservation codes.
+#![deny(missing_docs)]
+
+pub mod clock;
+pub mod config;
+pub mod connection;
+pub mod ending;
+pub mod ids;
+pub mod lobby;
+pub mod outbound;
+pub mod replay;
+pub mod room;
+pub mod server;
+pub mod wire;
+
+pub use config::Config;
+pub use server::run;

@@ -1,0 +1,536 @@
+//! The lobby: one task that owns the room registry, the reservation codes and
+//! the list of administrators. Connections ask it for seats and rooms through
+//! [`LobbyHandle`]; once seated, a connection talks to its room directly.
+//!
+//! The lobby waits for a room's answer when it seats a player. That cannot
+//! deadlock: rooms never wait for the lobby (they report their end on an
+//! unbounded channel) and answer seat requests at once.
+
+use std::collections::HashMap;
+
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64;
+use spielleiter_rules::{AnyGame, GameType};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::{sync::CancellationToken, task::TaskTracker};
+use tracing::{Instrument, debug, info, warn};
+
+use crate::{
+    clock::TimeLimits,
+    ids::{ReservationCode, RoomId},
+    outbound::{ConnId, Outbox},
+    replay::ReplaySettings,
+    room::{self, RoomCommand, RoomHandle, RoomSetup, SeatRequest, SeatSpec},
+    wire,
+};
+
+/// Requests waiting for the lobby. Bounded: many connections joining at once
+/// wait their turn instead of growing memory.
+const COMMAND_CAPACITY: usize = 256;
+
+/// What rooms are created with.
+#[derive(Clone, Debug)]
+pub struct LobbySettings {
+    /// Whether rooms created by `join` start paused.
+    pub start_paused: bool,
+    /// Move time limits, or `None` if nobody is timed.
+    pub limits: Option<TimeLimits>,
+    /// Where replays go, or `None` for no replays.
+    pub replay: Option<ReplaySettings>,
+    /// Seed of the generator that seeds each room's random source.
+    pub seed: u64,
+}
+
+/// A seat the lobby found for a connection.
+#[derive(Clone, Debug)]
+pub struct Joined {
+    /// The room, to send moves to.
+    pub room: RoomHandle,
+    /// The seat index.
+    pub seat: usize,
+}
+
+/// A room created by `prepare`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prepared {
+    /// The new room.
+    pub room_id: RoomId,
+    /// One code per reserved seat, in seat order.
+    pub codes: Vec<ReservationCode>,
+}
+
+/// A `prepare` request after decoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrepareRequest {
+    /// The game type id as sent.
+    pub game_type: Option<String>,
+    /// Whether the room starts paused.
+    pub paused: bool,
+    /// The described seats, in slot order; missing ones are open seats.
+    pub seats: Vec<SeatSpec>,
+}
+
+/// Why the lobby refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LobbyError {
+    /// No hosted game has this id (or none was given and no room is open).
+    #[error("unknown game type {requested:?}")]
+    UnknownGameType {
+        /// The id as sent.
+        requested: Option<String>,
+    },
+    /// No room has this id.
+    #[error("no room {0}")]
+    UnknownRoom(RoomId),
+    /// The room has no open seat.
+    #[error("room {0} is full")]
+    RoomFull(RoomId),
+    /// The code was never issued or is used up.
+    #[error("unknown reservation code")]
+    UnknownReservation,
+    /// A `prepare` with more slots than the game has players.
+    #[error("{given} slots for a game of {players} players")]
+    TooManySlots {
+        /// Slots in the request.
+        given: usize,
+        /// Players of the game.
+        players: usize,
+    },
+    /// The server is shutting down and takes no new games.
+    #[error("the server is shutting down")]
+    ShuttingDown,
+}
+
+#[derive(Debug)]
+enum LobbyCommand {
+    Join {
+        game_type: Option<String>,
+        outbox: Outbox,
+        reply: oneshot::Sender<Result<Joined, LobbyError>>,
+    },
+    JoinRoom {
+        room_id: RoomId,
+        outbox: Outbox,
+        reply: oneshot::Sender<Result<Joined, LobbyError>>,
+    },
+    JoinPrepared {
+        code: ReservationCode,
+        outbox: Outbox,
+        reply: oneshot::Sender<Result<Joined, LobbyError>>,
+    },
+    Prepare {
+        request: PrepareRequest,
+        reply: oneshot::Sender<Result<Prepared, LobbyError>>,
+    },
+    FindRoom {
+        room_id: RoomId,
+        reply: oneshot::Sender<Option<RoomHandle>>,
+    },
+    RegisterAdmin {
+        outbox: Outbox,
+    },
+    ConnectionClosed {
+        conn: ConnId,
+    },
+    /// Stop creating rooms; answer once every room has ended.
+    Drain {
+        reply: oneshot::Sender<()>,
+    },
+}
+
+/// A cheap handle to the lobby task.
+#[derive(Clone, Debug)]
+pub struct LobbyHandle {
+    commands: mpsc::Sender<LobbyCommand>,
+}
+
+impl LobbyHandle {
+    async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> LobbyCommand, gone: T) -> T {
+        let (reply, answer) = oneshot::channel();
+        if self.commands.send(make(reply)).await.is_err() {
+            return gone;
+        }
+        answer.await.unwrap_or(gone)
+    }
+
+    /// `join`: a seat in the oldest open room of the game type, or in a new
+    /// room. Without a game type, any open room.
+    pub async fn join(
+        &self,
+        game_type: Option<String>,
+        outbox: Outbox,
+    ) -> Result<Joined, LobbyError> {
+        self.ask(
+            |reply| LobbyCommand::Join {
+                game_type,
+                outbox,
+                reply,
+            },
+            Err(LobbyError::ShuttingDown),
+        )
+        .await
+    }
+
+    /// `joinRoom`: an open seat in the given room.
+    pub async fn join_room(&self, room_id: RoomId, outbox: Outbox) -> Result<Joined, LobbyError> {
+        self.ask(
+            |reply| LobbyCommand::JoinRoom {
+                room_id,
+                outbox,
+                reply,
+            },
+            Err(LobbyError::ShuttingDown),
+        )
+        .await
+    }
+
+    /// `joinPrepared`: the seat the code was issued for. Codes are single-use.
+    pub async fn join_prepared(
+        &self,
+        code: ReservationCode,
+        outbox: Outbox,
+    ) -> Result<Joined, LobbyError> {
+        self.ask(
+            |reply| LobbyCommand::JoinPrepared {
+                code,
+                outbox,
+                reply,
+            },
+            Err(LobbyError::ShuttingDown),
+        )
+        .await
+    }
+
+    /// `prepare`: a new room with described seats and codes for the
+    /// reserved ones.
+    pub async fn prepare(&self, request: PrepareRequest) -> Result<Prepared, LobbyError> {
+        self.ask(
+            |reply| LobbyCommand::Prepare { request, reply },
+            Err(LobbyError::ShuttingDown),
+        )
+        .await
+    }
+
+    /// The room with this id, if it exists.
+    pub async fn find_room(&self, room_id: RoomId) -> Option<RoomHandle> {
+        self.ask(|reply| LobbyCommand::FindRoom { room_id, reply }, None)
+            .await
+    }
+
+    /// Tells the lobby about a new administrator, who from now on hears of
+    /// every join.
+    pub async fn register_admin(&self, outbox: Outbox) {
+        let _ = self
+            .commands
+            .send(LobbyCommand::RegisterAdmin { outbox })
+            .await;
+    }
+
+    /// Tells the lobby a connection has ended.
+    pub async fn connection_closed(&self, conn: ConnId) {
+        let _ = self
+            .commands
+            .send(LobbyCommand::ConnectionClosed { conn })
+            .await;
+    }
+
+    /// Stops new games and resolves once every room has ended.
+    pub async fn drain(&self) {
+        self.ask(|reply| LobbyCommand::Drain { reply }, ()).await;
+    }
+}
+
+struct RoomEntry {
+    handle: RoomHandle,
+    /// Whether `join`/`joinRoom` may still find an empty unreserved seat.
+    open: bool,
+    /// Creation order: `join` fills the oldest open room first.
+    created: u64,
+}
+
+struct Lobby {
+    settings: LobbySettings,
+    rooms: HashMap<RoomId, RoomEntry>,
+    reservations: HashMap<ReservationCode, (RoomId, usize)>,
+    admins: HashMap<ConnId, Outbox>,
+    rooms_created: u64,
+    /// Seeds each room's random source, so a fixed server seed reproduces
+    /// the sequence of games.
+    seeds: Pcg64,
+    draining: Option<Vec<oneshot::Sender<()>>>,
+    room_ended: mpsc::UnboundedSender<RoomId>,
+    room_shutdown: CancellationToken,
+    tracker: TaskTracker,
+}
+
+/// Starts the lobby task. Rooms it creates end when `room_shutdown` is
+/// cancelled; all tasks are spawned on `tracker`.
+pub fn spawn(
+    settings: LobbySettings,
+    room_shutdown: CancellationToken,
+    tracker: &TaskTracker,
+) -> LobbyHandle {
+    let (commands, rx) = mpsc::channel(COMMAND_CAPACITY);
+    let (room_ended, ended_rx) = mpsc::unbounded_channel();
+    let lobby = Lobby {
+        seeds: Pcg64::seed_from_u64(settings.seed),
+        settings,
+        rooms: HashMap::new(),
+        reservations: HashMap::new(),
+        admins: HashMap::new(),
+        rooms_created: 0,
+        draining: None,
+        room_ended,
+        room_shutdown,
+        tracker: tracker.clone(),
+    };
+    tracker.spawn(
+        lobby
+            .run(rx, ended_rx)
+            .instrument(tracing::info_span!("lobby")),
+    );
+    LobbyHandle { commands }
+}
+
+impl Lobby {
+    async fn run(
+        mut self,
+        mut commands: mpsc::Receiver<LobbyCommand>,
+        mut ended: mpsc::UnboundedReceiver<RoomId>,
+    ) {
+        loop {
+            tokio::select! {
+                // Ended rooms first, so no seat is offered in a dead room.
+                biased;
+                Some(room_id) = ended.recv() => self.room_ended(&room_id),
+                command = commands.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+            }
+        }
+        debug!("lobby stopped");
+    }
+
+    async fn handle(&mut self, command: LobbyCommand) {
+        match command {
+            LobbyCommand::Join {
+                game_type,
+                outbox,
+                reply,
+            } => {
+                let answer = self.join(game_type, outbox).await;
+                let _ = reply.send(answer);
+            }
+            LobbyCommand::JoinRoom {
+                room_id,
+                outbox,
+                reply,
+            } => {
+                let answer = self.join_room(room_id, outbox).await;
+                let _ = reply.send(answer);
+            }
+            LobbyCommand::JoinPrepared {
+                code,
+                outbox,
+                reply,
+            } => {
+                let answer = self.join_prepared(code, outbox).await;
+                let _ = reply.send(answer);
+            }
+            LobbyCommand::Prepare { request, reply } => {
+                let _ = reply.send(self.prepare(request));
+            }
+            LobbyCommand::FindRoom { room_id, reply } => {
+                let _ = reply.send(self.rooms.get(&room_id).map(|e| e.handle.clone()));
+            }
+            LobbyCommand::RegisterAdmin { outbox } => {
+                self.admins.insert(outbox.id(), outbox);
+            }
+            LobbyCommand::ConnectionClosed { conn } => {
+                self.admins.remove(&conn);
+            }
+            LobbyCommand::Drain { reply } => {
+                if self.draining.is_none() {
+                    for entry in self.rooms.values() {
+                        entry.handle.try_send(RoomCommand::Drain);
+                    }
+                }
+                self.draining.get_or_insert_with(Vec::new).push(reply);
+                self.check_drained();
+            }
+        }
+    }
+
+    async fn join(
+        &mut self,
+        game_type: Option<String>,
+        outbox: Outbox,
+    ) -> Result<Joined, LobbyError> {
+        self.refuse_when_draining()?;
+        let wanted = game_type.as_deref().map(GameType::from_id);
+        if let Some(None) = wanted {
+            return Err(LobbyError::UnknownGameType {
+                requested: game_type,
+            });
+        }
+        let wanted = wanted.flatten();
+        let mut candidates: Vec<(u64, RoomId)> = self
+            .rooms
+            .iter()
+            .filter(|(_, e)| e.open && wanted.is_none_or(|g| e.handle.game_type() == g))
+            .map(|(id, e)| (e.created, id.clone()))
+            .collect();
+        candidates.sort_unstable();
+        for (_, room_id) in candidates {
+            if let Ok(joined) = self.seat(&room_id, SeatRequest::Open, outbox.clone()).await {
+                return Ok(joined);
+            }
+        }
+        let game_type = wanted.ok_or(LobbyError::UnknownGameType { requested: None })?;
+        let seats = vec![SeatSpec::open(); game_type.player_count()];
+        let room_id = self.create_room(game_type, seats, self.settings.start_paused);
+        self.seat(&room_id, SeatRequest::Open, outbox)
+            .await
+            .map_err(|_| LobbyError::RoomFull(room_id))
+    }
+
+    async fn join_room(&mut self, room_id: RoomId, outbox: Outbox) -> Result<Joined, LobbyError> {
+        if !self.rooms.contains_key(&room_id) {
+            return Err(LobbyError::UnknownRoom(room_id));
+        }
+        self.seat(&room_id, SeatRequest::Open, outbox).await
+    }
+
+    async fn join_prepared(
+        &mut self,
+        code: ReservationCode,
+        outbox: Outbox,
+    ) -> Result<Joined, LobbyError> {
+        let Some((room_id, seat)) = self.reservations.remove(&code) else {
+            return Err(LobbyError::UnknownReservation);
+        };
+        self.seat(&room_id, SeatRequest::Reserved(seat), outbox)
+            .await
+            .map_err(|_| LobbyError::UnknownReservation)
+    }
+
+    /// Asks the room for a seat and keeps the registry in step with the
+    /// answer. Every successful join is announced to the administrators.
+    async fn seat(
+        &mut self,
+        room_id: &RoomId,
+        request: SeatRequest,
+        outbox: Outbox,
+    ) -> Result<Joined, LobbyError> {
+        let Some(entry) = self.rooms.get_mut(room_id) else {
+            return Err(LobbyError::UnknownRoom(room_id.clone()));
+        };
+        let handle = entry.handle.clone();
+        match handle.seat(request, outbox).await {
+            Ok(seated) => {
+                entry.open = seated.still_open;
+                let notice = wire::joined_game_room(room_id, seated.occupied);
+                self.admins
+                    .retain(|_, admin| admin.send(notice.clone()).is_ok());
+                Ok(Joined {
+                    room: handle,
+                    seat: seated.seat,
+                })
+            }
+            Err(error) => {
+                debug!(room = %room_id, %error, "seat refused");
+                entry.open = false;
+                Err(LobbyError::RoomFull(room_id.clone()))
+            }
+        }
+    }
+
+    fn prepare(&mut self, request: PrepareRequest) -> Result<Prepared, LobbyError> {
+        self.refuse_when_draining()?;
+        let game_type = request
+            .game_type
+            .as_deref()
+            .and_then(GameType::from_id)
+            .ok_or(LobbyError::UnknownGameType {
+                requested: request.game_type.clone(),
+            })?;
+        let players = game_type.player_count();
+        if request.seats.len() > players {
+            return Err(LobbyError::TooManySlots {
+                given: request.seats.len(),
+                players,
+            });
+        }
+        let mut seats = request.seats;
+        seats.resize_with(players, SeatSpec::open);
+        let reserved: Vec<usize> = (0..players).filter(|&i| seats[i].reserved).collect();
+        let room_id = self.create_room(game_type, seats, request.paused);
+        let codes = reserved
+            .into_iter()
+            .map(|seat| {
+                let code = ReservationCode::random();
+                self.reservations
+                    .insert(code.clone(), (room_id.clone(), seat));
+                code
+            })
+            .collect();
+        Ok(Prepared { room_id, codes })
+    }
+
+    fn create_room(&mut self, game_type: GameType, seats: Vec<SeatSpec>, paused: bool) -> RoomId {
+        let id = RoomId::random();
+        let mut room_rng = Pcg64::seed_from_u64(self.seeds.random());
+        let game = AnyGame::new(game_type, &mut room_rng);
+        let open = seats.iter().any(|s| !s.reserved);
+        let handle = room::spawn(
+            RoomSetup {
+                id: id.clone(),
+                game,
+                seats,
+                paused,
+                limits: self.settings.limits,
+                replay: self.settings.replay.clone(),
+                shutdown: self.room_shutdown.clone(),
+                ended: self.room_ended.clone(),
+            },
+            &self.tracker,
+        );
+        self.rooms_created += 1;
+        info!(room = %id, game = %game_type, paused, "room created");
+        self.rooms.insert(
+            id.clone(),
+            RoomEntry {
+                handle,
+                open,
+                created: self.rooms_created,
+            },
+        );
+        id
+    }
+
+    fn room_ended(&mut self, room_id: &RoomId) {
+        if self.rooms.remove(room_id).is_none() {
+            warn!(room = %room_id, "unknown room ended");
+        }
+        self.reservations.retain(|_, (room, _)| room != room_id);
+        self.check_drained();
+    }
+
+    fn refuse_when_draining(&self) -> Result<(), LobbyError> {
+        match self.draining {
+            Some(_) => Err(LobbyError::ShuttingDown),
+            None => Ok(()),
+        }
+    }
+
+    fn check_drained(&mut self) {
+        if self.rooms.is_empty()
+            && let Some(waiting) = self.draining.as_mut()
+        {
+            for reply in waiting.drain(..) {
+                let _ = reply.send(());
+            }
+        }
+    }
+}

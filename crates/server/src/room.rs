@@ -1,0 +1,925 @@
+//! One room: a task that owns a game, its seats, its observers, the move
+//! clock and the replay. Connections and the lobby talk to it only through
+//! [`RoomHandle`]; nothing else ever touches the game state.
+//!
+//! The room never waits for a peer: packets go to each connection's bounded
+//! outbox without blocking, and a player whose outbox is gone or full has
+//! left the game.
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use spielleiter_protocol::GameMove;
+use spielleiter_rules::{AnyGame, Game, GameType};
+use tokio::{
+    sync::{mpsc, oneshot},
+    time::Instant,
+};
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, info, warn};
+
+use crate::{
+    clock::{MoveClock, TimeLimits, Timeout},
+    ending::Ending,
+    ids::RoomId,
+    outbound::{ConnId, Outbox},
+    replay::{ReplayRecorder, ReplaySettings},
+    wire::{self, Packet, SeatView},
+};
+
+/// Commands a room accepts. Bounded: a connection that floods a room waits.
+const COMMAND_CAPACITY: usize = 64;
+
+/// How a connection asks for a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatRequest {
+    /// The first empty seat that is not reserved (`join`, `joinRoom`).
+    Open,
+    /// The reserved seat with this index (`joinPrepared`).
+    Reserved(usize),
+}
+
+/// A successful seating.
+#[derive(Clone, Debug)]
+pub struct Seated {
+    /// The seat (slot) index; the team is derived from it.
+    pub seat: usize,
+    /// Occupied seats after this one was taken.
+    pub occupied: usize,
+    /// Whether another open (unreserved, empty) seat remains.
+    pub still_open: bool,
+}
+
+/// Why a seat could not be given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SeatError {
+    /// No empty seat of the requested kind.
+    #[error("the room is full")]
+    Full,
+    /// The game has started or ended.
+    #[error("the game has already started")]
+    Started,
+}
+
+/// Messages to a room task.
+#[derive(Debug)]
+pub enum RoomCommand {
+    /// Seat a connection. The room sends `joined` itself, so that it is the
+    /// first room packet the player gets.
+    Seat {
+        /// Which seat.
+        request: SeatRequest,
+        /// The player's connection.
+        outbox: Outbox,
+        /// The answer.
+        reply: oneshot::Sender<Result<Seated, SeatError>>,
+    },
+    /// A move from a seated connection.
+    Move {
+        /// The sender.
+        conn: ConnId,
+        /// The move as decoded.
+        mv: GameMove,
+        /// When its last byte was read from the socket.
+        read_at: Instant,
+    },
+    /// A connection went away.
+    Leave {
+        /// The connection.
+        conn: ConnId,
+    },
+    /// An administrator subscribes to the room's broadcasts.
+    Observe {
+        /// The administrator's connection.
+        outbox: Outbox,
+    },
+    /// An administrator pauses or resumes the room.
+    Pause {
+        /// The new pause state.
+        paused: bool,
+    },
+    /// An administrator lets a paused room ask for one move.
+    Step,
+    /// An administrator aborts the game.
+    Cancel,
+    /// The server is shutting down: a room still waiting for players ends
+    /// now; a running game may go on until the grace period is over.
+    Drain,
+}
+
+/// A cheap handle to a room task.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    id: RoomId,
+    game_type: GameType,
+    commands: mpsc::Sender<RoomCommand>,
+}
+
+impl RoomHandle {
+    /// The room's id.
+    pub fn id(&self) -> &RoomId {
+        &self.id
+    }
+
+    /// The room's game type.
+    pub fn game_type(&self) -> GameType {
+        self.game_type
+    }
+
+    /// Sends a command; `false` if the room has already ended.
+    pub async fn send(&self, command: RoomCommand) -> bool {
+        self.commands.send(command).await.is_ok()
+    }
+
+    /// Sends a command if there is room in the queue; a full queue drops it
+    /// (for notices that must not make the sender wait).
+    pub fn try_send(&self, command: RoomCommand) -> bool {
+        self.commands.try_send(command).is_ok()
+    }
+
+    /// Asks for a seat. A room that has ended answers `Started`.
+    pub async fn seat(&self, request: SeatRequest, outbox: Outbox) -> Result<Seated, SeatError> {
+        let (reply, answer) = oneshot::channel();
+        if !self
+            .send(RoomCommand::Seat {
+                request,
+                outbox,
+                reply,
+            })
+            .await
+        {
+            return Err(SeatError::Started);
+        }
+        answer.await.unwrap_or(Err(SeatError::Started))
+    }
+}
+
+/// One seat of a room, as the lobby or a `prepare` request describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatSpec {
+    /// The player's display name (`""` for seats taken by `join`).
+    pub display_name: String,
+    /// Whether the player is timed (when the server times players at all).
+    pub can_timeout: bool,
+    /// Whether only a reservation code admits a player.
+    pub reserved: bool,
+}
+
+impl SeatSpec {
+    /// A seat for whoever joins first.
+    pub fn open() -> SeatSpec {
+        SeatSpec {
+            display_name: String::new(),
+            can_timeout: true,
+            reserved: false,
+        }
+    }
+}
+
+/// What a room is built from.
+#[derive(Debug)]
+pub struct RoomSetup {
+    /// The id clients address it by.
+    pub id: RoomId,
+    /// The game, in its initial state.
+    pub game: AnyGame,
+    /// One spec per seat, in slot order.
+    pub seats: Vec<SeatSpec>,
+    /// Whether the room starts paused.
+    pub paused: bool,
+    /// The move time limits, or `None` if the server times nobody.
+    pub limits: Option<TimeLimits>,
+    /// Where to write the replay, or `None` for no replay.
+    pub replay: Option<ReplaySettings>,
+    /// Cancelled when the server's shutdown grace period is over.
+    pub shutdown: CancellationToken,
+    /// Where the room reports that it has ended.
+    pub ended: mpsc::UnboundedSender<RoomId>,
+}
+
+/// Starts the room task and returns its handle.
+pub fn spawn(setup: RoomSetup, tracker: &tokio_util::task::TaskTracker) -> RoomHandle {
+    let (commands, rx) = mpsc::channel(COMMAND_CAPACITY);
+    let handle = RoomHandle {
+        id: setup.id.clone(),
+        game_type: setup.game.game_type(),
+        commands,
+    };
+    let span = tracing::info_span!("room", room = %setup.id, game = %handle.game_type);
+    let room = Room::new(setup, rx);
+    tracker.spawn(tracing::Instrument::instrument(room.run(), span));
+    handle
+}
+
+/// Where the game is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Seats are still empty.
+    Waiting,
+    /// Both players are in; moves are being played.
+    Running,
+    /// The result has been sent.
+    Over,
+}
+
+struct Seat {
+    spec: SeatSpec,
+    occupant: Option<Outbox>,
+}
+
+/// The one outstanding move request.
+struct Pending {
+    seat: usize,
+    clock: MoveClock,
+    /// Reports when the request reached the socket.
+    written: Option<oneshot::Receiver<Instant>>,
+}
+
+/// What woke the room up.
+enum Wakeup {
+    Command(RoomCommand),
+    RequestWritten(Instant),
+    HardDeadline,
+    Shutdown,
+    AllHandlesGone,
+}
+
+struct Room {
+    id: RoomId,
+    game: AnyGame,
+    seats: Vec<Seat>,
+    observers: Vec<Outbox>,
+    paused: bool,
+    phase: Phase,
+    pending: Option<Pending>,
+    limits: Option<TimeLimits>,
+    reasons: wire::OfficialReasons,
+    replay: Option<ReplayRecorder>,
+    replay_settings: Option<ReplaySettings>,
+    commands: mpsc::Receiver<RoomCommand>,
+    shutdown: CancellationToken,
+    ended: mpsc::UnboundedSender<RoomId>,
+}
+
+impl Room {
+    fn new(setup: RoomSetup, commands: mpsc::Receiver<RoomCommand>) -> Room {
+        Room {
+            id: setup.id,
+            game: setup.game,
+            seats: setup
+                .seats
+                .into_iter()
+                .map(|spec| Seat {
+                    spec,
+                    occupant: None,
+                })
+                .collect(),
+            observers: Vec::new(),
+            paused: setup.paused,
+            phase: Phase::Waiting,
+            pending: None,
+            limits: setup.limits,
+            reasons: wire::OfficialReasons {
+                soft_secs: setup.limits.map_or(2, |l| l.soft.as_secs()),
+                hard_secs: setup.limits.map_or(10, |l| l.hard.as_secs()),
+            },
+            replay: None,
+            replay_settings: setup.replay,
+            commands,
+            shutdown: setup.shutdown,
+            ended: setup.ended,
+        }
+    }
+
+    async fn run(mut self) {
+        debug!(
+            seats = self.seats.len(),
+            paused = self.paused,
+            "room opened"
+        );
+        while self.phase != Phase::Over {
+            match self.next_wakeup().await {
+                Wakeup::Command(command) => self.handle(command),
+                Wakeup::RequestWritten(at) => {
+                    if let Some(pending) = &mut self.pending {
+                        pending.clock.written(at);
+                        pending.written = None;
+                    }
+                }
+                Wakeup::HardDeadline => {
+                    if let Some(pending) = &self.pending {
+                        let seat = pending.seat;
+                        info!(seat, "no move within the hard limit");
+                        self.finish(Ending::Timeout {
+                            seat,
+                            kind: Timeout::Hard,
+                        });
+                    }
+                }
+                Wakeup::Shutdown => {
+                    info!("server shutting down; ending the game");
+                    self.finish(Ending::Shutdown);
+                }
+                Wakeup::AllHandlesGone => {
+                    // Only the lobby and seated connections hold handles;
+                    // with none left nobody can ever reach this room.
+                    self.finish(Ending::Cancelled);
+                }
+            }
+        }
+        // From now on the room is unknown to its clients: sends fail, so a
+        // late request is answered as for a room that does not exist.
+        self.commands.close();
+        if let Some(replay) = self.replay.take()
+            && let Some(path) = replay.finish().await
+        {
+            info!(path = %path.display(), "replay written");
+        }
+        let _ = self.ended.send(self.id.clone());
+        debug!("room closed");
+    }
+
+    /// Waits for the next thing to do. Commands win ties (`biased`), so a
+    /// move that is already queued is judged by its read time before the
+    /// hard deadline is looked at.
+    async fn next_wakeup(&mut self) -> Wakeup {
+        let deadline = self.pending.as_ref().and_then(|p| p.clock.hard_deadline());
+        let written = self.pending.as_mut().and_then(|p| p.written.as_mut());
+        let awaiting_write_report = written.is_some();
+        tokio::select! {
+            biased;
+            command = self.commands.recv() => match command {
+                Some(command) => Wakeup::Command(command),
+                None => Wakeup::AllHandlesGone,
+            },
+            at = wait_for_report(written), if awaiting_write_report => match at {
+                Ok(at) => Wakeup::RequestWritten(at),
+                // The writer dropped the report: the connection is gone and
+                // its reader will report the leave.
+                Err(_) => std::future::pending().await,
+            },
+            () = sleep_until_some(deadline), if deadline.is_some() => Wakeup::HardDeadline,
+            () = self.shutdown.cancelled() => Wakeup::Shutdown,
+        }
+    }
+
+    fn handle(&mut self, command: RoomCommand) {
+        match command {
+            RoomCommand::Seat {
+                request,
+                outbox,
+                reply,
+            } => {
+                let answer = self.seat(request, outbox);
+                let _ = reply.send(answer);
+            }
+            RoomCommand::Move { conn, mv, read_at } => self.on_move(conn, mv, read_at),
+            RoomCommand::Leave { conn } => self.on_leave(conn),
+            RoomCommand::Observe { outbox } => self.on_observe(outbox),
+            RoomCommand::Pause { paused } => self.on_pause(paused),
+            RoomCommand::Step => self.on_step(),
+            RoomCommand::Drain => {
+                if self.phase == Phase::Waiting {
+                    self.finish(Ending::Shutdown);
+                }
+            }
+            RoomCommand::Cancel => {
+                if self.phase != Phase::Over {
+                    info!("cancelled by an administrator");
+                    self.finish(Ending::Cancelled);
+                }
+            }
+        }
+    }
+
+    fn seat(&mut self, request: SeatRequest, outbox: Outbox) -> Result<Seated, SeatError> {
+        if self.phase != Phase::Waiting {
+            return Err(SeatError::Started);
+        }
+        let index = match request {
+            SeatRequest::Open => self
+                .seats
+                .iter()
+                .position(|s| s.occupant.is_none() && !s.spec.reserved),
+            SeatRequest::Reserved(index) => {
+                Some(index).filter(|&i| self.seats.get(i).is_some_and(|s| s.occupant.is_none()))
+            }
+        }
+        .ok_or(SeatError::Full)?;
+        // `joined` is the first packet of this room the player sees.
+        let _ = outbox.send(wire::joined(&self.id));
+        info!(seat = index, conn = %outbox.id(), name = %self.seats[index].spec.display_name, "player seated");
+        self.seats[index].occupant = Some(outbox);
+        let occupied = self.seats.iter().filter(|s| s.occupant.is_some()).count();
+        let still_open = self
+            .seats
+            .iter()
+            .any(|s| s.occupant.is_none() && !s.spec.reserved);
+        if occupied == self.seats.len() {
+            self.start();
+        }
+        Ok(Seated {
+            seat: index,
+            occupied,
+            still_open,
+        })
+    }
+
+    fn start(&mut self) {
+        self.phase = Phase::Running;
+        info!(paused = self.paused, "game starts");
+        if let Some(settings) = self.replay_settings.clone() {
+            let names: Vec<&str> = self
+                .seats
+                .iter()
+                .map(|s| s.spec.display_name.as_str())
+                .collect();
+            self.replay = Some(ReplayRecorder::start(
+                settings,
+                self.game.game_type().id(),
+                &names,
+            ));
+        }
+        for seat in 0..self.seats.len() {
+            self.send_to_player(seat, wire::welcome(&self.id, seat));
+        }
+        self.broadcast_state(!self.paused);
+        if !self.paused {
+            self.request_move();
+        }
+    }
+
+    /// Sends the current state to the observers and, unless `to_players` is
+    /// false (paused), to the players; only states the players see are
+    /// recorded, as in the official replays.
+    fn broadcast_state(&mut self, to_players: bool) {
+        let packet = wire::memento(&self.id, &self.game, &self.seat_views());
+        self.send_to_observers(&packet.stream);
+        if to_players {
+            for seat in 0..self.seats.len() {
+                self.send_to_player(seat, packet.stream.clone());
+            }
+            self.record(&packet);
+        }
+    }
+
+    fn request_move(&mut self) {
+        if self.phase != Phase::Running {
+            return;
+        }
+        let Some(seat) = self.game.player_to_move() else {
+            return;
+        };
+        let Some(outbox) = self.seats[seat].occupant.clone() else {
+            return;
+        };
+        match outbox.send_timed(wire::move_request(&self.id)) {
+            Ok(written) => {
+                let limits = self.limits.filter(|_| self.seats[seat].spec.can_timeout);
+                debug!(seat, turn = self.game.turn(), "move requested");
+                self.pending = Some(Pending {
+                    seat,
+                    clock: MoveClock::new(limits, Instant::now()),
+                    written: Some(written),
+                });
+            }
+            Err(error) => {
+                info!(seat, %error, "cannot ask the player for a move; the player has left");
+                self.finish(Ending::Left { seat });
+            }
+        }
+    }
+
+    fn on_move(&mut self, conn: ConnId, mv: GameMove, read_at: Instant) {
+        let Some(seat) = self.seat_of(conn) else {
+            return;
+        };
+        match self.phase {
+            Phase::Over => return,
+            Phase::Waiting => {
+                // Without an opponent there is no game to lose; say so and
+                // carry on waiting.
+                self.send_to_player(seat, wire::game_not_started(&self.id, &mv));
+                return;
+            }
+            Phase::Running => {}
+        }
+        let requested = self.pending.as_ref().is_some_and(|p| p.seat == seat);
+        if !requested {
+            let on_turn = self.game.player_to_move() == Some(seat);
+            info!(seat, on_turn, "move from a player who was not asked");
+            let violation =
+                wire::unrequested_move(&self.id, seat, on_turn, &mv, &self.seat_views());
+            self.send_to_player(seat, violation.room_error);
+            self.finish(Ending::Violation {
+                seat,
+                reason: violation.reason,
+                error_packet: Some(violation.error_packet),
+            });
+            return;
+        }
+        let Some(mut pending) = self.pending.take() else {
+            return;
+        };
+        if let Some(Ok(at)) = pending.written.as_mut().map(|rx| rx.try_recv()) {
+            pending.clock.written(at);
+        }
+        let took = match pending.clock.judge(read_at) {
+            Ok(took) => took,
+            Err(kind) => {
+                info!(seat, ?kind, "move too late");
+                self.finish(Ending::Timeout { seat, kind });
+                return;
+            }
+        };
+        let outcome = match wire::resolve_move(&mv, &self.game) {
+            Some(rules_move) => self.game.play(&rules_move).map_err(Some),
+            None => Err(None),
+        };
+        match outcome {
+            Ok(()) => {
+                debug!(
+                    seat,
+                    took_ms = millis(took),
+                    turn = self.game.turn(),
+                    "move applied"
+                );
+                self.broadcast_state(!self.paused);
+                if self.game.is_over() {
+                    self.finish(Ending::Regular);
+                } else if !self.paused {
+                    self.request_move();
+                }
+            }
+            Err(mistake) => {
+                info!(seat, mistake = ?mistake, "illegal move");
+                let violation =
+                    wire::rule_violation(&self.id, seat, mistake, &mv, &self.seat_views());
+                self.send_to_player(seat, violation.room_error.stream.clone());
+                self.send_to_observers(&violation.room_error.stream);
+                self.record(&violation.room_error);
+                self.finish(Ending::Violation {
+                    seat,
+                    reason: violation.reason,
+                    error_packet: Some(violation.error_packet),
+                });
+            }
+        }
+    }
+
+    fn on_leave(&mut self, conn: ConnId) {
+        self.observers.retain(|o| o.id() != conn);
+        if let Some(seat) = self.seat_of(conn) {
+            self.seats[seat].occupant = None;
+            if self.phase != Phase::Over {
+                info!(seat, "player left");
+                self.finish(Ending::Left { seat });
+            }
+        }
+    }
+
+    fn on_observe(&mut self, outbox: Outbox) {
+        let _ = outbox.send(wire::observed(&self.id));
+        if self.phase == Phase::Running {
+            let packet = wire::memento(&self.id, &self.game, &self.seat_views());
+            let _ = outbox.send(packet.stream);
+        }
+        info!(conn = %outbox.id(), "observer added");
+        self.observers.push(outbox);
+    }
+
+    fn on_pause(&mut self, paused: bool) {
+        if self.phase == Phase::Over || paused == self.paused {
+            return;
+        }
+        self.paused = paused;
+        info!(paused, "pause changed");
+        if !paused && self.phase == Phase::Running {
+            self.broadcast_state(true);
+            if self.pending.is_none() {
+                self.request_move();
+            }
+        }
+        if self.phase != Phase::Over {
+            self.send_to_observers(&wire::paused(&self.id, paused));
+        }
+    }
+
+    fn on_step(&mut self) {
+        if self.phase == Phase::Running && self.paused && self.pending.is_none() {
+            debug!("step");
+            self.broadcast_state(true);
+            self.request_move();
+        }
+    }
+
+    /// Ends the game: the result to players (slot order) and observers,
+    /// `left` to everyone, then the players' connections are closed
+    /// (decisions.md §11).
+    fn finish(&mut self, ending: Ending) {
+        if self.phase == Phase::Over {
+            return;
+        }
+        self.phase = Phase::Over;
+        self.pending = None;
+        let views = self.seat_views();
+        let result = wire::result(&self.id, &self.game, &views, &ending, &self.reasons);
+        info!(ending = %ending.describe(), "game over");
+        for seat in 0..self.seats.len() {
+            self.send_to_player(seat, result.stream.clone());
+        }
+        self.send_to_observers(&result.stream);
+        self.record(&result);
+        let left = wire::left(&self.id);
+        for seat in 0..self.seats.len() {
+            self.send_to_player(seat, left.clone());
+        }
+        self.send_to_observers(&left);
+        if let Ending::Violation {
+            seat,
+            error_packet: Some(error_packet),
+            ..
+        } = &ending
+        {
+            self.send_to_player(*seat, error_packet.clone());
+        }
+        for seat in &mut self.seats {
+            if let Some(outbox) = seat.occupant.take() {
+                let _ = outbox.send(wire::close());
+                outbox.close();
+            }
+        }
+    }
+
+    fn seat_of(&self, conn: ConnId) -> Option<usize> {
+        self.seats
+            .iter()
+            .position(|s| s.occupant.as_ref().is_some_and(|o| o.id() == conn))
+    }
+
+    fn seat_views(&self) -> Vec<SeatView<'_>> {
+        self.seats
+            .iter()
+            .map(|s| SeatView {
+                display_name: &s.spec.display_name,
+            })
+            .collect()
+    }
+
+    /// Queues a packet for a seated player. A player who cannot take it
+    /// (gone, or not reading) has left; the game ends unless it is over.
+    fn send_to_player(&mut self, seat: usize, packet: Bytes) {
+        let Some(outbox) = self.seats.get(seat).and_then(|s| s.occupant.as_ref()) else {
+            return;
+        };
+        if let Err(error) = outbox.send(packet) {
+            warn!(seat, %error, "player unreachable");
+            self.seats[seat].occupant = None;
+            if self.phase != Phase::Over {
+                self.finish(Ending::Left { seat });
+            }
+        }
+    }
+
+    /// Queues a packet for every observer, dropping observers that are gone
+    /// or do not keep up.
+    fn send_to_observers(&mut self, packet: &Bytes) {
+        self.observers.retain(|o| match o.send(packet.clone()) {
+            Ok(()) => true,
+            Err(error) => {
+                warn!(conn = %o.id(), %error, "observer dropped");
+                false
+            }
+        });
+    }
+
+    fn record(&self, packet: &Packet) {
+        if let Some(replay) = &self.replay {
+            replay.record(packet.replay.clone());
+        }
+    }
+}
+
+async fn wait_for_report(
+    report: Option<&mut oneshot::Receiver<Instant>>,
+) -> Result<Instant, oneshot::error::RecvError> {
+    match report {
+        Some(report) => report.await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn sleep_until_some(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}
+
+fn millis(d: Duration) -> u128 {
+    d.as_millis()
+}
+
+#[cfg(test)]
+mod tests {
+    //! The clock, tested on a room whose players are in-memory streams, so
+    //! tokio's paused clock can jump through the limits.
+    use bytes::BytesMut;
+    use spielleiter_protocol::{
+        FrameDecoder, GameType as WireGameType, ServerMessage, StreamEvent, blokus2021::WireMove,
+        result::ScoreCause, room::RoomData,
+    };
+    use spielleiter_rules::blokus::{Blokus, MoveList, PieceKind};
+    use tokio::io::{AsyncReadExt, DuplexStream};
+    use tokio_util::codec::Decoder;
+
+    use super::*;
+    use crate::outbound;
+
+    const LIMITS: TimeLimits = TimeLimits {
+        soft: Duration::from_millis(2000),
+        hard: Duration::from_millis(10_000),
+    };
+
+    /// A player's end of an in-memory connection.
+    struct Player {
+        conn: ConnId,
+        stream: DuplexStream,
+        decoder: FrameDecoder,
+        buffer: BytesMut,
+        state: Option<Blokus>,
+    }
+
+    impl Player {
+        async fn next(&mut self) -> ServerMessage {
+            loop {
+                if let Some(StreamEvent::Frame(frame)) =
+                    self.decoder.decode(&mut self.buffer).expect("well-formed")
+                {
+                    let message = ServerMessage::decode(frame.as_bytes(), WireGameType::Blokus2021)
+                        .expect("decodable");
+                    if let ServerMessage::Room {
+                        data: RoomData::Memento(spielleiter_protocol::GameState::Blokus2021(state)),
+                        ..
+                    } = &message
+                    {
+                        self.state = Some(Blokus::from_setup(&state.setup).expect("valid state"));
+                    }
+                    return message;
+                }
+                let n = self
+                    .stream
+                    .read_buf(&mut self.buffer)
+                    .await
+                    .expect("readable");
+                assert!(n > 0, "stream ended");
+            }
+        }
+
+        async fn until(&mut self, wanted: impl Fn(&ServerMessage) -> bool) -> ServerMessage {
+            loop {
+                let message = self.next().await;
+                if wanted(&message) {
+                    return message;
+                }
+            }
+        }
+
+        fn legal_move(&self) -> GameMove {
+            let mut moves = MoveList::new();
+            self.state
+                .as_ref()
+                .expect("a state")
+                .legal_moves(&mut moves);
+            GameMove::Blokus2021(WireMove::Set(moves.iter().next().expect("a legal move")))
+        }
+    }
+
+    fn is_request(m: &ServerMessage) -> bool {
+        matches!(
+            m,
+            ServerMessage::Room {
+                data: RoomData::MoveRequest,
+                ..
+            }
+        )
+    }
+
+    fn causes(m: &ServerMessage) -> Option<Vec<ScoreCause>> {
+        match m {
+            ServerMessage::Room {
+                data: RoomData::Result(result),
+                ..
+            } => Some(result.scores.iter().map(|s| s.cause).collect()),
+            _ => None,
+        }
+    }
+
+    /// A running room with two seated players; player 0 has just been asked
+    /// for its first move.
+    async fn running_room(limits: Option<TimeLimits>) -> (RoomHandle, [Player; 2]) {
+        // Nobody listens for the end; the room ignores that.
+        let (ended, _) = mpsc::unbounded_channel();
+        let tracker = tokio_util::task::TaskTracker::new();
+        let room = spawn(
+            RoomSetup {
+                id: RoomId::from("room"),
+                game: AnyGame::from(Blokus::new(PieceKind::PentoL)),
+                seats: vec![SeatSpec::open(), SeatSpec::open()],
+                paused: false,
+                limits,
+                replay: None,
+                shutdown: CancellationToken::new(),
+                ended,
+            },
+            &tracker,
+        );
+        let mut players = Vec::new();
+        for id in 1..=2 {
+            let (outbox, writer) = outbound::channel(ConnId(id));
+            let (client, server) = tokio::io::duplex(1 << 20);
+            tokio::spawn(writer.run(server));
+            room.seat(SeatRequest::Open, outbox).await.expect("seated");
+            players.push(Player {
+                conn: ConnId(id),
+                stream: client,
+                decoder: FrameDecoder::new(),
+                buffer: BytesMut::new(),
+                state: None,
+            });
+        }
+        let mut players: [Player; 2] = players.try_into().ok().expect("two players");
+        players[0].until(is_request).await;
+        (room, players)
+    }
+
+    async fn send_move(room: &RoomHandle, player: &Player, read_at: Instant) {
+        let mv = player.legal_move();
+        room.send(RoomCommand::Move {
+            conn: player.conn,
+            mv,
+            read_at,
+        })
+        .await;
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn silence_loses_at_the_hard_limit() {
+        let (_room, [mut one, _two]) = running_room(Some(LIMITS)).await;
+        let asked = Instant::now();
+        let result = one.until(|m| causes(m).is_some()).await;
+        assert_eq!(
+            causes(&result),
+            Some(vec![ScoreCause::HardTimeout, ScoreCause::Regular])
+        );
+        let waited = asked.elapsed();
+        assert!(
+            waited >= LIMITS.hard && waited < LIMITS.hard + Duration::from_millis(50),
+            "{waited:?}"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_move_at_1950_ms_counts_and_one_at_2050_ms_loses() {
+        let (room, [mut one, mut two]) = running_room(Some(LIMITS)).await;
+        tokio::time::sleep(Duration::from_millis(1950)).await;
+        send_move(&room, &one, Instant::now()).await;
+        two.until(is_request).await;
+        assert_eq!(one.state.as_ref().map(Blokus::turn), Some(0));
+
+        tokio::time::sleep(Duration::from_millis(2050)).await;
+        send_move(&room, &two, Instant::now()).await;
+        let result = one.until(|m| causes(m).is_some()).await;
+        assert_eq!(
+            causes(&result),
+            Some(vec![ScoreCause::Regular, ScoreCause::SoftTimeout])
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_busy_room_does_not_make_a_punctual_move_late() {
+        let (room, [one, mut two]) = running_room(Some(LIMITS)).await;
+        let asked = Instant::now();
+        // The move was read at 1.9 s, but reaches the room only at 2.5 s.
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        send_move(&room, &one, asked + Duration::from_millis(1900)).await;
+        let next = two.until(|m| is_request(m) || causes(m).is_some()).await;
+        assert!(is_request(&next), "the move counted: {next:?}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn untimed_players_may_think_forever() {
+        let (room, [mut one, mut two]) = running_room(None).await;
+        tokio::time::sleep(Duration::from_secs(3600)).await;
+        send_move(&room, &one, Instant::now()).await;
+        let next = two.until(|m| is_request(m) || causes(m).is_some()).await;
+        assert!(is_request(&next), "{next:?}");
+        assert!(matches!(
+            one.next().await,
+            ServerMessage::Room {
+                data: RoomData::Memento(_),
+                ..
+            }
+        ));
+    }
+}

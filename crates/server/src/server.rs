@@ -1,0 +1,146 @@
+//! The accept loop and the shutdown sequence: owns the listening socket, the
+//! connection limit, and the tokens and task tracker that bring every task
+//! to an orderly end.
+//!
+//! Shutdown, once the signal future resolves: stop accepting; let running
+//! games continue for the configured grace period (rooms still waiting for
+//! players end at once, new games are refused); end the remaining games with
+//! a result and finish their replays; close every connection; wait for all
+//! tasks.
+
+use std::{
+    future::Future,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
+};
+
+use tokio::{net::TcpListener, sync::Semaphore};
+use tokio_util::{sync::CancellationToken, task::TaskTracker};
+use tracing::{error, info, warn};
+
+use crate::{
+    clock::TimeLimits,
+    config::Config,
+    connection::{self, ConnectionContext},
+    lobby::{self, LobbySettings},
+    outbound::ConnId,
+    replay::ReplaySettings,
+};
+
+/// How long the final phase (ending games, closing connections) may take
+/// after the grace period before the server stops waiting.
+const FINAL_PHASE_LIMIT: Duration = Duration::from_secs(15);
+
+/// Runs the server on `listener` until `shutdown` resolves, then shuts down
+/// gracefully.
+///
+/// # Errors
+///
+/// None at present beyond what is logged; the result leaves room for
+/// start-up failures.
+pub async fn run(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()>,
+) -> std::io::Result<()> {
+    let config = Arc::new(config);
+    let tracker = TaskTracker::new();
+    let room_shutdown = CancellationToken::new();
+    let closing = CancellationToken::new();
+    let stopping = CancellationToken::new();
+    let seed = config.seed.unwrap_or_else(rand::random);
+    let lobby = lobby::spawn(
+        lobby_settings(&config, seed),
+        room_shutdown.clone(),
+        &tracker,
+    );
+    let context = ConnectionContext {
+        lobby: lobby.clone(),
+        config: Arc::clone(&config),
+        closing: closing.clone(),
+        stopping: stopping.clone(),
+    };
+    let permits = Arc::new(Semaphore::new(config.max_connections));
+    let next_id = AtomicU64::new(1);
+
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((socket, peer)) => {
+                    let id = ConnId(next_id.fetch_add(1, Ordering::Relaxed));
+                    match Arc::clone(&permits).try_acquire_owned() {
+                        Ok(permit) => {
+                            let context = context.clone();
+                            tracker.spawn(async move {
+                                connection::serve(socket, peer, id, context).await;
+                                drop(permit);
+                            });
+                        }
+                        Err(_) => {
+                            warn!(%peer, limit = config.max_connections, "connection limit reached; refusing");
+                            tracker.spawn(connection::refuse(socket, config.max_connections));
+                        }
+                    }
+                }
+                Err(error) => {
+                    // Usually out of file descriptors: back off instead of
+                    // spinning.
+                    error!(%error, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            },
+            () = &mut shutdown => break,
+        }
+    }
+    drop(listener);
+    stopping.cancel();
+    info!(
+        grace_secs = config.shutdown_grace.as_secs(),
+        "shutting down: no new connections; running games may finish"
+    );
+    if tokio::time::timeout(config.shutdown_grace, lobby.drain())
+        .await
+        .is_err()
+    {
+        info!("grace period over; ending the remaining games");
+    }
+    room_shutdown.cancel();
+    if tokio::time::timeout(FINAL_PHASE_LIMIT, lobby.drain())
+        .await
+        .is_err()
+    {
+        warn!("some games did not end in time");
+    }
+    closing.cancel();
+    // The lobby task ends when the last handle is gone.
+    drop(context);
+    drop(lobby);
+    tracker.close();
+    if tokio::time::timeout(FINAL_PHASE_LIMIT, tracker.wait())
+        .await
+        .is_err()
+    {
+        warn!("some connections did not close in time");
+    }
+    info!("shut down");
+    Ok(())
+}
+
+fn lobby_settings(config: &Config, seed: u64) -> LobbySettings {
+    LobbySettings {
+        start_paused: config.start_paused,
+        limits: config.timeouts.then_some(TimeLimits {
+            soft: config.soft_timeout,
+            hard: config.hard_timeout,
+        }),
+        replay: config.replays.then(|| ReplaySettings {
+            dir: config.replay_dir.clone(),
+            gzip: config.replay_gzip,
+        }),
+        seed,
+    }
+}
