@@ -1,0 +1,387 @@
+//! The administrative side: prepare and reservations, observers, pause and
+//! step, cancel.
+
+use std::time::Duration;
+
+use spielleiter_e2e::{
+    TestClient, TestServer, blokus_of, first_legal_move, joined_pair, play_out, result_of, slot,
+};
+use spielleiter_protocol::{
+    ClientMessage, GameState, Prepare, ServerMessage, SlotDescriptor, result::ScoreCause,
+    room::RoomData,
+};
+use spielleiter_rules::blokus::Team;
+
+async fn prepare(
+    admin: &mut TestClient,
+    pause: bool,
+    slots: Vec<SlotDescriptor>,
+) -> (String, Vec<String>) {
+    admin
+        .send(&ClientMessage::Prepare(Prepare {
+            game_type: Some("swc_2021_blokus".to_owned()),
+            pause,
+            slots,
+        }))
+        .await;
+    match admin.message().await {
+        ServerMessage::Prepared {
+            room_id,
+            reservations,
+        } => (room_id, reservations),
+        other => panic!("expected <prepared>, got {other:?}"),
+    }
+}
+
+fn state_of(data: RoomData) -> GameState {
+    match data {
+        RoomData::Memento(state) => state,
+        other => panic!("expected a memento, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn reservations_decide_the_seat_not_the_order_of_joining() {
+    let server = TestServer::start(|_| {}).await;
+    let mut admin = server.admin().await;
+    let (room, codes) = prepare(&mut admin, false, vec![slot("alice"), slot("bob")]).await;
+    assert_eq!(codes.len(), 2);
+
+    // bob redeems first, yet gets seat 2 (team TWO).
+    let mut bob = server.connect().await;
+    assert_eq!(bob.join_prepared(&codes[1]).await, room);
+    let mut alice = server.connect().await;
+    assert_eq!(alice.join_prepared(&codes[0]).await, room);
+    assert_eq!(
+        alice.room_data().await,
+        RoomData::Welcome { team: Team::One }
+    );
+    assert_eq!(bob.room_data().await, RoomData::Welcome { team: Team::Two });
+    let GameState::Blokus2021(state) = state_of(alice.room_data().await);
+    assert_eq!(state.display_names, ["alice".to_owned(), "bob".to_owned()]);
+
+    // Administrators hear of every join.
+    for occupied in [1, 2] {
+        assert_eq!(
+            admin.message().await,
+            ServerMessage::JoinedGameRoom {
+                room_id: room.clone(),
+                player_count: occupied
+            }
+        );
+    }
+
+    // A code works once.
+    let mut late = server.connect().await;
+    late.send(&ClientMessage::JoinPrepared {
+        reservation_code: codes[0].clone(),
+    })
+    .await;
+    assert!(matches!(
+        late.message().await,
+        ServerMessage::ErrorPacket { .. }
+    ));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_unreserved_prepared_seat_is_taken_by_join_room() {
+    let server = TestServer::start(|_| {}).await;
+    let mut admin = server.admin().await;
+    let open = SlotDescriptor {
+        display_name: Some("guest".to_owned()),
+        can_timeout: true,
+        reserved: false,
+    };
+    let (room, codes) = prepare(&mut admin, false, vec![slot("host"), open]).await;
+    assert_eq!(codes.len(), 1, "a code only for the reserved seat");
+    let mut guest = server.connect().await;
+    guest
+        .send(&ClientMessage::JoinRoom {
+            room_id: room.clone(),
+        })
+        .await;
+    assert_eq!(
+        guest.message().await,
+        ServerMessage::Joined {
+            room_id: room.clone()
+        }
+    );
+    let mut host = server.connect().await;
+    host.join_prepared(&codes[0]).await;
+    assert_eq!(
+        guest.room_data().await,
+        RoomData::Welcome { team: Team::Two }
+    );
+    assert_eq!(
+        host.room_data().await,
+        RoomData::Welcome { team: Team::One }
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn observers_see_every_state_and_the_end() {
+    let server = TestServer::start(|_| {}).await;
+    let (one, two, room) = joined_pair(&server).await;
+    let mut admin = server.admin().await;
+    admin
+        .send(&ClientMessage::Observe {
+            room_id: room.clone(),
+        })
+        .await;
+    // The game may already be running: the observer gets the current state.
+    let mut observed = Vec::new();
+    let (a, _b) = tokio::join!(
+        play_out(one, room.clone(), Duration::from_millis(2)),
+        play_out(two, room.clone(), Duration::from_millis(2)),
+        async {
+            loop {
+                let message = admin.message().await;
+                let done = matches!(message, ServerMessage::Left { .. });
+                observed.push(message);
+                if done {
+                    break;
+                }
+            }
+        }
+    )
+    .into_first_two();
+    assert_eq!(
+        observed[0],
+        ServerMessage::Observed {
+            room_id: room.clone()
+        }
+    );
+    let turns: Vec<u32> = observed
+        .iter()
+        .filter_map(|m| match m {
+            ServerMessage::Room {
+                data: RoomData::Memento(s),
+                ..
+            } => Some(s.turn()),
+            _ => None,
+        })
+        .collect();
+    let player_turns: Vec<u32> = a
+        .iter()
+        .filter_map(|m| match m {
+            ServerMessage::Room {
+                data: RoomData::Memento(s),
+                ..
+            } => Some(s.turn()),
+            _ => None,
+        })
+        .collect();
+    assert!(!turns.is_empty());
+    assert!(
+        player_turns.ends_with(&turns),
+        "from the moment it observes, the observer sees what the players see: {turns:?} vs {player_turns:?}"
+    );
+    assert_eq!(result_of(&observed), result_of(&a));
+    server.shutdown().await;
+}
+
+/// `tokio::join!` of three futures, keeping the first two results.
+trait FirstTwo<A, B> {
+    fn into_first_two(self) -> (A, B);
+}
+
+impl<A, B, C> FirstTwo<A, B> for (A, B, C) {
+    fn into_first_two(self) -> (A, B) {
+        (self.0, self.1)
+    }
+}
+
+#[tokio::test]
+async fn a_paused_room_moves_only_when_stepped() {
+    let server = TestServer::start(|_| {}).await;
+    let mut admin = server.admin().await;
+    let (room, codes) = prepare(&mut admin, true, vec![slot("a"), slot("b")]).await;
+    admin
+        .send(&ClientMessage::Observe {
+            room_id: room.clone(),
+        })
+        .await;
+    assert_eq!(
+        admin.message().await,
+        ServerMessage::Observed {
+            room_id: room.clone()
+        }
+    );
+    let mut one = server.connect().await;
+    one.join_prepared(&codes[0]).await;
+    let mut two = server.connect().await;
+    two.join_prepared(&codes[1]).await;
+    // The observer hears of both joins, and gets the initial state when the
+    // second join starts the game (before that join's notice).
+    assert!(matches!(
+        admin.message().await,
+        ServerMessage::JoinedGameRoom {
+            player_count: 1,
+            ..
+        }
+    ));
+    let initial = blokus_of(&state_of(admin.room_data().await));
+    assert!(matches!(
+        admin.message().await,
+        ServerMessage::JoinedGameRoom {
+            player_count: 2,
+            ..
+        }
+    ));
+    // Players get their welcome only.
+    assert!(matches!(one.room_data().await, RoomData::Welcome { .. }));
+    assert!(matches!(two.room_data().await, RoomData::Welcome { .. }));
+    one.expect_silence(Duration::from_millis(200)).await;
+
+    // Step: the state and a request for the player on turn.
+    admin
+        .send(&ClientMessage::Step {
+            room_id: room.clone(),
+            forced: false,
+        })
+        .await;
+    assert_eq!(state_of(one.room_data().await).turn(), 0);
+    assert_eq!(one.room_data().await, RoomData::MoveRequest);
+    assert_eq!(state_of(two.room_data().await).turn(), 0);
+    assert_eq!(state_of(admin.room_data().await).turn(), 0);
+
+    // The move's state goes to the observer only, and nobody is asked.
+    one.send_move(&room, first_legal_move(&initial)).await;
+    let after = blokus_of(&state_of(admin.room_data().await));
+    assert_eq!(after.turn(), 1);
+    two.expect_silence(Duration::from_millis(200)).await;
+
+    // Resume: the state to everyone, the request, then `paused false`.
+    admin
+        .send(&ClientMessage::Pause {
+            room_id: room.clone(),
+            pause: false,
+        })
+        .await;
+    assert_eq!(state_of(two.room_data().await).turn(), 1);
+    assert_eq!(two.room_data().await, RoomData::MoveRequest);
+    assert_eq!(state_of(one.room_data().await).turn(), 1);
+    assert_eq!(state_of(admin.room_data().await).turn(), 1);
+    assert_eq!(admin.room_data().await, RoomData::Paused { paused: false });
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_move_before_any_request_in_a_paused_room_is_a_violation() {
+    let server = TestServer::start(|_| {}).await;
+    let mut admin = server.admin().await;
+    let (room, codes) = prepare(&mut admin, true, vec![slot("a"), slot("b")]).await;
+    let mut one = server.connect().await;
+    one.join_prepared(&codes[0]).await;
+    let mut two = server.connect().await;
+    two.join_prepared(&codes[1]).await;
+    assert!(matches!(one.room_data().await, RoomData::Welcome { .. }));
+    // Whatever the move: it is refused before its legality matters.
+    one.send_move(
+        &room,
+        spielleiter_protocol::blokus2021::WireMove::Skip(None),
+    )
+    .await;
+    let RoomData::Error { message, .. } = one.room_data().await else {
+        panic!("expected a room error");
+    };
+    assert!(message.contains("has not been requested"), "{message}");
+    let rest = one.until_end().await;
+    let result = result_of(&rest).expect("result");
+    assert_eq!(result.scores[0].cause, ScoreCause::RuleViolation);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn cancel_ends_the_game_without_a_winner() {
+    let server = TestServer::start(|_| {}).await;
+    let (mut one, mut two, room) = joined_pair(&server).await;
+    let mut admin = server.admin().await;
+    admin
+        .send(&ClientMessage::Observe {
+            room_id: room.clone(),
+        })
+        .await;
+    assert_eq!(
+        admin.message().await,
+        ServerMessage::Observed {
+            room_id: room.clone()
+        }
+    );
+    admin
+        .send(&ClientMessage::Cancel {
+            room_id: room.clone(),
+        })
+        .await;
+    for client in [&mut one, &mut two] {
+        let rest = client.until_end().await;
+        let result = result_of(&rest).expect("result");
+        assert!(result.winners.is_empty());
+        assert!(
+            result
+                .scores
+                .iter()
+                .all(|s| s.cause == ScoreCause::Regular && s.parts[0].as_integer() == Some(0))
+        );
+        assert_eq!(rest[rest.len() - 1], ServerMessage::Close);
+    }
+    let mut saw_result = false;
+    loop {
+        match admin.message().await {
+            ServerMessage::Room {
+                data: RoomData::Result(_),
+                ..
+            } => saw_result = true,
+            ServerMessage::Left { .. } => break,
+            _ => {}
+        }
+    }
+    assert!(saw_result);
+    // The room is gone.
+    admin
+        .send(&ClientMessage::Cancel {
+            room_id: room.clone(),
+        })
+        .await;
+    let ServerMessage::ErrorPacket { message, .. } = admin.message().await else {
+        panic!("expected an error for the removed room");
+    };
+    assert!(message.contains("Couldn't find a room"), "{message}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn observers_see_rule_violations() {
+    let server = TestServer::start(|_| {}).await;
+    let (mut one, _two, room) = joined_pair(&server).await;
+    let mut admin = server.admin().await;
+    admin
+        .send(&ClientMessage::Observe {
+            room_id: room.clone(),
+        })
+        .await;
+    assert_eq!(
+        admin.message().await,
+        ServerMessage::Observed {
+            room_id: room.clone()
+        }
+    );
+    assert_eq!(state_of(admin.room_data().await).turn(), 0);
+    // A skip as a colour's first move is illegal.
+    one.send_move(
+        &room,
+        spielleiter_protocol::blokus2021::WireMove::Skip(None),
+    )
+    .await;
+    let RoomData::Error { message, .. } = admin.room_data().await else {
+        panic!("expected the observer to see the error");
+    };
+    assert!(
+        message.contains("Der erste Zug muss einen Stein setzen"),
+        "{message}"
+    );
+    assert!(matches!(admin.room_data().await, RoomData::Result(_)));
+    server.shutdown().await;
+}

@@ -1,0 +1,74 @@
+//! The move clock over real TCP and real time (the exact limits are tested
+//! on a paused clock in the server crate).
+
+use std::time::Duration;
+
+use spielleiter_e2e::{TestServer, blokus_of, first_legal_move, joined_pair, result_of};
+use spielleiter_protocol::{ServerMessage, result::ScoreCause, room::RoomData};
+
+#[tokio::test]
+async fn a_move_after_the_2_s_soft_limit_loses() {
+    let server = TestServer::start(|_| {}).await;
+    let (mut one, mut two, room) = joined_pair(&server).await;
+    let _welcome = one.room_data().await;
+    let RoomData::Memento(state) = one.room_data().await else {
+        panic!("expected the initial state");
+    };
+    assert_eq!(one.room_data().await, RoomData::MoveRequest);
+    // In time: 1.5 s.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let game = blokus_of(&state);
+    one.send_move(&room, first_legal_move(&game)).await;
+    let mut after = None;
+    while after.is_none() {
+        if let RoomData::Memento(s) = two.room_data().await
+            && s.turn() == 1
+        {
+            after = Some(blokus_of(&s));
+        }
+    }
+    assert_eq!(two.room_data().await, RoomData::MoveRequest);
+    // Late: 2.3 s.
+    tokio::time::sleep(Duration::from_millis(2300)).await;
+    two.send_move(&room, first_legal_move(&after.unwrap()))
+        .await;
+    let rest = two.until_end().await;
+    let result = result_of(&rest).expect("result");
+    assert_eq!(result.scores[1].cause, ScoreCause::SoftTimeout);
+    assert_eq!(
+        result.scores[1].reason,
+        "Der Spieler hat innerhalb von 2 Sekunden nach Aufforderung keinen Zug gesendet"
+    );
+    assert_eq!(result.winners.len(), 1);
+    assert_eq!(
+        result.winners[0].team.index(),
+        0,
+        "the late player never wins"
+    );
+    // No state was applied for the late move.
+    assert!(!rest.iter().any(
+        |m| matches!(m, ServerMessage::Room { data: RoomData::Memento(s), .. } if s.turn() > 1)
+    ));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn with_timing_off_nobody_is_hurried() {
+    let server = TestServer::start(|config| config.timeouts = false).await;
+    let (mut one, mut two, room) = joined_pair(&server).await;
+    let _welcome = one.room_data().await;
+    let RoomData::Memento(state) = one.room_data().await else {
+        panic!("expected the initial state");
+    };
+    assert_eq!(one.room_data().await, RoomData::MoveRequest);
+    tokio::time::sleep(Duration::from_millis(2300)).await;
+    one.send_move(&room, first_legal_move(&blokus_of(&state)))
+        .await;
+    let _welcome = two.room_data().await;
+    let _initial = two.room_data().await;
+    let RoomData::Memento(after) = two.room_data().await else {
+        panic!("expected the state after the move");
+    };
+    assert_eq!(after.turn(), 1);
+    server.shutdown().await;
+}

@@ -1,0 +1,13 @@
+//! End-to-end tests: a real server on a loopback port, scripted clients.
+#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
+
+// A whole game, message by message, and its replay.
+mod game;
+// Bad input of every kind, each next to an undisturbed game.
+mod bad_input;
+// Prepare, reservations, observers, pause, step and cancel.
+mod admin;
+// The move clock in real time.
+mod clock;
+// Shutdown and replay files.
+mod lifecycle;
