@@ -1,0 +1,179 @@
+//! `spielleiter serve` (also the default when no subcommand is given): builds
+//! the configuration from file, environment and flags, sets up logging, and
+//! runs the server until SIGINT or SIGTERM.
+
+use std::{io::IsTerminal, net::IpAddr, path::PathBuf};
+
+use anyhow::Context;
+use clap::Args;
+use spielleiter_server::{
+    Config,
+    config::{LogFormat, Overrides},
+};
+use tracing::info;
+use tracing_subscriber::{EnvFilter, fmt, prelude::*};
+
+/// Settings of the server. Each flag can also be given as the environment
+/// variable shown; a flag beats its variable, and both beat the config file.
+#[derive(Debug, Default, Args)]
+pub struct ServeArgs {
+    /// Config file [default: config/spielleiter.toml, if it exists].
+    #[arg(long, env = "SPIELLEITER_CONFIG", value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Address to listen on (0.0.0.0 for all interfaces) [default: 127.0.0.1].
+    #[arg(long, env = "SPIELLEITER_LISTEN", value_name = "ADDR")]
+    listen: Option<IpAddr>,
+    /// TCP port; 0 picks a free one [default: 13050].
+    #[arg(short, long, env = "SPIELLEITER_PORT")]
+    port: Option<u16>,
+    /// Administrator passphrase; without one, administration is disabled.
+    #[arg(
+        long,
+        env = "SPIELLEITER_ADMIN_PASSPHRASE",
+        hide_env_values = true,
+        value_name = "TEXT"
+    )]
+    admin_passphrase: Option<String>,
+    /// Connections served at once [default: 1024].
+    #[arg(long, env = "SPIELLEITER_MAX_CONNECTIONS", value_name = "N")]
+    max_connections: Option<usize>,
+    /// Largest accepted message in bytes [default: 1048576].
+    #[arg(long, env = "SPIELLEITER_MAX_MESSAGE_BYTES", value_name = "BYTES")]
+    max_message_bytes: Option<usize>,
+    /// Seconds a connection may stay silent before joining a game [default: 60].
+    #[arg(long, env = "SPIELLEITER_IDLE_LIMIT_SECS", value_name = "SECS")]
+    idle_limit_secs: Option<u64>,
+    /// Seconds running games may go on after SIGINT/SIGTERM [default: 10].
+    #[arg(long, env = "SPIELLEITER_SHUTDOWN_GRACE_SECS", value_name = "SECS")]
+    shutdown_grace_secs: Option<u64>,
+    /// Rooms created by `join` start paused.
+    #[arg(long, env = "SPIELLEITER_START_PAUSED", value_name = "BOOL")]
+    start_paused: Option<bool>,
+    /// Seed for the random start pieces (reproducible games).
+    #[arg(long, env = "SPIELLEITER_SEED")]
+    seed: Option<u64>,
+    /// Time nobody (same as `--timeouts false`).
+    #[arg(long, conflicts_with = "timeouts")]
+    no_timeout: bool,
+    /// Whether players are timed [default: true].
+    #[arg(long, env = "SPIELLEITER_TIMEOUTS", value_name = "BOOL")]
+    timeouts: Option<bool>,
+    /// Soft move time limit in milliseconds [default: 2000].
+    #[arg(long, env = "SPIELLEITER_SOFT_TIMEOUT_MS", value_name = "MS")]
+    soft_timeout_ms: Option<u64>,
+    /// Hard move time limit in milliseconds [default: 10000].
+    #[arg(long, env = "SPIELLEITER_HARD_TIMEOUT_MS", value_name = "MS")]
+    hard_timeout_ms: Option<u64>,
+    /// Whether games are written to replay files [default: true].
+    #[arg(long, env = "SPIELLEITER_REPLAYS", value_name = "BOOL")]
+    replays: Option<bool>,
+    /// Directory for replay files [default: replays].
+    #[arg(long, env = "SPIELLEITER_REPLAY_DIR", value_name = "DIR")]
+    replay_dir: Option<PathBuf>,
+    /// Compress finished replays with gzip [default: false].
+    #[arg(long, env = "SPIELLEITER_REPLAY_GZIP", value_name = "BOOL")]
+    replay_gzip: Option<bool>,
+    /// Log filter when RUST_LOG is not set, e.g. `debug` [default: info].
+    #[arg(long, env = "SPIELLEITER_LOG_LEVEL", value_name = "FILTER")]
+    log_level: Option<String>,
+    /// Log format: `text` or `json` [default: text].
+    #[arg(long, env = "SPIELLEITER_LOG_FORMAT", value_name = "FORMAT")]
+    log_format: Option<LogFormat>,
+}
+
+impl ServeArgs {
+    fn overrides(&self) -> Overrides {
+        Overrides {
+            listen: self.listen,
+            port: self.port,
+            max_connections: self.max_connections,
+            max_message_bytes: self.max_message_bytes,
+            max_nesting_depth: None,
+            idle_limit_secs: self.idle_limit_secs,
+            shutdown_grace_secs: self.shutdown_grace_secs,
+            admin_passphrase: self.admin_passphrase.clone(),
+            start_paused: self.start_paused,
+            seed: self.seed,
+            timeouts: if self.no_timeout {
+                Some(false)
+            } else {
+                self.timeouts
+            },
+            soft_timeout_ms: self.soft_timeout_ms,
+            hard_timeout_ms: self.hard_timeout_ms,
+            replays: self.replays,
+            replay_dir: self.replay_dir.clone(),
+            replay_gzip: self.replay_gzip,
+            log_level: self.log_level.clone(),
+            log_format: self.log_format,
+        }
+    }
+}
+
+/// Runs the server until SIGINT or SIGTERM.
+pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
+    let config = Config::load(args.config.as_deref(), args.overrides())?;
+    init_logging(&config)?;
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(config.listen_addr())
+            .await
+            .with_context(|| format!("cannot listen on {}", config.listen_addr()))?;
+        let address = listener.local_addr()?;
+        let replays = if config.replays {
+            std::path::absolute(&config.replay_dir)
+                .unwrap_or_else(|_| config.replay_dir.clone())
+                .display()
+                .to_string()
+        } else {
+            "off".to_owned()
+        };
+        info!(
+            %address,
+            %replays,
+            admin = config.admin_passphrase.is_some(),
+            timeouts = config.timeouts,
+            "Spielleiter listening on {address}"
+        );
+        spielleiter_server::run(listener, config, shutdown_signal()).await?;
+        Ok(())
+    })
+}
+
+fn init_logging(config: &Config) -> anyhow::Result<()> {
+    let filter = match std::env::var("RUST_LOG") {
+        Ok(value) if !value.is_empty() => EnvFilter::try_new(value).context("invalid RUST_LOG")?,
+        _ => EnvFilter::try_new(&config.log_level).context("invalid log level")?,
+    };
+    let registry = tracing_subscriber::registry().with(filter);
+    match config.log_format {
+        LogFormat::Text => registry
+            .with(fmt::layer().with_ansi(std::io::stdout().is_terminal()))
+            .init(),
+        LogFormat::Json => registry.with(fmt::layer().json()).init(),
+    }
+    Ok(())
+}
+
+/// Resolves on SIGINT (Ctrl-C) or, on Unix, SIGTERM (what `docker stop`
+/// sends).
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => info!("SIGINT received"),
+        () = terminate => info!("SIGTERM received"),
+    }
+}
