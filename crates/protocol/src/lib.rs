@@ -15,6 +15,8 @@
 //! Messages are written back with `encode` into a reusable buffer, in the
 //! exact form the official server writes; [`stream`] adds the framing of a
 //! connection (server and client side) and [`replay`] that of replay files.
+//! [`codec`] joins both directions into `tokio_util::codec::Framed`-ready
+//! codecs: [`ServerCodec`] for the server, [`ClientCodec`] for clients.
 //!
 //! The game-specific parts live in one module per game ([`blokus2021`]) and
 //! are joined by the enums of [`game`]. [`result`] holds the game-independent
@@ -44,6 +46,7 @@
 
 pub mod blokus2021;
 pub mod client;
+pub mod codec;
 pub mod error;
 pub mod framing;
 pub mod game;
@@ -56,6 +59,7 @@ pub mod texts;
 pub mod xml;
 
 pub use client::{ClientMessage, Prepare, SlotDescriptor};
+pub use codec::{ClientCodec, Incoming, ServerCodec};
 pub use error::{DecodeError, MoveError};
 pub use framing::{Frame, FrameDecoder, FramingError, StreamEvent};
 pub use game::{GameMove, GameState, GameType};
