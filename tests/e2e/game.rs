@@ -3,6 +3,7 @@ use std::time::Duration;
 use spielleiter_e2e::{TestServer, blokus_of, joined_pair, play_out, result_of};
 use spielleiter_protocol::{GameState, ServerMessage, result::ScoreCause, room::RoomData};
 use spielleiter_rules::blokus::Team;
+use spielleiter_server::stats::ServerStats;
 
 /// What a transcript looks like from one player's side, reduced to the
 /// packet kinds, with the turn of each memento.
@@ -110,6 +111,15 @@ async fn a_whole_game_in_the_official_order() {
         result.winners.iter().map(|w| w.team).collect::<Vec<_>>(),
         expected_winners
     );
+
+    // The server counted the game, its moves, and its latency for every
+    // request that followed a move.
+    let stats = &server.stats;
+    assert_eq!(ServerStats::get(&stats.games_finished), 1);
+    assert_eq!(ServerStats::get(&stats.moves) as usize, ma.len() - 1);
+    let requests = requests(&sa) + requests(&sb);
+    assert_eq!(stats.move_latency.count() as usize, requests - 1);
+    assert!(stats.move_latency.quantile(0.5).is_some());
 
     // The replay: every state the players saw, then the result.
     let replays = server.wait_for_replays(1).await;

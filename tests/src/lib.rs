@@ -36,6 +36,8 @@ pub struct TestServer {
     pub replay_dir: PathBuf,
     /// The admin passphrase it was started with.
     pub passphrase: String,
+    /// The server's own counters.
+    pub stats: std::sync::Arc<spielleiter_server::stats::ServerStats>,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<std::io::Result<()>>>,
 }
@@ -62,13 +64,20 @@ impl TestServer {
             .unwrap();
         let addr = listener.local_addr().unwrap();
         let (tx, rx) = oneshot::channel::<()>();
-        let task = tokio::spawn(spielleiter_server::run(listener, config, async move {
-            let _ = rx.await;
-        }));
+        let stats = std::sync::Arc::default();
+        let task = tokio::spawn(spielleiter_server::run_with_stats(
+            listener,
+            config,
+            async move {
+                let _ = rx.await;
+            },
+            std::sync::Arc::clone(&stats),
+        ));
         TestServer {
             addr,
             replay_dir,
             passphrase,
+            stats,
             shutdown: Some(tx),
             task: Some(task),
         }

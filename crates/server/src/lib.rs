@@ -13,6 +13,7 @@
 //!   [`clock`]; [`ending`] scores how a game ended.
 //! - [`wire`]: every packet the server sends, encoded once.
 //! - [`replay`]: replay files, written off the room task.
+//! - [`stats`]: counters and the server-added move latency.
 //! - [`config`]: defaults, file, environment and flags merged into a
 //!   [`Config`]; [`ids`]: room ids and reservation codes.
 #![deny(missing_docs)]
@@ -27,7 +28,8 @@ pub mod outbound;
 pub mod replay;
 pub mod room;
 pub mod server;
+pub mod stats;
 pub mod wire;
 
 pub use config::Config;
-pub use server::run;
+pub use server::{run, run_with_stats};

@@ -6,7 +6,7 @@
 //! deadlock: rooms never wait for the lobby (they report their end on an
 //! unbounded channel) and answer seat requests at once.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, sync::Arc};
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -21,6 +21,7 @@ use crate::{
     outbound::{ConnId, Outbox},
     replay::ReplaySettings,
     room::{self, RoomCommand, RoomHandle, RoomSetup, SeatRequest, SeatSpec},
+    stats::ServerStats,
     wire,
 };
 
@@ -39,6 +40,8 @@ pub struct LobbySettings {
     pub replay: Option<ReplaySettings>,
     /// Seed of the generator that seeds each room's random source.
     pub seed: u64,
+    /// The server's counters, shared with every room.
+    pub stats: Arc<ServerStats>,
 }
 
 /// A seat the lobby found for a connection.
@@ -493,6 +496,7 @@ impl Lobby {
                 replay: self.settings.replay.clone(),
                 shutdown: self.room_shutdown.clone(),
                 ended: self.room_ended.clone(),
+                stats: Arc::clone(&self.settings.stats),
             },
             &self.tracker,
         );

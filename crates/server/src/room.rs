@@ -6,7 +6,7 @@
 //! outbox without blocking, and a player whose outbox is gone or full has
 //! left the game.
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
 use bytes::Bytes;
 use spielleiter_protocol::GameMove;
@@ -24,6 +24,7 @@ use crate::{
     ids::RoomId,
     outbound::{ConnId, Outbox},
     replay::{ReplayRecorder, ReplaySettings},
+    stats::ServerStats,
     wire::{self, Packet, SeatView},
 };
 
@@ -195,6 +196,8 @@ pub struct RoomSetup {
     pub shutdown: CancellationToken,
     /// Where the room reports that it has ended.
     pub ended: mpsc::UnboundedSender<RoomId>,
+    /// The server's counters.
+    pub stats: Arc<ServerStats>,
 }
 
 /// Starts the room task and returns its handle.
@@ -233,6 +236,9 @@ struct Pending {
     clock: MoveClock,
     /// Reports when the request reached the socket.
     written: Option<oneshot::Receiver<Instant>>,
+    /// When the move that led to this request was read, for the
+    /// server-added latency.
+    after_move_read_at: Option<Instant>,
 }
 
 /// What woke the room up.
@@ -259,6 +265,9 @@ struct Room {
     commands: mpsc::Receiver<RoomCommand>,
     shutdown: CancellationToken,
     ended: mpsc::UnboundedSender<RoomId>,
+    stats: Arc<ServerStats>,
+    /// When the last applied move was read (consumed by the next request).
+    last_move_read_at: Option<Instant>,
 }
 
 impl Room {
@@ -288,6 +297,8 @@ impl Room {
             commands,
             shutdown: setup.shutdown,
             ended: setup.ended,
+            stats: setup.stats,
+            last_move_read_at: None,
         }
     }
 
@@ -302,8 +313,8 @@ impl Room {
                 Wakeup::Command(command) => self.handle(command),
                 Wakeup::RequestWritten(at) => {
                     if let Some(pending) = &mut self.pending {
-                        pending.clock.written(at);
                         pending.written = None;
+                        record_written(pending, at, &self.stats);
                     }
                 }
                 Wakeup::HardDeadline => {
@@ -481,6 +492,7 @@ impl Room {
                     seat,
                     clock: MoveClock::new(limits, Instant::now()),
                     written: Some(written),
+                    after_move_read_at: self.last_move_read_at.take(),
                 });
             }
             Err(error) => {
@@ -522,7 +534,7 @@ impl Room {
             return;
         };
         if let Some(Ok(at)) = pending.written.as_mut().map(|rx| rx.try_recv()) {
-            pending.clock.written(at);
+            record_written(&mut pending, at, &self.stats);
         }
         let took = match pending.clock.judge(read_at) {
             Ok(took) => took,
@@ -544,6 +556,8 @@ impl Room {
                     turn = self.game.turn(),
                     "move applied"
                 );
+                ServerStats::count(&self.stats.moves);
+                self.last_move_read_at = Some(read_at);
                 self.broadcast_state(!self.paused);
                 if self.game.is_over() {
                     self.finish(Ending::Regular);
@@ -622,6 +636,18 @@ impl Room {
         }
         self.phase = Phase::Over;
         self.pending = None;
+        ServerStats::count(&self.stats.games_finished);
+        match &ending {
+            Ending::Timeout {
+                kind: Timeout::Soft,
+                ..
+            } => ServerStats::count(&self.stats.soft_timeouts),
+            Ending::Timeout {
+                kind: Timeout::Hard,
+                ..
+            } => ServerStats::count(&self.stats.hard_timeouts),
+            _ => {}
+        }
         let views = self.seat_views();
         let result = wire::result(&self.id, &self.game, &views, &ending, &self.reasons);
         info!(ending = %ending.describe(), "game over");
@@ -697,6 +723,17 @@ impl Room {
         if let Some(replay) = &self.replay {
             replay.record(packet.replay.clone());
         }
+    }
+}
+
+/// The request reached the socket at `at`: start its clock and, if a move
+/// led to it, count the time the server took.
+fn record_written(pending: &mut Pending, at: Instant, stats: &ServerStats) {
+    pending.clock.written(at);
+    if let Some(read_at) = pending.after_move_read_at.take() {
+        stats
+            .move_latency
+            .record(at.saturating_duration_since(read_at));
     }
 }
 
@@ -831,6 +868,7 @@ mod tests {
                 replay: None,
                 shutdown: CancellationToken::new(),
                 ended,
+                stats: Arc::default(),
             },
             &tracker,
         );

@@ -28,6 +28,7 @@ use crate::{
     lobby::{self, LobbySettings},
     outbound::ConnId,
     replay::ReplaySettings,
+    stats::ServerStats,
 };
 
 /// How long the final phase (ending games, closing connections) may take
@@ -46,6 +47,20 @@ pub async fn run(
     config: Config,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
+    run_with_stats(listener, config, shutdown, Arc::default()).await
+}
+
+/// [`run`], counting into `stats` (which the caller can read meanwhile).
+///
+/// # Errors
+///
+/// As [`run`].
+pub async fn run_with_stats(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()>,
+    stats: Arc<ServerStats>,
+) -> std::io::Result<()> {
     let config = Arc::new(config);
     let tracker = TaskTracker::new();
     let room_shutdown = CancellationToken::new();
@@ -53,7 +68,7 @@ pub async fn run(
     let stopping = CancellationToken::new();
     let seed = config.seed.unwrap_or_else(rand::random);
     let lobby = lobby::spawn(
-        lobby_settings(&config, seed),
+        lobby_settings(&config, seed, stats),
         room_shutdown.clone(),
         &tracker,
     );
@@ -130,7 +145,7 @@ pub async fn run(
     Ok(())
 }
 
-fn lobby_settings(config: &Config, seed: u64) -> LobbySettings {
+fn lobby_settings(config: &Config, seed: u64, stats: Arc<ServerStats>) -> LobbySettings {
     LobbySettings {
         start_paused: config.start_paused,
         limits: config.timeouts.then_some(TimeLimits {
@@ -142,5 +157,6 @@ fn lobby_settings(config: &Config, seed: u64) -> LobbySettings {
             gzip: config.replay_gzip,
         }),
         seed,
+        stats,
     }
 }

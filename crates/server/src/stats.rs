@@ -1,0 +1,151 @@
+//! Counters and latency figures the server keeps about itself: how many
+//! games and moves it has run, how games ended, and how long it takes from
+//! reading a move to writing the next move request (the server-added
+//! latency). Rooms update them with relaxed atomic operations; nothing waits
+//! on them.
+
+use std::{
+    sync::atomic::{AtomicU64, Ordering},
+    time::Duration,
+};
+
+/// Sub-buckets per power of two: a recorded value is off by at most 1/32
+/// (about 3 %).
+const SUB_BUCKETS: u64 = 32;
+/// Enough buckets for values up to 2^40 µs (12 days).
+const BUCKETS: usize = 32 + 36 * SUB_BUCKETS as usize;
+
+/// A histogram of durations with microsecond resolution and about 3 %
+/// precision, safe to update from many tasks at once.
+#[derive(Debug)]
+pub struct LatencyHistogram {
+    buckets: Box<[AtomicU64]>,
+}
+
+impl Default for LatencyHistogram {
+    fn default() -> Self {
+        LatencyHistogram {
+            buckets: (0..BUCKETS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+}
+
+fn bucket_of(micros: u64) -> usize {
+    if micros < SUB_BUCKETS {
+        return micros as usize;
+    }
+    let magnitude = 63 - u64::from(micros.leading_zeros());
+    let shift = magnitude - 5;
+    let index = SUB_BUCKETS + shift * SUB_BUCKETS + ((micros >> shift) - SUB_BUCKETS);
+    (index as usize).min(BUCKETS - 1)
+}
+
+/// The smallest value that falls into bucket `index`.
+fn lower_bound(index: usize) -> u64 {
+    let index = index as u64;
+    if index < SUB_BUCKETS {
+        return index;
+    }
+    let shift = (index - SUB_BUCKETS) / SUB_BUCKETS;
+    let sub = (index - SUB_BUCKETS) % SUB_BUCKETS;
+    (SUB_BUCKETS + sub) << shift
+}
+
+impl LatencyHistogram {
+    /// Counts one duration.
+    pub fn record(&self, duration: Duration) {
+        let micros = u64::try_from(duration.as_micros()).unwrap_or(u64::MAX);
+        self.buckets[bucket_of(micros)].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// How many durations were recorded.
+    pub fn count(&self) -> u64 {
+        self.buckets.iter().map(|b| b.load(Ordering::Relaxed)).sum()
+    }
+
+    /// The `q`-quantile (0.5 = median), as the lower bound of its bucket;
+    /// `None` if nothing was recorded.
+    pub fn quantile(&self, q: f64) -> Option<Duration> {
+        let counts: Vec<u64> = self
+            .buckets
+            .iter()
+            .map(|b| b.load(Ordering::Relaxed))
+            .collect();
+        let total: u64 = counts.iter().sum();
+        if total == 0 {
+            return None;
+        }
+        // The rank of the wanted value, 1-based, rounded up.
+        let rank = ((q.clamp(0.0, 1.0) * total as f64).ceil() as u64).max(1);
+        let mut seen = 0;
+        for (index, count) in counts.iter().enumerate() {
+            seen += count;
+            if seen >= rank {
+                return Some(Duration::from_micros(lower_bound(index)));
+            }
+        }
+        None
+    }
+}
+
+/// What the server counts about itself.
+#[derive(Debug, Default)]
+pub struct ServerStats {
+    /// From reading a move to writing the next move request.
+    pub move_latency: LatencyHistogram,
+    /// Moves applied.
+    pub moves: AtomicU64,
+    /// Games that reached a result.
+    pub games_finished: AtomicU64,
+    /// Games lost by a move after the soft limit.
+    pub soft_timeouts: AtomicU64,
+    /// Games lost by no move within the hard limit.
+    pub hard_timeouts: AtomicU64,
+}
+
+impl ServerStats {
+    pub(crate) fn count(counter: &AtomicU64) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The current value of a counter.
+    pub fn get(counter: &AtomicU64) -> u64 {
+        counter.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_are_monotonic_and_tight() {
+        let mut last = 0;
+        for micros in [
+            0, 1, 31, 32, 33, 63, 64, 65, 100, 1000, 12_345, 2_000_000, 10_000_000,
+        ] {
+            let index = bucket_of(micros);
+            assert!(index >= last, "{micros}");
+            last = index;
+            let low = lower_bound(index);
+            assert!(low <= micros, "{micros}: {low}");
+            assert!(micros - low <= micros / 32, "{micros}: {low}");
+        }
+        assert_eq!(bucket_of(u64::MAX), BUCKETS - 1);
+    }
+
+    #[test]
+    fn quantiles_of_a_known_distribution() {
+        let histogram = LatencyHistogram::default();
+        assert_eq!(histogram.quantile(0.5), None);
+        for micros in 1..=1000 {
+            histogram.record(Duration::from_micros(micros));
+        }
+        assert_eq!(histogram.count(), 1000);
+        let median = histogram.quantile(0.5).expect("recorded").as_micros();
+        assert!((485..=500).contains(&median), "{median}");
+        let p99 = histogram.quantile(0.99).expect("recorded").as_micros();
+        assert!((960..=990).contains(&p99), "{p99}");
+        assert_eq!(histogram.quantile(0.0), Some(Duration::from_micros(1)));
+    }
+}
