@@ -11,7 +11,7 @@ use super::{
     setup::{BOARD_SIZE, ROUND_LIMIT, Setup},
     shapes::SHAPES,
 };
-use crate::polyomino::{Bitboard, FixedShape, PlacementMasks};
+use crate::polyomino::{Bitboard, FixedShape, PlacementMasks, RunMasks};
 
 /// A set of fields of the Blokus 2021 board.
 pub type Board = Bitboard<BOARD_SIZE>;
@@ -508,34 +508,39 @@ impl Blokus {
 
     /// Calls `f(shape index, top row, columns)` for every run of legal
     /// placements of `color`: the shape fits with its top-left corner at
-    /// `(x, row)` for every bit `x` of `columns`. Stops early when `f`
-    /// returns `false`; returns whether it ran to the end.
+    /// `(x, row)` for every bit `x` of `columns`.
     #[inline]
-    fn for_each_fit(&self, color: Color, mut f: impl FnMut(usize, usize, u32) -> bool) -> bool {
+    fn for_each_fit(&self, color: Color, mut f: impl FnMut(usize, usize, u32)) {
         let masks = self.placement_masks(color);
         if !masks.has_anchor() {
-            return true;
+            return;
         }
+        let runs = RunMasks::new(&masks);
         for kind in self.placeable_kinds(color).iter() {
             for index in SHAPES.shapes_of(kind.index()) {
-                let shape = SHAPES.shape(index);
-                for y in masks.top_rows(shape) {
-                    let columns = masks.fits(shape, y);
-                    if columns != 0 && !f(index, y, columns) {
-                        return false;
-                    }
+                let (columns, mut rows) = runs.fits_by_row(SHAPES.shape(index));
+                while rows != 0 {
+                    let y = rows.trailing_zeros() as usize;
+                    rows &= rows - 1;
+                    f(index, y, columns[y]);
                 }
             }
         }
-        true
     }
 
     /// Whether `color` could place a piece now (whether or not it is on
     /// turn): a free corner for the start piece before its first move,
     /// otherwise some remaining kind anywhere.
     pub fn has_legal_move(&self, color: Color) -> bool {
-        // Kinds are tried smallest first; a small piece is the likeliest to fit.
-        !self.for_each_fit(color, |_, _, _| false)
+        let masks = self.placement_masks(color);
+        // Kinds come smallest first; a small piece is the likeliest to fit,
+        // and asking row by row stops at the first fit.
+        masks.has_anchor()
+            && self.placeable_kinds(color).iter().any(|kind| {
+                SHAPES
+                    .shapes_of(kind.index())
+                    .any(|index| masks.fits_anywhere(SHAPES.shape(index)))
+            })
     }
 
     /// Fills `moves` with the legal placements of the colour on turn (none
@@ -552,10 +557,7 @@ impl Blokus {
         if self.is_over() {
             return;
         }
-        self.for_each_fit(color, |shape, y, columns| {
-            moves.push_run(shape, y, columns);
-            true
-        });
+        self.for_each_fit(color, |shape, y, columns| moves.push_run(shape, y, columns));
     }
 
     /// The number of placements [`Blokus::legal_moves`] would list.
@@ -566,7 +568,6 @@ impl Blokus {
         let mut count = 0;
         self.for_each_fit(self.current_color(), |_, _, columns| {
             count += columns.count_ones() as usize;
-            true
         });
         count
     }

@@ -101,6 +101,70 @@ impl<const N: usize> PlacementMasks<N> {
     }
 }
 
+/// The longest run of a piece row (a pentomino bar).
+const MAX_RUN: usize = 5;
+
+/// [`PlacementMasks`] prepared for listing every placement of many shapes:
+/// bit `x` of `free_runs[len][y]` is set iff the `len` fields from `(x, y)`
+/// rightwards are all free, and of `anchor_runs[len][y]` iff one of them is
+/// an anchor. Each horizontal run of a shape ([`FixedShape::runs`]) is then
+/// one shift, and all rows are computed at once with whole-array operations
+/// that the compiler turns into SIMD instructions.
+///
+/// Rows are padded with zeros to 32: below the board nothing is free, so a
+/// shape reaching past the bottom edge fits nowhere without a range check.
+#[derive(Clone, Copy, Debug)]
+pub struct RunMasks<const N: usize> {
+    free_runs: [[u32; 32]; MAX_RUN + 1],
+    anchor_runs: [[u32; 32]; MAX_RUN + 1],
+}
+
+impl<const N: usize> RunMasks<N> {
+    /// Prepares the run masks.
+    pub fn new(masks: &PlacementMasks<N>) -> Self {
+        let mut runs = RunMasks {
+            free_runs: [[0; 32]; MAX_RUN + 1],
+            anchor_runs: [[0; 32]; MAX_RUN + 1],
+        };
+        runs.free_runs[1] = masks.free;
+        runs.anchor_runs[1] = masks.anchors;
+        for len in 2..=MAX_RUN {
+            let (shorter, longer) = runs.free_runs.split_at_mut(len);
+            let (shorter_anchor, longer_anchor) = runs.anchor_runs.split_at_mut(len);
+            for y in 0..32 {
+                longer[0][y] = shorter[len - 1][y] & masks.free[y] >> (len - 1);
+                longer_anchor[0][y] = shorter_anchor[len - 1][y] | masks.anchors[y] >> (len - 1);
+            }
+        }
+        runs
+    }
+
+    /// The columns at which `shape` fits, for every top row at once: entry
+    /// `y` is [`PlacementMasks::fits`]`(shape, y)`, and 0 for rows where the
+    /// shape would leave the board. The second value has bit `y` set iff
+    /// entry `y` is not 0, so that callers visit only those rows.
+    #[inline]
+    pub fn fits_by_row(&self, shape: &FixedShape) -> ([u32; N], u32) {
+        let mut all_free = [u32::MAX; N];
+        let mut any_anchor = [0; N];
+        for &(dy, dx, len) in shape.runs() {
+            let (dy, len) = (dy as usize & 7, len as usize);
+            let free = &self.free_runs[len][dy..dy + N];
+            let anchors = &self.anchor_runs[len][dy..dy + N];
+            for y in 0..N {
+                all_free[y] &= free[y] >> dx;
+                any_anchor[y] |= anchors[y] >> dx;
+            }
+        }
+        let mut rows = 0;
+        for y in 0..N {
+            all_free[y] &= any_anchor[y];
+            rows |= u32::from(all_free[y] != 0) << y;
+        }
+        (all_free, rows)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,5 +195,38 @@ mod tests {
         let none = PlacementMasks::new(&free, &Bitboard::EMPTY);
         assert!(!none.has_anchor());
         assert!(!none.fits_anywhere(TABLE.shape(0)));
+    }
+
+    #[test]
+    fn all_rows_at_once_agree_with_row_by_row() {
+        const PIECES: ShapeTable<3, 14> = ShapeTable::build([
+            &[(0, 0), (1, 0)],
+            &[(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)],
+            &[(0, 0), (1, 0), (2, 0), (3, 0), (1, 1)],
+        ]);
+        let mut free = Bitboard::<7>::FULL;
+        let mut anchors = Bitboard::<7>::CORNERS;
+        for (x, y) in [(1, 1), (3, 2), (5, 5), (2, 4)] {
+            free &= !Bitboard::from_iter([(x, y)]);
+            anchors |= Bitboard::from_iter([(x + 1, y + 1)]);
+        }
+        let masks = PlacementMasks::new(&free, &anchors);
+        let runs = RunMasks::new(&masks);
+        let mut fits = 0;
+        for shape in PIECES.shapes() {
+            let (by_row, nonzero) = runs.fits_by_row(shape);
+            let rows = masks.top_rows(shape);
+            for (y, &columns) in by_row.iter().enumerate() {
+                let expected = if rows.contains(&y) {
+                    masks.fits(shape, y)
+                } else {
+                    0
+                };
+                assert_eq!(columns, expected, "{shape:?} at row {y}");
+                assert_eq!(nonzero >> y & 1 != 0, columns != 0);
+                fits += columns.count_ones();
+            }
+        }
+        assert!(fits > 10);
     }
 }

@@ -43,6 +43,20 @@ pub struct FixedShape {
     pub height: u8,
     /// The cells as row masks: bit `dx` of `rows[dy]` is the cell `(dx, dy)`.
     pub rows: [u32; 5],
+    /// The cells as horizontal runs of consecutive cells, `(dy, dx, len)`:
+    /// the cells `(dx, dy)` … `(dx + len - 1, dy)`. Move generation tests a
+    /// run at once.
+    pub runs: [(u8, u8, u8); 5],
+    /// The number of entries of `runs` in use.
+    pub run_count: u8,
+}
+
+impl FixedShape {
+    /// The horizontal runs of cells (see [`FixedShape::runs`]).
+    #[inline]
+    pub fn runs(&self) -> &[(u8, u8, u8)] {
+        &self.runs[..self.run_count as usize]
+    }
 }
 
 /// The distinct fixed shapes of a piece set of `K` kinds, `S` shapes in
@@ -73,6 +87,8 @@ impl<const K: usize, const S: usize> ShapeTable<K, S> {
             width: 0,
             height: 0,
             rows: [0; 5],
+            runs: [(0, 0, 0); 5],
+            run_count: 0,
         };
         let mut shapes = [EMPTY_SHAPE; S];
         let mut ranges = [(0u8, 0u8); K];
@@ -136,13 +152,27 @@ impl<const K: usize, const S: usize> ShapeTable<K, S> {
 
 const fn fixed_shape(kind: u8, rotation: Rotation, flipped: bool, shape: Shape) -> FixedShape {
     let (width, height) = shape.extent();
-    let mut rows = [0; 5];
+    let mut rows = [0u32; 5];
     let cells = shape.cells();
     let mut i = 0;
     while i < cells.len() {
         let (x, y) = cells[i];
         rows[y as usize] |= 1 << x;
         i += 1;
+    }
+    let mut runs = [(0, 0, 0); 5];
+    let mut run_count = 0;
+    let mut dy = 0;
+    while dy < 5 {
+        let mut rest = rows[dy];
+        while rest != 0 {
+            let dx = rest.trailing_zeros();
+            let len = (rest >> dx).trailing_ones();
+            runs[run_count] = (dy as u8, dx as u8, len as u8);
+            run_count += 1;
+            rest &= !(((1 << len) - 1) << dx);
+        }
+        dy += 1;
     }
     FixedShape {
         kind,
@@ -152,6 +182,8 @@ const fn fixed_shape(kind: u8, rotation: Rotation, flipped: bool, shape: Shape) 
         width,
         height,
         rows,
+        runs,
+        run_count: run_count as u8,
     }
 }
 
@@ -174,6 +206,8 @@ mod tests {
         );
         assert_eq!((domino_right.width, domino_right.height), (1, 2));
         assert_eq!(domino_right.rows, [1, 1, 0, 0, 0]);
+        assert_eq!(domino_right.runs(), [(0, 0, 1), (1, 0, 1)]);
+        assert_eq!(SMALL.shape(0).runs(), [(0, 0, 2)]);
         // LEFT is the same vertical domino as RIGHT.
         assert_eq!(SMALL.shape_index(0, Rotation::Left, true), 1);
         // The flipped L tromino repeats the unflipped ones (blokus-2021.md §5.1).

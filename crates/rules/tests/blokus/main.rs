@@ -11,5 +11,7 @@ mod games;
 // Perft data files in tests/data/*.perft.
 mod perft;
 
+// The perft data file reader.
+mod perft_file;
 // Helpers: a seeded random source, random games, the reference generator.
 mod util;

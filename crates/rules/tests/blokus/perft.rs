@@ -4,9 +4,9 @@
 
 use std::{fs, path::Path};
 
-use spielleiter_rules::blokus::{Blokus, Move, PieceKind, perft::perft};
+use spielleiter_rules::blokus::{Blokus, Move, perft::perft};
 
-use crate::util::reference_moves;
+use crate::{perft_file::parse, util::reference_moves};
 
 /// Lines with more nodes are skipped, to keep the test run short.
 const NODE_LIMIT: u64 = 10_000_000;
@@ -33,51 +33,6 @@ fn reference_perft(game: &Blokus, depth: u32) -> u64 {
             reference_perft(&child, depth - 1)
         })
         .sum()
-}
-
-struct Block {
-    id: String,
-    game: Option<Blokus>,
-    /// `(depth, nodes)` in file order.
-    expected: Vec<(u32, u64)>,
-}
-
-fn parse(text: &str) -> Vec<Block> {
-    let mut blocks: Vec<Block> = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (key, value) = line.split_once(' ').unwrap_or((line, ""));
-        let at = || format!("line {}: {line}", index + 1);
-        match key {
-            "id" => blocks.push(Block {
-                id: value.to_owned(),
-                game: None,
-                expected: Vec::new(),
-            }),
-            "start" => {
-                let kind: PieceKind = value.parse().unwrap_or_else(|_| panic!("{}", at()));
-                blocks.last_mut().expect("id first").game = Some(Blokus::new(kind));
-            }
-            "move" => {
-                let mv: Move = value.parse().unwrap_or_else(|e| panic!("{}: {e}", at()));
-                let game = blocks
-                    .last_mut()
-                    .and_then(|b| b.game.as_mut())
-                    .expect("start first");
-                game.play(&mv).unwrap_or_else(|e| panic!("{}: {e}", at()));
-            }
-            "perft" => {
-                let (depth, nodes) = value.split_once(' ').unwrap_or_else(|| panic!("{}", at()));
-                let entry = (depth.parse().expect("depth"), nodes.parse().expect("nodes"));
-                blocks.last_mut().expect("id first").expected.push(entry);
-            }
-            _ => panic!("unknown key: {}", at()),
-        }
-    }
-    blocks
 }
 
 #[test]
