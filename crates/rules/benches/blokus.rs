@@ -51,7 +51,7 @@ fn movegen(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("movegen");
     group.throughput(Throughput::Elements(total));
-    group.bench_function("legal_moves (3 mid-game positions)", |b| {
+    group.bench_function("legal_moves_midgame", |b| {
         b.iter(|| {
             let mut n = 0;
             for game in &games {
@@ -61,7 +61,7 @@ fn movegen(c: &mut Criterion) {
             n
         })
     });
-    group.bench_function("legal_moves + every Placement read", |b| {
+    group.bench_function("legal_moves_midgame_read_all", |b| {
         b.iter(|| {
             let mut sum = 0;
             for game in &games {
@@ -73,7 +73,7 @@ fn movegen(c: &mut Criterion) {
             sum
         })
     });
-    group.bench_function("count_legal_moves", |b| {
+    group.bench_function("count_legal_moves_midgame", |b| {
         b.iter(|| {
             games
                 .iter()
@@ -85,7 +85,7 @@ fn movegen(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("has_legal_move");
     group.throughput(Throughput::Elements(4 * games.len() as u64));
-    group.bench_function("4 colours × 3 mid-game positions", |b| {
+    group.bench_function("midgame_4_colours", |b| {
         b.iter(|| {
             games
                 .iter()
@@ -108,7 +108,7 @@ fn perft3(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
     group.throughput(Throughput::Elements(nodes));
-    group.bench_function("perft(3) midgame-turn-32", |b| {
+    group.bench_function("perft3_midgame_turn_32", |b| {
         b.iter(|| perft(black_box(&game), 3))
     });
     group.finish();
@@ -141,7 +141,7 @@ fn random_games(c: &mut Criterion) {
     }
     let mut group = c.benchmark_group("games");
     group.throughput(Throughput::Elements(1));
-    group.bench_function("random complete game", |b| {
+    group.bench_function("random_complete_game", |b| {
         b.iter(|| random_game(&mut rng, &mut moves))
     });
     group.finish();
