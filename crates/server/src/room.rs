@@ -10,7 +10,7 @@ use std::{sync::Arc, time::Duration};
 
 use bytes::Bytes;
 use spielleiter_protocol::GameMove;
-use spielleiter_rules::{AnyGame, Game, GameType};
+use spielleiter_rules::{AnyGame, AnyMistake, Game, GameType};
 use tokio::{
     sync::{mpsc, oneshot},
     time::Instant,
@@ -544,9 +544,9 @@ impl Room {
                 return;
             }
         };
-        let outcome = match wire::resolve_move(&mv, &self.game) {
-            Some(rules_move) => self.game.play(&rules_move).map_err(Some),
-            None => Err(None),
+        let outcome = match mv.resolve(&self.game) {
+            Some(rules_move) => self.game.play(&rules_move),
+            None => Err(AnyMistake::WrongGame),
         };
         match outcome {
             Ok(()) => {

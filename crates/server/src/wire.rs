@@ -10,7 +10,7 @@ use spielleiter_protocol::{
     result::{Decimal, GameResult, PlayerScore, Winner},
     room::RoomData,
 };
-use spielleiter_rules::{AnyGame, AnyMistake, AnyMove, blokus::Team};
+use spielleiter_rules::{AnyGame, AnyMistake, blokus::Team};
 
 use crate::{
     clock::Timeout,
@@ -73,11 +73,6 @@ pub mod texts {
             "Der Zug wurde nicht angefordert bei Zug '{}'",
             mv.description()
         )
-    }
-
-    /// The mistake text for a move of another game.
-    pub fn wrong_game_move(mv: &GameMove) -> String {
-        format!("Der Zug gehört nicht zu diesem Spiel ({})", mv.class())
     }
 
     /// The error packet text for a refused lobby request.
@@ -231,42 +226,20 @@ fn state(game: &AnyGame, seats: &[SeatView<'_>]) -> GameState {
             .get(seat)
             .map_or_else(String::new, |s| s.display_name.to_owned())
     };
-    match game {
-        AnyGame::Blokus2021(blokus) => GameState::from(blokus2021::State {
-            setup: blokus.to_setup(),
-            display_names: [name(0), name(1)],
-        }),
-    }
+    GameState::of_game(game, [name(0), name(1)])
 }
 
-/// The rules' move for a decoded move, or `None` if it belongs to another
-/// game. A Blokus pass without colour is for the colour on turn.
-pub fn resolve_move(mv: &GameMove, game: &AnyGame) -> Option<AnyMove> {
-    match (mv, game) {
-        (GameMove::Blokus2021(wire), AnyGame::Blokus2021(blokus)) => {
-            Some(AnyMove::Blokus2021(wire.resolve(blokus.current_color())))
-        }
-    }
-}
-
-/// The messages for an illegal move (`mistake` is `None` for a move of
-/// another game).
+/// The messages for an illegal move.
 pub fn rule_violation(
     room_id: &RoomId,
     seat: usize,
-    mistake: Option<AnyMistake>,
+    mistake: AnyMistake,
     mv: &GameMove,
     seats: &[SeatView<'_>],
 ) -> Violation<Packet> {
-    let (mistake_text, described) = match (mistake, mv) {
-        (Some(AnyMistake::Blokus2021(mistake)), GameMove::Blokus2021(wire)) => (
-            mistake.official_text().to_owned(),
-            blokus2021::mistake_move_description(mistake, wire),
-        ),
-        _ => (texts::wrong_game_move(mv), Some(mv.description())),
-    };
+    let (mistake_text, described) = mv.mistake_texts(mistake);
     let name = seats.get(seat).map_or("", |s| s.display_name);
-    let message = texts::rule_violation_room_error(name, &mistake_text, described.as_deref());
+    let message = texts::rule_violation_room_error(name, mistake_text, described.as_deref());
     let room_error = both(&room(
         room_id,
         RoomData::Error {
@@ -280,9 +253,9 @@ pub fn rule_violation(
     };
     Violation {
         room_error,
-        reason: texts::rule_violation_reason(&mistake_text, described.as_deref()),
+        reason: texts::rule_violation_reason(mistake_text, described.as_deref()),
         error_packet: error_packet(
-            &texts::rule_violation(&mistake_text, described.as_deref()),
+            &texts::rule_violation(mistake_text, described.as_deref()),
             Some(&request),
         ),
     }
