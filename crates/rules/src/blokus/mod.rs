@@ -19,6 +19,7 @@
 //! assert_eq!(game.current_color(), Color::Yellow);
 //! ```
 
+mod check_order;
 pub mod color;
 mod movelist;
 pub mod moves;

@@ -4,6 +4,7 @@
 use core::fmt;
 
 use super::{
+    check_order::checking_order,
     color::{ByColor, Color, ColorSet, Team},
     movelist::MoveList,
     moves::{Mistake, Move, Placement},
@@ -363,11 +364,9 @@ impl Blokus {
 
     /// Checks `mv` against the rules, in the official order of
     /// `blokus-2021.md` §8.2; the first failing check names the mistake.
-    ///
-    /// The cells of a piece are checked row by row. The official server
-    /// checks them in Java hash-set order (Appendix B), so for a piece with
-    /// several defective cells (one off the board, another obstructed) it may
-    /// name a different one of the defects; the verdict is the same.
+    /// The cells of a piece are visited in the official server's order
+    /// (Appendix B), so that a piece with several defective cells (one off
+    /// the board, another obstructed) is reported with the same mistake.
     ///
     /// # Errors
     ///
@@ -403,7 +402,7 @@ impl Blokus {
         } else {
             &self.corners[color]
         };
-        for (x, y) in placement.cells() {
+        for (x, y) in checking_order(placement) {
             if !on_board.contains(x, y) {
                 return Err(Mistake::OutOfBounds);
             }

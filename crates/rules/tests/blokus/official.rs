@@ -404,3 +404,35 @@ fn random_games_end_and_always_offer_a_move() {
         assert!(end.is_over());
     }
 }
+
+#[test]
+fn multi_defect_pieces_report_the_first_defect_in_official_order() {
+    // Every colour has its PENTO_U in a corner; RED also has MONO at
+    // (19,5), GREEN MONO at (0,5). BLUE is on turn (turn 4).
+    let mut setup = Setup::new(PieceKind::PentoU);
+    setup.turn = 4;
+    let u_cells = [(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)];
+    let corners = [
+        (Color::Blue, (0, 0)),
+        (Color::Yellow, (17, 0)),
+        (Color::Red, (0, 18)),
+        (Color::Green, (17, 18)),
+    ];
+    for (color, (dx, dy)) in corners {
+        for (x, y) in u_cells {
+            setup.board[y + dy][x + dx] = Some(color);
+        }
+        setup.remaining[color].remove(PieceKind::PentoU);
+    }
+    setup.board[5][19] = Some(Color::Red);
+    setup.board[5][0] = Some(Color::Green);
+    setup.remaining[Color::Red].remove(PieceKind::Mono);
+    setup.remaining[Color::Green].remove(PieceKind::Mono);
+    let game = Blokus::from_setup(&setup).expect("consistent setup");
+    let domino = |x, y| set(Color::Blue, PieceKind::Domino, Rotation::None, false, x, y);
+    // (19,5) is obstructed and (20,5) off the board: the official server
+    // visits (20,5) first (check_order.rs has the hash computation).
+    assert_eq!(game.is_legal(&domino(19, 5)), Err(Mistake::OutOfBounds));
+    // (-1,5) is off the board and (0,5) obstructed: (0,5) comes first.
+    assert_eq!(game.is_legal(&domino(-1, 5)), Err(Mistake::Obstructed));
+}
