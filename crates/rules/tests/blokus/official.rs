@@ -105,23 +105,23 @@ fn first_move_validation_with_pento_u() {
     );
 }
 
+/// The official test's first moves: BLUE PENTO_U at (17,0), YELLOW RIGHT at
+/// (18,17), RED at (0,18), GREEN flipped at (0,0), each in its own corner.
+fn pento_u_openings() -> [Move; 4] {
+    let u = |color, rotation, flipped, x, y| set(color, PieceKind::PentoU, rotation, flipped, x, y);
+    [
+        u(Color::Blue, Rotation::None, false, 17, 0),
+        u(Color::Yellow, Rotation::Right, false, 18, 17),
+        u(Color::Red, Rotation::None, false, 0, 18),
+        u(Color::Green, Rotation::None, true, 0, 0),
+    ]
+}
+
 #[test]
 fn a_mono_off_the_board_is_out_of_bounds() {
     // Past the first move, so that the shape check passes.
     let mut game = Blokus::new(PieceKind::PentoU);
-    for mv in [
-        set(Color::Blue, PieceKind::PentoU, Rotation::None, false, 17, 0),
-        set(
-            Color::Yellow,
-            PieceKind::PentoU,
-            Rotation::Right,
-            false,
-            18,
-            17,
-        ),
-        set(Color::Red, PieceKind::PentoU, Rotation::None, false, 0, 18),
-        set(Color::Green, PieceKind::PentoU, Rotation::None, true, 0, 0),
-    ] {
+    for mv in pento_u_openings() {
         assert_eq!(game.play(&mv), Ok(()), "{mv}");
     }
     let mono = set(Color::Blue, PieceKind::Mono, Rotation::None, false, -1, 2);
@@ -238,19 +238,7 @@ fn a_fresh_state() {
 #[test]
 fn turns_rounds_and_colours_advance_together() {
     let mut game = Blokus::new(PieceKind::PentoU);
-    let firsts = [
-        set(Color::Blue, PieceKind::PentoU, Rotation::None, false, 17, 0),
-        set(
-            Color::Yellow,
-            PieceKind::PentoU,
-            Rotation::Right,
-            false,
-            18,
-            17,
-        ),
-        set(Color::Red, PieceKind::PentoU, Rotation::None, false, 0, 18),
-        set(Color::Green, PieceKind::PentoU, Rotation::None, true, 0, 0),
-    ];
+    let firsts = pento_u_openings();
     for (turn, mv) in firsts.iter().enumerate() {
         assert_eq!(
             (game.turn(), game.round(), game.current_color()),
