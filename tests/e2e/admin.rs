@@ -385,3 +385,92 @@ async fn observers_see_rule_violations() {
     assert!(matches!(admin.room_data().await, RoomData::Result(_)));
     server.shutdown().await;
 }
+
+/// The official TestClient's way of collecting statistics: test mode on,
+/// prepared games, and `scoreForPlayer` as soon as the observer sees a
+/// result.
+#[tokio::test]
+async fn test_mode_scores_are_there_as_soon_as_the_result_is() {
+    let server = TestServer::start(|_| {}).await;
+    let mut admin = server.admin().await;
+    admin
+        .send(&ClientMessage::TestMode { test_mode: true })
+        .await;
+    assert_eq!(
+        admin.message().await,
+        ServerMessage::Testing { test_mode: true }
+    );
+    let mut points = Vec::new();
+    for game in 1..=2u32 {
+        let (room, codes) = prepare(&mut admin, false, vec![slot("alice"), slot("bob")]).await;
+        admin
+            .send(&ClientMessage::Observe {
+                room_id: room.clone(),
+            })
+            .await;
+        let mut players = Vec::new();
+        for code in &codes {
+            let mut client = server.connect().await;
+            client.join_prepared(code).await;
+            players.push(tokio::spawn(play_out(client, room.clone(), Duration::ZERO)));
+        }
+        let result = loop {
+            if let ServerMessage::Room {
+                data: RoomData::Result(result),
+                ..
+            } = admin.message().await
+            {
+                break result;
+            }
+        };
+        points.push(
+            result
+                .scores
+                .iter()
+                .map(|s| s.parts.clone())
+                .collect::<Vec<_>>(),
+        );
+        for name in ["alice", "bob"] {
+            admin
+                .send(&ClientMessage::ScoreForPlayer {
+                    display_name: name.to_owned(),
+                })
+                .await;
+        }
+        let mut reports = Vec::new();
+        while reports.len() < 2 {
+            if let ServerMessage::PlayerScore(report) = admin.message().await {
+                reports.push(report);
+            }
+        }
+        for (seat, report) in reports.iter().enumerate() {
+            assert_eq!(report.number_of_tests, game);
+            let wins: i64 = points
+                .iter()
+                .map(|p| p[seat][0].as_integer().unwrap())
+                .sum();
+            assert_eq!(report.values[0].value.as_integer(), Some(wins));
+            let average = points
+                .iter()
+                .map(|p| p[seat][1].as_integer().unwrap())
+                .sum::<i64>() as f64
+                / f64::from(game);
+            let reported: f64 = report.values[1].value.to_string().parse().unwrap();
+            // Eight significant digits, as the official server keeps them.
+            assert!((reported - average).abs() < 1e-4, "{reported} vs {average}");
+        }
+        for player in players {
+            player.await.unwrap();
+        }
+    }
+    admin
+        .send(&ClientMessage::ScoreForPlayer {
+            display_name: "carol".to_owned(),
+        })
+        .await;
+    assert!(matches!(
+        admin.message().await,
+        ServerMessage::ErrorPacket { .. }
+    ));
+    server.shutdown().await;
+}

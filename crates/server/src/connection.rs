@@ -412,7 +412,20 @@ impl Connection {
                 self.forward_to_room(room_id, request, RoomCommand::Cancel)
                     .await;
             }
-            _ => self.reject(&wire::texts::unsupported(request), request),
+            ClientMessage::TestMode { test_mode } => {
+                lobby.set_test_mode(*test_mode).await;
+                let _ = self.outbox.send(wire::testing(*test_mode));
+            }
+            ClientMessage::ScoreForPlayer { display_name } => {
+                match lobby.score_for_player(display_name.clone()).await {
+                    Some(report) => {
+                        let _ = self.outbox.send(wire::player_score(report));
+                    }
+                    None => self.reject(&wire::texts::no_scores(display_name), request),
+                }
+            }
+            // Only administrative requests reach this point.
+            _ => {}
         }
     }
 

@@ -13,7 +13,8 @@
 //!   [`clock`]; [`ending`] scores how a game ended.
 //! - [`wire`]: every packet the server sends, encoded once.
 //! - [`replay`]: replay files, written off the room task.
-//! - [`stats`]: counters and the server-added move latency.
+//! - [`stats`]: counters and the server-added move latency; [`scores`]: the
+//!   test-mode score table.
 //! - [`config`]: defaults, file, environment and flags merged into a
 //!   [`Config`]; [`ids`]: room ids and reservation codes.
 #![deny(missing_docs)]
@@ -27,6 +28,7 @@ pub mod lobby;
 pub mod outbound;
 pub mod replay;
 pub mod room;
+pub mod scores;
 pub mod server;
 pub mod stats;
 pub mod wire;

@@ -10,6 +10,7 @@ use std::{collections::HashMap, sync::Arc};
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
+use spielleiter_protocol::result::PlayerScoreReport;
 use spielleiter_rules::{AnyGame, GameType};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
@@ -20,7 +21,8 @@ use crate::{
     ids::{ReservationCode, RoomId},
     outbound::{ConnId, Outbox},
     replay::ReplaySettings,
-    room::{self, RoomCommand, RoomHandle, RoomSetup, SeatRequest, SeatSpec},
+    room::{self, RoomCommand, RoomEvent, RoomHandle, RoomSetup, SeatRequest, SeatSpec},
+    scores::ScoreTable,
     stats::ServerStats,
     wire,
 };
@@ -139,6 +141,13 @@ enum LobbyCommand {
     Drain {
         reply: oneshot::Sender<()>,
     },
+    TestMode {
+        on: bool,
+    },
+    ScoreForPlayer {
+        name: String,
+        reply: oneshot::Sender<Option<PlayerScoreReport>>,
+    },
 }
 
 /// A cheap handle to the lobby task.
@@ -237,6 +246,17 @@ impl LobbyHandle {
             .await;
     }
 
+    /// Switches test mode (recording results into the score table) on or off.
+    pub async fn set_test_mode(&self, on: bool) {
+        let _ = self.commands.send(LobbyCommand::TestMode { on }).await;
+    }
+
+    /// The recorded scores of a player.
+    pub async fn score_for_player(&self, name: String) -> Option<PlayerScoreReport> {
+        self.ask(|reply| LobbyCommand::ScoreForPlayer { name, reply }, None)
+            .await
+    }
+
     /// Stops new games and resolves once every room has ended.
     pub async fn drain(&self) {
         self.ask(|reply| LobbyCommand::Drain { reply }, ()).await;
@@ -261,7 +281,10 @@ struct Lobby {
     /// the sequence of games.
     seeds: Pcg64,
     draining: Option<Vec<oneshot::Sender<()>>>,
-    room_ended: mpsc::UnboundedSender<RoomId>,
+    /// Whether results go into `scores`.
+    test_mode: bool,
+    scores: ScoreTable,
+    room_events: mpsc::UnboundedSender<RoomEvent>,
     room_shutdown: CancellationToken,
     tracker: TaskTracker,
 }
@@ -274,7 +297,7 @@ pub fn spawn(
     tracker: &TaskTracker,
 ) -> LobbyHandle {
     let (commands, rx) = mpsc::channel(COMMAND_CAPACITY);
-    let (room_ended, ended_rx) = mpsc::unbounded_channel();
+    let (room_events, events_rx) = mpsc::unbounded_channel();
     let lobby = Lobby {
         seeds: Pcg64::seed_from_u64(settings.seed),
         settings,
@@ -283,13 +306,15 @@ pub fn spawn(
         admins: HashMap::new(),
         rooms_created: 0,
         draining: None,
-        room_ended,
+        test_mode: false,
+        scores: ScoreTable::default(),
+        room_events,
         room_shutdown,
         tracker: tracker.clone(),
     };
     tracker.spawn(
         lobby
-            .run(rx, ended_rx)
+            .run(rx, events_rx)
             .instrument(tracing::info_span!("lobby")),
     );
     LobbyHandle { commands }
@@ -299,13 +324,21 @@ impl Lobby {
     async fn run(
         mut self,
         mut commands: mpsc::Receiver<LobbyCommand>,
-        mut ended: mpsc::UnboundedReceiver<RoomId>,
+        mut events: mpsc::UnboundedReceiver<RoomEvent>,
     ) {
         loop {
             tokio::select! {
-                // Ended rooms first, so no seat is offered in a dead room.
+                // Room events first: no seat is offered in a dead room, and a
+                // result is recorded before anyone can ask for it.
                 biased;
-                Some(room_id) = ended.recv() => self.room_ended(&room_id),
+                Some(event) = events.recv() => match event {
+                    RoomEvent::Result { names, result } => {
+                        if self.test_mode {
+                            self.scores.record(&names, &result);
+                        }
+                    }
+                    RoomEvent::Ended(room_id) => self.room_ended(&room_id),
+                },
                 command = commands.recv() => match command {
                     Some(command) => self.handle(command).await,
                     None => break,
@@ -352,6 +385,13 @@ impl Lobby {
             }
             LobbyCommand::ConnectionClosed { conn } => {
                 self.admins.remove(&conn);
+            }
+            LobbyCommand::TestMode { on } => {
+                info!(on, "test mode");
+                self.test_mode = on;
+            }
+            LobbyCommand::ScoreForPlayer { name, reply } => {
+                let _ = reply.send(self.scores.report(&name));
             }
             LobbyCommand::Drain { reply } => {
                 if self.draining.is_none() {
@@ -495,7 +535,7 @@ impl Lobby {
                 limits: self.settings.limits,
                 replay: self.settings.replay.clone(),
                 shutdown: self.room_shutdown.clone(),
-                ended: self.room_ended.clone(),
+                events: self.room_events.clone(),
                 stats: Arc::clone(&self.settings.stats),
             },
             &self.tracker,

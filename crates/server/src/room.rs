@@ -9,7 +9,7 @@
 use std::{sync::Arc, time::Duration};
 
 use bytes::Bytes;
-use spielleiter_protocol::GameMove;
+use spielleiter_protocol::{GameMove, result::GameResult};
 use spielleiter_rules::{AnyGame, AnyMistake, Game, GameType};
 use tokio::{
     sync::{mpsc, oneshot},
@@ -108,6 +108,20 @@ pub enum RoomCommand {
     Drain,
 }
 
+/// What a room tells the lobby.
+#[derive(Debug)]
+pub enum RoomEvent {
+    /// The game's result, sent before the players see it.
+    Result {
+        /// The players' display names, in seat order.
+        names: Vec<String>,
+        /// The result.
+        result: GameResult,
+    },
+    /// The room has ended and can be forgotten.
+    Ended(RoomId),
+}
+
 /// A cheap handle to a room task.
 #[derive(Clone, Debug)]
 pub struct RoomHandle {
@@ -194,8 +208,8 @@ pub struct RoomSetup {
     pub replay: Option<ReplaySettings>,
     /// Cancelled when the server's shutdown grace period is over.
     pub shutdown: CancellationToken,
-    /// Where the room reports that it has ended.
-    pub ended: mpsc::UnboundedSender<RoomId>,
+    /// Where the room reports its result and its end.
+    pub events: mpsc::UnboundedSender<RoomEvent>,
     /// The server's counters.
     pub stats: Arc<ServerStats>,
 }
@@ -264,7 +278,7 @@ struct Room {
     replay_settings: Option<ReplaySettings>,
     commands: mpsc::Receiver<RoomCommand>,
     shutdown: CancellationToken,
-    ended: mpsc::UnboundedSender<RoomId>,
+    events: mpsc::UnboundedSender<RoomEvent>,
     stats: Arc<ServerStats>,
     /// When the last applied move was read (consumed by the next request).
     last_move_read_at: Option<Instant>,
@@ -296,7 +310,7 @@ impl Room {
             replay_settings: setup.replay,
             commands,
             shutdown: setup.shutdown,
-            ended: setup.ended,
+            events: setup.events,
             stats: setup.stats,
             last_move_read_at: None,
         }
@@ -346,7 +360,7 @@ impl Room {
         {
             info!(path = %path.display(), "replay written");
         }
-        let _ = self.ended.send(self.id.clone());
+        let _ = self.events.send(RoomEvent::Ended(self.id.clone()));
         debug!("room closed");
     }
 
@@ -649,7 +663,18 @@ impl Room {
             _ => {}
         }
         let views = self.seat_views();
-        let result = wire::result(&self.id, &self.game, &views, &ending, &self.reasons);
+        let result = wire::game_result(&self.game, &views, &ending, &self.reasons);
+        // The lobby records the result (test mode) before anybody sees it, so
+        // a `scoreForPlayer` sent on seeing the result finds it counted.
+        let _ = self.events.send(RoomEvent::Result {
+            names: self
+                .seats
+                .iter()
+                .map(|s| s.spec.display_name.clone())
+                .collect(),
+            result: result.clone(),
+        });
+        let result = wire::result(&self.id, result);
         info!(ending = %ending.describe(), "game over");
         for seat in 0..self.seats.len() {
             self.send_to_player(seat, result.stream.clone());
@@ -855,8 +880,8 @@ mod tests {
     /// A running room with two seated players; player 0 has just been asked
     /// for its first move.
     async fn running_room(limits: Option<TimeLimits>) -> (RoomHandle, [Player; 2]) {
-        // Nobody listens for the end; the room ignores that.
-        let (ended, _) = mpsc::unbounded_channel();
+        // Nobody listens for the room's events; the room ignores that.
+        let (events, _) = mpsc::unbounded_channel();
         let tracker = tokio_util::task::TaskTracker::new();
         let room = spawn(
             RoomSetup {
@@ -867,7 +892,7 @@ mod tests {
                 limits,
                 replay: None,
                 shutdown: CancellationToken::new(),
-                ended,
+                events,
                 stats: Arc::default(),
             },
             &tracker,

@@ -7,7 +7,7 @@
 use bytes::{Bytes, BytesMut};
 use spielleiter_protocol::{
     ClientMessage, GameMove, GameState, ServerMessage, blokus2021,
-    result::{Decimal, GameResult, PlayerScore, Winner},
+    result::{Decimal, GameResult, PlayerScore, PlayerScoreReport, Winner},
     room::RoomData,
 };
 use spielleiter_rules::{AnyGame, AnyMistake, blokus::Team};
@@ -22,8 +22,8 @@ use crate::{
 pub mod texts {
     use std::time::Duration;
 
+    use spielleiter_protocol::GameMove;
     pub use spielleiter_protocol::texts::*;
-    use spielleiter_protocol::{ClientMessage, GameMove};
 
     use crate::lobby::LobbyError;
 
@@ -54,11 +54,10 @@ pub mod texts {
         format!("{SERVER_EXCEPTION}: The game in room {room_id} has not started yet")
     }
 
-    /// A request the server does not implement.
-    pub fn unsupported(request: &ClientMessage) -> String {
+    /// `scoreForPlayer` for a name without recorded games.
+    pub fn no_scores(display_name: &str) -> String {
         format!(
-            "{SERVER_EXCEPTION}: {} is not supported by this server",
-            request_description(request)
+            "{SERVER_EXCEPTION}: No scores recorded for player '{display_name}' (is test mode on?)"
         )
     }
 
@@ -339,19 +338,18 @@ impl ReasonTexts for OfficialReasons {
     }
 }
 
-/// The result message.
-pub fn result(
-    room_id: &RoomId,
+/// The result of a game that ended as `ending` says.
+pub fn game_result(
     game: &AnyGame,
     seats: &[SeatView<'_>],
     ending: &Ending,
     reasons: &OfficialReasons,
-) -> Packet {
+) -> GameResult {
     let (scores, winners) = ending.scores(game, reasons);
     let definition = match game {
         AnyGame::Blokus2021(_) => blokus2021::score_definition(),
     };
-    let result = GameResult {
+    GameResult {
         definition,
         scores: scores
             .into_iter()
@@ -373,6 +371,20 @@ pub fn result(
                 team: team(seat),
             })
             .collect(),
-    };
+    }
+}
+
+/// The result message.
+pub fn result(room_id: &RoomId, result: GameResult) -> Packet {
     both(&room(room_id, RoomData::Result(result)))
+}
+
+/// `<testing testMode="…"/>`, the answer to `testMode`.
+pub fn testing(test_mode: bool) -> Bytes {
+    stream(&ServerMessage::Testing { test_mode })
+}
+
+/// `<playerScore>`, the answer to `scoreForPlayer`.
+pub fn player_score(report: PlayerScoreReport) -> Bytes {
+    stream(&ServerMessage::PlayerScore(report))
 }
