@@ -11,3 +11,5 @@ mod admin;
 mod clock;
 // Shutdown and replay files.
 mod lifecycle;
+// The client library and the built-in bots.
+mod client;

@@ -1,0 +1,537 @@
+//! [`Connection`]: one client connection to a Software-Challenge server, and
+//! the request/answer exchanges of players and administrators on it.
+//!
+//! Reading and writing reuse one buffer each for the life of the connection:
+//! a packet is cut out of the read buffer without copying (the frame shares
+//! its bytes) and every request is encoded into the same write buffer.
+
+use std::collections::VecDeque;
+
+use bytes::BytesMut;
+use spielleiter_protocol::{
+    ClientMessage, ClientStreamEncoder, FrameDecoder, GameMove, GameType, Prepare, ServerMessage,
+    StreamEvent,
+};
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    net::{TcpStream, ToSocketAddrs},
+};
+use tokio_util::codec::Decoder;
+
+use crate::error::ClientError;
+
+/// Initial capacity of the read buffer: a memento is about 5 KiB.
+const READ_CAPACITY: usize = 16 * 1024;
+/// Initial capacity of the write buffer: a move is under 300 bytes.
+const WRITE_CAPACITY: usize = 1024;
+
+/// The server's answer to `prepare`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prepared {
+    /// The new room.
+    pub room_id: String,
+    /// One reservation code per reserved slot, in slot order.
+    pub reservations: Vec<String>,
+}
+
+/// A client connection: a TCP stream speaking the protocol.
+///
+/// [`connect`](Connection::connect) opens the client's `<protocol>` document
+/// at once. [`recv`](Connection::recv) yields the server's packets in order;
+/// the request methods (`join…`, `prepare`, `observe`) wait for their answer
+/// and keep any other packet that arrives meanwhile for later `recv` calls,
+/// so nothing is lost when an administrator's connection also carries
+/// notices or room packets.
+#[derive(Debug)]
+pub struct Connection {
+    stream: TcpStream,
+    game_type: GameType,
+    decoder: FrameDecoder,
+    read_buf: BytesMut,
+    write_buf: BytesMut,
+    encoder: ClientStreamEncoder,
+    /// Packets read while waiting for an answer, not yet handed out.
+    held: VecDeque<ServerMessage>,
+    /// The server ended its document, or closed the socket and every
+    /// complete packet before that has been handed out.
+    ended: bool,
+    /// The socket reached end of file; the buffer may still hold packets.
+    eof: bool,
+    /// A move packet kept between moves, so that sending a move does not
+    /// allocate the room id again.
+    move_envelope: Option<ClientMessage>,
+}
+
+impl Connection {
+    /// Connects to `addr` and opens the document with `<protocol>`. States
+    /// in mementos are read as Blokus 2021 states.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Connect`] if the connection cannot be opened.
+    pub async fn connect(
+        addr: impl ToSocketAddrs + std::fmt::Debug,
+    ) -> Result<Connection, ClientError> {
+        let described = format!("{addr:?}");
+        let stream = TcpStream::connect(addr)
+            .await
+            .map_err(|source| ClientError::Connect {
+                addr: described,
+                source,
+            })?;
+        Connection::from_stream(stream, GameType::Blokus2021).await
+    }
+
+    /// Wraps an open stream and opens the document with `<protocol>`.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Io`] if `<protocol>` cannot be written.
+    pub async fn from_stream(
+        stream: TcpStream,
+        game_type: GameType,
+    ) -> Result<Connection, ClientError> {
+        // Moves are small and latency matters more than packet count.
+        stream.set_nodelay(true)?;
+        let mut connection = Connection {
+            stream,
+            game_type,
+            decoder: FrameDecoder::new(),
+            read_buf: BytesMut::with_capacity(READ_CAPACITY),
+            write_buf: BytesMut::with_capacity(WRITE_CAPACITY),
+            encoder: ClientStreamEncoder::new(),
+            held: VecDeque::new(),
+            ended: false,
+            eof: false,
+            move_envelope: None,
+        };
+        connection.encoder.open(&mut connection.write_buf);
+        connection.flush().await?;
+        Ok(connection)
+    }
+
+    /// The game whose states this connection reads.
+    pub fn game_type(&self) -> GameType {
+        self.game_type
+    }
+
+    /// Sends one packet.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Io`] if the socket cannot be written.
+    pub async fn send(&mut self, message: &ClientMessage) -> Result<(), ClientError> {
+        self.encoder.write(message, &mut self.write_buf);
+        self.flush().await
+    }
+
+    /// Sends a move for `room_id`.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Io`] if the socket cannot be written.
+    pub async fn send_move(&mut self, room_id: &str, mv: GameMove) -> Result<(), ClientError> {
+        let envelope = match self.move_envelope.take() {
+            Some(ClientMessage::Move { room_id: kept, .. }) if kept == room_id => {
+                ClientMessage::Move { room_id: kept, mv }
+            }
+            _ => ClientMessage::Move {
+                room_id: room_id.to_owned(),
+                mv,
+            },
+        };
+        self.encoder.write(&envelope, &mut self.write_buf);
+        self.move_envelope = Some(envelope);
+        self.flush().await
+    }
+
+    /// The next packet from the server; `None` once the server has ended its
+    /// document (`</protocol>`) or closed the socket.
+    ///
+    /// # Errors
+    ///
+    /// I/O errors, a malformed stream, or a packet that cannot be decoded.
+    pub async fn recv(&mut self) -> Result<Option<ServerMessage>, ClientError> {
+        if let Some(message) = self.held.pop_front() {
+            return Ok(Some(message));
+        }
+        self.read_message().await
+    }
+
+    /// Ends the client's document with `</protocol>` and shuts down the
+    /// writing half; the server then closes the connection.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Io`] if the socket cannot be written.
+    pub async fn close(mut self) -> Result<(), ClientError> {
+        self.encoder.finish(&mut self.write_buf);
+        self.flush().await?;
+        self.stream.shutdown().await?;
+        Ok(())
+    }
+
+    /// Joins any open room of this connection's game type (or opens one)
+    /// with `join`; returns the room id.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Refused`] with the server's message if it refuses.
+    pub async fn join(&mut self) -> Result<String, ClientError> {
+        let request = ClientMessage::Join {
+            game_type: Some(self.game_type.id().to_owned()),
+        };
+        self.join_with(request, "join").await
+    }
+
+    /// Joins the room `room_id` (`joinRoom`); returns the room id.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Refused`] with the server's message if it refuses.
+    pub async fn join_room(&mut self, room_id: &str) -> Result<String, ClientError> {
+        let request = ClientMessage::JoinRoom {
+            room_id: room_id.to_owned(),
+        };
+        self.join_with(request, "joinRoom").await
+    }
+
+    /// Takes a reserved slot (`joinPrepared`); returns the room id.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Refused`] with the server's message if it refuses.
+    pub async fn join_prepared(&mut self, reservation_code: &str) -> Result<String, ClientError> {
+        let request = ClientMessage::JoinPrepared {
+            reservation_code: reservation_code.to_owned(),
+        };
+        self.join_with(request, "joinPrepared").await
+    }
+
+    async fn join_with(
+        &mut self,
+        request: ClientMessage,
+        name: &'static str,
+    ) -> Result<String, ClientError> {
+        self.send(&request).await?;
+        self.answer(name, |message| match message {
+            ServerMessage::Joined { room_id } => Ok(room_id),
+            other => Err(other),
+        })
+        .await
+    }
+
+    /// Becomes administrator. The server does not answer a correct
+    /// passphrase; a wrong one is answered with an error packet and the
+    /// connection is closed, which the next request then reports.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Io`] if the socket cannot be written.
+    pub async fn authenticate(&mut self, password: &str) -> Result<(), ClientError> {
+        self.send(&ClientMessage::Authenticate {
+            password: password.to_owned(),
+        })
+        .await
+    }
+
+    /// Creates a room with the given slots (administrator).
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Refused`] if the server refuses (e.g. not
+    /// authenticated, unknown game type).
+    pub async fn prepare(&mut self, prepare: Prepare) -> Result<Prepared, ClientError> {
+        self.send(&ClientMessage::Prepare(prepare)).await?;
+        self.answer("prepare", |message| match message {
+            ServerMessage::Prepared {
+                room_id,
+                reservations,
+            } => Ok(Prepared {
+                room_id,
+                reservations,
+            }),
+            other => Err(other),
+        })
+        .await
+    }
+
+    /// Subscribes to a room's states, errors and result (administrator).
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Refused`] if the room does not exist (any more).
+    pub async fn observe(&mut self, room_id: &str) -> Result<(), ClientError> {
+        self.send(&ClientMessage::Observe {
+            room_id: room_id.to_owned(),
+        })
+        .await?;
+        self.answer("observe", |message| match message {
+            ServerMessage::Observed { room_id: observed } if observed == room_id => Ok(()),
+            other => Err(other),
+        })
+        .await
+    }
+
+    /// Aborts a room's game (administrator). The server does not answer a
+    /// successful cancel; its observers get the result and `left`.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Io`] if the socket cannot be written.
+    pub async fn cancel(&mut self, room_id: &str) -> Result<(), ClientError> {
+        self.send(&ClientMessage::Cancel {
+            room_id: room_id.to_owned(),
+        })
+        .await
+    }
+
+    /// Reads until `pick` accepts a packet as the answer to the request named
+    /// `request`, or an error packet echoing that request arrives. `pick`
+    /// returns the answer, or the packet back (`Err`) if it is not the
+    /// answer; such packets are held for [`recv`](Self::recv).
+    async fn answer<T>(
+        &mut self,
+        request: &'static str,
+        mut pick: impl FnMut(ServerMessage) -> Result<T, ServerMessage>,
+    ) -> Result<T, ClientError> {
+        loop {
+            let Some(message) = self.read_message().await? else {
+                return Err(ClientError::Closed { awaiting: request });
+            };
+            let message = match message {
+                ServerMessage::ErrorPacket {
+                    message,
+                    original_request: Some(original),
+                } if original.element_name() == request => {
+                    return Err(ClientError::Refused { request, message });
+                }
+                other => other,
+            };
+            match pick(message) {
+                Ok(answer) => return Ok(answer),
+                Err(other) => self.held.push_back(other),
+            }
+        }
+    }
+
+    /// Reads the next packet from the socket (not from the held ones).
+    async fn read_message(&mut self) -> Result<Option<ServerMessage>, ClientError> {
+        loop {
+            if self.ended {
+                return Ok(None);
+            }
+            let event = if self.eof {
+                self.decoder.decode_eof(&mut self.read_buf)?
+            } else {
+                self.decoder.decode(&mut self.read_buf)?
+            };
+            match event {
+                Some(StreamEvent::Frame(frame)) => {
+                    let message = ServerMessage::decode(frame.as_bytes(), self.game_type)?;
+                    return Ok(Some(message));
+                }
+                Some(StreamEvent::End) => {
+                    self.ended = true;
+                    return Ok(None);
+                }
+                None if self.eof => {
+                    self.ended = true;
+                    return Ok(None);
+                }
+                None => {}
+            }
+            if self.read_buf.capacity() - self.read_buf.len() < READ_CAPACITY / 4 {
+                self.read_buf.reserve(READ_CAPACITY);
+            }
+            match self.stream.read_buf(&mut self.read_buf).await {
+                Ok(0) => self.eof = true,
+                Ok(_) => {}
+                // A peer that closes with unread data resets the connection;
+                // after the server's farewell that is an ordinary end.
+                Err(error) if error.kind() == std::io::ErrorKind::ConnectionReset => {
+                    self.eof = true
+                }
+                Err(error) => return Err(error.into()),
+            }
+        }
+    }
+
+    async fn flush(&mut self) -> Result<(), ClientError> {
+        self.stream.write_all(&self.write_buf).await?;
+        self.write_buf.clear();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::test_server::connected_pair;
+
+    fn joined(room: &str) -> ServerMessage {
+        ServerMessage::Joined {
+            room_id: room.to_owned(),
+        }
+    }
+
+    #[tokio::test]
+    async fn join_sends_the_game_type_and_returns_the_room() {
+        let (mut client, mut server) = connected_pair().await;
+        let script = tokio::spawn(async move {
+            let request = server.recv().await;
+            assert_eq!(
+                request,
+                Some(ClientMessage::Join {
+                    game_type: Some("swc_2021_blokus".to_owned())
+                })
+            );
+            server.send(&joined("r1")).await;
+            server
+        });
+        assert_eq!(client.join().await.unwrap(), "r1");
+        script.await.unwrap().end().await;
+        assert_eq!(client.recv().await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn packets_that_arrive_while_waiting_for_an_answer_are_kept() {
+        let (mut client, mut server) = connected_pair().await;
+        let notice = ServerMessage::JoinedGameRoom {
+            room_id: "other".to_owned(),
+            player_count: 1,
+        };
+        let stale_error = ServerMessage::ErrorPacket {
+            message: "an earlier observe failed".to_owned(),
+            original_request: Some(Box::new(ClientMessage::Observe {
+                room_id: "gone".to_owned(),
+            })),
+        };
+        let script = {
+            let (notice, stale_error) = (notice.clone(), stale_error.clone());
+            tokio::spawn(async move {
+                assert!(matches!(
+                    server.recv().await,
+                    Some(ClientMessage::JoinPrepared { .. })
+                ));
+                server.send(&notice).await;
+                server.send(&stale_error).await;
+                server.send(&joined("r2")).await;
+                server.end().await;
+            })
+        };
+        assert_eq!(client.join_prepared("code").await.unwrap(), "r2");
+        script.await.unwrap();
+        assert_eq!(client.recv().await.unwrap(), Some(notice));
+        assert_eq!(client.recv().await.unwrap(), Some(stale_error));
+        assert_eq!(client.recv().await.unwrap(), None);
+        assert_eq!(client.recv().await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn an_error_packet_echoing_the_request_is_a_refusal() {
+        let (mut client, mut server) = connected_pair().await;
+        tokio::spawn(async move {
+            let request = server.recv().await.unwrap();
+            server
+                .send(&ServerMessage::ErrorPacket {
+                    message: "no such reservation".to_owned(),
+                    original_request: Some(Box::new(request)),
+                })
+                .await;
+            server.end().await;
+        });
+        match client.join_prepared("nope").await {
+            Err(ClientError::Refused { request, message }) => {
+                assert_eq!(
+                    (request, message.as_str()),
+                    ("joinPrepared", "no such reservation")
+                );
+            }
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_hang_up_while_waiting_is_reported_and_earlier_packets_survive() {
+        let (mut client, mut server) = connected_pair().await;
+        tokio::spawn(async move {
+            server.recv().await;
+            server.send(&ServerMessage::Close).await;
+            server.hang_up();
+        });
+        match client.observe("r").await {
+            Err(ClientError::Closed { awaiting }) => assert_eq!(awaiting, "observe"),
+            other => panic!("expected Closed, got {other:?}"),
+        }
+        assert_eq!(client.recv().await.unwrap(), Some(ServerMessage::Close));
+        assert_eq!(client.recv().await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn admin_requests_are_written_as_the_protocol_describes() {
+        let (mut client, mut server) = connected_pair().await;
+        let script = tokio::spawn(async move {
+            let mut seen = Vec::new();
+            for _ in 0..3 {
+                let request = server.recv().await.unwrap();
+                match &request {
+                    ClientMessage::Prepare(_) => {
+                        server
+                            .send(&ServerMessage::Prepared {
+                                room_id: "room".to_owned(),
+                                reservations: vec!["a".to_owned(), "b".to_owned()],
+                            })
+                            .await
+                    }
+                    ClientMessage::Observe { room_id } => {
+                        server
+                            .send(&ServerMessage::Observed {
+                                room_id: room_id.clone(),
+                            })
+                            .await
+                    }
+                    _ => {}
+                }
+                seen.push(request);
+            }
+            seen.push(server.recv().await.unwrap());
+            assert_eq!(server.recv().await, None, "the client ended its document");
+            seen
+        });
+        client.authenticate("pass").await.unwrap();
+        let prepare = Prepare {
+            game_type: Some("swc_2021_blokus".to_owned()),
+            pause: false,
+            slots: Vec::new(),
+        };
+        let prepared = client.prepare(prepare.clone()).await.unwrap();
+        assert_eq!(
+            prepared,
+            Prepared {
+                room_id: "room".to_owned(),
+                reservations: vec!["a".to_owned(), "b".to_owned()],
+            }
+        );
+        client.observe("room").await.unwrap();
+        client.cancel("room").await.unwrap();
+        client.close().await.unwrap();
+        assert_eq!(
+            script.await.unwrap(),
+            vec![
+                ClientMessage::Authenticate {
+                    password: "pass".to_owned()
+                },
+                ClientMessage::Prepare(prepare),
+                ClientMessage::Observe {
+                    room_id: "room".to_owned()
+                },
+                ClientMessage::Cancel {
+                    room_id: "room".to_owned()
+                },
+            ]
+        );
+    }
+}
