@@ -23,8 +23,12 @@ pub use self::{
 /// at least one (corner contacts, or the start fields before the first
 /// piece).
 ///
+/// Cheap to build, and asked row by row ([`PlacementMasks::fits`]): the
+/// right tool for questions that usually stop at the first fit
+/// ([`PlacementMasks::fits_anywhere`]). [`RunMasks`] lists every fit.
+///
 /// The rows are padded to 32 so that row lookups never leave the array; the
-/// hot loop of [`PlacementMasks::fits`] then compiles without bounds checks.
+/// hot loop then compiles without bounds checks.
 #[derive(Clone, Copy, Debug)]
 pub struct PlacementMasks<const N: usize> {
     free: [u32; 32],
@@ -120,8 +124,13 @@ pub struct RunMasks<const N: usize> {
 }
 
 impl<const N: usize> RunMasks<N> {
+    /// Pieces are at most five rows high, so a shape's rows reach at most
+    /// four rows below its top row: they must stay within the padding.
+    const PADDING_SUFFICES: () = assert!(N + 4 <= 32, "boards of at most 28 rows");
+
     /// Prepares the run masks.
     pub fn new(masks: &PlacementMasks<N>) -> Self {
+        let () = Self::PADDING_SUFFICES;
         let mut runs = RunMasks {
             free_runs: [[0; 32]; MAX_RUN + 1],
             anchor_runs: [[0; 32]; MAX_RUN + 1],
@@ -148,7 +157,7 @@ impl<const N: usize> RunMasks<N> {
         let mut all_free = [u32::MAX; N];
         let mut any_anchor = [0; N];
         for &(dy, dx, len) in shape.runs() {
-            let (dy, len) = (dy as usize & 7, len as usize);
+            let (dy, len) = (dy as usize, len as usize);
             let free = &self.free_runs[len][dy..dy + N];
             let anchors = &self.anchor_runs[len][dy..dy + N];
             for y in 0..N {
