@@ -113,33 +113,45 @@ async fn write_replay(
             None
         }
     };
-    while let Some(event) = events.recv().await {
-        match event {
-            Event::Packet(packet) => {
-                if let Some(w) = writer.as_mut()
-                    && let Err(error) = w.append(&packet).await
-                {
-                    warn!(%error, path = %w.path.display(), "replay write failed; giving up this replay");
-                    writer = None;
+    // Everything queued since the last write goes out in one write: a busy
+    // server makes fewer, larger writes instead of falling behind.
+    let mut batch = Vec::new();
+    let mut pending = Vec::with_capacity(64);
+    while events.recv_many(&mut batch, 256).await > 0 {
+        let mut finish = None;
+        for event in batch.drain(..) {
+            match event {
+                Event::Packet(packet) => {
+                    pending.extend_from_slice(&packet);
+                    pending.push(b'\n');
                 }
+                Event::Finish(done) => finish = Some(done),
             }
-            Event::Finish(done) => {
-                let published = match writer.take() {
-                    Some(w) => {
-                        let path = w.path.clone();
-                        match w.publish(settings.gzip).await {
-                            Ok(path) => Some(path),
-                            Err(error) => {
-                                warn!(%error, path = %path.display(), "cannot finish replay");
-                                None
-                            }
+        }
+        if let Some(w) = writer.as_mut()
+            && !pending.is_empty()
+            && let Err(error) = w.append(&pending).await
+        {
+            warn!(%error, path = %w.path.display(), "replay write failed; giving up this replay");
+            writer = None;
+        }
+        pending.clear();
+        if let Some(done) = finish {
+            let published = match writer.take() {
+                Some(w) => {
+                    let path = w.path.clone();
+                    match w.publish(settings.gzip).await {
+                        Ok(path) => Some(path),
+                        Err(error) => {
+                            warn!(%error, path = %path.display(), "cannot finish replay");
+                            None
                         }
                     }
-                    None => None,
-                };
-                let _ = done.send(published);
-                return;
-            }
+                }
+                None => None,
+            };
+            let _ = done.send(published);
+            return;
         }
     }
     // The room went away without finishing (it panicked or was aborted):
@@ -181,12 +193,11 @@ impl PartialFile {
         unreachable!("u32 attempts exhausted")
     }
 
-    /// Writes one packet and its line break. Each packet reaches the
-    /// operating system before the next event is handled, so a crash of the
-    /// server leaves every recorded packet in the file.
-    async fn append(&mut self, packet: &[u8]) -> std::io::Result<()> {
-        self.file.write_all(packet).await?;
-        self.file.write_all(b"\n").await?;
+    /// Writes packets, each already followed by its line break. They reach
+    /// the operating system before the next events are handled, so a crash
+    /// of the server leaves every recorded packet in the file.
+    async fn append(&mut self, packets: &[u8]) -> std::io::Result<()> {
+        self.file.write_all(packets).await?;
         self.file.flush().await
     }
 
