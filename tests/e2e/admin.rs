@@ -474,3 +474,60 @@ async fn test_mode_scores_are_there_as_soon_as_the_result_is() {
     ));
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn pausing_with_a_request_outstanding_holds_the_next_state_back() {
+    let server = TestServer::start(|_| {}).await;
+    let mut admin = server.admin().await;
+    let (room, codes) = prepare(&mut admin, false, vec![slot("a"), slot("b")]).await;
+    admin
+        .send(&ClientMessage::Observe {
+            room_id: room.clone(),
+        })
+        .await;
+    assert_eq!(
+        admin.message().await,
+        ServerMessage::Observed {
+            room_id: room.clone()
+        }
+    );
+    let mut one = server.connect().await;
+    one.join_prepared(&codes[0]).await;
+    let mut two = server.connect().await;
+    two.join_prepared(&codes[1]).await;
+    assert!(matches!(one.room_data().await, RoomData::Welcome { .. }));
+    let initial = blokus_of(&state_of(one.room_data().await));
+    assert_eq!(one.room_data().await, RoomData::MoveRequest);
+    assert!(matches!(two.room_data().await, RoomData::Welcome { .. }));
+    assert_eq!(state_of(two.room_data().await).turn(), 0);
+
+    admin
+        .send(&ClientMessage::Pause {
+            room_id: room.clone(),
+            pause: true,
+        })
+        .await;
+    // The observer's stream: joins, the initial state, then `paused true`.
+    loop {
+        if admin.room_data_or_skip().await == Some(RoomData::Paused { paused: true }) {
+            break;
+        }
+    }
+    // The outstanding request may still be answered; its state reaches
+    // only the observer.
+    one.send_move(&room, first_legal_move(&initial)).await;
+    assert_eq!(state_of(admin.room_data().await).turn(), 1);
+    two.expect_silence(Duration::from_millis(200)).await;
+    one.expect_silence(Duration::from_millis(10)).await;
+
+    admin
+        .send(&ClientMessage::Pause {
+            room_id: room.clone(),
+            pause: false,
+        })
+        .await;
+    assert_eq!(state_of(two.room_data().await).turn(), 1);
+    assert_eq!(two.room_data().await, RoomData::MoveRequest);
+    assert_eq!(state_of(one.room_data().await).turn(), 1);
+    server.shutdown().await;
+}

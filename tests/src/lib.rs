@@ -287,6 +287,15 @@ impl TestClient {
         }
     }
 
+    /// The next packet's room data, or `None` for a packet that is not a
+    /// room packet (such as a `joinedGameRoom` notice).
+    pub async fn room_data_or_skip(&mut self) -> Option<RoomData> {
+        match self.message().await {
+            ServerMessage::Room { data, .. } => Some(data),
+            _ => None,
+        }
+    }
+
     /// Asserts that nothing arrives for `quiet`.
     pub async fn expect_silence(&mut self, quiet: Duration) {
         if let Some(got) = self.next_within(quiet).await {
