@@ -2,8 +2,12 @@
 //! subcommand. Everything of substance lives in the library crates; each
 //! subcommand has its own module.
 
+mod demo;
+mod match_command;
 mod perft;
+mod play;
 mod serve;
+mod show;
 
 use std::process::ExitCode;
 
@@ -27,6 +31,17 @@ enum Command {
     /// Count Blokus 2021 move sequences from a position (move generator check
     /// and benchmark).
     Perft(perft::PerftArgs),
+    /// Play one game with a built-in bot, started like a contest client
+    /// (`-h HOST -p PORT -r RESERVATION`).
+    #[command(disable_help_flag = true)]
+    Play(play::PlayArgs),
+    /// Play many games between two players and summarise them (the
+    /// official TestClient, plus parallel games, resumable results and Elo).
+    #[command(disable_help_flag = true)]
+    Match(Box<match_command::MatchArgs>),
+    /// Watch one whole game between two built-in bots on a server started in
+    /// this process.
+    Demo(demo::DemoArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +50,9 @@ fn main() -> ExitCode {
         None => serve::run(&cli.serve),
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Perft(args)) => perft::run(&args),
+        Some(Command::Play(args)) => play::run(&args),
+        Some(Command::Match(args)) => match_command::run(&args),
+        Some(Command::Demo(args)) => demo::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

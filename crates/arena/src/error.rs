@@ -1,0 +1,61 @@
+//! [`ArenaError`]: why a match cannot run (a single game's trouble is not
+//! an error: it is recorded as an irregular game).
+
+use std::{io, path::PathBuf};
+
+use spielleiter_client::ClientError;
+use thiserror::Error;
+
+/// Why a match could not be run or continued.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum ArenaError {
+    /// The results file cannot be read or written.
+    #[error("results file {path}: {source}")]
+    ResultsFile {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+    /// A complete line of the results file is not a game record.
+    #[error("results file {path}, line {line}: not a game record: {reason}")]
+    BadRecord {
+        /// The file.
+        path: PathBuf,
+        /// The line number, from 1.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The results file holds games of other players.
+    #[error(
+        "results file {path} holds games of {} vs {}; choose another file to start a new match",
+        found[0],
+        found[1]
+    )]
+    OtherMatch {
+        /// The file.
+        path: PathBuf,
+        /// The players found in it.
+        found: [String; 2],
+    },
+    /// The log directory cannot be created.
+    #[error("cannot create the log directory {path}: {source}")]
+    LogDir {
+        /// The directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+    /// The in-process server could not be started.
+    #[error("cannot start the server: {0}")]
+    Server(io::Error),
+    /// The server refused or broke the administration exchange (wrong
+    /// passphrase, administration disabled, connection lost).
+    #[error("administration failed: {0}")]
+    Admin(#[from] ClientError),
+    /// The settings contradict each other.
+    #[error("invalid match settings: {0}")]
+    Settings(String),
+}

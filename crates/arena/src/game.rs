@@ -1,0 +1,455 @@
+//! One game of a match: prepare a room with two reserved slots, observe it,
+//! start the players one after the other (so a player that never joins is
+//! known by name), follow the game as observer until the room is left, then
+//! make sure both players are gone and write down what happened.
+//!
+//! Whatever a player does, the game ends: a program that ends before it
+//! joined, does not join in time, or holds the game past the match's game
+//! limit is killed, the room is cancelled, and the game is recorded as
+//! irregular with that player as the offender.
+
+use std::{
+    path::PathBuf,
+    time::{Duration, SystemTime},
+};
+
+use spielleiter_client::{ClientError, Connection};
+use spielleiter_protocol::{
+    Decimal, GameState, Prepare, ServerMessage, SlotDescriptor, blokus2021, result::GameResult,
+    room::RoomData,
+};
+use spielleiter_rules::blokus::Team;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use crate::{
+    error::ArenaError,
+    players::{Invitation, Launched, launch},
+    record::{Cause, GameRecord},
+    replays::find_replay,
+    settings::MatchSettings,
+};
+
+/// After a player's program ended during a game, how long the server may
+/// take to notice the disconnect and end the game.
+const DISCONNECT_PATIENCE: Duration = Duration::from_secs(5);
+/// After a cancel, how long the server may take to end the room.
+const CANCEL_PATIENCE: Duration = Duration::from_secs(10);
+
+/// How a game of the match ended for the match.
+#[derive(Debug)]
+pub(crate) enum GameOutcome {
+    /// The game is over and recorded.
+    Finished(GameRecord),
+    /// The match was interrupted; the game is not recorded.
+    Interrupted,
+}
+
+/// A slot of the room: which player sits there and how it is doing.
+struct Seat {
+    player: usize,
+    launched: Option<Launched>,
+    /// How the player ended, once it has.
+    exit: Option<String>,
+}
+
+impl Seat {
+    fn running(&self) -> bool {
+        self.launched.is_some() && self.exit.is_none()
+    }
+}
+
+/// Waits for the player of `seat` to end; never resolves for a seat whose
+/// player is not running (the caller's guard keeps it from being polled).
+async fn exit_of(seat: &mut Seat) -> String {
+    match &mut seat.launched {
+        Some(launched) if seat.exit.is_none() => launched.wait().await,
+        _ => std::future::pending().await,
+    }
+}
+
+/// What woke the game loop.
+enum Event {
+    Interrupted,
+    Message(Option<ServerMessage>),
+    Exit(usize, String),
+    Deadline,
+}
+
+/// An end the match runner detected itself: the offending slot, why.
+struct Detected {
+    slot: usize,
+    cause: Cause,
+    reason: String,
+}
+
+/// Plays game number `game` (from 1) of the match.
+///
+/// # Errors
+///
+/// Only trouble with the server itself (connection lost, administration
+/// refused); a player's trouble is recorded in the game.
+pub(crate) async fn play_game(
+    settings: &MatchSettings,
+    game: u32,
+    shutdown: &CancellationToken,
+) -> Result<GameOutcome, ArenaError> {
+    let started = Instant::now();
+    let wall_start = SystemTime::now();
+    // Player 1 takes the first slot (team ONE, first move) in odd games.
+    let first = if game % 2 == 1 { 0 } else { 1 };
+    let slot_players = [first, 1 - first];
+
+    let mut admin = Connection::connect((settings.host.as_str(), settings.port)).await?;
+    admin.authenticate(&settings.passphrase).await?;
+    let slots = slot_players
+        .iter()
+        .map(|&p| SlotDescriptor {
+            display_name: Some(settings.players[p].name.clone()),
+            can_timeout: settings.players[p].timed,
+            reserved: true,
+        })
+        .collect();
+    let prepared = admin
+        .prepare(Prepare {
+            game_type: Some(blokus2021::GAME_TYPE_ID.to_owned()),
+            pause: false,
+            slots,
+        })
+        .await?;
+    let room = prepared.room_id;
+    let [code_one, code_two]: [String; 2] = prepared.reservations.try_into().map_err(|_| {
+        ArenaError::Admin(ClientError::Protocol("`prepared` without two reservations"))
+    })?;
+    let codes = [code_one, code_two];
+    admin.observe(&room).await?;
+
+    let mut seats = slot_players.map(|player| Seat {
+        player,
+        launched: None,
+        exit: None,
+    });
+    let mut joined = 0;
+    let mut running = false;
+    let mut on_turn: Option<Team> = None;
+    let mut result: Option<GameResult> = None;
+    let mut detected: Option<Detected> = None;
+    let mut cancelled = false;
+    // A player whose program ended while seated: the server should end the
+    // game with LEFT; if it does not in time, the runner ends it.
+    let mut ended_while_seated: Option<usize> = None;
+    let mut deadline = Instant::now() + settings.connect_timeout;
+
+    if let Err(reason) = start_seat(settings, game, &mut seats[0], &codes[0]) {
+        detected = Some(Detected {
+            slot: 0,
+            cause: Cause::Crashed,
+            reason,
+        });
+    }
+
+    loop {
+        if let Some(found) = &detected
+            && !cancelled
+        {
+            cancelled = true;
+            kill_all(&mut seats, &found.reason).await;
+            admin.cancel(&room).await?;
+            deadline = Instant::now() + CANCEL_PATIENCE;
+        }
+        let event = {
+            let [first_seat, second_seat] = &mut seats;
+            let (first_running, second_running) = (first_seat.running(), second_seat.running());
+            tokio::select! {
+                biased;
+                () = shutdown.cancelled() => Event::Interrupted,
+                message = admin.recv() => Event::Message(message?),
+                exit = exit_of(first_seat), if first_running => Event::Exit(0, exit),
+                exit = exit_of(second_seat), if second_running => Event::Exit(1, exit),
+                () = tokio::time::sleep_until(deadline) => Event::Deadline,
+            }
+        };
+        match event {
+            Event::Interrupted => {
+                kill_all(&mut seats, "the match was interrupted").await;
+                let _ = admin.cancel(&room).await;
+                return Ok(GameOutcome::Interrupted);
+            }
+            Event::Message(None) => {
+                kill_all(&mut seats, "the server closed the connection").await;
+                return Err(ClientError::Closed {
+                    awaiting: "the game's end",
+                }
+                .into());
+            }
+            Event::Message(Some(message)) => match message {
+                ServerMessage::JoinedGameRoom {
+                    room_id,
+                    player_count,
+                } if room_id == room => {
+                    joined = player_count as usize;
+                    if joined == 1 && seats[1].launched.is_none() && detected.is_none() {
+                        deadline = Instant::now() + settings.connect_timeout;
+                        if let Err(reason) = start_seat(settings, game, &mut seats[1], &codes[1]) {
+                            detected = Some(Detected {
+                                slot: 1,
+                                cause: Cause::Crashed,
+                                reason,
+                            });
+                        }
+                    }
+                }
+                ServerMessage::Room { room_id, data } if room_id == room => match data {
+                    RoomData::Memento(GameState::Blokus2021(state)) => {
+                        if !running && detected.is_none() {
+                            running = true;
+                            deadline = Instant::now() + settings.game_timeout;
+                        }
+                        on_turn = Some(state.setup.current_color().team());
+                    }
+                    RoomData::Result(end) => result = Some(end),
+                    _ => {}
+                },
+                ServerMessage::Left { room_id } if room_id == room => break,
+                _ => {}
+            },
+            Event::Exit(slot, exit) => {
+                seats[slot].exit = Some(exit);
+                on_player_exit(
+                    slot,
+                    &seats,
+                    joined,
+                    &mut detected,
+                    &mut ended_while_seated,
+                    &mut deadline,
+                );
+            }
+            Event::Deadline => {
+                if cancelled {
+                    // The server does not end the room; record what we know.
+                    break;
+                }
+                detected = Some(if let Some(slot) = ended_while_seated {
+                    Detected {
+                        slot,
+                        cause: Cause::Left,
+                        reason: format!(
+                            "the program ended during the game ({})",
+                            seats[slot].exit.as_deref().unwrap_or("?")
+                        ),
+                    }
+                } else if !running {
+                    Detected {
+                        slot: joined.min(1),
+                        cause: Cause::NoConnection,
+                        reason: format!(
+                            "did not join within {} s",
+                            settings.connect_timeout.as_secs_f64()
+                        ),
+                    }
+                } else {
+                    Detected {
+                        slot: on_turn.map_or(0, Team::index),
+                        cause: Cause::Hung,
+                        reason: format!(
+                            "the game did not end within {} s",
+                            settings.game_timeout.as_secs_f64()
+                        ),
+                    }
+                });
+            }
+        }
+    }
+
+    // The players should end by themselves now that the server has closed
+    // their connections.
+    let patience = Instant::now() + settings.exit_grace;
+    for seat in &mut seats {
+        if !seat.running() {
+            continue;
+        }
+        if let Some(launched) = &mut seat.launched {
+            match tokio::time::timeout_at(patience, launched.wait()).await {
+                Ok(exit) => seat.exit = Some(exit),
+                Err(_) => {
+                    let why = format!(
+                        "still running {} s after the game ended",
+                        settings.exit_grace.as_secs_f64()
+                    );
+                    launched.kill(&why).await;
+                }
+            }
+        }
+    }
+
+    // The server records a replay once the game has started.
+    let replay = match &settings.replay_dir {
+        Some(dir) if running => find_replay(dir, &room, wall_start).await,
+        _ => None,
+    };
+    let record = record_game(
+        settings,
+        game,
+        slot_players,
+        result.as_ref(),
+        detected,
+        room,
+        replay,
+        started.elapsed(),
+    );
+    Ok(GameOutcome::Finished(record))
+}
+
+/// Starts the player of `seat` with its reservation.
+fn start_seat(
+    settings: &MatchSettings,
+    game: u32,
+    seat: &mut Seat,
+    code: &str,
+) -> Result<(), String> {
+    let spec = &settings.players[seat.player];
+    let invitation = Invitation {
+        host: &settings.host,
+        port: settings.port,
+        reservation: code,
+        log_path: settings
+            .log_dir
+            .join(format!("{}_game{game}.log", file_name_safe(&spec.name))),
+        seed: settings
+            .seed
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(u64::from(game) * 2 + seat.player as u64),
+    };
+    seat.launched = Some(launch(&spec.program, &invitation)?);
+    Ok(())
+}
+
+/// A player's program ended before the game did.
+fn on_player_exit(
+    slot: usize,
+    seats: &[Seat; 2],
+    joined: usize,
+    detected: &mut Option<Detected>,
+    ended_while_seated: &mut Option<usize>,
+    deadline: &mut Instant,
+) {
+    if detected.is_some() {
+        return;
+    }
+    let exit = seats[slot].exit.as_deref().unwrap_or("?");
+    // Players are started in slot order, each after the previous joined.
+    if joined <= slot {
+        *detected = Some(Detected {
+            slot,
+            cause: Cause::Crashed,
+            reason: format!("the program ended before joining its game ({exit})"),
+        });
+    } else if ended_while_seated.is_none() {
+        *ended_while_seated = Some(slot);
+        *deadline = (*deadline).min(Instant::now() + DISCONNECT_PATIENCE);
+    }
+}
+
+async fn kill_all(seats: &mut [Seat; 2], why: &str) {
+    for seat in seats {
+        if seat.running()
+            && let Some(launched) = &mut seat.launched
+        {
+            launched.kill(why).await;
+            seat.exit = Some(format!("killed: {why}"));
+        }
+    }
+}
+
+/// Letters, digits, `-`, `_` and `.` stay; anything else becomes `_`, so a
+/// display name cannot leave the log directory.
+fn file_name_safe(name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if safe.starts_with('.') {
+        format!("_{safe}")
+    } else {
+        safe
+    }
+}
+
+/// A decimal score part as a whole number (Blokus parts are integers).
+fn whole(value: Option<&Decimal>) -> u32 {
+    value.map_or(0, |d| {
+        let scaled = d.unscaled() as f64 / 10f64.powi(i32::from(d.scale()));
+        scaled.round().clamp(0.0, f64::from(u32::MAX)) as u32
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn record_game(
+    settings: &MatchSettings,
+    game: u32,
+    slot_players: [usize; 2],
+    result: Option<&GameResult>,
+    detected: Option<Detected>,
+    room: String,
+    replay: Option<PathBuf>,
+    duration: Duration,
+) -> GameRecord {
+    let mut record = GameRecord {
+        game,
+        players: settings.names(),
+        starter: slot_players[0] as u8 + 1,
+        win_points: [0; 2],
+        points: [0; 2],
+        causes: [Cause::Unknown; 2],
+        reasons: [String::new(), String::new()],
+        duration_ms: duration.as_millis().try_into().unwrap_or(u64::MAX),
+        room,
+        replay,
+    };
+    for (slot, &player) in slot_players.iter().enumerate() {
+        if let Some(score) = result.and_then(|r| r.scores.get(slot)) {
+            record.causes[player] = Cause::from_score(score.cause);
+            record.reasons[player] = score.reason.clone();
+            record.win_points[player] = whole(score.parts.first());
+            record.points[player] = whole(score.parts.get(1));
+        }
+    }
+    // An end the runner detected overrides the cancelled room's result:
+    // the offender loses, the other player wins.
+    if let Some(found) = detected {
+        let offender = slot_players[found.slot];
+        record.causes[offender] = found.cause;
+        record.reasons[offender] = found.reason;
+        record.causes[1 - offender] = Cause::Regular;
+        record.reasons[1 - offender].clear();
+        record.win_points[offender] = 0;
+        record.win_points[1 - offender] = 2;
+    }
+    record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_names_stay_in_the_log_directory() {
+        assert_eq!(file_name_safe("alice"), "alice");
+        assert_eq!(file_name_safe("../etc/x"), "_.._etc_x");
+        assert_eq!(file_name_safe("a b/c"), "a_b_c");
+    }
+
+    #[test]
+    fn score_parts_become_whole_numbers() {
+        assert_eq!(whole(Some(&Decimal::integer(87))), 87);
+        assert_eq!(whole(Some(&Decimal::new(52_000_000, 6))), 52);
+        assert_eq!(whole(Some(&Decimal::integer(-3))), 0);
+        assert_eq!(whole(None), 0);
+    }
+}

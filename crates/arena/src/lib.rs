@@ -1,0 +1,39 @@
+//! The match runner: plays many games between two players — programs
+//! started with the contest's convention or built-in bots — on a
+//! Spielleiter server through the administration protocol, and turns the
+//! results into statistics. The official TestClient's job, and more:
+//! parallel games, a resumable results file, an Elo estimate, and players
+//! that crash or hang recorded as irregular games instead of stopping the
+//! match.
+//!
+//! # Layout
+//!
+//! - [`settings`]: [`MatchSettings`], the players ([`PlayerSpec`],
+//!   [`Program`]) and limits.
+//! - [`runner`]: [`run_match`], scheduling games and recording them;
+//!   `game` plays one game and `players` starts and ends players.
+//! - [`record`]: [`GameRecord`] and the JSON-lines [`ResultsFile`].
+//! - [`stats`]: [`Summary`] with the Elo difference.
+//! - [`progress`]: [`TerminalProgress`], a progress display.
+//! - [`local_server`]: [`LocalServer`], an in-process server for
+//!   `--start-server` and the demo; [`replays`]: finding a game's replay.
+#![deny(missing_docs)]
+
+pub mod error;
+mod game;
+pub mod local_server;
+mod players;
+pub mod progress;
+pub mod record;
+pub mod replays;
+pub mod runner;
+pub mod settings;
+pub mod stats;
+
+pub use error::ArenaError;
+pub use local_server::{LocalServer, LocalServerSettings};
+pub use progress::TerminalProgress;
+pub use record::{Cause, GameRecord, ResultsFile};
+pub use runner::{MatchObserver, MatchReport, Quiet, run_match};
+pub use settings::{MatchSettings, PlayerSpec, Program, distinct_names};
+pub use stats::{EloDifference, PlayerStats, Summary};

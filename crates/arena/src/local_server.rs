@@ -1,0 +1,111 @@
+//! [`LocalServer`]: a Spielleiter server in this process on a loopback port,
+//! with a random administrator passphrase, for `--start-server` and the
+//! demo.
+
+use std::{
+    net::{Ipv4Addr, SocketAddr},
+    path::PathBuf,
+    time::Duration,
+};
+
+use spielleiter_server::Config;
+use tokio::{sync::oneshot, task::JoinHandle};
+
+use crate::error::ArenaError;
+
+/// How the in-process server is set up.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LocalServerSettings {
+    /// The port; 0 picks a free one.
+    pub port: u16,
+    /// Where replays go; `None` writes none.
+    pub replay_dir: Option<PathBuf>,
+    /// Seed of the start pieces; `None` seeds from the OS.
+    pub seed: Option<u64>,
+}
+
+/// A running in-process server. Stop it with [`LocalServer::stop`]; dropping
+/// it aborts the server task.
+#[derive(Debug)]
+pub struct LocalServer {
+    addr: SocketAddr,
+    passphrase: String,
+    replay_dir: Option<PathBuf>,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+impl LocalServer {
+    /// Starts a server on `127.0.0.1` with administration enabled under a
+    /// fresh random passphrase. Players are timed as by default; slots
+    /// prepared with `canTimeout="false"` are not.
+    ///
+    /// # Errors
+    ///
+    /// [`ArenaError::Server`] if the port cannot be bound.
+    pub async fn start(settings: LocalServerSettings) -> Result<LocalServer, ArenaError> {
+        let passphrase = format!("{:032x}", rand::random::<u128>());
+        let replay_dir = settings
+            .replay_dir
+            .map(|dir| std::path::absolute(&dir).unwrap_or(dir));
+        let config = Config {
+            port: settings.port,
+            admin_passphrase: Some(passphrase.clone()),
+            seed: settings.seed,
+            replays: replay_dir.is_some(),
+            replay_dir: replay_dir.clone().unwrap_or_default(),
+            // Games are over when the match stops the server.
+            shutdown_grace: Duration::ZERO,
+            ..Config::default()
+        };
+        let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, settings.port))
+            .await
+            .map_err(ArenaError::Server)?;
+        let addr = listener.local_addr().map_err(ArenaError::Server)?;
+        let (shutdown, signal) = oneshot::channel::<()>();
+        let task = tokio::spawn(spielleiter_server::run(listener, config, async move {
+            let _ = signal.await;
+        }));
+        Ok(LocalServer {
+            addr,
+            passphrase,
+            replay_dir,
+            shutdown: Some(shutdown),
+            task: Some(task),
+        })
+    }
+
+    /// Where the server listens.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The administrator passphrase.
+    pub fn passphrase(&self) -> &str {
+        &self.passphrase
+    }
+
+    /// The absolute replay directory, if replays are written.
+    pub fn replay_dir(&self) -> Option<&PathBuf> {
+        self.replay_dir.as_ref()
+    }
+
+    /// Shuts the server down and waits until it has (games still running
+    /// end at once, with a result and a complete replay).
+    pub async fn stop(mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for LocalServer {
+    fn drop(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! Starting a player for a reserved slot, waiting for it to end, and ending
+//! it by force: a program in its own process group (so whatever it starts
+//! goes with it) with its output in a log file, or a built-in bot as a task
+//! of this process.
+
+use std::{
+    fs::{File, OpenOptions},
+    io::Write,
+    path::{Path, PathBuf},
+    process::Stdio,
+};
+
+use spielleiter_bots::{Bot, BotKind};
+use spielleiter_client::{ClientError, Connection, GameReport, PlayOptions, play_blokus};
+use tokio::{process::Child, task::JoinHandle};
+
+use crate::settings::Program;
+
+/// Where and as whom a player joins.
+#[derive(Clone, Debug)]
+pub(crate) struct Invitation<'a> {
+    pub host: &'a str,
+    pub port: u16,
+    pub reservation: &'a str,
+    /// `<log_dir>/<name>_game<N>.log`.
+    pub log_path: PathBuf,
+    /// Seed for a random built-in bot.
+    pub seed: u64,
+}
+
+/// A started player.
+#[derive(Debug)]
+pub(crate) enum Launched {
+    // Two per game: the size difference to a task handle does not matter.
+    Program { child: Box<Child>, log_path: PathBuf },
+    Builtin(JoinHandle<Result<GameReport, ClientError>>),
+}
+
+/// Starts `program` for the slot described by `invitation`.
+///
+/// # Errors
+///
+/// Why the program could not be started (missing file, not executable,
+/// log file not writable), as text for the game record.
+pub(crate) fn launch(program: &Program, invitation: &Invitation<'_>) -> Result<Launched, String> {
+    match program {
+        Program::Builtin(kind) => Ok(Launched::Builtin(tokio::spawn(builtin(
+            *kind,
+            invitation.host.to_owned(),
+            invitation.port,
+            invitation.reservation.to_owned(),
+            invitation.seed,
+        )))),
+        Program::Executable(path) => {
+            let log = File::create(&invitation.log_path)
+                .map_err(|e| format!("cannot create {}: {e}", invitation.log_path.display()))?;
+            let log_err = log.try_clone().map_err(|e| e.to_string())?;
+            let port = invitation.port.to_string();
+            let mut command = if is_jar(path) {
+                let mut java = tokio::process::Command::new("java");
+                java.arg("-jar").arg(path).args([
+                    "-r",
+                    invitation.reservation,
+                    "-h",
+                    invitation.host,
+                    "-p",
+                    &port,
+                ]);
+                java
+            } else {
+                let mut exe = tokio::process::Command::new(path);
+                exe.args([
+                    "--reservation",
+                    invitation.reservation,
+                    "--host",
+                    invitation.host,
+                    "--port",
+                    &port,
+                ]);
+                exe
+            };
+            command
+                .stdin(Stdio::null())
+                .stdout(log)
+                .stderr(log_err)
+                .kill_on_drop(true);
+            #[cfg(unix)]
+            command.process_group(0);
+            let child = command
+                .spawn()
+                .map_err(|e| format!("cannot start {}: {e}", path.display()))?;
+            Ok(Launched::Program {
+                child: Box::new(child),
+                log_path: invitation.log_path.clone(),
+            })
+        }
+    }
+}
+
+fn is_jar(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "jar")
+}
+
+async fn builtin(
+    kind: BotKind,
+    host: String,
+    port: u16,
+    reservation: String,
+    seed: u64,
+) -> Result<GameReport, ClientError> {
+    let mut connection = Connection::connect((host.as_str(), port)).await?;
+    let room = connection.join_prepared(&reservation).await?;
+    let mut bot = kind.build(seed);
+    play_blokus(&mut connection, &room, PlayOptions::default(), |game| {
+        bot.choose_move(game)
+    })
+    .await
+}
+
+impl Launched {
+    /// Waits until the player has ended; describes how. Must not be called
+    /// again once it has returned.
+    pub(crate) async fn wait(&mut self) -> String {
+        match self {
+            Launched::Program { child, .. } => match child.wait().await {
+                Ok(status) => status.to_string(),
+                Err(error) => format!("cannot wait for the program: {error}"),
+            },
+            Launched::Builtin(task) => match task.await {
+                Ok(Ok(_)) => "the bot finished".to_owned(),
+                Ok(Err(error)) => format!("the bot failed: {error}"),
+                Err(error) => format!("the bot task failed: {error}"),
+            },
+        }
+    }
+
+    /// Ends the player by force, with everything its program started, and
+    /// notes why in its log.
+    pub(crate) async fn kill(&mut self, why: &str) {
+        match self {
+            Launched::Program { child, log_path } => {
+                if let Ok(mut log) = OpenOptions::new().append(true).open(&*log_path) {
+                    let _ = writeln!(log, "\n[spielleiter match] killed: {why}");
+                }
+                #[cfg(unix)]
+                if let Some(pid) = child.id().and_then(|id| i32::try_from(id).ok()) {
+                    // The program leads its own group (process_group(0)).
+                    let _ = nix::sys::signal::killpg(
+                        nix::unistd::Pid::from_raw(pid),
+                        nix::sys::signal::Signal::SIGKILL,
+                    );
+                }
+                let _ = child.start_kill();
+                let _ = child.wait().await;
+            }
+            Launched::Builtin(task) => {
+                task.abort();
+                let _ = task.await;
+            }
+        }
+    }
+}

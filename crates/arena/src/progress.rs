@@ -1,0 +1,138 @@
+//! [`TerminalProgress`]: a line per finished game on standard output and,
+//! when standard error is a terminal, a progress bar with running totals
+//! below it.
+
+use std::{
+    io::{IsTerminal, Write},
+    time::Instant,
+};
+
+use crate::{record::GameRecord, runner::MatchObserver, stats::Summary};
+
+const BAR_WIDTH: usize = 24;
+
+/// Prints a match's progress for a person watching.
+#[derive(Debug)]
+pub struct TerminalProgress {
+    total: u32,
+    done_before: u32,
+    done: u32,
+    started: Instant,
+    bar: bool,
+}
+
+impl TerminalProgress {
+    /// Progress for a match of `total` games; draws a bar if standard error
+    /// is a terminal.
+    pub fn new(total: u32) -> TerminalProgress {
+        TerminalProgress {
+            total,
+            done_before: 0,
+            done: 0,
+            started: Instant::now(),
+            bar: std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn draw_bar(&self, summary: &Summary) {
+        let filled = if self.total == 0 {
+            BAR_WIDTH
+        } else {
+            (self.done as usize * BAR_WIDTH / self.total as usize).min(BAR_WIDTH)
+        };
+        let played_now = self.done - self.done_before;
+        let eta = if played_now > 0 && self.done < self.total {
+            let per_game = self.started.elapsed().as_secs_f64() / f64::from(played_now);
+            format!(
+                "  ETA {:.0} s",
+                per_game * f64::from(self.total - self.done)
+            )
+        } else {
+            String::new()
+        };
+        let [a, b] = &summary.players;
+        let mut err = std::io::stderr().lock();
+        let _ = write!(
+            err,
+            "\r\x1b[2K[{}{}] {}/{}  {} {}-{}-{}  {} {}-{}-{}  irregular {}{eta}",
+            "#".repeat(filled),
+            ".".repeat(BAR_WIDTH - filled),
+            self.done,
+            self.total,
+            a.name,
+            a.wins,
+            a.draws,
+            a.losses,
+            b.name,
+            b.wins,
+            b.draws,
+            b.losses,
+            summary.irregular_games,
+        );
+        let _ = err.flush();
+    }
+
+    /// Clears the bar (before the final summary is printed).
+    pub fn finish(&self) {
+        if self.bar {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[2K");
+            let _ = err.flush();
+        }
+    }
+}
+
+/// One line describing a finished game.
+pub fn game_line(record: &GameRecord, total: u32) -> String {
+    let [a, b] = &record.players;
+    let outcome = match record.win_points[0].cmp(&record.win_points[1]) {
+        std::cmp::Ordering::Greater => format!("{a} wins"),
+        std::cmp::Ordering::Less => format!("{b} wins"),
+        std::cmp::Ordering::Equal => "draw".to_owned(),
+    };
+    let mut line = format!(
+        "game {}/{total}: {a} {} – {} {b} ({} started), {outcome}, {:.1} s",
+        record.game,
+        record.points[0],
+        record.points[1],
+        record.players[usize::from(record.starter.saturating_sub(1)).min(1)],
+        record.duration_ms as f64 / 1000.0,
+    );
+    for (name, (cause, reason)) in record
+        .players
+        .iter()
+        .zip(record.causes.iter().zip(&record.reasons))
+    {
+        if *cause != crate::record::Cause::Regular {
+            line.push_str(&format!("; {name}: {} {reason}", cause.name()));
+        }
+    }
+    line
+}
+
+impl MatchObserver for TerminalProgress {
+    fn started(&mut self, done: u32, to_play: u32, summary: &Summary) {
+        self.done_before = done;
+        self.done = done;
+        self.total = done + to_play;
+        if done > 0 {
+            println!("resuming: {done} games recorded, {to_play} to play");
+        }
+        if self.bar {
+            self.draw_bar(summary);
+        }
+    }
+
+    fn game_finished(&mut self, record: &GameRecord, summary: &Summary) {
+        self.done += 1;
+        if self.bar {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[2K");
+            let _ = err.flush();
+        }
+        println!("{}", game_line(record, self.total));
+        if self.bar {
+            self.draw_bar(summary);
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! [`GameRecord`]: one finished game of a match, and the results file that
+//! holds one record per line (JSON lines), appended as games end so that an
+//! interrupted match can resume.
+
+use std::{
+    collections::BTreeSet,
+    fs::{self, File, OpenOptions},
+    io::{self, Write},
+    path::{Path, PathBuf},
+};
+
+use serde::{Deserialize, Serialize};
+use spielleiter_protocol::ScoreCause;
+
+use crate::error::ArenaError;
+
+/// Why a player's game ended as it did: the server's score causes, and the
+/// ends only the match runner sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Cause {
+    /// The game ended by the rules.
+    Regular,
+    /// The player left the game (disconnect, protocol error, or its program
+    /// ended during the game).
+    Left,
+    /// The player broke a rule.
+    RuleViolation,
+    /// The player's move came after the soft limit.
+    SoftTimeout,
+    /// The player sent no move within the hard limit.
+    HardTimeout,
+    /// The server ended the game without a cause of its own (shutdown).
+    Unknown,
+    /// The player's program ended (or could not be started) before it
+    /// joined its game.
+    Crashed,
+    /// The player's program did not join its game in time.
+    NoConnection,
+    /// The game took longer than the match allows while this player was on
+    /// turn (possible only for players that are not timed).
+    Hung,
+}
+
+impl Cause {
+    /// The cause of a server's score.
+    pub fn from_score(cause: ScoreCause) -> Cause {
+        match cause {
+            ScoreCause::Regular => Cause::Regular,
+            ScoreCause::Left => Cause::Left,
+            ScoreCause::RuleViolation => Cause::RuleViolation,
+            ScoreCause::SoftTimeout => Cause::SoftTimeout,
+            ScoreCause::HardTimeout => Cause::HardTimeout,
+            ScoreCause::Unknown => Cause::Unknown,
+        }
+    }
+
+    /// The name in results files and summaries.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cause::Regular => "REGULAR",
+            Cause::Left => "LEFT",
+            Cause::RuleViolation => "RULE_VIOLATION",
+            Cause::SoftTimeout => "SOFT_TIMEOUT",
+            Cause::HardTimeout => "HARD_TIMEOUT",
+            Cause::Unknown => "UNKNOWN",
+            Cause::Crashed => "CRASHED",
+            Cause::NoConnection => "NO_CONNECTION",
+            Cause::Hung => "HUNG",
+        }
+    }
+}
+
+/// One finished game. Pairs are indexed by player: `[player 1, player 2]`
+/// as named on the command line, whichever of them started.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's number in the match, from 1.
+    pub game: u32,
+    /// The players' display names.
+    pub players: [String; 2],
+    /// Which player (1 or 2) had team ONE and so made the first move.
+    pub starter: u8,
+    /// Win points: 2 for a win, 1 for a draw, 0 for a loss.
+    pub win_points: [u32; 2],
+    /// The game points each player's team scored.
+    pub points: [u32; 2],
+    /// How the game ended for each player.
+    pub causes: [Cause; 2],
+    /// The server's reason texts (empty for a regular end), or the match
+    /// runner's explanation of an end it detected.
+    pub reasons: [String; 2],
+    /// Wall-clock time from preparing the room to the end of the game.
+    pub duration_ms: u64,
+    /// The server's room id.
+    pub room: String,
+    /// The replay file, if the match runner knows where the server writes
+    /// replays and found it.
+    pub replay: Option<PathBuf>,
+}
+
+impl GameRecord {
+    /// Whether the game ended by the rules for both players.
+    pub fn is_regular(&self) -> bool {
+        self.causes.iter().all(|&c| c == Cause::Regular)
+    }
+}
+
+/// The results file of a match: one JSON object per line, one line per
+/// finished game, in the order the games ended.
+#[derive(Debug)]
+pub struct ResultsFile {
+    path: PathBuf,
+    file: File,
+}
+
+impl ResultsFile {
+    /// Opens (creating if needed) the results file and reads the games it
+    /// already holds. A last line cut short by an interruption is dropped
+    /// from the file, so that game is played again.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read or written, a complete line is not a game
+    /// record, or the records are of other players than `players`.
+    pub fn open(
+        path: &Path,
+        players: &[String; 2],
+    ) -> Result<(ResultsFile, Vec<GameRecord>), ArenaError> {
+        let io_error = |source: io::Error| ArenaError::ResultsFile {
+            path: path.to_owned(),
+            source,
+        };
+        let text = match fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => String::new(),
+            Err(error) => return Err(io_error(error)),
+        };
+        let (records, complete_len) = parse_records(path, &text)?;
+        if complete_len < text.len() {
+            let file = OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(io_error)?;
+            file.set_len(complete_len as u64).map_err(io_error)?;
+        }
+        if let Some(other) = records.iter().find(|r| &r.players != players) {
+            return Err(ArenaError::OtherMatch {
+                path: path.to_owned(),
+                found: other.players.clone(),
+            });
+        }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            fs::create_dir_all(dir).map_err(io_error)?;
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(io_error)?;
+        Ok((
+            ResultsFile {
+                path: path.to_owned(),
+                file,
+            },
+            records,
+        ))
+    }
+
+    /// Appends one record as a line, written in one piece and flushed.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be written.
+    pub fn append(&mut self, record: &GameRecord) -> Result<(), ArenaError> {
+        let mut line = serde_json::to_vec(record).map_err(|e| ArenaError::ResultsFile {
+            path: self.path.clone(),
+            source: e.into(),
+        })?;
+        line.push(b'\n');
+        self.file
+            .write_all(&line)
+            .and_then(|()| self.file.flush())
+            .map_err(|source| ArenaError::ResultsFile {
+                path: self.path.clone(),
+                source,
+            })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Parses every complete line; returns the records and the length of the
+/// text that holds them. A last line without line break (an interrupted
+/// write) is left out.
+fn parse_records(path: &Path, text: &str) -> Result<(Vec<GameRecord>, usize), ArenaError> {
+    let mut records = Vec::new();
+    let mut complete_len = 0;
+    for (number, line) in text.split_inclusive('\n').enumerate() {
+        let content = line.trim();
+        if content.is_empty() {
+            complete_len += line.len();
+            continue;
+        }
+        if !line.ends_with('\n') {
+            // Only the last line can lack its line break: a write cut short
+            // by an interruption. That game is played again.
+            break;
+        }
+        let record =
+            serde_json::from_str::<GameRecord>(content).map_err(|error| ArenaError::BadRecord {
+                path: path.to_owned(),
+                line: number + 1,
+                reason: error.to_string(),
+            })?;
+        records.push(record);
+        complete_len += line.len();
+    }
+    Ok((records, complete_len))
+}
+
+/// The game numbers in `1..=total` that `records` do not hold yet, in order.
+pub fn missing_games(records: &[GameRecord], total: u32) -> Vec<u32> {
+    let done: BTreeSet<u32> = records.iter().map(|r| r.game).collect();
+    (1..=total).filter(|g| !done.contains(g)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    pub(crate) fn record(game: u32, win_points: [u32; 2], causes: [Cause; 2]) -> GameRecord {
+        GameRecord {
+            game,
+            players: ["alice".to_owned(), "bob".to_owned()],
+            starter: if game % 2 == 1 { 1 } else { 2 },
+            win_points,
+            points: [50, 40],
+            causes,
+            reasons: [String::new(), String::new()],
+            duration_ms: 120,
+            room: format!("room-{game}"),
+            replay: None,
+        }
+    }
+
+    fn names() -> [String; 2] {
+        ["alice".to_owned(), "bob".to_owned()]
+    }
+
+    #[test]
+    fn records_survive_a_round_trip_through_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/results.jsonl");
+        let (mut file, old) = ResultsFile::open(&path, &names()).unwrap();
+        assert!(old.is_empty());
+        let games = [
+            record(1, [2, 0], [Cause::Regular; 2]),
+            record(3, [0, 2], [Cause::SoftTimeout, Cause::Regular]),
+        ];
+        for game in &games {
+            file.append(game).unwrap();
+        }
+        drop(file);
+        let (_, read) = ResultsFile::open(&path, &names()).unwrap();
+        assert_eq!(read, games);
+        assert_eq!(missing_games(&read, 4), [2, 4]);
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains(r#""causes":["SOFT_TIMEOUT","REGULAR"]"#),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_line_cut_short_is_dropped_and_the_file_continues_cleanly() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.jsonl");
+        let whole = serde_json::to_string(&record(1, [1, 1], [Cause::Regular; 2])).unwrap();
+        let cut = &serde_json::to_string(&record(2, [2, 0], [Cause::Regular; 2])).unwrap()[..40];
+        fs::write(&path, format!("{whole}\n{cut}")).unwrap();
+        let (mut file, read) = ResultsFile::open(&path, &names()).unwrap();
+        assert_eq!(read.len(), 1);
+        file.append(&record(2, [2, 0], [Cause::Regular; 2]))
+            .unwrap();
+        let (_, read) = ResultsFile::open(&path, &names()).unwrap();
+        assert_eq!(read.iter().map(|r| r.game).collect::<Vec<_>>(), [1, 2]);
+    }
+
+    #[test]
+    fn a_broken_line_in_the_middle_or_other_players_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.jsonl");
+        fs::write(&path, "{not json}\n\n").unwrap();
+        assert!(matches!(
+            ResultsFile::open(&path, &names()),
+            Err(ArenaError::BadRecord { line: 1, .. })
+        ));
+        let line = serde_json::to_string(&record(1, [2, 0], [Cause::Regular; 2])).unwrap();
+        fs::write(&path, format!("{line}\n")).unwrap();
+        let others = ["carol".to_owned(), "bob".to_owned()];
+        assert!(matches!(
+            ResultsFile::open(&path, &others),
+            Err(ArenaError::OtherMatch { .. })
+        ));
+    }
+}

@@ -1,0 +1,132 @@
+//! [`run_match`]: plays the games of a match that the results file does not
+//! hold yet, up to `parallel` at a time, appending each finished game to
+//! the file and reporting it to a [`MatchObserver`].
+
+use std::sync::Arc;
+
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use crate::{
+    error::ArenaError,
+    game::{GameOutcome, play_game},
+    record::{GameRecord, ResultsFile, missing_games},
+    settings::{MatchSettings, Program},
+    stats::Summary,
+};
+
+/// Told about the progress of a match.
+pub trait MatchObserver {
+    /// The match starts: `done` games are in the results file already,
+    /// `to_play` will be played now.
+    fn started(&mut self, done: u32, to_play: u32, summary: &Summary);
+
+    /// A game ended and was recorded; `summary` covers every recorded game.
+    fn game_finished(&mut self, record: &GameRecord, summary: &Summary);
+}
+
+/// An observer that ignores everything.
+#[derive(Debug, Default)]
+pub struct Quiet;
+
+impl MatchObserver for Quiet {
+    fn started(&mut self, _: u32, _: u32, _: &Summary) {}
+    fn game_finished(&mut self, _: &GameRecord, _: &Summary) {}
+}
+
+/// The end of a match run.
+#[derive(Debug)]
+pub struct MatchReport {
+    /// Statistics of every recorded game.
+    pub summary: Summary,
+    /// Every recorded game, those of earlier runs first, then in the order
+    /// they ended.
+    pub records: Vec<GameRecord>,
+    /// Games that were in the results file when the run started.
+    pub resumed: u32,
+    /// Whether `shutdown` stopped the run before all games were played.
+    pub interrupted: bool,
+}
+
+/// Runs the match until every game is recorded or `shutdown` is cancelled
+/// (running games are then abandoned unrecorded, their players killed and
+/// their rooms cancelled; a later run plays them again).
+///
+/// # Errors
+///
+/// The results file or log directory cannot be used, or the server cannot
+/// be administered. Games finished before an error are recorded.
+pub async fn run_match(
+    settings: MatchSettings,
+    shutdown: CancellationToken,
+    observer: &mut dyn MatchObserver,
+) -> Result<MatchReport, ArenaError> {
+    if settings.parallel == 0 {
+        return Err(ArenaError::Settings(
+            "--parallel must be at least 1".to_owned(),
+        ));
+    }
+    let names = settings.names();
+    let (mut results, mut records) = ResultsFile::open(&settings.results, &names)?;
+    let resumed = records.len() as u32;
+    let mut queue = missing_games(&records, settings.games).into_iter();
+    let to_play = queue.len() as u32;
+    if settings
+        .players
+        .iter()
+        .any(|p| matches!(p.program, Program::Executable(_)))
+    {
+        std::fs::create_dir_all(&settings.log_dir).map_err(|source| ArenaError::LogDir {
+            path: settings.log_dir.clone(),
+            source,
+        })?;
+    }
+    observer.started(resumed, to_play, &Summary::from_records(&names, &records));
+
+    let settings = Arc::new(settings);
+    let mut running = JoinSet::new();
+    let mut failure = None;
+    let mut interrupted = false;
+    loop {
+        while running.len() < settings.parallel && !shutdown.is_cancelled() && failure.is_none() {
+            let Some(game) = queue.next() else { break };
+            let (settings, shutdown) = (Arc::clone(&settings), shutdown.clone());
+            running.spawn(async move { play_game(&settings, game, &shutdown).await });
+        }
+        let Some(joined) = running.join_next().await else {
+            break;
+        };
+        match joined {
+            Ok(Ok(GameOutcome::Finished(record))) => {
+                if let Err(error) = results.append(&record) {
+                    failure.get_or_insert(error);
+                    shutdown.cancel();
+                }
+                records.push(record);
+                let summary = Summary::from_records(&names, &records);
+                if let Some(record) = records.last() {
+                    observer.game_finished(record, &summary);
+                }
+            }
+            Ok(Ok(GameOutcome::Interrupted)) => interrupted = true,
+            Ok(Err(error)) => {
+                failure.get_or_insert(error);
+                shutdown.cancel();
+            }
+            Err(panic) => {
+                failure.get_or_insert(ArenaError::Settings(format!("a game task failed: {panic}")));
+                shutdown.cancel();
+            }
+        }
+    }
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    interrupted |= queue.next().is_some();
+    Ok(MatchReport {
+        summary: Summary::from_records(&names, &records),
+        records,
+        resumed,
+        interrupted,
+    })
+}

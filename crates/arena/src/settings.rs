@@ -1,0 +1,157 @@
+//! What a match is: the two players (a program or a built-in bot each), how
+//! many games, how many at once, where the server is, and the limits that
+//! turn a crashed or hung player into a recorded irregular game.
+
+use std::{fmt, path::PathBuf, str::FromStr, time::Duration};
+
+use spielleiter_bots::{BotKind, UnknownBot};
+
+/// How a player is run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Program {
+    /// A built-in bot, played in this process over TCP.
+    Builtin(BotKind),
+    /// A program started as `EXE --reservation CODE --host H --port P`
+    /// (a `.jar` as `java -jar JAR -r CODE -h H -p P`, as the official
+    /// TestClient does).
+    Executable(PathBuf),
+}
+
+impl FromStr for Program {
+    type Err = UnknownBot;
+
+    /// `builtin:NAME` names a built-in bot; anything else is a path.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.strip_prefix("builtin:") {
+            Some(name) => name.parse().map(Program::Builtin),
+            None => Ok(Program::Executable(PathBuf::from(s))),
+        }
+    }
+}
+
+impl fmt::Display for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Program::Builtin(kind) => write!(f, "builtin:{kind}"),
+            Program::Executable(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+/// One of the two players.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerSpec {
+    /// The display name, also used for log file names.
+    pub name: String,
+    /// What plays.
+    pub program: Program,
+    /// Whether the server times the player (prepared with `canTimeout`).
+    pub timed: bool,
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// Player 1 and player 2. Player 1 starts the odd-numbered games,
+    /// player 2 the even-numbered ones.
+    pub players: [PlayerSpec; 2],
+    /// Games in the whole match, including those already in the results.
+    pub games: u32,
+    /// Games played at the same time.
+    pub parallel: usize,
+    /// The server's host, as the players are told.
+    pub host: String,
+    /// The server's port.
+    pub port: u16,
+    /// The server's administrator passphrase.
+    pub passphrase: String,
+    /// Where the server writes replays, if the match runner can look there.
+    pub replay_dir: Option<PathBuf>,
+    /// The results file (JSON lines), appended and resumed from.
+    pub results: PathBuf,
+    /// Where players' output goes: `<log_dir>/<name>_game<N>.log`.
+    pub log_dir: PathBuf,
+    /// How long a player's program may take to join its game.
+    pub connect_timeout: Duration,
+    /// How long a whole game may take; past it, the player on turn is taken
+    /// to hang and the game ends irregularly.
+    pub game_timeout: Duration,
+    /// How long a program may keep running after its game has ended before
+    /// it is killed.
+    pub exit_grace: Duration,
+    /// Seeds the random built-in bots (each game gets its own seed).
+    pub seed: u64,
+}
+
+impl MatchSettings {
+    /// The TestClient's defaults for everything but the players and the
+    /// server: 100 games one at a time, `match-results.jsonl`, `log/`,
+    /// 30 s to connect, 20 minutes per game, 5 s to exit.
+    pub fn new(players: [PlayerSpec; 2], host: String, port: u16, passphrase: String) -> Self {
+        MatchSettings {
+            players,
+            games: 100,
+            parallel: 1,
+            host,
+            port,
+            passphrase,
+            replay_dir: None,
+            results: PathBuf::from("match-results.jsonl"),
+            log_dir: PathBuf::from("log"),
+            connect_timeout: Duration::from_secs(30),
+            game_timeout: Duration::from_secs(20 * 60),
+            exit_grace: Duration::from_secs(5),
+            seed: 0,
+        }
+    }
+
+    /// The display names, player 1 first.
+    pub fn names(&self) -> [String; 2] {
+        [self.players[0].name.clone(), self.players[1].name.clone()]
+    }
+}
+
+/// Makes two equal display names distinct by suffixing `-1` and `-2`, as
+/// the official TestClient does (the server names replays and the match
+/// runner names logs after them).
+pub fn distinct_names(first: String, second: String) -> [String; 2] {
+    if first == second {
+        [format!("{first}-1"), format!("{second}-2")]
+    } else {
+        [first, second]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn programs_parse_as_builtins_or_paths() {
+        assert_eq!(
+            "builtin:greedy".parse::<Program>(),
+            Ok(Program::Builtin(BotKind::Greedy))
+        );
+        assert_eq!(
+            "./client.sh".parse::<Program>(),
+            Ok(Program::Executable(PathBuf::from("./client.sh")))
+        );
+        assert!("builtin:clever".parse::<Program>().is_err());
+        assert_eq!(
+            Program::Builtin(BotKind::Random).to_string(),
+            "builtin:random"
+        );
+    }
+
+    #[test]
+    fn equal_names_get_suffixes() {
+        assert_eq!(
+            distinct_names("x".into(), "x".into()),
+            ["x-1".to_owned(), "x-2".to_owned()]
+        );
+        assert_eq!(
+            distinct_names("a".into(), "b".into()),
+            ["a".to_owned(), "b".to_owned()]
+        );
+    }
+}

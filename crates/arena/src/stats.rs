@@ -1,0 +1,360 @@
+//! Match statistics from the game records: per player wins, draws, losses,
+//! average game points with their standard deviation, and irregular ends by
+//! kind; for the pair an Elo difference with a 95 % confidence interval.
+
+use std::fmt;
+
+use crate::record::{Cause, GameRecord};
+
+/// Irregular ends of one player's games, by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Irregular {
+    /// Soft and hard timeouts.
+    pub timeouts: u32,
+    /// Rule violations.
+    pub violations: u32,
+    /// Left the game, crashed, or never connected.
+    pub crashes: u32,
+    /// Hung while not timed (the match's game time limit ended the game).
+    pub hangs: u32,
+}
+
+impl Irregular {
+    /// All irregular ends.
+    pub fn total(&self) -> u32 {
+        self.timeouts + self.violations + self.crashes + self.hangs
+    }
+
+    fn count(&mut self, cause: Cause) {
+        match cause {
+            Cause::Regular | Cause::Unknown => {}
+            Cause::SoftTimeout | Cause::HardTimeout => self.timeouts += 1,
+            Cause::RuleViolation => self.violations += 1,
+            Cause::Left | Cause::Crashed | Cause::NoConnection => self.crashes += 1,
+            Cause::Hung => self.hangs += 1,
+        }
+    }
+}
+
+/// One player's record over a match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerStats {
+    /// The display name.
+    pub name: String,
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Mean game points per game.
+    pub points_mean: f64,
+    /// Sample standard deviation of the game points (0 for one game).
+    pub points_sd: f64,
+    /// The player's own irregular ends (not the opponent's).
+    pub irregular: Irregular,
+}
+
+/// An Elo difference with its 95 % confidence interval; the bounds are
+/// infinite when the interval reaches a score of 0 % or 100 %.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloDifference {
+    /// Point estimate: player 1's rating minus player 2's.
+    pub estimate: f64,
+    /// Lower bound of the 95 % interval.
+    pub low: f64,
+    /// Upper bound of the 95 % interval.
+    pub high: f64,
+}
+
+/// The statistics of a match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Games recorded.
+    pub games: u32,
+    /// Games in which somebody's end was irregular.
+    pub irregular_games: u32,
+    /// Player 1, player 2.
+    pub players: [PlayerStats; 2],
+    /// Player 1's score fraction: (wins + draws / 2) / games.
+    pub score: f64,
+    /// Player 1's Elo advantage; `None` without games.
+    pub elo: Option<EloDifference>,
+}
+
+/// z for a two-sided 95 % interval of the normal distribution.
+const Z_95: f64 = 1.959_963_984_540_054;
+
+/// The Elo difference that makes `score` the expected score:
+/// `E = 1 / (1 + 10^(-D/400))` solved for `D`, i.e.
+/// `D = -400 · log10(1/score - 1)`; ±∞ at scores 1 and 0.
+pub fn elo_from_score(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+impl Summary {
+    /// Computes the statistics of `records`; `names` are the players'
+    /// display names (used when there are no records yet).
+    pub fn from_records(names: &[String; 2], records: &[GameRecord]) -> Summary {
+        let stats = |player: usize| {
+            let mut stats = PlayerStats {
+                name: names[player].clone(),
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                points_mean: 0.0,
+                points_sd: 0.0,
+                irregular: Irregular::default(),
+            };
+            for record in records {
+                let (own, other) = (record.win_points[player], record.win_points[1 - player]);
+                match own.cmp(&other) {
+                    std::cmp::Ordering::Greater => stats.wins += 1,
+                    std::cmp::Ordering::Equal => stats.draws += 1,
+                    std::cmp::Ordering::Less => stats.losses += 1,
+                }
+                stats.irregular.count(record.causes[player]);
+            }
+            let points: Vec<f64> = records
+                .iter()
+                .map(|r| f64::from(r.points[player]))
+                .collect();
+            (stats.points_mean, stats.points_sd) = mean_and_sd(&points);
+            stats
+        };
+        let players = [stats(0), stats(1)];
+        let games = records.len() as u32;
+        // Player 1's score in each game: 1, ½ or 0.
+        let scores: Vec<f64> = records
+            .iter()
+            .map(|r| match r.win_points[0].cmp(&r.win_points[1]) {
+                std::cmp::Ordering::Greater => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Less => 0.0,
+            })
+            .collect();
+        let score = if games == 0 {
+            0.5
+        } else {
+            scores.iter().sum::<f64>() / f64::from(games)
+        };
+        Summary {
+            games,
+            irregular_games: records.iter().filter(|r| !r.is_regular()).count() as u32,
+            players,
+            score,
+            elo: (games > 0).then(|| elo_interval(&scores)),
+        }
+    }
+}
+
+/// The Elo difference of the per-game scores `scores` (each 1, ½ or 0) and
+/// its 95 % interval.
+///
+/// The mean score `s` estimates the expected score; by the central limit
+/// theorem its standard error is `σ / √n`, with `σ²` the variance of the
+/// per-game scores around `s` (draws count as half a win, so they narrow
+/// the interval). The interval `s ± 1.96 · σ/√n` is mapped through
+/// [`elo_from_score`], which is monotonic, so the bounds stay bounds. With
+/// every game won (or lost) `σ = 0` and the estimate is infinite.
+fn elo_interval(scores: &[f64]) -> EloDifference {
+    let n = scores.len() as f64;
+    let mean = scores.iter().sum::<f64>() / n;
+    let variance = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
+    let margin = Z_95 * (variance / n).sqrt();
+    EloDifference {
+        estimate: elo_from_score(mean),
+        low: elo_from_score(mean - margin),
+        high: elo_from_score(mean + margin),
+    }
+}
+
+/// Mean and sample standard deviation (0 for fewer than two values).
+fn mean_and_sd(values: &[f64]) -> (f64, f64) {
+    if values.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    if values.len() < 2 {
+        return (mean, 0.0);
+    }
+    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, variance.sqrt())
+}
+
+fn signed(value: f64) -> String {
+    if value.is_infinite() {
+        if value > 0.0 { "+∞" } else { "−∞" }.to_owned()
+    } else {
+        format!("{value:+.0}")
+    }
+}
+
+impl fmt::Display for Summary {
+    /// The summary table printed at the end of a match.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let width = self
+            .players
+            .iter()
+            .map(|p| p.name.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(6);
+        writeln!(
+            f,
+            "{} games, {} irregular",
+            self.games, self.irregular_games
+        )?;
+        writeln!(
+            f,
+            "{:<width$}  {:>4} {:>5} {:>6}  {:>15}  {:>8} {:>10} {:>7} {:>5}",
+            "player",
+            "wins",
+            "draws",
+            "losses",
+            "points (mean±sd)",
+            "timeouts",
+            "violations",
+            "crashes",
+            "hangs"
+        )?;
+        for p in &self.players {
+            writeln!(
+                f,
+                "{:<width$}  {:>4} {:>5} {:>6}  {:>15}  {:>8} {:>10} {:>7} {:>5}",
+                p.name,
+                p.wins,
+                p.draws,
+                p.losses,
+                format!("{:.1} ± {:.1}", p.points_mean, p.points_sd),
+                p.irregular.timeouts,
+                p.irregular.violations,
+                p.irregular.crashes,
+                p.irregular.hangs,
+            )?;
+        }
+        if let Some(elo) = self.elo {
+            write!(
+                f,
+                "Elo difference {} − {}: {} (95 % interval {} … {}), score {:.1} %",
+                self.players[0].name,
+                self.players[1].name,
+                signed(elo.estimate),
+                signed(elo.low),
+                signed(elo.high),
+                100.0 * self.score
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Cause;
+
+    fn record(game: u32, win_points: [u32; 2], points: [u32; 2], causes: [Cause; 2]) -> GameRecord {
+        GameRecord {
+            game,
+            players: ["a".to_owned(), "b".to_owned()],
+            starter: 1,
+            win_points,
+            points,
+            causes,
+            reasons: Default::default(),
+            duration_ms: 1,
+            room: String::new(),
+            replay: None,
+        }
+    }
+
+    fn names() -> [String; 2] {
+        ["a".to_owned(), "b".to_owned()]
+    }
+
+    #[test]
+    fn elo_of_a_score_follows_the_logistic_curve() {
+        assert_eq!(elo_from_score(0.5), 0.0);
+        // 10^(D/400) = s / (1 - s): 3:1 is 400·log10(3) ≈ 190.8.
+        assert!((elo_from_score(0.75) - 190.848).abs() < 1e-3);
+        assert!((elo_from_score(0.25) + 190.848).abs() < 1e-3);
+        assert_eq!(elo_from_score(1.0), f64::INFINITY);
+        assert_eq!(elo_from_score(0.0), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn counts_and_points_per_player() {
+        let r = Cause::Regular;
+        let records = [
+            record(1, [2, 0], [90, 60], [r, r]),
+            record(2, [1, 1], [70, 70], [r, r]),
+            record(3, [0, 2], [50, 80], [Cause::SoftTimeout, r]),
+            record(4, [2, 0], [30, 0], [r, Cause::Crashed]),
+        ];
+        let summary = Summary::from_records(&names(), &records);
+        let [a, b] = &summary.players;
+        assert_eq!((a.wins, a.draws, a.losses), (2, 1, 1));
+        assert_eq!((b.wins, b.draws, b.losses), (1, 1, 2));
+        assert_eq!(a.points_mean, 60.0);
+        // Deviations 30, 10, -10, -30: sample variance 2000/3.
+        assert!((a.points_sd - (2000.0f64 / 3.0).sqrt()).abs() < 1e-9);
+        assert_eq!(
+            a.irregular,
+            Irregular {
+                timeouts: 1,
+                ..Irregular::default()
+            }
+        );
+        assert_eq!(
+            b.irregular,
+            Irregular {
+                crashes: 1,
+                ..Irregular::default()
+            }
+        );
+        assert_eq!(summary.irregular_games, 2);
+        assert_eq!(summary.score, 0.625);
+        let elo = summary.elo.expect("games were played");
+        assert!((elo.estimate - elo_from_score(0.625)).abs() < 1e-9);
+        // Per-game scores 1, ½, 0, 1: variance 0.171875 around 0.625.
+        let margin = Z_95 * (0.171_875f64 / 4.0).sqrt();
+        assert!((elo.low - elo_from_score(0.625 - margin)).abs() < 1e-9);
+        // With four games the interval reaches past a 100 % score.
+        assert!(0.625 + margin > 1.0);
+        assert_eq!(elo.high, f64::INFINITY);
+        assert!(elo.low < elo.estimate && elo.estimate < elo.high);
+        // Forty such games narrow it to finite bounds around the estimate.
+        let many: Vec<GameRecord> = (0..10).flat_map(|_| records.clone()).collect();
+        let elo = Summary::from_records(&names(), &many).elo.expect("games");
+        let margin = Z_95 * (0.171_875f64 / 40.0).sqrt();
+        assert!((elo.high - elo_from_score(0.625 + margin)).abs() < 1e-9);
+        assert!(elo.low > -200.0 && elo.high < 400.0, "{elo:?}");
+    }
+
+    #[test]
+    fn a_clean_sweep_has_an_infinite_estimate_and_no_games_none() {
+        let r = Cause::Regular;
+        let records = [
+            record(1, [2, 0], [1, 0], [r, r]),
+            record(2, [2, 0], [1, 0], [r, r]),
+        ];
+        let elo = Summary::from_records(&names(), &records)
+            .elo
+            .expect("games");
+        assert_eq!(elo.estimate, f64::INFINITY);
+        let empty = Summary::from_records(&names(), &[]);
+        assert_eq!(empty.elo, None);
+        assert_eq!(empty.games, 0);
+        assert!(format!("{empty}").contains("0 games"));
+        let shown = format!("{}", Summary::from_records(&names(), &records));
+        assert!(shown.contains("+∞"), "{shown}");
+    }
+}

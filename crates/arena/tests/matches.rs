@@ -1,0 +1,264 @@
+//! Matches on an in-process server: built-in bots, resuming, and player
+//! programs that crash or never connect.
+#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
+
+use std::{
+    os::unix::fs::PermissionsExt,
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use spielleiter_arena::{
+    Cause, GameRecord, LocalServer, LocalServerSettings, MatchObserver, MatchSettings, PlayerSpec,
+    Program, Quiet, ResultsFile, Summary, run_match,
+};
+use spielleiter_bots::BotKind;
+use tokio_util::sync::CancellationToken;
+
+/// Every match here ends long before this, or the test fails as a hang.
+const LIMIT: Duration = Duration::from_secs(60);
+
+async fn server(dir: &Path) -> LocalServer {
+    LocalServer::start(LocalServerSettings {
+        port: 0,
+        replay_dir: Some(dir.join("replays")),
+        seed: Some(17),
+    })
+    .await
+    .unwrap()
+}
+
+fn player(name: &str, program: Program) -> PlayerSpec {
+    PlayerSpec {
+        name: name.to_owned(),
+        program,
+        timed: true,
+    }
+}
+
+fn settings(server: &LocalServer, dir: &Path, players: [PlayerSpec; 2]) -> MatchSettings {
+    let mut settings = MatchSettings::new(
+        players,
+        "127.0.0.1".to_owned(),
+        server.addr().port(),
+        server.passphrase().to_owned(),
+    );
+    settings.replay_dir = server.replay_dir().cloned();
+    settings.results = dir.join("results.jsonl");
+    settings.log_dir = dir.join("log");
+    settings.seed = 3;
+    settings
+}
+
+fn bots() -> [PlayerSpec; 2] {
+    [
+        player("greedy", Program::Builtin(BotKind::Greedy)),
+        player("random", Program::Builtin(BotKind::Random)),
+    ]
+}
+
+fn rows(path: &Path, names: &[String; 2]) -> Vec<GameRecord> {
+    ResultsFile::open(path, names).unwrap().1
+}
+
+#[tokio::test]
+async fn builtin_bots_play_a_match_whose_summary_matches_its_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server(dir.path()).await;
+    let mut settings = settings(&server, dir.path(), bots());
+    settings.games = 4;
+    settings.parallel = 2;
+    let names = settings.names();
+    let results = settings.results.clone();
+    let report = tokio::time::timeout(
+        LIMIT,
+        run_match(settings, CancellationToken::new(), &mut Quiet),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert!(!report.interrupted);
+    assert_eq!(report.resumed, 0);
+
+    let mut rows = rows(&results, &names);
+    assert_eq!(rows, report.records, "the file holds what the run reported");
+    assert_eq!(Summary::from_records(&names, &rows), report.summary);
+    rows.sort_by_key(|r| r.game);
+    assert_eq!(
+        rows.iter().map(|r| r.game).collect::<Vec<_>>(),
+        [1, 2, 3, 4]
+    );
+    let summary = &report.summary;
+    assert_eq!(summary.games, 4);
+    assert_eq!(summary.irregular_games, 0);
+    let [a, b] = &summary.players;
+    assert_eq!(a.wins + a.draws + a.losses, 4);
+    assert_eq!((a.wins, a.draws, a.losses), (b.losses, b.draws, b.wins));
+    let mean = rows.iter().map(|r| f64::from(r.points[0])).sum::<f64>() / 4.0;
+    assert!((a.points_mean - mean).abs() < 1e-9);
+
+    let mut replays: Vec<PathBuf> = Vec::new();
+    for row in &rows {
+        assert!(row.is_regular(), "{row:?}");
+        // Player 1 starts the odd games, player 2 the even ones.
+        assert_eq!(row.starter, if row.game % 2 == 1 { 1 } else { 2 });
+        let winner_points = row.win_points.iter().sum::<u32>();
+        assert_eq!(winner_points, 2, "a win is 2 + 0, a draw 1 + 1: {row:?}");
+        let replay = row.replay.clone().expect("the replay was found");
+        let text = std::fs::read_to_string(&replay).unwrap();
+        assert!(text.contains(&format!("roomId=\"{}\"", row.room)));
+        replays.push(replay);
+    }
+    replays.sort();
+    replays.dedup();
+    assert_eq!(replays.len(), 4, "one replay per game");
+    server.stop().await;
+}
+
+/// Interrupts the match after its first recorded game.
+struct StopAfterFirst(CancellationToken);
+
+impl MatchObserver for StopAfterFirst {
+    fn started(&mut self, _: u32, _: u32, _: &Summary) {}
+    fn game_finished(&mut self, _: &GameRecord, _: &Summary) {
+        self.0.cancel();
+    }
+}
+
+#[tokio::test]
+async fn an_interrupted_match_resumes_where_it_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server(dir.path()).await;
+    let mut first = settings(&server, dir.path(), bots());
+    first.games = 3;
+    let second = first.clone();
+    let names = first.names();
+
+    let stop = CancellationToken::new();
+    let report = tokio::time::timeout(
+        LIMIT,
+        run_match(first, stop.clone(), &mut StopAfterFirst(stop)),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert!(report.interrupted);
+    assert_eq!(report.records.len(), 1);
+
+    let report = tokio::time::timeout(
+        LIMIT,
+        run_match(second, CancellationToken::new(), &mut Quiet),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert!(!report.interrupted);
+    assert_eq!(report.resumed, 1);
+    assert_eq!(report.summary.games, 3);
+    let mut games: Vec<u32> = rows(&dir.path().join("results.jsonl"), &names)
+        .iter()
+        .map(|r| r.game)
+        .collect();
+    games.sort();
+    assert_eq!(games, [1, 2, 3]);
+    server.stop().await;
+}
+
+fn script(dir: &Path, name: &str, body: &str) -> Program {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    Program::Executable(path)
+}
+
+/// Whether the process whose pid is in `pid_file` still runs (a killed
+/// process may linger as a zombie until its new parent reaps it).
+fn alive(pid_file: &Path) -> bool {
+    let pid = std::fs::read_to_string(pid_file).unwrap();
+    match std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())) {
+        Ok(stat) => {
+            let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+            !(state.starts_with('Z') || state.starts_with('X'))
+        }
+        Err(_) => false,
+    }
+}
+
+#[tokio::test]
+async fn players_that_crash_or_never_connect_end_as_irregular_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server(dir.path()).await;
+
+    // Player 2 ends at once with an error.
+    let crash = script(dir.path(), "crash.sh", "echo 'cannot start' >&2; exit 3");
+    let mut crashing = settings(
+        &server,
+        dir.path(),
+        [
+            player("bot", Program::Builtin(BotKind::Greedy)),
+            player("crasher", crash),
+        ],
+    );
+    crashing.games = 2;
+    let report = tokio::time::timeout(
+        LIMIT,
+        run_match(crashing, CancellationToken::new(), &mut Quiet),
+    )
+    .await
+    .expect("a crashing player does not hang the match")
+    .unwrap();
+    assert_eq!(report.records.len(), 2);
+    for row in &report.records {
+        assert_eq!(row.causes, [Cause::Regular, Cause::Crashed], "{row:?}");
+        assert_eq!(row.win_points, [2, 0]);
+        assert!(row.reasons[1].contains("exit status: 3"), "{row:?}");
+        assert_eq!(row.replay, None, "the game never started");
+    }
+    let [bot, crasher] = &report.summary.players;
+    assert_eq!(
+        (bot.wins, crasher.losses, crasher.irregular.crashes),
+        (2, 2, 2)
+    );
+    let log = std::fs::read_to_string(dir.path().join("log/crasher_game2.log")).unwrap();
+    assert_eq!(log, "cannot start\n");
+
+    // Player 1 never connects: it sleeps, and so does a child it started.
+    let pids = dir.path().join("pids");
+    std::fs::create_dir(&pids).unwrap();
+    let body = format!(
+        "echo $$ > {p}/$2; sleep 60 & echo $! > {p}/$2.child; wait",
+        p = pids.display()
+    );
+    let sleeper = script(dir.path(), "sleeper.sh", &body);
+    let mut silent = settings(
+        &server,
+        dir.path(),
+        [
+            player("sleeper", sleeper),
+            player("bot", Program::Builtin(BotKind::Random)),
+        ],
+    );
+    silent.results = dir.path().join("silent.jsonl");
+    silent.games = 1;
+    silent.connect_timeout = Duration::from_millis(300);
+    let report = tokio::time::timeout(
+        LIMIT,
+        run_match(silent, CancellationToken::new(), &mut Quiet),
+    )
+    .await
+    .expect("a silent player does not hang the match")
+    .unwrap();
+    let row = &report.records[0];
+    assert_eq!(row.causes, [Cause::NoConnection, Cause::Regular], "{row:?}");
+    assert_eq!(row.win_points, [0, 2]);
+    // The script and the process it started were both killed.
+    let code = std::fs::read_dir(&pids)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .find(|name| !name.ends_with(".child"))
+        .expect("the script wrote its pid");
+    assert!(!alive(&pids.join(&code)));
+    assert!(!alive(&pids.join(format!("{code}.child"))));
+    server.stop().await;
+}

@@ -1,0 +1,126 @@
+//! `spielleiter demo`: the quickest way to see a whole game. Starts a server
+//! in this process, lets two built-in bots play one game over real TCP, and
+//! prints the final board, the result and the replay file.
+
+use std::{path::PathBuf, time::SystemTime};
+
+use anyhow::Context;
+use clap::Args;
+use spielleiter_arena::{LocalServer, LocalServerSettings, distinct_names, replays::find_replay};
+use spielleiter_bots::{Bot, BotKind};
+use spielleiter_client::{Connection, GameReport, PlayOptions, play_blokus};
+use spielleiter_protocol::{Prepare, SlotDescriptor, blokus2021};
+
+use crate::show;
+
+/// Settings of the demo game.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// The bot of team ONE (BLUE and RED, moves first).
+    #[arg(long, default_value = "greedy", value_name = "BOT")]
+    one: BotKind,
+    /// The bot of team TWO (YELLOW and GREEN).
+    #[arg(long, default_value = "random", value_name = "BOT")]
+    two: BotKind,
+    /// Where the replay is written.
+    #[arg(long, default_value = "replays", value_name = "DIR")]
+    replay_dir: PathBuf,
+    /// Seed of the start piece and the random bot [default: from the OS].
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+/// Plays the demo game and prints it.
+pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(demo(args))
+}
+
+async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let server = LocalServer::start(LocalServerSettings {
+        port: 0,
+        replay_dir: Some(args.replay_dir.clone()),
+        seed: Some(seed),
+    })
+    .await?;
+    let since = SystemTime::now();
+    let names = distinct_names(args.one.name().to_owned(), args.two.name().to_owned());
+    println!(
+        "Spielleiter demo on {}: {} (team ONE) vs {} (team TWO)",
+        server.addr(),
+        names[0],
+        names[1]
+    );
+
+    let mut admin = Connection::connect(server.addr()).await?;
+    admin.authenticate(server.passphrase()).await?;
+    let prepared = admin
+        .prepare(Prepare {
+            game_type: Some(blokus2021::GAME_TYPE_ID.to_owned()),
+            pause: false,
+            slots: names
+                .iter()
+                .map(|name| SlotDescriptor {
+                    display_name: Some(name.clone()),
+                    can_timeout: true,
+                    reserved: true,
+                })
+                .collect(),
+        })
+        .await?;
+    let mut players = Vec::new();
+    for (index, (code, kind)) in prepared
+        .reservations
+        .iter()
+        .zip([args.one, args.two])
+        .enumerate()
+    {
+        let mut connection = Connection::connect(server.addr()).await?;
+        let room = connection.join_prepared(code).await?;
+        let mut bot = kind.build(seed.wrapping_add(index as u64));
+        players.push(tokio::spawn(async move {
+            play_blokus(&mut connection, &room, PlayOptions::default(), |game| {
+                bot.choose_move(game)
+            })
+            .await
+        }));
+    }
+    let replay_dir = server
+        .replay_dir()
+        .cloned()
+        .unwrap_or_else(|| args.replay_dir.clone());
+    let mut reports: Vec<GameReport> = Vec::new();
+    for player in players {
+        reports.push(player.await.context("a bot task failed")??);
+    }
+    server.stop().await;
+
+    let report = reports.first().context("no player report")?;
+    let state = report
+        .final_state
+        .as_ref()
+        .context("the game sent no state")?;
+    let position = report
+        .final_position()
+        .context("the game sent no state")?
+        .context("the final state is inconsistent")?;
+    println!(
+        "\nStart piece {}; the game ended after {} turns (round {}).\n",
+        state.setup.start_piece,
+        position.turn(),
+        position.round().min(spielleiter_rules::blokus::ROUND_LIMIT)
+    );
+    print!("{}", show::board_picture(&position));
+    println!("    B blue, R red: team ONE · Y yellow, G green: team TWO\n");
+    let result = report
+        .result
+        .as_ref()
+        .context("the game ended without a result")?;
+    print!("{}", show::result_text(result, &state.display_names));
+    match find_replay(&replay_dir, &prepared.room_id, since).await {
+        Some(path) => println!("Replay: {}", path.display()),
+        None => println!("Replay: not found in {}", replay_dir.display()),
+    }
+    Ok(())
+}

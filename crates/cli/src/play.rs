@@ -1,0 +1,81 @@
+//! `spielleiter play`: one game with a built-in bot, started with the
+//! contest's convention (`--host`, `--port`, `--reservation`), so the bot
+//! can stand in for any player program.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::{ArgAction, Args};
+use spielleiter_bots::{Bot, BotKind};
+use spielleiter_client::{Connection, PlayOptions, play_blokus};
+
+use crate::show;
+
+/// Plays one game. `-h` is the host, as the contest's clients have it;
+/// help is `--help`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The built-in bot: `random` or `greedy`.
+    #[arg(long, default_value = "greedy", value_name = "BOT")]
+    bot: BotKind,
+    /// The server's host.
+    #[arg(short = 'h', long, default_value = "localhost")]
+    host: String,
+    /// The server's port.
+    #[arg(short, long, default_value_t = 13050)]
+    port: u16,
+    /// Reservation code of a prepared slot; without one, the bot joins any
+    /// open Blokus game (or opens one).
+    #[arg(short, long, value_name = "CODE")]
+    reservation: Option<String>,
+    /// Milliseconds between a move request and the bot's answer.
+    #[arg(long, default_value_t = 0, value_name = "MS")]
+    think_ms: u64,
+    /// Seed of the random bot [default: from the OS].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Print help.
+    #[arg(long, action = ArgAction::Help)]
+    help: Option<bool>,
+}
+
+/// Connects, joins, plays until the server ends the game, prints the result.
+pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(play(args))
+}
+
+async fn play(args: &PlayArgs) -> anyhow::Result<()> {
+    let mut connection = Connection::connect((args.host.as_str(), args.port)).await?;
+    let room = match &args.reservation {
+        Some(code) => connection.join_prepared(code).await?,
+        None => connection.join().await?,
+    };
+    println!("{} joined room {room}", args.bot);
+    let mut bot = args.bot.build(args.seed.unwrap_or_else(rand::random));
+    let options = PlayOptions {
+        think: Duration::from_millis(args.think_ms),
+    };
+    let report = play_blokus(&mut connection, &room, options, |game| {
+        bot.choose_move(game)
+    })
+    .await?;
+    if let Some(team) = report.team {
+        println!("played team {team} with {} moves", report.moves_sent);
+    }
+    for error in &report.errors {
+        println!("server: {error}");
+    }
+    let names = report
+        .final_state
+        .as_ref()
+        .map(|s| s.display_names.clone())
+        .unwrap_or_default();
+    match &report.result {
+        Some(result) => {
+            print!("{}", show::result_text(result, &names));
+            Ok(())
+        }
+        None => anyhow::bail!("the server ended the connection without a result"),
+    }
+}

@@ -1,0 +1,205 @@
+//! The `spielleiter` binary's tools, run as a user runs them: `demo`,
+//! `play` against a server, and `match` with the binary itself as a player
+//! program.
+#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
+
+use std::{
+    os::unix::fs::PermissionsExt,
+    path::{Path, PathBuf},
+    process::{Command, Output},
+};
+
+use spielleiter_arena::{LocalServer, LocalServerSettings};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_spielleiter");
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BINARY)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn demo_plays_a_game_and_prints_board_result_and_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(dir.path(), &["demo", "--seed", "4", "--replay-dir", "out"]);
+    let text = stdout(&output);
+    assert!(
+        output.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(text.contains("greedy (team ONE: BLUE, RED): "), "{text}");
+    assert!(
+        text.contains("random (team TWO: YELLOW, GREEN): "),
+        "{text}"
+    );
+    assert!(
+        ["Winner: ", "Draw.", "No winner."]
+            .iter()
+            .any(|w| text.contains(w)),
+        "{text}"
+    );
+    assert!(text.contains("    01234567890123456789\n"), "{text}");
+    let replay = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Replay: "))
+        .expect("a replay line");
+    assert!(Path::new(replay).is_file(), "{replay}");
+    assert!(Path::new(replay).starts_with(dir.path().join("out")));
+}
+
+#[test]
+fn two_play_processes_complete_a_game_on_a_server() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let server = runtime
+        .block_on(LocalServer::start(LocalServerSettings {
+            port: 0,
+            replay_dir: Some(dir.path().join("replays")),
+            seed: Some(1),
+        }))
+        .unwrap();
+    let port = server.addr().port().to_string();
+    // The first `join` opens a room, the second fills it; the long options
+    // and the contest's short ones (`-h`, `-p`) both work.
+    let mut one = Command::new(BINARY)
+        .args(["play", "--bot", "greedy", "-h", "127.0.0.1", "-p", &port])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let two = Command::new(BINARY)
+        .args([
+            "play",
+            "--bot",
+            "random",
+            "--seed",
+            "2",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            &port,
+        ])
+        .output()
+        .unwrap();
+    let mut first = String::new();
+    std::io::Read::read_to_string(one.stdout.as_mut().unwrap(), &mut first).unwrap();
+    assert!(one.wait().unwrap().success(), "{first}");
+    let second = stdout(&two);
+    assert!(two.status.success(), "{second}");
+    for (text, team) in [(&first, "ONE"), (&second, "TWO")] {
+        assert!(text.contains(&format!("played team {team}")), "{text}");
+        assert!(text.contains("team ONE (BLUE, RED): "), "{text}");
+        assert!(text.contains(", REGULAR\n"), "{text}");
+    }
+    runtime.block_on(server.stop());
+}
+
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+fn result_rows(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+#[test]
+fn match_runs_programs_resumes_and_records_a_hanging_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let player = script(
+        dir.path(),
+        "random.sh",
+        &format!("exec {BINARY} play --bot random --seed 9 \"$@\""),
+    );
+    let player = player.to_str().unwrap();
+    let base = [
+        "match",
+        "--start-server",
+        "--player1",
+        player,
+        "--player2",
+        "builtin:greedy",
+        "--name1",
+        "script",
+        "--name2",
+        "greedy",
+        "--seed",
+        "5",
+    ];
+    let first = run(dir.path(), &[&base[..], &["--tests", "1"]].concat());
+    assert!(first.status.success(), "{}", stdout(&first));
+    let second = run(
+        dir.path(),
+        &[&base[..], &["-t", "3", "--parallel", "2"]].concat(),
+    );
+    let text = stdout(&second);
+    assert!(second.status.success(), "{text}");
+    assert!(
+        text.contains("resuming: 1 games recorded, 2 to play"),
+        "{text}"
+    );
+    assert!(text.contains("3 games, 0 irregular"), "{text}");
+    assert!(text.contains("Elo difference script − greedy: "), "{text}");
+    let rows = result_rows(&dir.path().join("match-results.jsonl"));
+    let mut games: Vec<u64> = rows.iter().map(|r| r["game"].as_u64().unwrap()).collect();
+    games.sort();
+    assert_eq!(games, [1, 2, 3]);
+    // The summary's win count is the rows' count.
+    let script_wins = rows
+        .iter()
+        .filter(|r| r["win_points"][0].as_u64() > r["win_points"][1].as_u64())
+        .count();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("script ") && !l.contains(" vs "))
+        .expect("a summary line for the script");
+    let wins: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert_eq!(wins, script_wins, "{text}");
+    for game in 1..=3 {
+        let log =
+            std::fs::read_to_string(dir.path().join(format!("log/script_game{game}.log"))).unwrap();
+        assert!(log.contains("random joined room"), "{log}");
+    }
+
+    // A program that never answers, untimed: the game limit ends it.
+    let slow = script(
+        dir.path(),
+        "slow.sh",
+        &format!("exec {BINARY} play --bot random --think-ms 60000 \"$@\""),
+    );
+    let hung = run(
+        dir.path(),
+        &[
+            "match",
+            "--start-server",
+            "--player1",
+            slow.to_str().unwrap(),
+            "--player2",
+            "builtin:random",
+            "--no-timeout1",
+            "--game-timeout-ms",
+            "500",
+            "-t",
+            "1",
+            "--results",
+            "hung.jsonl",
+        ],
+    );
+    assert!(hung.status.success(), "{}", stdout(&hung));
+    let rows = result_rows(&dir.path().join("hung.jsonl"));
+    assert_eq!(rows[0]["causes"], serde_json::json!(["HUNG", "REGULAR"]));
+    assert!(stdout(&hung).contains("1 games, 1 irregular"));
+}
