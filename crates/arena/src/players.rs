@@ -32,7 +32,10 @@ pub(crate) struct Invitation<'a> {
 #[derive(Debug)]
 pub(crate) enum Launched {
     // Two per game: the size difference to a task handle does not matter.
-    Program { child: Box<Child>, log_path: PathBuf },
+    Program {
+        child: Box<Child>,
+        log_path: PathBuf,
+    },
     Builtin(JoinHandle<Result<GameReport, ClientError>>),
 }
 
