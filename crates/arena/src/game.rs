@@ -71,7 +71,7 @@ async fn exit_of(seat: &mut Seat) -> String {
 /// What woke the game loop.
 enum Event {
     Interrupted,
-    Message(Option<ServerMessage>),
+    Message(Result<Option<ServerMessage>, ClientError>),
     Exit(usize, String),
     Deadline,
 }
@@ -163,7 +163,7 @@ pub(crate) async fn play_game(
             tokio::select! {
                 biased;
                 () = shutdown.cancelled() => Event::Interrupted,
-                message = admin.recv() => Event::Message(message?),
+                message = admin.recv() => Event::Message(message),
                 exit = exit_of(first_seat), if first_running => Event::Exit(0, exit),
                 exit = exit_of(second_seat), if second_running => Event::Exit(1, exit),
                 () = tokio::time::sleep_until(deadline) => Event::Deadline,
@@ -175,14 +175,18 @@ pub(crate) async fn play_game(
                 let _ = admin.cancel(&room).await;
                 return Ok(GameOutcome::Interrupted);
             }
-            Event::Message(None) => {
+            Event::Message(Err(error)) => {
+                kill_all(&mut seats, "the connection to the server failed").await;
+                return Err(error.into());
+            }
+            Event::Message(Ok(None)) => {
                 kill_all(&mut seats, "the server closed the connection").await;
                 return Err(ClientError::Closed {
                     awaiting: "the game's end",
                 }
                 .into());
             }
-            Event::Message(Some(message)) => match message {
+            Event::Message(Ok(Some(message))) => match message {
                 ServerMessage::JoinedGameRoom {
                     room_id,
                     player_count,
@@ -282,6 +286,8 @@ pub(crate) async fn play_game(
         }
     }
 
+    // Nothing more to administer; a failed goodbye changes nothing.
+    let _ = admin.close().await;
     // The server records a replay once the game has started.
     let replay = match &settings.replay_dir {
         Some(dir) if running => find_replay(dir, &room, wall_start).await,
