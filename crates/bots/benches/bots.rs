@@ -7,7 +7,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand_pcg::Pcg64;
 use spielleiter_bots::{Bot, GreedyBot, RandomBot};
-use spielleiter_rules::blokus::{Blokus, PieceKind};
+use spielleiter_rules::blokus::{Blokus, PieceKind, Team};
 
 /// The position after `turns` turns of a seeded random game.
 fn position(turns: u32) -> Blokus {
@@ -40,7 +40,7 @@ fn bots(c: &mut Criterion) {
             let mut game = Blokus::new(PieceKind::PentoL);
             let mut random = RandomBot::new(Pcg64::new(3, 3));
             while !game.is_over() {
-                let mv = if game.turn() % 2 == 0 {
+                let mv = if game.current_team() == Team::One {
                     greedy.choose_move(&game)
                 } else {
                     random.choose_move(&game)
