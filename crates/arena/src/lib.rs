@@ -36,4 +36,4 @@ pub use progress::TerminalProgress;
 pub use record::{Cause, GameRecord, ResultsFile};
 pub use runner::{MatchObserver, MatchReport, Quiet, run_match};
 pub use settings::{MatchSettings, PlayerSpec, Program, distinct_names};
-pub use stats::{EloDifference, PlayerStats, Summary};
+pub use stats::{EloDifference, PlayerStats, Significance, Summary, significantly_better};

@@ -12,7 +12,7 @@ use crate::{
     game::{GameOutcome, play_game},
     record::{GameRecord, ResultsFile, missing_games},
     settings::{MatchSettings, Program},
-    stats::Summary,
+    stats::{Significance, Summary, significantly_better},
 };
 
 /// Told about the progress of a match.
@@ -46,6 +46,9 @@ pub struct MatchReport {
     pub resumed: u32,
     /// Whether `shutdown` stopped the run before all games were played.
     pub interrupted: bool,
+    /// Set when the match stopped early because one player was
+    /// significantly better ([`MatchSettings::significance`]).
+    pub significant: Option<Significance>,
 }
 
 /// Runs the match until every game is recorded or `shutdown` is cancelled
@@ -87,8 +90,13 @@ pub async fn run_match(
     let mut running = JoinSet::new();
     let mut failure = None;
     let mut interrupted = false;
+    let mut significant = None;
     loop {
-        while running.len() < settings.parallel && !shutdown.is_cancelled() && failure.is_none() {
+        while running.len() < settings.parallel
+            && !shutdown.is_cancelled()
+            && failure.is_none()
+            && significant.is_none()
+        {
             let Some(game) = queue.next() else { break };
             let (settings, shutdown) = (Arc::clone(&settings), shutdown.clone());
             running.spawn(async move { play_game(&settings, game, &shutdown).await });
@@ -107,6 +115,13 @@ pub async fn run_match(
                 if let Some(record) = records.last() {
                     observer.game_finished(record, &summary);
                 }
+                // Games already running are finished and recorded; no new
+                // ones start.
+                if let Some(level) = settings.significance
+                    && summary.games >= settings.min_tests
+                {
+                    significant = significant.or(significantly_better(&summary, level));
+                }
             }
             Ok(Ok(GameOutcome::Interrupted)) => interrupted = true,
             Ok(Err(error)) => {
@@ -122,11 +137,12 @@ pub async fn run_match(
     if let Some(error) = failure {
         return Err(error);
     }
-    interrupted |= queue.next().is_some();
+    interrupted |= significant.is_none() && queue.next().is_some();
     Ok(MatchReport {
         summary: Summary::from_records(&names, &records),
         records,
         resumed,
         interrupted,
+        significant,
     })
 }

@@ -81,12 +81,19 @@ pub struct MatchSettings {
     pub exit_grace: Duration,
     /// Seeds the random built-in bots (each game gets its own seed).
     pub seed: u64,
+    /// Stop early once one player is better at this significance level
+    /// (the TestClient's `--significance`), see
+    /// [`significantly_better`](crate::stats::significantly_better).
+    pub significance: Option<f64>,
+    /// Games recorded before significance is tested (`--min-tests`).
+    pub min_tests: u32,
 }
 
 impl MatchSettings {
     /// The TestClient's defaults for everything but the players and the
     /// server: 100 games one at a time, `match-results.jsonl`, `log/`,
-    /// 30 s to connect, 20 minutes per game, 5 s to exit.
+    /// 30 s to connect, 20 minutes per game, 5 s to exit, no early stop
+    /// (20 games before testing significance when it is asked for).
     pub fn new(players: [PlayerSpec; 2], host: String, port: u16, passphrase: String) -> Self {
         MatchSettings {
             players,
@@ -102,6 +109,8 @@ impl MatchSettings {
             game_timeout: Duration::from_secs(20 * 60),
             exit_grace: Duration::from_secs(5),
             seed: 0,
+            significance: None,
+            min_tests: 20,
         }
     }
 

@@ -154,6 +154,45 @@ impl Summary {
     }
 }
 
+/// A player that is better than the other at a significance level.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Significance {
+    /// The better player: 0 for player 1, 1 for player 2.
+    pub better: usize,
+    /// The probability of the other player winning this few games or fewer
+    /// if both were equally strong.
+    pub p_value: f64,
+}
+
+/// Whether one player is significantly better, as the official TestClient
+/// decides it: if the players were equally strong, each game would be won
+/// by either with probability ½, so a player's wins would follow
+/// Binomial(games, ½) (draws count as games not won). If the probability
+/// of a player winning at most as many games as it did is at most `level`,
+/// the other player is better. The test is one-sided for each player.
+pub fn significantly_better(summary: &Summary, level: f64) -> Option<Significance> {
+    (0..2).find_map(|player| {
+        let p_value = binomial_half_cdf(summary.games, summary.players[player].wins);
+        (p_value <= level).then_some(Significance {
+            better: 1 - player,
+            p_value,
+        })
+    })
+}
+
+/// P(X ≤ k) for X ~ Binomial(n, ½), summed in log space so that no term
+/// underflows before it is added.
+fn binomial_half_cdf(n: u32, k: u32) -> f64 {
+    let n_f = f64::from(n);
+    let mut log_term = -n_f * std::f64::consts::LN_2; // log C(n, 0) / 2^n
+    let mut total = log_term.exp();
+    for i in 1..=k.min(n) {
+        log_term += (n_f - f64::from(i) + 1.0).ln() - f64::from(i).ln();
+        total += log_term.exp();
+    }
+    total.min(1.0)
+}
+
 /// The Elo difference of the per-game scores `scores` (each 1, ½ or 0) and
 /// its 95 % interval.
 ///
@@ -337,6 +376,36 @@ mod tests {
         let margin = Z_95 * (0.171_875f64 / 40.0).sqrt();
         assert!((elo.high - elo_from_score(0.625 + margin)).abs() < 1e-9);
         assert!(elo.low > -200.0 && elo.high < 400.0, "{elo:?}");
+    }
+
+    #[test]
+    fn binomial_tails_are_exact_for_small_games() {
+        assert_eq!(binomial_half_cdf(0, 0), 1.0);
+        assert!((binomial_half_cdf(4, 0) - 1.0 / 16.0).abs() < 1e-12);
+        assert!((binomial_half_cdf(4, 1) - 5.0 / 16.0).abs() < 1e-12);
+        assert!((binomial_half_cdf(4, 4) - 1.0).abs() < 1e-12);
+        // 2^-2000 underflows as a single term, but its sum with the
+        // others does not need it.
+        assert!(binomial_half_cdf(2000, 1000) > 0.5);
+    }
+
+    #[test]
+    fn one_player_winning_most_games_is_significantly_better() {
+        let r = Cause::Regular;
+        let won = |g| record(g, [2, 0], [1, 0], [r, r]);
+        let lost = |g| record(g, [0, 2], [0, 1], [r, r]);
+        // 9 of 10 won: P(the loser wins ≤ 1 of 10) = 11/1024 ≈ 0.011.
+        let mut games: Vec<_> = (1..=9).map(won).collect();
+        games.push(lost(10));
+        let summary = Summary::from_records(&names(), &games);
+        let found = significantly_better(&summary, 0.05).expect("significant");
+        assert_eq!(found.better, 0);
+        assert!((found.p_value - 11.0 / 1024.0).abs() < 1e-12);
+        assert_eq!(significantly_better(&summary, 0.01), None);
+        // 6 of 10: not significant at 5 %.
+        let even: Vec<_> = (1..=6).map(won).chain((7..=10).map(lost)).collect();
+        let summary = Summary::from_records(&names(), &even);
+        assert_eq!(significantly_better(&summary, 0.05), None);
     }
 
     #[test]

@@ -268,3 +268,29 @@ async fn players_that_crash_or_never_connect_end_as_irregular_games() {
     assert!(!alive(&child), "the program's child survived");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_match_stops_once_one_player_is_significantly_better() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server(dir.path()).await;
+    let mut settings = settings(&server, dir.path(), bots());
+    settings.games = 40;
+    settings.significance = Some(0.05);
+    settings.min_tests = 5;
+    let report = tokio::time::timeout(
+        LIMIT,
+        run_match(settings, CancellationToken::new(), &mut Quiet),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    let found = report.significant.expect("greedy beats random clearly");
+    assert_eq!(found.better, 0);
+    assert!(found.p_value <= 0.05);
+    assert!(!report.interrupted);
+    // Five straight wins are already significant (1/32); a lost game
+    // delays the stop a little, but far fewer than 40 games are played.
+    let games = report.records.len();
+    assert!((5..20).contains(&games), "{games} games");
+    server.stop().await;
+}

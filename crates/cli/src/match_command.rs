@@ -91,6 +91,13 @@ pub struct MatchArgs {
     /// killed.
     #[arg(long, default_value_t = 5_000, value_name = "MS")]
     exit_grace_ms: u64,
+    /// Stop early once one player is better at this significance level
+    /// (one-sided binomial test on the wins, as the TestClient does).
+    #[arg(long, value_name = "P")]
+    significance: Option<f64>,
+    /// Games played before significance is tested.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    min_tests: u32,
     /// Seed of the built-in random bots and, with --start-server, of the
     /// start pieces [default: from the OS].
     #[arg(long)]
@@ -169,6 +176,8 @@ async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
     settings.game_timeout = Duration::from_millis(args.game_timeout_ms);
     settings.exit_grace = Duration::from_millis(args.exit_grace_ms);
     settings.seed = seed;
+    settings.significance = args.significance;
+    settings.min_tests = args.min_tests;
     println!(
         "{} ({}) vs {} ({}) on {}:{}",
         settings.players[0].name,
@@ -195,6 +204,12 @@ async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
     }
     let report = outcome?;
     println!("\n{}", report.summary);
+    if let Some(found) = report.significant {
+        println!(
+            "{} is significantly better (p = {:.4}); stopped after {} games",
+            report.summary.players[found.better].name, found.p_value, report.summary.games
+        );
+    }
     println!("Results: {}", results.display());
     if report.interrupted {
         anyhow::bail!(
