@@ -93,11 +93,30 @@ fn two_play_processes_complete_a_game_on_a_server() {
     assert!(one.wait().unwrap().success(), "{first}");
     let second = stdout(&two);
     assert!(two.status.success(), "{second}");
-    for (text, team) in [(&first, "ONE"), (&second, "TWO")] {
-        assert!(text.contains(&format!("played team {team}")), "{text}");
+    // Whichever joined first plays team ONE.
+    let teams: Vec<bool> = [&first, &second]
+        .iter()
+        .map(|text| text.contains("played team ONE"))
+        .collect();
+    assert!(
+        teams[0] != teams[1],
+        "one player per team:\n{first}\n{second}"
+    );
+    for text in [&first, &second] {
         assert!(text.contains("team ONE (BLUE, RED): "), "{text}");
         assert!(text.contains(", REGULAR\n"), "{text}");
     }
+    assert_eq!(
+        first
+            .lines()
+            .filter(|l| l.contains("points"))
+            .collect::<Vec<_>>(),
+        second
+            .lines()
+            .filter(|l| l.contains("points"))
+            .collect::<Vec<_>>(),
+        "both saw the same result"
+    );
     runtime.block_on(server.stop());
 }
 
