@@ -2,6 +2,7 @@
 //! subcommand. Everything of substance lives in the library crates; each
 //! subcommand has its own module.
 
+mod bench;
 mod demo;
 mod match_command;
 mod perft;
@@ -28,6 +29,9 @@ struct Cli {
 enum Command {
     /// Run the game server (the default).
     Serve(Box<serve::ServeArgs>),
+    /// Measure the server: many concurrent games of built-in bots over
+    /// loopback TCP (games per minute, server-added latency, memory, clock).
+    Bench(bench::BenchArgs),
     /// Count Blokus 2021 move sequences from a position (move generator check
     /// and benchmark).
     Perft(perft::PerftArgs),
@@ -53,6 +57,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Match(args)) => match_command::run(&args),
         Some(Command::Demo(args)) => demo::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -20,7 +20,7 @@ use crate::{
     clock::TimeLimits,
     ids::{ReservationCode, RoomId},
     outbound::{ConnId, Outbox},
-    replay::ReplaySettings,
+    replay::ReplayStore,
     room::{self, RoomCommand, RoomEvent, RoomHandle, RoomSetup, SeatRequest, SeatSpec},
     scores::ScoreTable,
     stats::ServerStats,
@@ -39,7 +39,7 @@ pub struct LobbySettings {
     /// Move time limits, or `None` if nobody is timed.
     pub limits: Option<TimeLimits>,
     /// Where replays go, or `None` for no replays.
-    pub replay: Option<ReplaySettings>,
+    pub replay: Option<ReplayStore>,
     /// Seed of the generator that seeds each room's random source.
     pub seed: u64,
     /// The server's counters, shared with every room.

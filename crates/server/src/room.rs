@@ -23,7 +23,7 @@ use crate::{
     ending::Ending,
     ids::RoomId,
     outbound::{ConnId, Outbox},
-    replay::{ReplayRecorder, ReplaySettings},
+    replay::{ReplayRecorder, ReplayStore},
     stats::ServerStats,
     wire::{self, Packet, SeatView},
 };
@@ -205,7 +205,7 @@ pub struct RoomSetup {
     /// The move time limits, or `None` if the server times nobody.
     pub limits: Option<TimeLimits>,
     /// Where to write the replay, or `None` for no replay.
-    pub replay: Option<ReplaySettings>,
+    pub replay: Option<ReplayStore>,
     /// Cancelled when the server's shutdown grace period is over.
     pub shutdown: CancellationToken,
     /// Where the room reports its result and its end.
@@ -275,7 +275,7 @@ struct Room {
     limits: Option<TimeLimits>,
     reasons: wire::OfficialReasons,
     replay: Option<ReplayRecorder>,
-    replay_settings: Option<ReplaySettings>,
+    replay_store: Option<ReplayStore>,
     commands: mpsc::Receiver<RoomCommand>,
     shutdown: CancellationToken,
     events: mpsc::UnboundedSender<RoomEvent>,
@@ -307,7 +307,7 @@ impl Room {
                 hard_secs: setup.limits.map_or(10, |l| l.hard.as_secs()),
             },
             replay: None,
-            replay_settings: setup.replay,
+            replay_store: setup.replay,
             commands,
             shutdown: setup.shutdown,
             events: setup.events,
@@ -355,10 +355,8 @@ impl Room {
         // From now on the room is unknown to its clients: sends fail, so a
         // late request is answered as for a room that does not exist.
         self.commands.close();
-        if let Some(replay) = self.replay.take()
-            && let Some(path) = replay.finish().await
-        {
-            info!(path = %path.display(), "replay written");
+        if let Some(replay) = self.replay.take() {
+            replay.finish().await;
         }
         let _ = self.events.send(RoomEvent::Ended(self.id.clone()));
         debug!("room closed");
@@ -453,17 +451,13 @@ impl Room {
     fn start(&mut self) {
         self.phase = Phase::Running;
         info!(paused = self.paused, "game starts");
-        if let Some(settings) = self.replay_settings.clone() {
+        if let Some(store) = &self.replay_store {
             let names: Vec<&str> = self
                 .seats
                 .iter()
                 .map(|s| s.spec.display_name.as_str())
                 .collect();
-            self.replay = Some(ReplayRecorder::start(
-                settings,
-                self.game.game_type().id(),
-                &names,
-            ));
+            self.replay = Some(store.open(self.game.game_type().id(), &names));
         }
         for seat in 0..self.seats.len() {
             self.send_to_player(seat, wire::welcome(&self.id, seat));

@@ -27,7 +27,7 @@ use crate::{
     connection::{self, ConnectionContext},
     lobby::{self, LobbySettings},
     outbound::ConnId,
-    replay::ReplaySettings,
+    replay::{ReplaySettings, ReplayStore},
     stats::ServerStats,
 };
 
@@ -40,8 +40,7 @@ const FINAL_PHASE_LIMIT: Duration = Duration::from_secs(15);
 ///
 /// # Errors
 ///
-/// None at present beyond what is logged; the result leaves room for
-/// start-up failures.
+/// The replay thread cannot be started; everything later is logged.
 pub async fn run(
     listener: TcpListener,
     config: Config,
@@ -67,8 +66,15 @@ pub async fn run_with_stats(
     let closing = CancellationToken::new();
     let stopping = CancellationToken::new();
     let seed = config.seed.unwrap_or_else(rand::random);
+    let replays = match config.replays {
+        true => Some(ReplayStore::start(ReplaySettings {
+            dir: config.replay_dir.clone(),
+            gzip: config.replay_gzip,
+        })?),
+        false => None,
+    };
     let lobby = lobby::spawn(
-        lobby_settings(&config, seed, stats),
+        lobby_settings(&config, seed, stats, replays),
         room_shutdown.clone(),
         &tracker,
     );
@@ -145,17 +151,19 @@ pub async fn run_with_stats(
     Ok(())
 }
 
-fn lobby_settings(config: &Config, seed: u64, stats: Arc<ServerStats>) -> LobbySettings {
+fn lobby_settings(
+    config: &Config,
+    seed: u64,
+    stats: Arc<ServerStats>,
+    replay: Option<ReplayStore>,
+) -> LobbySettings {
     LobbySettings {
         start_paused: config.start_paused,
         limits: config.timeouts.then_some(TimeLimits {
             soft: config.soft_timeout,
             hard: config.hard_timeout,
         }),
-        replay: config.replays.then(|| ReplaySettings {
-            dir: config.replay_dir.clone(),
-            gzip: config.replay_gzip,
-        }),
+        replay,
         seed,
         stats,
     }
