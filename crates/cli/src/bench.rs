@@ -5,9 +5,10 @@
 //! server's peak memory, and how many games were lost on time.
 //!
 //! The server runs in this process; the players run in a child process (the
-//! same binary, `bench --players-for ADDR`) started with `nice -n 19` where
-//! available, so that the bots' own computing competes with the server as
-//! little as possible, as it would with players on other machines. Players
+//! same binary, `bench --players-for ADDR`) at the lowest priority available
+//! (`chrt --idle`, else `nice -n 19`), so that the bots' own computing
+//! competes with the server as little as possible, as it would with players
+//! on other machines. Players
 //! are ordinary clients (the client library, real sockets); the server's
 //! figures come from its own counters.
 
@@ -163,7 +164,7 @@ async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
         if args.same_process {
             "in this process"
         } else {
-            "in a niced child process"
+            "in a low-priority child process"
         },
         args.games,
         args.duration_secs
@@ -311,7 +312,9 @@ impl LocalPlayers {
     }
 }
 
-/// Starts the players' process: this binary, niced if `nice` exists.
+/// Starts the players' process: this binary, at the lowest priority the
+/// system offers (`chrt --idle`: it runs only when the server has nothing
+/// to do), else `nice -n 19`, else as is.
 fn spawn_players(addr: SocketAddr, args: &BenchArgs) -> anyhow::Result<Child> {
     let exe = std::env::current_exe().context("cannot find the spielleiter binary")?;
     let player_args = [
@@ -325,23 +328,29 @@ fn spawn_players(addr: SocketAddr, args: &BenchArgs) -> anyhow::Result<Child> {
         "--bot".to_owned(),
         args.bot.to_string(),
     ];
-    let niced = Command::new("nice")
-        .args(["-n", "19"])
-        .arg(&exe)
-        .args(&player_args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn();
-    let child = match niced {
-        Ok(child) => child,
-        Err(_) => Command::new(&exe)
+    let launchers: [&[&str]; 3] = [&["chrt", "--idle", "0"], &["nice", "-n", "19"], &[]];
+    let mut last_error = None;
+    for launcher in launchers {
+        let mut command = match launcher.split_first() {
+            Some((program, launcher_args)) => {
+                let mut command = Command::new(program);
+                command.args(launcher_args).arg(&exe);
+                command
+            }
+            None => Command::new(&exe),
+        };
+        match command
             .args(&player_args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
-            .context("cannot start the players' process")?,
-    };
-    Ok(child)
+        {
+            Ok(child) => return Ok(child),
+            Err(error) => last_error = Some(error),
+        }
+    }
+    Err(last_error.map_or_else(|| anyhow::anyhow!("no launcher"), anyhow::Error::from))
+        .context("cannot start the players' process")
 }
 
 /// Tells the players' process to stop (a line on its stdin) and reads its

@@ -368,12 +368,9 @@ pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) 
         w.end_empty();
     } else {
         w.open();
+        let mut buf = [0; FIELD_ELEMENT_MAX];
         for (x, y, color) in fields {
-            w.start("field");
-            w.attr_int("x", x as i64);
-            w.attr_int("y", y as i64);
-            w.attr_raw("content", color.name());
-            w.end_empty();
+            w.raw_element_bytes(field_element(x, y, color, &mut buf));
         }
         w.close("board");
     }
@@ -402,6 +399,35 @@ pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) 
         w.close("lastMoveMono");
     }
     w.close("state");
+}
+
+/// The longest `<field …/>` element: two-digit coordinates and `YELLOW`.
+const FIELD_ELEMENT_MAX: usize = 40;
+
+/// `<field x="X" y="Y" content="COLOR"/>` for a board field, built in one
+/// piece: the board is most of a state, and writing each field as one
+/// slice instead of a dozen small ones makes encoding a late-game state
+/// several times faster. The bytes are ASCII.
+fn field_element(x: usize, y: usize, color: Color, buf: &mut [u8; FIELD_ELEMENT_MAX]) -> &[u8] {
+    fn put(buf: &mut [u8; FIELD_ELEMENT_MAX], len: &mut usize, bytes: &[u8]) {
+        buf[*len..*len + bytes.len()].copy_from_slice(bytes);
+        *len += bytes.len();
+    }
+    fn number(buf: &mut [u8; FIELD_ELEMENT_MAX], len: &mut usize, n: usize) {
+        if n >= 10 {
+            put(buf, len, &[b'0' + (n / 10 % 10) as u8]);
+        }
+        put(buf, len, &[b'0' + (n % 10) as u8]);
+    }
+    let mut len = 0;
+    put(buf, &mut len, b"<field x=\"");
+    number(buf, &mut len, x);
+    put(buf, &mut len, b"\" y=\"");
+    number(buf, &mut len, y);
+    put(buf, &mut len, b"\" content=\"");
+    put(buf, &mut len, color.name().as_bytes());
+    put(buf, &mut len, b"\"/>");
+    &buf[..len]
 }
 
 fn parse_color(value: &str) -> Result<Color, DecodeError> {

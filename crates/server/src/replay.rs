@@ -28,6 +28,11 @@ use bytes::Bytes;
 use tokio::sync::oneshot;
 use tracing::{debug, info, warn};
 
+/// How long the replay thread lets packets gather between rounds of
+/// writing: at most this much of a running game is missing from its file
+/// if the server crashes.
+const GATHER: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// Where and how replays are written.
 #[derive(Clone, Debug)]
 pub struct ReplaySettings {
@@ -199,6 +204,9 @@ impl Writer {
             for (id, done) in finishing.drain(..) {
                 let _ = done.send(self.publish(id));
             }
+            // Let packets gather: waking for every packet of every game
+            // would cost the server more than the writing itself.
+            thread::sleep(GATHER);
         }
         // Games that never finished (the server is gone) stay as readable
         // `.partial` prefixes.

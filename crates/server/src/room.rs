@@ -282,6 +282,8 @@ struct Room {
     stats: Arc<ServerStats>,
     /// When the last applied move was read (consumed by the next request).
     last_move_read_at: Option<Instant>,
+    /// The buffer size for the next memento: the last one's and some.
+    memento_size: usize,
 }
 
 impl Room {
@@ -313,6 +315,7 @@ impl Room {
             events: setup.events,
             stats: setup.stats,
             last_move_read_at: None,
+            memento_size: 4096,
         }
     }
 
@@ -472,7 +475,8 @@ impl Room {
     /// false (paused), to the players; only states the players see are
     /// recorded, as in the official replays.
     fn broadcast_state(&mut self, to_players: bool) {
-        let packet = wire::memento(&self.id, &self.game, &self.seat_views());
+        let packet = wire::memento(&self.id, &self.game, &self.seat_views(), self.memento_size);
+        self.memento_size = packet.replay.len() + 512;
         self.send_to_observers(&packet.stream);
         if to_players {
             for seat in 0..self.seats.len() {
@@ -603,7 +607,7 @@ impl Room {
     fn on_observe(&mut self, outbox: Outbox) {
         let _ = outbox.send(wire::observed(&self.id));
         if self.phase == Phase::Running {
-            let packet = wire::memento(&self.id, &self.game, &self.seat_views());
+            let packet = wire::memento(&self.id, &self.game, &self.seat_views(), self.memento_size);
             let _ = outbox.send(packet.stream);
         }
         info!(conn = %outbox.id(), "observer added");

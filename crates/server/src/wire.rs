@@ -122,17 +122,23 @@ pub struct Violation<R> {
 }
 
 fn stream(message: &ServerMessage) -> Bytes {
-    let mut out = BytesMut::with_capacity(256);
+    stream_sized(message, 256)
+}
+
+/// Encodes into a buffer of `capacity` bytes: a buffer that has to grow
+/// while a large state is written costs more than the writing.
+fn stream_sized(message: &ServerMessage, capacity: usize) -> Bytes {
+    let mut out = BytesMut::with_capacity(capacity);
     out.extend_from_slice(b"\n  ");
     message.encode(&mut out, 1);
     out.freeze()
 }
 
-fn both(message: &ServerMessage) -> Packet {
-    let mut replay = BytesMut::with_capacity(256);
+fn both(message: &ServerMessage, capacity: usize) -> Packet {
+    let mut replay = BytesMut::with_capacity(capacity);
     message.encode(&mut replay, 0);
     Packet {
-        stream: stream(message),
+        stream: stream_sized(message, capacity + capacity / 4),
         replay: replay.freeze(),
     }
 }
@@ -214,9 +220,18 @@ pub fn paused(room_id: &RoomId, paused: bool) -> Bytes {
     stream(&room(room_id, RoomData::Paused { paused }))
 }
 
-/// The game's current state as a memento.
-pub fn memento(room_id: &RoomId, game: &AnyGame, seats: &[SeatView<'_>]) -> Packet {
-    both(&room(room_id, RoomData::Memento(state(game, seats))))
+/// The game's current state as a memento. `size_hint` is the expected
+/// size (the last memento's is a good guess: states only grow).
+pub fn memento(
+    room_id: &RoomId,
+    game: &AnyGame,
+    seats: &[SeatView<'_>],
+    size_hint: usize,
+) -> Packet {
+    both(
+        &room(room_id, RoomData::Memento(state(game, seats))),
+        size_hint,
+    )
 }
 
 fn state(game: &AnyGame, seats: &[SeatView<'_>]) -> GameState {
@@ -239,13 +254,16 @@ pub fn rule_violation(
     let (mistake_text, described) = mv.mistake_texts(mistake);
     let name = seats.get(seat).map_or("", |s| s.display_name);
     let message = texts::rule_violation_room_error(name, mistake_text, described.as_deref());
-    let room_error = both(&room(
-        room_id,
-        RoomData::Error {
-            message,
-            original_message: Some(*mv),
-        },
-    ));
+    let room_error = both(
+        &room(
+            room_id,
+            RoomData::Error {
+                message,
+                original_message: Some(*mv),
+            },
+        ),
+        1024,
+    );
     let request = ClientMessage::Move {
         room_id: room_id.as_str().to_owned(),
         mv: *mv,
@@ -376,7 +394,7 @@ pub fn game_result(
 
 /// The result message.
 pub fn result(room_id: &RoomId, result: GameResult) -> Packet {
-    both(&room(room_id, RoomData::Result(result)))
+    both(&room(room_id, RoomData::Result(result)), 1024)
 }
 
 /// `<testing testMode="…"/>`, the answer to `testMode`.

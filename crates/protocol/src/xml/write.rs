@@ -79,6 +79,13 @@ impl<'a, S: ByteSink> XmlWriter<'a, S> {
         self.out.put(element.as_bytes());
     }
 
+    /// [`raw_element`](Self::raw_element) for an element already in bytes
+    /// (which must be well-formed XML needing no escaping).
+    pub(crate) fn raw_element_bytes(&mut self, element: &[u8]) {
+        self.newline_indent();
+        self.out.put(element);
+    }
+
     /// Writes `<name`: on a new, indented line unless it is the packet
     /// element itself.
     pub fn start(&mut self, name: &str) {
