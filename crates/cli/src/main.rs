@@ -29,12 +29,6 @@ struct Cli {
 enum Command {
     /// Run the game server (the default).
     Serve(Box<serve::ServeArgs>),
-    /// Measure the server: many concurrent games of built-in bots over
-    /// loopback TCP (games per minute, server-added latency, memory, clock).
-    Bench(bench::BenchArgs),
-    /// Count Blokus 2021 move sequences from a position (move generator check
-    /// and benchmark).
-    Perft(perft::PerftArgs),
     /// Play one game with a built-in bot, started like a contest client
     /// (`-h HOST -p PORT -r RESERVATION`).
     #[command(disable_help_flag = true)]
@@ -46,6 +40,12 @@ enum Command {
     /// Watch one whole game between two built-in bots on a server started in
     /// this process.
     Demo(demo::DemoArgs),
+    /// Measure the server: many concurrent games of built-in bots over
+    /// loopback TCP (games per minute, server-added latency, memory, clock).
+    Bench(bench::BenchArgs),
+    /// Count Blokus 2021 move sequences from a position (move generator check
+    /// and benchmark).
+    Perft(perft::PerftArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,11 +53,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None => serve::run(&cli.serve),
         Some(Command::Serve(args)) => serve::run(&args),
-        Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Match(args)) => match_command::run(&args),
         Some(Command::Demo(args)) => demo::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Perft(args)) => perft::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
