@@ -57,10 +57,15 @@ pub struct BenchArgs {
     /// Server worker threads [default: one per core].
     #[arg(long)]
     threads: Option<usize>,
-    /// Run the players in this process at normal priority instead of a
-    /// low-priority child process.
+    /// Run the players in this process instead of a child process.
     #[arg(long)]
     same_process: bool,
+    /// The priority of the players' child process: `idle` (runs only when
+    /// the server does not; for the server's latency), `nice` (nice 19), or
+    /// `normal` (as punctual as the server; for checking the clock with
+    /// `--think-ms`).
+    #[arg(long, default_value = "idle", value_parser = ["idle", "nice", "normal"])]
+    players_priority: String,
     /// Internal: be the players' process for the server at this address.
     #[arg(long, hide = true, value_name = "ADDR")]
     players_for: Option<SocketAddr>,
@@ -137,7 +142,9 @@ async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     let replay_dir = std::env::temp_dir().join(format!("spielleiter-bench-{}", std::process::id()));
     let config = Config {
         port: 0,
-        max_connections: args.concurrency * 2 + 64,
+        // Each game's two players plus, for a moment, the connections of the
+        // games that just ended.
+        max_connections: args.concurrency * 4 + 64,
         replays: args.replays,
         replay_dir: replay_dir.clone(),
         shutdown_grace: Duration::ZERO,
@@ -162,9 +169,9 @@ async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
         args.think_ms,
         if args.replays { "on" } else { "off" },
         if args.same_process {
-            "in this process"
+            "in this process".to_owned()
         } else {
-            "in a low-priority child process"
+            format!("in a child process at {} priority", args.players_priority)
         },
         args.games,
         args.duration_secs
@@ -285,11 +292,12 @@ impl LocalPlayers {
                     let mut seed = slot as u64 * 1_000_003;
                     while !stopping.load(Ordering::Relaxed) {
                         seed += 1;
-                        if play_one(addr, bot.build(seed), options, &tally, &stopping)
-                            .await
-                            .is_err()
+                        if let Err(error) =
+                            play_one(addr, bot.build(seed), options, &tally, &stopping).await
                         {
-                            tally.client_errors.fetch_add(1, Ordering::Relaxed);
+                            if tally.client_errors.fetch_add(1, Ordering::Relaxed) < 3 {
+                                eprintln!("bench: a player failed: {error:#}");
+                            }
                             tokio::time::sleep(Duration::from_millis(10)).await;
                         }
                     }
@@ -312,9 +320,10 @@ impl LocalPlayers {
     }
 }
 
-/// Starts the players' process: this binary, at the lowest priority the
-/// system offers (`chrt --idle`: it runs only when the server has nothing
-/// to do), else `nice -n 19`, else as is.
+/// Starts the players' process: this binary, at the requested priority.
+/// `idle` uses `chrt --idle` (the process runs only when the server has
+/// nothing to do) and falls back to `nice -n 19`, which falls back to a
+/// normal start.
 fn spawn_players(addr: SocketAddr, args: &BenchArgs) -> anyhow::Result<Child> {
     let exe = std::env::current_exe().context("cannot find the spielleiter binary")?;
     let player_args = [
@@ -328,7 +337,11 @@ fn spawn_players(addr: SocketAddr, args: &BenchArgs) -> anyhow::Result<Child> {
         "--bot".to_owned(),
         args.bot.to_string(),
     ];
-    let launchers: [&[&str]; 3] = [&["chrt", "--idle", "0"], &["nice", "-n", "19"], &[]];
+    let launchers: &[&[&str]] = match args.players_priority.as_str() {
+        "idle" => &[&["chrt", "--idle", "0"], &["nice", "-n", "19"], &[]],
+        "nice" => &[&["nice", "-n", "19"], &[]],
+        _ => &[&[]],
+    };
     let mut last_error = None;
     for launcher in launchers {
         let mut command = match launcher.split_first() {
