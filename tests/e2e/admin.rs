@@ -40,6 +40,37 @@ fn state_of(data: RoomData) -> GameState {
     }
 }
 
+/// Observes `room` and checks the `observed` answer.
+async fn observe(admin: &mut TestClient, room: &str) {
+    admin
+        .send(&ClientMessage::Observe {
+            room_id: room.to_owned(),
+        })
+        .await;
+    assert_eq!(
+        admin.message().await,
+        ServerMessage::Observed {
+            room_id: room.to_owned()
+        }
+    );
+}
+
+/// A prepared room (`pause` as given) that an administrator observes and
+/// two players have joined by reservation: `(admin, one, two, room)`.
+async fn observed_prepared_game(
+    server: &TestServer,
+    pause: bool,
+) -> (TestClient, TestClient, TestClient, String) {
+    let mut admin = server.admin().await;
+    let (room, codes) = prepare(&mut admin, pause, vec![slot("a"), slot("b")]).await;
+    observe(&mut admin, &room).await;
+    let mut one = server.connect().await;
+    one.join_prepared(&codes[0]).await;
+    let mut two = server.connect().await;
+    two.join_prepared(&codes[1]).await;
+    (admin, one, two, room)
+}
+
 #[tokio::test]
 async fn reservations_decide_the_seat_not_the_order_of_joining() {
     let server = TestServer::start(|_| {}).await;
@@ -196,23 +227,7 @@ impl<A, B, C> FirstTwo<A, B> for (A, B, C) {
 #[tokio::test]
 async fn a_paused_room_moves_only_when_stepped() {
     let server = TestServer::start(|_| {}).await;
-    let mut admin = server.admin().await;
-    let (room, codes) = prepare(&mut admin, true, vec![slot("a"), slot("b")]).await;
-    admin
-        .send(&ClientMessage::Observe {
-            room_id: room.clone(),
-        })
-        .await;
-    assert_eq!(
-        admin.message().await,
-        ServerMessage::Observed {
-            room_id: room.clone()
-        }
-    );
-    let mut one = server.connect().await;
-    one.join_prepared(&codes[0]).await;
-    let mut two = server.connect().await;
-    two.join_prepared(&codes[1]).await;
+    let (mut admin, mut one, mut two, room) = observed_prepared_game(&server, true).await;
     // The observer hears of both joins, and gets the initial state when the
     // second join starts the game (before that join's notice).
     assert!(matches!(
@@ -299,17 +314,7 @@ async fn cancel_ends_the_game_without_a_winner() {
     let server = TestServer::start(|_| {}).await;
     let (mut one, mut two, room) = joined_pair(&server).await;
     let mut admin = server.admin().await;
-    admin
-        .send(&ClientMessage::Observe {
-            room_id: room.clone(),
-        })
-        .await;
-    assert_eq!(
-        admin.message().await,
-        ServerMessage::Observed {
-            room_id: room.clone()
-        }
-    );
+    observe(&mut admin, &room).await;
     admin
         .send(&ClientMessage::Cancel {
             room_id: room.clone(),
@@ -357,17 +362,7 @@ async fn observers_see_rule_violations() {
     let server = TestServer::start(|_| {}).await;
     let (mut one, _two, room) = joined_pair(&server).await;
     let mut admin = server.admin().await;
-    admin
-        .send(&ClientMessage::Observe {
-            room_id: room.clone(),
-        })
-        .await;
-    assert_eq!(
-        admin.message().await,
-        ServerMessage::Observed {
-            room_id: room.clone()
-        }
-    );
+    observe(&mut admin, &room).await;
     assert_eq!(state_of(admin.room_data().await).turn(), 0);
     // A skip as a colour's first move is illegal.
     one.send_move(
@@ -478,23 +473,7 @@ async fn test_mode_scores_are_there_as_soon_as_the_result_is() {
 #[tokio::test]
 async fn pausing_with_a_request_outstanding_holds_the_next_state_back() {
     let server = TestServer::start(|_| {}).await;
-    let mut admin = server.admin().await;
-    let (room, codes) = prepare(&mut admin, false, vec![slot("a"), slot("b")]).await;
-    admin
-        .send(&ClientMessage::Observe {
-            room_id: room.clone(),
-        })
-        .await;
-    assert_eq!(
-        admin.message().await,
-        ServerMessage::Observed {
-            room_id: room.clone()
-        }
-    );
-    let mut one = server.connect().await;
-    one.join_prepared(&codes[0]).await;
-    let mut two = server.connect().await;
-    two.join_prepared(&codes[1]).await;
+    let (mut admin, mut one, mut two, room) = observed_prepared_game(&server, false).await;
     assert!(matches!(one.room_data().await, RoomData::Welcome { .. }));
     let initial = blokus_of(&state_of(one.room_data().await));
     assert_eq!(one.room_data().await, RoomData::MoveRequest);

@@ -81,25 +81,44 @@ async fn with_background<F: Future<Output = ()>>(server: &TestServer, scenario: 
     background.finish().await;
 }
 
-#[tokio::test]
-async fn malformed_xml_costs_the_connection_and_the_game() {
+/// A player of a running game sends `packet` (built from the room id):
+/// it gets an error packet whose message contains `expected`, its
+/// connection is closed, and it loses with `LEFT`. `seat` says which player
+/// (0 or 1) offends.
+async fn fatal_input_loses_the_game(
+    seat: usize,
+    packet: impl FnOnce(&str) -> String,
+    expected: &str,
+) {
     let server = server().await;
     with_background(&server, async {
         let (mut one, mut two, room) = joined_pair(&server).await;
         started(&mut one, &mut two).await;
-        // Mismatched end tag inside an otherwise complete packet.
-        two.send_raw(
-            format!("<room roomId=\"{room}\"><data class=\"x\"></rooom></room>").as_bytes(),
-        )
-        .await;
-        let text = error_text(two.message().await);
-        assert!(text.contains("MalformedXml"), "{text}");
-        two.expect_closed().await;
-        let result = winner_sees_the_end(&mut one).await;
-        assert_lost(&result, 1, ScoreCause::Left);
+        let (offender, winner) = if seat == 0 {
+            (&mut one, &mut two)
+        } else {
+            (&mut two, &mut one)
+        };
+        offender.send_raw(packet(&room).as_bytes()).await;
+        let text = error_text(offender.message().await);
+        assert!(text.contains(expected), "{text}");
+        offender.expect_closed().await;
+        let result = winner_sees_the_end(winner).await;
+        assert_lost(&result, seat, ScoreCause::Left);
     })
     .await;
     server.shutdown().await;
+}
+
+#[tokio::test]
+async fn malformed_xml_costs_the_connection_and_the_game() {
+    // Mismatched end tag inside an otherwise complete packet.
+    fatal_input_loses_the_game(
+        1,
+        |room| format!("<room roomId=\"{room}\"><data class=\"x\"></rooom></room>"),
+        "MalformedXml",
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -118,20 +137,12 @@ async fn garbage_bytes_are_answered_and_the_connection_closed() {
 
 #[tokio::test]
 async fn an_oversized_message_costs_the_connection_and_the_game() {
-    let server = server().await;
-    with_background(&server, async {
-        let (mut one, mut two, _room) = joined_pair(&server).await;
-        started(&mut one, &mut two).await;
-        let huge = format!("<join gameType=\"{}\"/>", "a".repeat(10_000));
-        two.send_raw(huge.as_bytes()).await;
-        let text = error_text(two.message().await);
-        assert!(text.contains("larger than 4096 bytes"), "{text}");
-        two.expect_closed().await;
-        let result = winner_sees_the_end(&mut one).await;
-        assert_lost(&result, 1, ScoreCause::Left);
-    })
+    fatal_input_loses_the_game(
+        1,
+        |_| format!("<join gameType=\"{}\"/>", "a".repeat(10_000)),
+        "larger than 4096 bytes",
+    )
     .await;
-    server.shutdown().await;
 }
 
 #[tokio::test]
@@ -350,25 +361,16 @@ async fn an_illegal_move_loses_with_the_mistake_named() {
 
 #[tokio::test]
 async fn a_malformed_move_costs_the_game() {
-    let server = server().await;
-    with_background(&server, async {
-        let (mut one, mut two, room) = joined_pair(&server).await;
-        started(&mut one, &mut two).await;
-        one.send_raw(
+    fatal_input_loses_the_game(
+        0,
+        |room| {
             format!(
                 "<room roomId=\"{room}\"><data class=\"sc.plugin2021.SetMove\"><piece color=\"BLUE\" kind=\"NO_SUCH_PIECE\" rotation=\"NONE\" isFlipped=\"false\"><position x=\"0\" y=\"0\"/></piece></data></room>"
             )
-            .as_bytes(),
-        )
-        .await;
-        let text = error_text(one.message().await);
-        assert!(text.contains("MalformedMessage"), "{text}");
-        one.expect_closed().await;
-        let result = winner_sees_the_end(&mut two).await;
-        assert_lost(&result, 0, ScoreCause::Left);
-    })
+        },
+        "MalformedMessage",
+    )
     .await;
-    server.shutdown().await;
 }
 
 #[tokio::test]
