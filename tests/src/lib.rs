@@ -15,11 +15,10 @@ use spielleiter_protocol::{
     blokus2021::WireMove, room::RoomData,
 };
 use spielleiter_rules::blokus::{Blokus, MoveList};
-use spielleiter_server::Config;
+use spielleiter_server::{Config, EmbeddedServer};
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
     net::TcpStream,
-    sync::oneshot,
     task::JoinHandle,
 };
 use tokio_util::codec::Decoder;
@@ -38,8 +37,7 @@ pub struct TestServer {
     pub passphrase: String,
     /// The server's own counters.
     pub stats: std::sync::Arc<spielleiter_server::stats::ServerStats>,
-    shutdown: Option<oneshot::Sender<()>>,
-    task: Option<JoinHandle<std::io::Result<()>>>,
+    server: Option<EmbeddedServer>,
 }
 
 impl TestServer {
@@ -59,27 +57,13 @@ impl TestServer {
         };
         configure(&mut config);
         let passphrase = config.admin_passphrase.clone().unwrap_or_default();
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-            .await
-            .unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (tx, rx) = oneshot::channel::<()>();
-        let stats = std::sync::Arc::default();
-        let task = tokio::spawn(spielleiter_server::run_with_stats(
-            listener,
-            config,
-            async move {
-                let _ = rx.await;
-            },
-            std::sync::Arc::clone(&stats),
-        ));
+        let server = EmbeddedServer::start(config).await.unwrap();
         TestServer {
-            addr,
+            addr: server.addr(),
             replay_dir,
             passphrase,
-            stats,
-            shutdown: Some(tx),
-            task: Some(task),
+            stats: std::sync::Arc::clone(server.stats()),
+            server: Some(server),
         }
     }
 
@@ -112,14 +96,10 @@ impl TestServer {
     }
 
     async fn stop(&mut self) {
-        if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
-        }
-        if let Some(task) = self.task.take() {
-            tokio::time::timeout(Duration::from_secs(30), task)
+        if let Some(server) = self.server.take() {
+            tokio::time::timeout(Duration::from_secs(30), server.stop())
                 .await
                 .expect("server shuts down in time")
-                .expect("server task")
                 .expect("server result");
         }
     }
@@ -146,9 +126,8 @@ impl TestServer {
 
 impl Drop for TestServer {
     fn drop(&mut self) {
-        if let Some(task) = self.task.take() {
-            task.abort();
-        }
+        // Dropping the embedded server aborts it.
+        self.server.take();
         if !self.replay_dir.as_os_str().is_empty() {
             let _ = std::fs::remove_dir_all(&self.replay_dir);
         }

@@ -3,13 +3,12 @@
 //! demo.
 
 use std::{
-    net::{Ipv4Addr, SocketAddr},
+    net::{IpAddr, Ipv4Addr, SocketAddr},
     path::PathBuf,
     time::Duration,
 };
 
-use spielleiter_server::Config;
-use tokio::{sync::oneshot, task::JoinHandle};
+use spielleiter_server::{Config, EmbeddedServer};
 
 use crate::error::ArenaError;
 
@@ -25,14 +24,12 @@ pub struct LocalServerSettings {
 }
 
 /// A running in-process server. Stop it with [`LocalServer::stop`]; dropping
-/// it aborts the server task.
+/// it aborts the server.
 #[derive(Debug)]
 pub struct LocalServer {
-    addr: SocketAddr,
+    server: EmbeddedServer,
     passphrase: String,
     replay_dir: Option<PathBuf>,
-    shutdown: Option<oneshot::Sender<()>>,
-    task: Option<JoinHandle<std::io::Result<()>>>,
 }
 
 impl LocalServer {
@@ -49,6 +46,7 @@ impl LocalServer {
             .replay_dir
             .map(|dir| std::path::absolute(&dir).unwrap_or(dir));
         let config = Config {
+            listen: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: settings.port,
             admin_passphrase: Some(passphrase.clone()),
             seed: settings.seed,
@@ -58,26 +56,19 @@ impl LocalServer {
             shutdown_grace: Duration::ZERO,
             ..Config::default()
         };
-        let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, settings.port))
+        let server = EmbeddedServer::start(config)
             .await
             .map_err(ArenaError::Server)?;
-        let addr = listener.local_addr().map_err(ArenaError::Server)?;
-        let (shutdown, signal) = oneshot::channel::<()>();
-        let task = tokio::spawn(spielleiter_server::run(listener, config, async move {
-            let _ = signal.await;
-        }));
         Ok(LocalServer {
-            addr,
+            server,
             passphrase,
             replay_dir,
-            shutdown: Some(shutdown),
-            task: Some(task),
         })
     }
 
     /// Where the server listens.
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.server.addr()
     }
 
     /// The administrator passphrase.
@@ -92,20 +83,9 @@ impl LocalServer {
 
     /// Shuts the server down and waits until it has (games still running
     /// end at once, with a result and a complete replay).
-    pub async fn stop(mut self) {
-        if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
-        }
-        if let Some(task) = self.task.take() {
-            let _ = task.await;
-        }
-    }
-}
-
-impl Drop for LocalServer {
-    fn drop(&mut self) {
-        if let Some(task) = self.task.take() {
-            task.abort();
-        }
+    pub async fn stop(self) {
+        // A failed shutdown has been logged by the server; the match is
+        // over either way.
+        let _ = self.server.stop().await;
     }
 }

@@ -28,8 +28,8 @@ use clap::Args;
 use spielleiter_bots::{Bot, BotKind};
 use spielleiter_client::{Connection, PlayOptions, play_blokus};
 use spielleiter_protocol::result::ScoreCause;
-use spielleiter_server::{Config, stats::ServerStats};
-use tokio::{sync::oneshot, time::Instant};
+use spielleiter_server::{Config, EmbeddedServer, stats::ServerStats};
+use tokio::time::Instant;
 
 /// Options of the benchmark.
 #[derive(Debug, Args)]
@@ -150,18 +150,9 @@ async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
         shutdown_grace: Duration::ZERO,
         ..Config::default()
     };
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
-    let addr = listener.local_addr()?;
-    let stats = Arc::new(ServerStats::default());
-    let (stop_server, server_stopped) = oneshot::channel::<()>();
-    let server = tokio::spawn(spielleiter_server::run_with_stats(
-        listener,
-        config,
-        async move {
-            let _ = server_stopped.await;
-        },
-        Arc::clone(&stats),
-    ));
+    let server = EmbeddedServer::start(config).await?;
+    let addr = server.addr();
+    let stats = Arc::clone(server.stats());
     println!(
         "bench: {} concurrent games of `{}` bots, think {} ms, replays {}, players {}, until {} games or {} s",
         args.concurrency,
@@ -210,8 +201,7 @@ async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     let latencies = stats.move_latency.count();
     let rss = peak_rss();
     let tally = players.stop().await?;
-    let _ = stop_server.send(());
-    let _ = server.await;
+    server.stop().await?;
     let _ = std::fs::remove_dir_all(&replay_dir);
 
     let minutes = elapsed.as_secs_f64() / 60.0;

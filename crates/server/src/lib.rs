@@ -34,4 +34,4 @@ pub mod stats;
 pub mod wire;
 
 pub use config::Config;
-pub use server::{run, run_with_stats};
+pub use server::{EmbeddedServer, run, run_with_stats};

@@ -10,6 +10,7 @@
 
 use std::{
     future::Future,
+    net::SocketAddr,
     sync::{
         Arc,
         atomic::{AtomicU64, Ordering},
@@ -17,7 +18,11 @@ use std::{
     time::Duration,
 };
 
-use tokio::{net::TcpListener, sync::Semaphore};
+use tokio::{
+    net::TcpListener,
+    sync::{Semaphore, oneshot},
+    task::JoinHandle,
+};
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 use tracing::{error, info, warn};
 
@@ -166,5 +171,80 @@ fn lobby_settings(
         replay,
         seed,
         stats,
+    }
+}
+
+/// A server running on the current tokio runtime, for the tools and tests
+/// that embed one (the match runner's `--start-server`, the demo, the
+/// benchmark, the end-to-end tests). Dropping it aborts the server; use
+/// [`EmbeddedServer::stop`] for the graceful shutdown.
+#[derive(Debug)]
+pub struct EmbeddedServer {
+    addr: SocketAddr,
+    stats: Arc<ServerStats>,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+impl EmbeddedServer {
+    /// Binds `config.listen_addr()` (port 0 picks a free one) and starts
+    /// serving.
+    ///
+    /// # Errors
+    ///
+    /// The address cannot be bound.
+    pub async fn start(config: Config) -> std::io::Result<EmbeddedServer> {
+        let listener = TcpListener::bind(config.listen_addr()).await?;
+        let addr = listener.local_addr()?;
+        let stats = Arc::new(ServerStats::default());
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(run_with_stats(
+            listener,
+            config,
+            async move {
+                let _ = stopped.await;
+            },
+            Arc::clone(&stats),
+        ));
+        Ok(EmbeddedServer {
+            addr,
+            stats,
+            stop: Some(stop),
+            task: Some(task),
+        })
+    }
+
+    /// Where the server listens.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The server's counters.
+    pub fn stats(&self) -> &Arc<ServerStats> {
+        &self.stats
+    }
+
+    /// Shuts the server down as SIGINT would, and waits until it has.
+    ///
+    /// # Errors
+    ///
+    /// What [`run`] returned; a server task that panicked is reported as an
+    /// I/O error of kind `Other`.
+    pub async fn stop(mut self) -> std::io::Result<()> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        match self.task.take() {
+            Some(task) => task.await.map_err(std::io::Error::other)?,
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for EmbeddedServer {
+    fn drop(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
     }
 }
