@@ -328,6 +328,13 @@ async fn cancel_ends_the_game_without_a_winner() {
             result
                 .scores
                 .iter()
+                .all(|s| s.reason == "Das Spiel wurde von einem Administrator abgebrochen"),
+            "{result:?}"
+        );
+        assert!(
+            result
+                .scores
+                .iter()
                 .all(|s| s.cause == ScoreCause::Regular && s.parts[0].as_integer() == Some(0))
         );
         assert_eq!(rest[rest.len() - 1], ServerMessage::Close);

@@ -3,12 +3,15 @@
 
 use std::time::Duration;
 
-use spielleiter_e2e::{TestServer, blokus_of, first_legal_move, joined_pair, result_of};
+use spielleiter_e2e::{
+    BackgroundGame, TestServer, blokus_of, first_legal_move, joined_pair, result_of,
+};
 use spielleiter_protocol::{ServerMessage, result::ScoreCause, room::RoomData};
 
 #[tokio::test]
 async fn a_move_after_the_2_s_soft_limit_loses() {
     let server = TestServer::start(|_| {}).await;
+    let background = BackgroundGame::start(&server, Duration::from_millis(20)).await;
     let (mut one, mut two, room) = joined_pair(&server).await;
     let _welcome = one.room_data().await;
     let RoomData::Memento(state) = one.room_data().await else {
@@ -49,6 +52,35 @@ async fn a_move_after_the_2_s_soft_limit_loses() {
     assert!(!rest.iter().any(
         |m| matches!(m, ServerMessage::Room { data: RoomData::Memento(s), .. } if s.turn() > 1)
     ));
+    background.finish().await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_player_who_sends_nothing_loses_at_the_hard_limit() {
+    let server = TestServer::start(|config| {
+        config.soft_timeout = Duration::from_millis(800);
+        config.hard_timeout = Duration::from_millis(1500);
+    })
+    .await;
+    let background = BackgroundGame::start(&server, Duration::from_millis(5)).await;
+    let (mut one, mut two, _room) = joined_pair(&server).await;
+    let _welcome = one.room_data().await;
+    let _initial = one.room_data().await;
+    assert_eq!(one.room_data().await, RoomData::MoveRequest);
+    let asked = tokio::time::Instant::now();
+    let rest = two.until_end().await;
+    let waited = asked.elapsed();
+    assert!(
+        waited >= Duration::from_millis(1400) && waited < Duration::from_secs(5),
+        "{waited:?}"
+    );
+    let result = result_of(&rest).expect("result");
+    assert_eq!(result.scores[0].cause, ScoreCause::HardTimeout);
+    assert_eq!(result.scores[1].cause, ScoreCause::Regular);
+    assert_eq!(result.winners.len(), 1);
+    assert_eq!(result.winners[0].team.index(), 1);
+    background.finish().await;
     server.shutdown().await;
 }
 

@@ -64,6 +64,8 @@ pub trait ReasonTexts {
     fn timeout(&self, kind: Timeout) -> String;
     /// The reason when the server ended the game.
     fn shutdown(&self) -> String;
+    /// The reason when an administrator cancelled the game.
+    fn cancelled(&self) -> String;
 }
 
 impl Ending {
@@ -116,6 +118,9 @@ impl Ending {
                         texts.timeout(*kind),
                     ),
                     Ending::Shutdown => (ScoreCause::Unknown, texts.shutdown()),
+                    // The cause stays `REGULAR`, as officially; the reason
+                    // tells a cancelled game from a regular draw.
+                    Ending::Cancelled => (ScoreCause::Regular, texts.cancelled()),
                     _ => (ScoreCause::Regular, String::new()),
                 };
                 let win_points = match (winners.contains(seat), winners.len()) {
@@ -155,6 +160,9 @@ mod tests {
         }
         fn shutdown(&self) -> String {
             "shutdown".to_owned()
+        }
+        fn cancelled(&self) -> String {
+            "cancelled".to_owned()
         }
     }
 
@@ -215,11 +223,9 @@ mod tests {
     fn a_cancelled_game_has_no_winner() {
         let (scores, winners) = Ending::Cancelled.scores(&fresh_game(), &Texts);
         assert!(winners.is_empty());
-        assert!(
-            scores
-                .iter()
-                .all(|s| s.win_points == 0 && s.cause == ScoreCause::Regular)
-        );
+        assert!(scores.iter().all(|s| s.win_points == 0
+            && s.cause == ScoreCause::Regular
+            && s.reason == "cancelled"));
         let (scores, _) = Ending::Shutdown.scores(&fresh_game(), &Texts);
         assert!(
             scores

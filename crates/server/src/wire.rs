@@ -66,6 +66,11 @@ pub mod texts {
         "Das Spiel wurde beendet, weil der Server herunterfährt".to_owned()
     }
 
+    /// The result reason when an administrator cancelled the game.
+    pub fn cancelled_reason() -> String {
+        "Das Spiel wurde von einem Administrator abgebrochen".to_owned()
+    }
+
     /// The reason of a player whose move was not requested.
     pub fn move_not_requested_reason(mv: &GameMove) -> String {
         format!(
@@ -353,6 +358,10 @@ impl ReasonTexts for OfficialReasons {
 
     fn shutdown(&self) -> String {
         texts::server_shutdown_reason()
+    }
+
+    fn cancelled(&self) -> String {
+        texts::cancelled_reason()
     }
 }
 
