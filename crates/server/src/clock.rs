@@ -55,11 +55,6 @@ impl MoveClock {
         self.written_at.get_or_insert(at);
     }
 
-    /// Whether the writer has reported the request as written.
-    pub fn is_started(&self) -> bool {
-        self.written_at.is_some()
-    }
-
     /// When the player loses for sending nothing, if timed.
     pub fn hard_deadline(&self) -> Option<Instant> {
         let limits = self.limits?;
@@ -135,7 +130,6 @@ mod tests {
     fn a_request_that_is_never_written_still_has_a_deadline() {
         let queued = Instant::now();
         let clock = MoveClock::new(Some(LIMITS), queued);
-        assert!(!clock.is_started());
         assert_eq!(clock.hard_deadline(), Some(queued + LIMITS.hard));
     }
 

@@ -6,7 +6,7 @@
 //! outbox without blocking, and a player whose outbox is gone or full has
 //! left the game.
 
-use std::{sync::Arc, time::Duration};
+use std::sync::Arc;
 
 use bytes::Bytes;
 use spielleiter_protocol::{GameMove, result::GameResult};
@@ -564,7 +564,7 @@ impl Room {
             Ok(()) => {
                 debug!(
                     seat,
-                    took_ms = millis(took),
+                    took_ms = took.as_millis(),
                     turn = self.game.turn(),
                     "move applied"
                 );
@@ -776,14 +776,12 @@ async fn sleep_until_some(deadline: Option<Instant>) {
     }
 }
 
-fn millis(d: Duration) -> u128 {
-    d.as_millis()
-}
-
 #[cfg(test)]
 mod tests {
     //! The clock, tested on a room whose players are in-memory streams, so
     //! tokio's paused clock can jump through the limits.
+    use std::time::Duration;
+
     use bytes::BytesMut;
     use spielleiter_protocol::{
         FrameDecoder, GameType as WireGameType, ServerMessage, StreamEvent, blokus2021::WireMove,

@@ -12,9 +12,9 @@ use spielleiter_protocol::{
     blokus2021::{WireMove, mistake_move_description, score_definition},
     texts,
 };
-use spielleiter_rules::blokus::{Color, Mistake, PieceKind, Placement, Rotation, Team};
+use spielleiter_rules::blokus::{Color, Mistake, Team};
 
-use crate::util::{illegal_mono, initial_state, midgame_state};
+use crate::util::{illegal_mono, initial_state, midgame_state, yellow_pento_l};
 
 const ROOM: &str = "8c4d2f7a-3b1e-4c5d-9e6f-0a1b2c3d4e5f";
 
@@ -27,17 +27,6 @@ fn room(data: RoomData) -> ServerMessage {
         room_id: ROOM.into(),
         data,
     }
-}
-
-fn yellow_pento_l() -> GameMove {
-    GameMove::Blokus2021(WireMove::Set(Placement {
-        color: Color::Yellow,
-        kind: PieceKind::PentoL,
-        rotation: Rotation::Right,
-        flipped: true,
-        x: 15,
-        y: 3,
-    }))
 }
 
 fn client(messages: &[ClientMessage]) -> String {
@@ -126,7 +115,7 @@ fn example(name: &str) -> String {
         "move-request" => server(&[room(RoomData::MoveRequest)]),
         "set-move" => client(&[ClientMessage::Move {
             room_id: ROOM.into(),
-            mv: yellow_pento_l(),
+            mv: GameMove::Blokus2021(yellow_pento_l()),
         }]),
         "skip-move" => client(&[ClientMessage::Move {
             room_id: ROOM.into(),
@@ -270,7 +259,7 @@ fn example(name: &str) -> String {
 
 /// Every error text, with placeholders, as a Markdown table.
 fn texts_table() -> String {
-    let mv = yellow_pento_l();
+    let mv = GameMove::Blokus2021(yellow_pento_l());
     let alice = texts::player_description(Team::One, "alice");
     let bob = texts::player_description(Team::Two, "bob");
     let mistake = Mistake::NoSharedCorner;

@@ -85,6 +85,19 @@ pub fn illegal_mono() -> WireMove {
     ))
 }
 
+/// YELLOW's legal PENTO_L (RIGHT, flipped) at (15,3) in the mid-game state:
+/// the move of `setmove.xml`.
+pub fn yellow_pento_l() -> WireMove {
+    WireMove::Set(Placement {
+        color: Color::Yellow,
+        kind: PieceKind::PentoL,
+        rotation: Rotation::Right,
+        flipped: true,
+        x: 15,
+        y: 3,
+    })
+}
+
 /// Feeds `input` to a fresh decoder in pieces: the first `split` bytes,
 /// then the rest. Returns the events and the first error.
 pub fn split_feed(input: &[u8], split: usize) -> (Vec<StreamEvent>, Option<FramingError>) {

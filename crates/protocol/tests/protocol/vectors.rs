@@ -7,9 +7,11 @@ use spielleiter_protocol::{
     Winner,
     blokus2021::{WireMove, score_definition},
 };
-use spielleiter_rules::blokus::{Color, PieceKind, Placement, Rotation, Setup, Team};
+use spielleiter_rules::blokus::{Color, PieceKind, Rotation, Setup, Team};
 
-use crate::util::{ROOM, frames, illegal_mono, initial_state, midgame_state, packet, vector};
+use crate::util::{
+    ROOM, frames, illegal_mono, initial_state, midgame_state, packet, vector, yellow_pento_l,
+};
 
 fn decode_server(name: &str) -> ServerMessage {
     ServerMessage::decode(packet(name).as_bytes(), GameType::Blokus2021)
@@ -132,14 +134,7 @@ fn set_move() {
         "setmove.xml",
         ClientMessage::Move {
             room_id: ROOM.into(),
-            mv: GameMove::Blokus2021(WireMove::Set(Placement {
-                color: Color::Yellow,
-                kind: PieceKind::PentoL,
-                rotation: Rotation::Right,
-                flipped: true,
-                x: 15,
-                y: 3,
-            })),
+            mv: GameMove::Blokus2021(yellow_pento_l()),
         },
     );
 }
