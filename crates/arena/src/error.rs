@@ -49,8 +49,8 @@ pub enum ArenaError {
         source: io::Error,
     },
     /// The in-process server could not be started.
-    #[error("cannot start the server: {0}")]
-    Server(io::Error),
+    #[error("cannot start the server")]
+    Server(#[source] io::Error),
     /// The server refused or broke the administration exchange (wrong
     /// passphrase, administration disabled, connection lost).
     #[error("administration failed: {0}")]

@@ -114,6 +114,10 @@ impl ServeArgs {
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let config = Config::load(args.config.as_deref(), args.overrides())?;
     init_logging(&config)?;
+    if config.replays {
+        // Found now, not when the first game ends.
+        spielleiter_server::replay::check_dir(&config.replay_dir)?;
+    }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(config.listen_addr())

@@ -222,3 +222,34 @@ fn match_runs_programs_resumes_and_records_a_hanging_player() {
     assert_eq!(rows[0]["causes"], serde_json::json!(["HUNG", "REGULAR"]));
     assert!(stdout(&hung).contains("1 games, 1 irregular"));
 }
+
+#[test]
+fn serve_and_match_refuse_an_unusable_replay_directory_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a-file"), "not a directory").unwrap();
+    let unusable = "a-file/replays";
+    for args in [
+        &["serve", "--port", "0", "--replay-dir", unusable][..],
+        &[
+            "match",
+            "--start-server",
+            "--player1",
+            "builtin:random",
+            "--player2",
+            "builtin:random",
+            "--replay-dir",
+            unusable,
+        ][..],
+    ] {
+        let output = run(dir.path(), args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{} started: {stderr}", args[0]);
+        assert!(
+            stderr.contains("a-file/replays is not usable: cannot create it: "),
+            "{stderr}"
+        );
+        // The cause once, not repeated by every layer.
+        assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
+        assert!(!dir.path().join("match-results.jsonl").exists());
+    }
+}

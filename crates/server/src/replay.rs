@@ -58,6 +58,56 @@ enum Job {
     },
 }
 
+/// Why the replay directory cannot take replays.
+#[derive(Debug, thiserror::Error)]
+#[error("the replay directory {} is not usable: cannot {action}", dir.display())]
+pub struct ReplayDirError {
+    /// The directory as configured.
+    pub dir: PathBuf,
+    /// What failed (`create it`, `write a file in it`, …).
+    pub action: &'static str,
+    /// The operating system's error.
+    #[source]
+    pub source: std::io::Error,
+}
+
+impl From<ReplayDirError> for std::io::Error {
+    fn from(error: ReplayDirError) -> Self {
+        std::io::Error::new(error.source.kind(), error)
+    }
+}
+
+/// Makes sure replays can be written to `dir` before the first game needs
+/// it: creates the directory if missing and writes, syncs and removes a
+/// probe file. `serve` and `match` call it at start so that a wrong path or
+/// missing permission stops them with a clear message instead of losing
+/// every game's replay later.
+///
+/// # Errors
+///
+/// The directory cannot be created, or a file in it cannot be written.
+pub fn check_dir(dir: &Path) -> Result<(), ReplayDirError> {
+    let fail = |action, source| ReplayDirError {
+        dir: dir.to_owned(),
+        action,
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(|e| fail("create it", e))?;
+    let probe = dir.join(format!(".spielleiter-probe-{}", std::process::id()));
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&probe)
+        .and_then(|mut file| {
+            file.write_all(b"<protocol/>")?;
+            file.sync_data()
+        });
+    let removed = std::fs::remove_file(&probe);
+    written.map_err(|e| fail("write a file in it", e))?;
+    removed.map_err(|e| fail("remove a file from it", e))
+}
+
 /// The handle to the replay thread; cheap to clone. The thread ends when
 /// the last handle (and every recorder) is gone, after finishing its work.
 #[derive(Clone, Debug)]
@@ -67,12 +117,14 @@ pub struct ReplayStore {
 }
 
 impl ReplayStore {
-    /// Starts the replay thread.
+    /// Checks the directory ([`check_dir`]) and starts the replay thread.
     ///
     /// # Errors
     ///
-    /// The thread cannot be started.
+    /// The directory is not usable ([`ReplayDirError`] inside the I/O
+    /// error), or the thread cannot be started.
     pub fn start(settings: ReplaySettings) -> std::io::Result<ReplayStore> {
+        check_dir(&settings.dir)?;
         let (jobs, rx) = mpsc::channel();
         thread::Builder::new()
             .name("replays".to_owned())
@@ -461,14 +513,42 @@ mod tests {
         std::fs::remove_dir_all(dir).ok();
     }
 
-    #[tokio::test]
-    async fn an_unwritable_directory_loses_the_replay_not_the_game() {
+    #[test]
+    fn an_unusable_directory_is_refused_at_start() {
         let file =
             std::env::temp_dir().join(format!("spielleiter-not-a-dir-{}", uuid::Uuid::new_v4()));
         std::fs::write(&file, b"x").expect("file");
-        let recorder = store(&file.join("sub"), false).open("g", &["a", "b"]);
+        let error = check_dir(&file.join("sub")).expect_err("a file is no directory");
+        assert_eq!(error.action, "create it");
+        let message = error.to_string();
+        assert!(message.contains(&*file.to_string_lossy()), "{message}");
+        // The cause is the source, not repeated in the message.
+        assert!(!message.contains("os error"), "{message}");
+        let started = ReplayStore::start(ReplaySettings {
+            dir: file.join("sub"),
+            gzip: false,
+        });
+        assert!(started.is_err());
+        std::fs::remove_file(file).ok();
+    }
+
+    #[test]
+    fn a_usable_directory_is_created_and_left_empty() {
+        let dir = temp_dir("check").join("new");
+        check_dir(&dir).expect("usable");
+        assert_eq!(std::fs::read_dir(&dir).expect("created").count(), 0);
+        std::fs::remove_dir_all(dir.parent().expect("parent")).ok();
+    }
+
+    #[tokio::test]
+    async fn a_directory_removed_while_games_run_loses_the_replay_not_the_game() {
+        let dir = temp_dir("vanishing");
+        let store = store(&dir, false);
+        std::fs::remove_dir_all(&dir).expect("removed");
+        std::fs::write(&dir, b"now a file").expect("file");
+        let recorder = store.open("g", &["a", "b"]);
         recorder.record(Bytes::from_static(b"<room/>"));
         assert_eq!(recorder.finish().await, None);
-        std::fs::remove_file(file).ok();
+        std::fs::remove_file(dir).ok();
     }
 }

@@ -192,8 +192,13 @@ impl EmbeddedServer {
     ///
     /// # Errors
     ///
-    /// The address cannot be bound.
+    /// The replay directory is not usable
+    /// ([`ReplayDirError`](crate::replay::ReplayDirError) inside the I/O
+    /// error), or the address cannot be bound.
     pub async fn start(config: Config) -> std::io::Result<EmbeddedServer> {
+        if config.replays {
+            crate::replay::check_dir(&config.replay_dir)?;
+        }
         let listener = TcpListener::bind(config.listen_addr()).await?;
         let addr = listener.local_addr()?;
         let stats = Arc::new(ServerStats::default());
