@@ -123,6 +123,24 @@ pub const fn german_name(color: Color) -> &'static str {
     }
 }
 
+/// The official German explanation of `mistake`, as sent in error messages
+/// and result reasons (`blokus-2021.md` §11.1).
+pub const fn mistake_text(mistake: Mistake) -> &'static str {
+    match mistake {
+        Mistake::WrongColor => "Die Farbe des Zuges ist nicht an der Reihe",
+        Mistake::WrongShape => "Der erste Zug muss den festgelegten Spielstein setzen",
+        Mistake::DuplicateShape => "Der gewählte Stein wurde bereits gesetzt",
+        Mistake::OutOfBounds => "Der Spielstein passt nicht vollständig auf das Spielfeld",
+        Mistake::Obstructed => "Der Spielstein würde eine andere Farbe überlagern",
+        Mistake::TouchesSameColor => "Der Spielstein berührt ein Feld gleicher Farbe",
+        Mistake::NotInCorner => "Der erste Zug muss auf eine freie Ecke gesetzt werden",
+        Mistake::NoSharedCorner => {
+            "Alle Teile müssen ein vorheriges Teil gleicher Farbe über mindestens eine Ecke berühren"
+        }
+        Mistake::SkipFirstTurn => "Der erste Zug muss einen Stein setzen",
+    }
+}
+
 /// The official description of `mv` (see [`WireMove::description`]).
 pub fn describe_move(mv: &Move) -> String {
     WireMove::from(*mv).description()

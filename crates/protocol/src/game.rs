@@ -161,7 +161,7 @@ impl GameMove {
     pub fn mistake_texts(&self, mistake: AnyMistake) -> (&'static str, Option<String>) {
         match (mistake, self) {
             (AnyMistake::Blokus2021(mistake), GameMove::Blokus2021(mv)) => (
-                mistake.official_text(),
+                blokus2021::mistake_text(mistake),
                 blokus2021::mistake_move_description(mistake, mv),
             ),
             // The official server's text for a move it cannot interpret.

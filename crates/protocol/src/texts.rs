@@ -42,11 +42,8 @@ pub fn room_full(room_id: &str) -> String {
 
 /// A `gameType` that names no game (`None`: the attribute was missing),
 /// listing the available ones.
-pub fn unknown_game_type(
-    game_type: Option<&str>,
-    available: impl IntoIterator<Item = GameType>,
-) -> String {
-    let available: Vec<&str> = available.into_iter().map(GameType::id).collect();
+pub fn unknown_game_type(game_type: Option<&str>, available: &[GameType]) -> String {
+    let available: Vec<&str> = available.iter().map(|g| g.id()).collect();
     format!(
         "sc.server.plugins.UnknownGameTypeException: Unknown GameType UUID: {} (available: {})",
         game_type.unwrap_or("null"),
@@ -300,7 +297,7 @@ mod tests {
     use spielleiter_rules::blokus::{Color, Mistake, PieceKind, Placement, Rotation};
 
     use super::*;
-    use crate::blokus2021::{WireMove, mistake_move_description};
+    use crate::blokus2021::{self, WireMove, mistake_move_description};
 
     fn mono() -> GameMove {
         GameMove::Blokus2021(WireMove::Set(Placement {
@@ -367,7 +364,7 @@ mod tests {
         let GameMove::Blokus2021(mv) = mono();
         let mistake = Mistake::NoSharedCorner;
         let description = mistake_move_description(mistake, &mv);
-        let m = mistake.official_text();
+        let m = blokus2021::mistake_text(mistake);
         assert_eq!(
             rule_violation_room_error("bob", m, description.as_deref()),
             format!(
@@ -381,11 +378,11 @@ mod tests {
         let shape = Mistake::DuplicateShape;
         let none = mistake_move_description(shape, &mv);
         assert_eq!(
-            rule_violation_reason(shape.official_text(), none.as_deref()),
+            rule_violation_reason(blokus2021::mistake_text(shape), none.as_deref()),
             "Der gewählte Stein wurde bereits gesetzt"
         );
         assert_eq!(
-            rule_violation(shape.official_text(), none.as_deref()),
+            rule_violation(blokus2021::mistake_text(shape), none.as_deref()),
             "sc.api.plugins.exceptions.GameLogicException: InvalidMoveException(mistake=Der gewählte Stein wurde bereits gesetzt, move=null)"
         );
     }

@@ -2,20 +2,48 @@
 //! generation, legality, scoring and game end.
 //!
 //! This crate does no I/O and knows no clock, no XML and no async runtime; a
-//! random source, where a game needs one, is passed in by the caller.
+//! random source, where a game needs one, is passed in by the caller. Texts
+//! for people (the official German messages) belong to the protocol crate.
 //!
 //! # Layout
 //!
 //! - [`game`]: the game-agnostic interface the server drives ([`Game`],
-//!   [`GameType`], [`AnyGame`]).
-//! - [`blokus`]: Blokus 2021 (`swc_2021_blokus`).
+//!   seats as [`PlayerSet`]s, [`ScoreParts`]).
+//! - [`catalogue`]: the one list of hosted games, generating [`GameType`],
+//!   [`AnyGame`], [`AnyMove`] and [`AnyMistake`].
+//! - One module per game: [`blokus`] (Blokus 2021, `swc_2021_blokus`).
 //! - [`polyomino`]: board geometry and piece tables shared by the Blokus
 //!   variants (bitboards, oriented shapes, bit-parallel placement search).
+//!
+//! # How to add a game
+//!
+//! 1. A module `src/<game>/` with the game's state, moves and mistakes and
+//!    an `impl Game` (see [`blokus`]'s `game.rs`), tested in
+//!    `tests/<game>/`.
+//! 2. One entry in the list at the bottom of `src/catalogue.rs`: the
+//!    variant name, the protocol id, the number of seats, the Rust type and
+//!    its constructor.
+//!
+//! The protocol crate (the game's XML) and the bots crate (its built-in
+//! bots) each have their own list; their `lib.rs` says what goes there.
+//!
+//! # Test-only games
+//!
+//! With the feature `test-games` the catalogue also holds `test_counting`
+//! (module `counting`), a three-seat game the end-to-end tests play through
+//! the real server. Only the end-to-end test crate enables the feature, as a
+//! dev-dependency; cargo's feature resolver (resolver 3) does not carry
+//! dev-dependency features into normal builds, so `cargo run --release`
+//! and `cargo build --release` never host it.
 #![cfg_attr(not(test), no_std)]
 #![deny(missing_docs)]
 
 pub mod blokus;
+pub mod catalogue;
+#[cfg(feature = "test-games")]
+pub mod counting;
 pub mod game;
 pub mod polyomino;
 
-pub use game::{AnyGame, AnyMistake, AnyMove, Game, GameType, PlayerSet};
+pub use catalogue::{AnyGame, AnyMistake, AnyMove, GameType, UnknownGameType};
+pub use game::{Game, PlayerSet, ScoreParts};

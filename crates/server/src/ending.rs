@@ -6,7 +6,7 @@
 //! wins (decisions.md §6, §9). A cancelled game has no winner.
 
 use spielleiter_protocol::result::ScoreCause;
-use spielleiter_rules::{AnyGame, Game, PlayerSet};
+use spielleiter_rules::{AnyGame, Game, PlayerSet, ScoreParts};
 
 use crate::clock::Timeout;
 
@@ -51,8 +51,8 @@ pub struct SeatScore {
     pub reason: String,
     /// 2 for a win, 1 for a draw, 0 otherwise.
     pub win_points: u32,
-    /// The game's own points for this player.
-    pub game_points: u32,
+    /// The game's own score parts for this player.
+    pub parts: ScoreParts,
 }
 
 /// Reason texts for the irregular causes; the wire layer supplies the
@@ -132,7 +132,7 @@ impl Ending {
                     cause,
                     reason,
                     win_points,
-                    game_points: game.points(seat),
+                    parts: game.score(seat),
                 }
             })
             .collect();
@@ -167,7 +167,7 @@ mod tests {
     }
 
     fn fresh_game() -> AnyGame {
-        AnyGame::from(Blokus::new(PieceKind::PentoV))
+        AnyGame::Blokus2021(Blokus::new(PieceKind::PentoV))
     }
 
     #[test]

@@ -882,7 +882,7 @@ mod tests {
         let room = spawn(
             RoomSetup {
                 id: RoomId::from("room"),
-                game: AnyGame::from(Blokus::new(PieceKind::PentoL)),
+                game: AnyGame::Blokus2021(Blokus::new(PieceKind::PentoL)),
                 seats: vec![SeatSpec::open(), SeatSpec::open()],
                 paused: false,
                 limits,

@@ -383,10 +383,10 @@ pub fn game_result(
             .map(|s| PlayerScore {
                 cause: s.cause,
                 reason: s.reason,
-                parts: vec![
-                    Decimal::integer(i64::from(s.win_points)),
-                    Decimal::integer(i64::from(s.game_points)),
-                ],
+                parts: std::iter::once(i64::from(s.win_points))
+                    .chain(s.parts.as_slice().iter().copied())
+                    .map(Decimal::integer)
+                    .collect(),
             })
             .collect(),
         winners: winners

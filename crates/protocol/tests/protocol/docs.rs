@@ -9,7 +9,7 @@ use spielleiter_protocol::{
     ClientMessage, ClientStreamEncoder, Decimal, FramingError, GameMove, GameResult, GameState,
     GameType, PlayerScore, PlayerScoreReport, Prepare, RoomData, ScoreCause, ScoreValue,
     ServerMessage, ServerStreamEncoder, SlotDescriptor, Winner,
-    blokus2021::{WireMove, mistake_move_description, score_definition},
+    blokus2021::{self, WireMove, mistake_move_description, score_definition},
     texts,
 };
 use spielleiter_rules::blokus::{Color, Mistake, Team};
@@ -139,7 +139,7 @@ fn example(name: &str) -> String {
             let GameMove::Blokus2021(mv) = GameMove::Blokus2021(illegal_mono());
             let mistake = Mistake::NoSharedCorner;
             let description = mistake_move_description(mistake, &mv);
-            let text = mistake.official_text();
+            let text = blokus2021::mistake_text(mistake);
             server(&[
                 room(RoomData::Error {
                     message: texts::rule_violation_room_error("bob", text, description.as_deref()),
@@ -313,19 +313,19 @@ fn texts_table() -> String {
         ),
         (
             "rule violation",
-            texts::rule_violation(mistake.official_text(), description.as_deref()),
+            texts::rule_violation(blokus2021::mistake_text(mistake), description.as_deref()),
         ),
         (
             "rule violation (room error)",
             texts::rule_violation_room_error(
                 "bob",
-                mistake.official_text(),
+                blokus2021::mistake_text(mistake),
                 description.as_deref(),
             ),
         ),
         (
             "rule violation (result reason)",
-            texts::rule_violation_reason(mistake.official_text(), description.as_deref()),
+            texts::rule_violation_reason(blokus2021::mistake_text(mistake), description.as_deref()),
         ),
         ("left (result reason)", texts::LEFT_REASON.to_owned()),
         (

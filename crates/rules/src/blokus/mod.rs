@@ -21,6 +21,7 @@
 
 mod check_order;
 pub mod color;
+mod game;
 mod movelist;
 pub mod moves;
 pub mod notation;
@@ -31,6 +32,7 @@ pub mod setup;
 mod shapes;
 
 pub use color::{ByColor, Color, ColorSet, Team, UnknownName};
+pub use game::new_random_game;
 pub use movelist::{Iter as MoveListIter, MoveList};
 pub use moves::{Mistake, Move, Placement};
 pub use piece::{PieceKind, PieceSet, Rotation, Shape};

@@ -61,7 +61,7 @@ fn random_games_end_within_25_rounds_with_consistent_scores() {
             );
         }
         let winners = game.winners();
-        let (one, two) = (game.points(0), game.points(1));
+        let (one, two) = (game.score(0).as_slice()[0], game.score(1).as_slice()[0]);
         assert_eq!(winners.contains(0), one >= two);
         assert_eq!(winners.contains(1), two >= one);
         assert_eq!(game.player_to_move(), None);

@@ -1,0 +1,348 @@
+//! The catalogue of hosted games: one list ([`catalogue!`] at the bottom of
+//! this file) from which the game ids ([`GameType`]) and the enums over all
+//! games ([`AnyGame`], [`AnyMove`], [`AnyMistake`]) with their delegation
+//! are generated. The enums dispatch with a `match`, without `dyn`, so the
+//! server drives any game at the speed of the concrete one.
+//!
+//! Adding a game to the rules is its own module with an `impl Game` and one
+//! entry in the list. Several entries may share one Rust type (a variant of
+//! an engine), as each entry names its own constructor.
+//!
+//! The entry `TestCounting` exists only with the feature `test-games`:
+//! a three-seat game that lets the tests drive N seats through the whole
+//! server. Only the end-to-end tests enable the feature (through their
+//! dev-dependencies), so no release build hosts it.
+
+use core::{fmt, str::FromStr};
+
+use rand_core::Rng;
+
+use crate::{
+    blokus,
+    game::{Game, PlayerSet, ScoreParts},
+};
+
+/// Generates [`GameType`], [`AnyGame`], [`AnyMove`], [`AnyMistake`] and
+/// their delegation from the list of games. Each entry:
+///
+/// ```text
+/// /// Doc comment of the variant.
+/// Variant {
+///     cfg: feature = "…",      // optional: the entry exists only then
+///     id: "protocol_id",       // the `gameType` of the protocol
+///     players: 2,              // the number of seats
+///     game: path::Type,        // implements `Game`
+///     new: path::constructor,  // fn(&mut R) -> Type, R: Rng + ?Sized
+/// }
+/// ```
+macro_rules! catalogue {
+    ($(
+        $(#[doc = $doc:literal])*
+        $variant:ident {
+            $(cfg: $cfg:meta,)?
+            id: $id:literal,
+            players: $players:literal,
+            game: $game:ty,
+            new: $new:path $(,)?
+        }
+    )*) => {
+        /// The games Spielleiter hosts, by their protocol id.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum GameType {
+            $(
+                $(#[doc = $doc])*
+                $(#[cfg($cfg)])?
+                $variant,
+            )*
+        }
+
+        impl GameType {
+            /// Every hosted game, in catalogue order.
+            pub const ALL: &'static [GameType] = &[$($(#[cfg($cfg)])? GameType::$variant,)*];
+
+            /// The `gameType` id of the protocol, e.g. `swc_2021_blokus`.
+            pub const fn id(self) -> &'static str {
+                match self {
+                    $($(#[cfg($cfg)])? GameType::$variant => $id,)*
+                }
+            }
+
+            /// The number of seats of a room for this game.
+            pub const fn player_count(self) -> usize {
+                match self {
+                    $($(#[cfg($cfg)])? GameType::$variant => $players,)*
+                }
+            }
+        }
+
+        /// A game of any hosted type.
+        // Games differ much in size (a Blokus board against a few counters);
+        // a room owns one, so boxing the large ones would only add an
+        // indirection to every move.
+        #[allow(clippy::large_enum_variant)]
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum AnyGame {
+            $(
+                $(#[doc = $doc])*
+                $(#[cfg($cfg)])?
+                $variant($game),
+            )*
+        }
+
+        /// A move of any hosted game.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum AnyMove {
+            $(
+                $(#[doc = $doc])*
+                $(#[cfg($cfg)])?
+                $variant(<$game as Game>::Move),
+            )*
+        }
+
+        /// Why a move is illegal, for any hosted game.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum AnyMistake {
+            /// The move belongs to another game than the game.
+            WrongGame,
+            $(
+                $(#[doc = $doc])*
+                $(#[cfg($cfg)])?
+                $variant(<$game as Game>::Mistake),
+            )*
+        }
+
+        impl AnyGame {
+            /// A new game of `game_type`, drawing whatever the game leaves
+            /// to chance (the Blokus start piece) from `rng`.
+            pub fn new<R: Rng + ?Sized>(game_type: GameType, rng: &mut R) -> AnyGame {
+                match game_type {
+                    $($(#[cfg($cfg)])? GameType::$variant => AnyGame::$variant($new(rng)),)*
+                }
+            }
+
+            /// The type of this game.
+            pub fn game_type(&self) -> GameType {
+                match self {
+                    $($(#[cfg($cfg)])? AnyGame::$variant(_) => GameType::$variant,)*
+                }
+            }
+        }
+
+        impl AnyMove {
+            /// The game the move belongs to.
+            pub fn game_type(&self) -> GameType {
+                match self {
+                    $($(#[cfg($cfg)])? AnyMove::$variant(_) => GameType::$variant,)*
+                }
+            }
+        }
+
+        impl fmt::Display for AnyMistake {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self {
+                    AnyMistake::WrongGame => f.write_str("the move is for another game"),
+                    $($(#[cfg($cfg)])? AnyMistake::$variant(mistake) => mistake.fmt(f),)*
+                }
+            }
+        }
+
+        impl core::error::Error for AnyMistake {
+            fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+                match self {
+                    AnyMistake::WrongGame => None,
+                    $($(#[cfg($cfg)])? AnyMistake::$variant(mistake) => Some(mistake),)*
+                }
+            }
+        }
+
+        impl Game for AnyGame {
+            type Move = AnyMove;
+            type Mistake = AnyMistake;
+
+            fn player_count(&self) -> usize {
+                match self {
+                    $($(#[cfg($cfg)])? AnyGame::$variant(game) => game.player_count(),)*
+                }
+            }
+
+            fn turn(&self) -> u32 {
+                match self {
+                    $($(#[cfg($cfg)])? AnyGame::$variant(game) => Game::turn(game),)*
+                }
+            }
+
+            fn player_to_move(&self) -> Option<usize> {
+                match self {
+                    $($(#[cfg($cfg)])? AnyGame::$variant(game) => game.player_to_move(),)*
+                }
+            }
+
+            fn play(&mut self, mv: &AnyMove) -> Result<(), AnyMistake> {
+                match (self, mv) {
+                    $(
+                        $(#[cfg($cfg)])?
+                        (AnyGame::$variant(game), AnyMove::$variant(mv)) => {
+                            Game::play(game, mv).map_err(AnyMistake::$variant)
+                        }
+                    )*
+                    // Unreachable while the catalogue has a single game.
+                    #[allow(unreachable_patterns)]
+                    _ => Err(AnyMistake::WrongGame),
+                }
+            }
+
+            fn is_over(&self) -> bool {
+                match self {
+                    $($(#[cfg($cfg)])? AnyGame::$variant(game) => Game::is_over(game),)*
+                }
+            }
+
+            fn has_legal_move(&self) -> bool {
+                match self {
+                    $($(#[cfg($cfg)])? AnyGame::$variant(game) => Game::has_legal_move(game),)*
+                }
+            }
+
+            fn for_each_legal_move(&self, mut f: impl FnMut(AnyMove)) {
+                match self {
+                    $(
+                        $(#[cfg($cfg)])?
+                        AnyGame::$variant(game) => {
+                            game.for_each_legal_move(|mv| f(AnyMove::$variant(mv)))
+                        }
+                    )*
+                }
+            }
+
+            fn score(&self, seat: usize) -> ScoreParts {
+                match self {
+                    $($(#[cfg($cfg)])? AnyGame::$variant(game) => game.score(seat),)*
+                }
+            }
+
+            fn winners(&self) -> PlayerSet {
+                match self {
+                    $($(#[cfg($cfg)])? AnyGame::$variant(game) => game.winners(),)*
+                }
+            }
+        }
+    };
+}
+
+catalogue! {
+    /// Blokus as in the Software-Challenge 2021.
+    Blokus2021 {
+        id: "swc_2021_blokus",
+        players: 2,
+        game: blokus::Blokus,
+        new: blokus::new_random_game,
+    }
+    /// A three-seat counting game, for tests only (feature `test-games`).
+    TestCounting {
+        cfg: feature = "test-games",
+        id: "test_counting",
+        players: 3,
+        game: crate::counting::Counting,
+        new: crate::counting::Counting::new_random,
+    }
+}
+
+impl GameType {
+    /// The game with this protocol id (exact, case-sensitive).
+    pub fn from_id(id: &str) -> Option<GameType> {
+        GameType::ALL.iter().copied().find(|g| g.id() == id)
+    }
+}
+
+impl fmt::Display for GameType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// A name that is no hosted game's id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownGameType;
+
+impl fmt::Display for UnknownGameType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unknown game type (hosted: ")?;
+        for (i, game) in GameType::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(game.id())?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl core::error::Error for UnknownGameType {}
+
+impl FromStr for GameType {
+    type Err = UnknownGameType;
+
+    /// Parses a protocol id (exact, case-sensitive).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        GameType::from_id(s).ok_or(UnknownGameType)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::blokus::{Blokus, Color, Mistake, Move, PieceKind};
+
+    #[test]
+    fn game_type_ids_round_trip() {
+        for &game_type in GameType::ALL {
+            assert_eq!(GameType::from_id(game_type.id()), Some(game_type));
+            assert_eq!(game_type.id().parse(), Ok(game_type));
+        }
+        assert_eq!(GameType::Blokus2021.id(), "swc_2021_blokus");
+        assert_eq!(GameType::from_id("SWC_2021_BLOKUS"), None);
+        assert_eq!("chess".parse::<GameType>(), Err(UnknownGameType));
+    }
+
+    #[test]
+    fn every_game_has_the_seats_of_its_type() {
+        let mut rng = rand_pcg::Pcg64::new(1, 1);
+        for &game_type in GameType::ALL {
+            let game = AnyGame::new(game_type, &mut rng);
+            assert_eq!(game.game_type(), game_type);
+            assert_eq!(game.player_count(), game_type.player_count());
+            assert!(game_type.player_count() <= PlayerSet::CAPACITY);
+            assert_eq!(game.player_to_move(), Some(0), "{game_type}");
+        }
+    }
+
+    #[test]
+    fn any_game_delegates_to_blokus() {
+        let mut game = AnyGame::Blokus2021(Blokus::new(PieceKind::PentoU));
+        assert_eq!(game.game_type(), GameType::Blokus2021);
+        assert_eq!((game.player_count(), game.player_to_move()), (2, Some(0)));
+        assert!(game.has_legal_move());
+        let mut first = None;
+        let mut count = 0;
+        game.for_each_legal_move(|mv| {
+            first.get_or_insert(mv);
+            count += 1;
+        });
+        // Every corner of every PENTO_U orientation is a cell: 4 corners × 4.
+        assert_eq!(count, 16);
+        let skip = AnyMove::Blokus2021(Move::Skip(Color::Blue));
+        assert_eq!(
+            game.play(&skip),
+            Err(AnyMistake::Blokus2021(Mistake::SkipFirstTurn))
+        );
+        let first = first.expect("BLUE has moves");
+        assert_eq!(first.game_type(), GameType::Blokus2021);
+        assert_eq!(game.play(&first), Ok(()));
+        assert_eq!((game.turn(), game.player_to_move()), (1, Some(1)));
+        assert_eq!(
+            (game.score(0).as_slice(), game.score(1).as_slice()),
+            ([5].as_slice(), [0].as_slice())
+        );
+        assert_eq!(game.winners(), PlayerSet::single(0));
+    }
+}
