@@ -134,6 +134,8 @@ pub const fn mistake_text(mistake: Mistake) -> &'static str {
         Mistake::Obstructed => "Der Spielstein würde eine andere Farbe überlagern",
         Mistake::TouchesSameColor => "Der Spielstein berührt ein Feld gleicher Farbe",
         Mistake::NotInCorner => "Der erste Zug muss auf eine freie Ecke gesetzt werden",
+        // A 2027 mistake (`blokus-2027.md` §3.6); a 2021 game never reports it.
+        Mistake::NotOnBorder => "Der erste Zug muss an den Rand gesetzt werden",
         Mistake::NoSharedCorner => {
             "Alle Teile müssen ein vorheriges Teil gleicher Farbe über mindestens eine Ecke berühren"
         }

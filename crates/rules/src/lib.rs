@@ -11,7 +11,8 @@
 //!   seats as [`PlayerSet`]s, [`ScoreParts`]).
 //! - [`catalogue`]: the one list of hosted games, generating [`GameType`],
 //!   [`AnyGame`], [`AnyMove`] and [`AnyMistake`].
-//! - One module per game: [`blokus`] (Blokus 2021, `swc_2021_blokus`).
+//! - One module per game: [`blokus`] (one engine for the Blokus variants:
+//!   2021, `swc_2021_blokus`).
 //! - [`polyomino`]: board geometry and piece tables shared by the Blokus
 //!   variants (bitboards, oriented shapes, bit-parallel placement search).
 //!

@@ -1,4 +1,5 @@
-//! Colours and teams of Blokus 2021, and small containers indexed by colour.
+//! Colours and teams of the 20×20 Blokus variants (the Software-Challenge
+//! seasons and classic Blokus), and small containers indexed by colour.
 
 use core::{fmt, ops, str::FromStr};
 
@@ -194,6 +195,18 @@ impl ColorSet {
     pub const EMPTY: ColorSet = ColorSet(0);
     /// All four colours.
     pub const ALL: ColorSet = ColorSet(0b1111);
+
+    /// The set with bit `c` set for the colour with index `c`.
+    #[inline]
+    pub(crate) const fn from_bits(bits: u8) -> ColorSet {
+        ColorSet(bits & ColorSet::ALL.0)
+    }
+
+    /// Bit `c` set for the colour with index `c` in the set.
+    #[inline]
+    pub(crate) const fn bits(self) -> u8 {
+        self.0
+    }
 
     /// Whether `color` is in the set.
     #[inline]

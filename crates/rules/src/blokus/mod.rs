@@ -1,9 +1,12 @@
-//! Blokus as played in the Software-Challenge 2021 (`swc_2021_blokus`): a
-//! 20×20 board, two teams with two colours each, a random start pentomino
-//! shared by all colours, and a 25-round limit.
+//! Blokus: one engine for every variant Spielleiter hosts, parametrised by a
+//! [`Variant`] (board size, colours, piece set, start, pass and end rules,
+//! scoring), and a public game type per variant.
 //!
-//! The specification is `blokus-2021.md` of the shared protocol notes, with
-//! the project decisions of `decisions.md` §1–4.
+//! - [`Blokus`]: the Software-Challenge 2021 game (`swc_2021_blokus`): a
+//!   20×20 board, two teams with two colours each, a random start pentomino
+//!   shared by all colours, and a 25-round limit. The specification is
+//!   `blokus-2021.md` of the shared protocol notes, with the project
+//!   decisions of `decisions.md` §1–4.
 //!
 //! # Example
 //!
@@ -21,6 +24,7 @@
 
 mod check_order;
 pub mod color;
+mod engine;
 mod game;
 mod movelist;
 pub mod moves;
@@ -30,12 +34,14 @@ pub mod piece;
 mod position;
 pub mod setup;
 mod shapes;
+pub mod variant;
 
 pub use color::{ByColor, Color, ColorSet, Team, UnknownName};
 pub use game::new_random_game;
 pub use movelist::{Iter as MoveListIter, MoveList};
 pub use moves::{Mistake, Move, Placement};
 pub use piece::{PieceKind, PieceSet, Rotation, Shape};
-pub use position::{Blokus, Board, SetupError};
+pub use position::{Blokus, Board, SetupError, SwcBlokus, SwcVariant};
 pub use setup::{BOARD_SIZE, ROUND_LIMIT, Setup};
 pub use shapes::{SHAPE_COUNT, SHAPES};
+pub use variant::Variant;

@@ -1,5 +1,6 @@
 //! [`MoveList`]: the legal placements of one colour, stored without
-//! allocation as runs of columns per (fixed shape, row).
+//! allocation as runs of columns per (fixed shape, row); and [`Runs`], the
+//! storage behind the move lists of every Blokus variant.
 
 use core::{fmt, iter::FusedIterator};
 
@@ -20,8 +21,119 @@ struct Run {
     columns: u32,
 }
 
+/// Placements as up to `MAX` runs (fixed shape, row, columns), the form in
+/// which move generation finds them; read back as (shape, x, y).
+#[derive(Clone)]
+pub(crate) struct Runs<const MAX: usize> {
+    runs: [Run; MAX],
+    run_count: usize,
+    len: usize,
+}
+
+impl<const MAX: usize> Runs<MAX> {
+    /// No runs.
+    pub(crate) fn new() -> Self {
+        Runs {
+            runs: [Run::default(); MAX],
+            run_count: 0,
+            len: 0,
+        }
+    }
+
+    /// The number of placements.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Removes every run.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.run_count = 0;
+        self.len = 0;
+    }
+
+    /// Appends the placements of fixed shape `shape` at row `y` and each
+    /// column in `columns`. At most one run per (shape, row) fits.
+    #[inline]
+    pub(crate) fn push(&mut self, shape: usize, y: usize, columns: u32) {
+        self.runs[self.run_count] = Run {
+            shape: shape as u8,
+            y: y as u8,
+            columns,
+        };
+        self.run_count += 1;
+        self.len += columns.count_ones() as usize;
+    }
+
+    /// The placement at `index` in list order as (shape, x, y), found in
+    /// time proportional to the number of runs (not of placements).
+    pub(crate) fn get(&self, index: usize) -> Option<(usize, usize, usize)> {
+        let mut rest = index;
+        for run in &self.runs[..self.run_count] {
+            let count = run.columns.count_ones() as usize;
+            if rest < count {
+                let mut columns = run.columns;
+                for _ in 0..rest {
+                    columns &= columns - 1;
+                }
+                let x = columns.trailing_zeros() as usize;
+                return Some((run.shape.into(), x, run.y.into()));
+            }
+            rest -= count;
+        }
+        None
+    }
+
+    /// The placements in list order as (shape, x, y).
+    #[inline]
+    pub(crate) fn iter(&self) -> RunIter<'_> {
+        RunIter {
+            runs: &self.runs[..self.run_count],
+            run: Run::default(),
+            left: self.len,
+        }
+    }
+}
+
+/// The placements of [`Runs`] as (shape, x, y), in list order.
+#[derive(Clone, Debug)]
+pub(crate) struct RunIter<'a> {
+    runs: &'a [Run],
+    /// The current run; its `columns` holds the columns not yet yielded.
+    run: Run,
+    left: usize,
+}
+
+impl Iterator for RunIter<'_> {
+    type Item = (usize, usize, usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, usize, usize)> {
+        while self.run.columns == 0 {
+            let (first, rest) = self.runs.split_first()?;
+            self.run = *first;
+            self.runs = rest;
+        }
+        let x = self.run.columns.trailing_zeros() as usize;
+        self.run.columns &= self.run.columns - 1;
+        self.left -= 1;
+        Some((self.run.shape.into(), x, self.run.y.into()))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for RunIter<'_> {}
+
+impl FusedIterator for RunIter<'_> {}
+
 /// The legal placements of a position, filled by
-/// [`Blokus::legal_moves`](super::Blokus::legal_moves).
+/// [`SwcBlokus::legal_moves`](super::SwcBlokus::legal_moves) (2021, 2027)
+/// and [`Classic::legal_moves`](super::Classic::legal_moves).
 ///
 /// Placements are kept as bit runs (fixed shape, row, columns), the form in
 /// which move generation finds them, and expanded to [`Placement`]s when
@@ -33,9 +145,7 @@ struct Run {
 #[derive(Clone)]
 pub struct MoveList {
     color: Color,
-    runs: [Run; MAX_RUNS],
-    run_count: usize,
-    len: usize,
+    runs: Runs<MAX_RUNS>,
 }
 
 impl MoveList {
@@ -43,22 +153,20 @@ impl MoveList {
     pub fn new() -> MoveList {
         MoveList {
             color: Color::Blue,
-            runs: [Run::default(); MAX_RUNS],
-            run_count: 0,
-            len: 0,
+            runs: Runs::new(),
         }
     }
 
     /// The number of placements.
     #[inline]
     pub fn len(&self) -> usize {
-        self.len
+        self.runs.len()
     }
 
     /// Whether there is no placement.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.runs.len() == 0
     }
 
     /// The colour the placements are for.
@@ -70,56 +178,30 @@ impl MoveList {
     /// The placement at `index` in list order, found in time proportional
     /// to the number of runs (not of placements).
     pub fn get(&self, index: usize) -> Option<Placement> {
-        let mut rest = index;
-        for run in self.runs() {
-            let count = run.columns.count_ones() as usize;
-            if rest < count {
-                let mut columns = run.columns;
-                for _ in 0..rest {
-                    columns &= columns - 1;
-                }
-                let x = columns.trailing_zeros() as usize;
-                return Some(placement(self.color, run.shape.into(), x, run.y.into()));
-            }
-            rest -= count;
-        }
-        None
+        let (shape, x, y) = self.runs.get(index)?;
+        Some(placement(self.color, shape, x, y))
     }
 
     /// The placements in list order.
     pub fn iter(&self) -> Iter<'_> {
         Iter {
             color: self.color,
-            runs: self.runs(),
-            run: Run::default(),
-            left: self.len,
+            runs: self.runs.iter(),
         }
-    }
-
-    #[inline]
-    fn runs(&self) -> &[Run] {
-        &self.runs[..self.run_count]
     }
 
     /// Empties the list for placements of `color`.
     #[inline]
     pub(super) fn clear(&mut self, color: Color) {
         self.color = color;
-        self.run_count = 0;
-        self.len = 0;
+        self.runs.clear();
     }
 
     /// Appends the placements of fixed shape `shape` at row `y` and each
     /// column in `columns`. A list holds at most one run per (shape, row).
     #[inline]
     pub(super) fn push_run(&mut self, shape: usize, y: usize, columns: u32) {
-        self.runs[self.run_count] = Run {
-            shape: shape as u8,
-            y: y as u8,
-            columns,
-        };
-        self.run_count += 1;
-        self.len += columns.count_ones() as usize;
+        self.runs.push(shape, y, columns);
     }
 }
 
@@ -148,10 +230,7 @@ impl<'a> IntoIterator for &'a MoveList {
 #[derive(Clone, Debug)]
 pub struct Iter<'a> {
     color: Color,
-    runs: &'a [Run],
-    /// The current run; its `columns` holds the columns not yet yielded.
-    run: Run,
-    left: usize,
+    runs: RunIter<'a>,
 }
 
 impl Iterator for Iter<'_> {
@@ -159,25 +238,13 @@ impl Iterator for Iter<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<Placement> {
-        while self.run.columns == 0 {
-            let (first, rest) = self.runs.split_first()?;
-            self.run = *first;
-            self.runs = rest;
-        }
-        let x = self.run.columns.trailing_zeros() as usize;
-        self.run.columns &= self.run.columns - 1;
-        self.left -= 1;
-        Some(placement(
-            self.color,
-            self.run.shape.into(),
-            x,
-            self.run.y.into(),
-        ))
+        let (shape, x, y) = self.runs.next()?;
+        Some(placement(self.color, shape, x, y))
     }
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.left, Some(self.left))
+        self.runs.size_hint()
     }
 }
 

@@ -1,5 +1,6 @@
-//! Blokus 2021 moves as the wire describes them, and the mistakes that make a
-//! move illegal.
+//! Moves of the 20×20 Blokus variants (the Software-Challenge seasons and
+//! classic Blokus) as the 2021 wire describes them, and the mistakes that
+//! make a move illegal in a Software-Challenge season.
 
 use core::fmt;
 
@@ -54,12 +55,13 @@ impl Placement {
     }
 }
 
-/// A move of Blokus 2021.
+/// A move of the 20×20 Blokus variants (Blokus 2021, 2027, classic).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     /// Place a piece (`sc.plugin2021.SetMove`).
     Set(Placement),
-    /// Pass (`sc.plugin2021.SkipMove`) for the given colour.
+    /// Pass (`sc.plugin2021.SkipMove`) for the given colour. Classic
+    /// Blokus has no voluntary pass: there it is always a mistake.
     Skip(Color),
 }
 
@@ -73,9 +75,11 @@ impl Move {
     }
 }
 
-/// Why a move is illegal. The variants are the official mistake kinds; the
-/// rules report the first failing check in the official order
-/// (`blokus-2021.md` §8.2).
+/// Why a move is illegal in a Software-Challenge season. The variants are
+/// the official mistake kinds; the rules report the first failing check in
+/// the official order (`blokus-2021.md` §8.2, `blokus-2027.md` §3.6). 2027
+/// renamed `NOT_IN_CORNER` to `NOT_ON_BORDER`: each season reports only
+/// its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mistake {
     /// The move's colour is not the colour on turn.
@@ -90,8 +94,10 @@ pub enum Mistake {
     Obstructed,
     /// A cell shares an edge with a cell of the same colour.
     TouchesSameColor,
-    /// A colour's first piece covers no board corner.
+    /// A colour's first piece covers no board corner (2021).
     NotInCorner,
+    /// A colour's first piece covers no border field (2027).
+    NotOnBorder,
     /// The piece shares no corner with a piece of its colour.
     NoSharedCorner,
     /// A colour tried to pass before placing its first piece.
@@ -109,6 +115,7 @@ impl Mistake {
             Mistake::Obstructed => "OBSTRUCTED",
             Mistake::TouchesSameColor => "TOUCHES_SAME_COLOR",
             Mistake::NotInCorner => "NOT_IN_CORNER",
+            Mistake::NotOnBorder => "NOT_ON_BORDER",
             Mistake::NoSharedCorner => "NO_SHARED_CORNER",
             Mistake::SkipFirstTurn => "SKIP_FIRST_TURN",
         }
@@ -125,6 +132,7 @@ impl fmt::Display for Mistake {
             Mistake::Obstructed => "the piece would cover an occupied field",
             Mistake::TouchesSameColor => "the piece shares an edge with its own colour",
             Mistake::NotInCorner => "a colour's first piece must cover a free corner",
+            Mistake::NotOnBorder => "a colour's first piece must cover a border field",
             Mistake::NoSharedCorner => "the piece must touch its own colour at a corner",
             Mistake::SkipFirstTurn => "a colour cannot pass before its first piece",
         })

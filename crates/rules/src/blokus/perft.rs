@@ -1,36 +1,46 @@
 //! Perft: counting the placement sequences of a given length, the standard
-//! end-to-end check of move generation and move application.
+//! end-to-end check of move generation and move application, for every
+//! Blokus variant.
 //!
-//! Counting rules: a node is a distinct placement (a distinct set of cells,
-//! not a rotation/flip label); voluntary skips are not explored; a colour
-//! that cannot move is removed without producing a node (it happens inside
-//! the move that hands it the turn). When the game ends, the line ends:
-//! a finished position counts 1 at depth 0 and contributes nothing deeper.
+//! Counting rules: a node is a distinct placement (a distinct piece kind
+//! and set of cells, not a rotation/flip label, and not one of two equal
+//! blocks); voluntary skips are not explored; a colour that cannot move is
+//! removed (skipped) without producing a node (it happens inside the move
+//! that hands it the turn). When the game ends, the line ends: a finished
+//! position counts 1 at depth 0 and contributes nothing deeper.
 
-use super::{movelist::MoveList, moves::Move, position::Blokus};
+use super::{
+    movelist::MoveList,
+    position::{SwcBlokus, SwcVariant},
+};
+
+/// A Blokus position perft can count. Implemented by the game type of every
+/// variant.
+pub trait Perft: Clone {
+    /// The number of legal placements of the colour on turn (0 when the
+    /// game is over): perft(1), counted without playing them.
+    fn count_placements(&self) -> u64;
+
+    /// Calls `f` with the position after each legal placement of the colour
+    /// on turn.
+    fn for_each_child(&self, f: impl FnMut(&Self));
+}
 
 /// The number of placement sequences of length `depth` from `game`.
-pub fn perft(game: &Blokus, depth: u32) -> u64 {
+pub fn perft<G: Perft>(game: &G, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => game.count_legal_moves() as u64,
+        1 => game.count_placements(),
         _ => {
-            let mut moves = MoveList::new();
-            game.legal_moves(&mut moves);
-            moves
-                .iter()
-                .map(|placement| {
-                    let mut child = game.clone();
-                    child.play_unchecked(&Move::Set(placement));
-                    perft(&child, depth - 1)
-                })
-                .sum()
+            let mut nodes = 0;
+            game.for_each_child(|child| nodes += perft(child, depth - 1));
+            nodes
         }
     }
 }
 
 /// Perft(1) split by piece kind, indexed by [`PieceKind::index`](super::PieceKind::index).
-pub fn perft_by_kind(game: &Blokus) -> [u64; 21] {
+pub fn perft_by_kind<V: SwcVariant>(game: &SwcBlokus<V>) -> [u64; 21] {
     let mut counts = [0; 21];
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
@@ -43,7 +53,7 @@ pub fn perft_by_kind(game: &Blokus) -> [u64; 21] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::blokus::PieceKind;
+    use crate::blokus::{Blokus, PieceKind};
 
     #[test]
     fn the_first_moves_of_a_pento_w_game() {

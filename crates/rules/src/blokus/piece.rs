@@ -1,4 +1,4 @@
-//! The 21 Blokus piece kinds, their canonical cells and orientations, and
+//! The 21 piece kinds of the 20×20 Blokus variants, their canonical cells and orientations, and
 //! sets of kinds.
 
 use core::{fmt, str::FromStr};
@@ -60,21 +60,33 @@ impl PieceKind {
         PieceKind::PentoY,
     ];
 
+    /// The twelve pentominoes, in enum order: the kinds a Blokus 2027 start
+    /// piece is drawn from (`blokus-2027.md` §3.2).
+    pub const PENTOMINOES: [PieceKind; 12] = {
+        let mut kinds = [PieceKind::Mono; 12];
+        let mut i = 0;
+        while i < 12 {
+            kinds[i] = PieceKind::ALL[PieceKind::PentoL.index() + i];
+            i += 1;
+        }
+        kinds
+    };
+
     /// The kinds a Blokus 2021 start piece is drawn from: every pentomino
     /// except `PENTO_X`, which cannot cover a board corner.
-    pub const START_PIECES: [PieceKind; 11] = [
-        PieceKind::PentoL,
-        PieceKind::PentoT,
-        PieceKind::PentoV,
-        PieceKind::PentoS,
-        PieceKind::PentoZ,
-        PieceKind::PentoI,
-        PieceKind::PentoP,
-        PieceKind::PentoW,
-        PieceKind::PentoU,
-        PieceKind::PentoR,
-        PieceKind::PentoY,
-    ];
+    pub const START_PIECES: [PieceKind; 11] = {
+        let mut kinds = [PieceKind::Mono; 11];
+        let (mut from, mut to) = (0, 0);
+        while from < 12 {
+            let kind = PieceKind::PENTOMINOES[from];
+            if !matches!(kind, PieceKind::PentoX) {
+                kinds[to] = kind;
+                to += 1;
+            }
+            from += 1;
+        }
+        kinds
+    };
 
     /// The kind's index in enum order (0..21).
     #[inline]
@@ -194,6 +206,12 @@ impl PieceSet {
         self.0
     }
 
+    /// The set of the raw bits; bits above the 21 kinds are dropped.
+    #[inline]
+    pub(crate) const fn from_bits(bits: u32) -> PieceSet {
+        PieceSet(bits & PieceSet::ALL.0)
+    }
+
     /// Whether `kind` is in the set.
     #[inline]
     pub const fn contains(self, kind: PieceKind) -> bool {
@@ -268,6 +286,19 @@ mod tests {
         assert_eq!(PieceSet::ALL.cells(), 89);
         assert_eq!(PieceSet::ALL.len(), 21);
         assert_eq!(PieceSet::ALL.iter().collect::<Vec<_>>(), PieceKind::ALL);
+    }
+
+    #[test]
+    fn start_piece_candidates() {
+        assert!(PieceKind::PENTOMINOES.iter().all(|k| k.size() == 5));
+        assert_eq!(PieceKind::PENTOMINOES[0], PieceKind::PentoL);
+        assert_eq!(PieceKind::PENTOMINOES[11], PieceKind::PentoY);
+        assert!(!PieceKind::START_PIECES.contains(&PieceKind::PentoX));
+        assert!(
+            PieceKind::START_PIECES
+                .iter()
+                .all(|k| PieceKind::PENTOMINOES.contains(k))
+        );
     }
 
     #[test]

@@ -1,79 +1,90 @@
-//! [`Blokus`]: the validated Blokus 2021 game state, with move validation,
+//! [`SwcBlokus`]: a validated Blokus game of the Software-Challenge seasons
+//! — [`Blokus`] for 2021, [`Blokus2027`] for 2027 — with move validation,
 //! move application, turn order, move generation, game end and scoring.
+//! Both seasons share moves, mistakes, the state's plain data ([`Setup`])
+//! and everything else; their rules differ only in the [`SwcVariant`].
 
 use core::fmt;
 
 use super::{
     check_order::checking_order,
     color::{ByColor, Color, ColorSet, Team},
+    engine::{Engine, Fault, Parts, Stock},
     movelist::MoveList,
     moves::{Mistake, Move, Placement},
+    perft::Perft,
     piece::{PieceKind, PieceSet},
-    setup::{BOARD_SIZE, ROUND_LIMIT, Setup},
+    setup::{BOARD_SIZE, Setup},
     shapes::SHAPES,
+    variant::{EndRule, Swc2021, Variant},
 };
-use crate::polyomino::{Bitboard, FixedShape, PlacementMasks, RunMasks};
+use crate::polyomino::Bitboard;
 
-/// A set of fields of the Blokus 2021 board.
+/// A set of fields of the 20×20 board.
 pub type Board = Bitboard<BOARD_SIZE>;
 
-/// Points for placing all 21 pieces, on top of the 89 cells.
-const ALL_PLACED_BONUS: u32 = 15;
-/// Extra points when the last piece placed was `MONO`.
-const MONO_LAST_BONUS: u32 = 5;
 /// The cells of a complete set of pieces.
 const ALL_CELLS: u32 = 89;
 
-/// A Blokus 2021 game in progress (or over): always a consistent position.
+/// A Software-Challenge Blokus season: what its game type needs beyond the
+/// engine's [`Variant`]. Implemented by [`Swc2021`] and [`Swc2027`] only.
+pub trait SwcVariant: Variant<BOARD_SIZE> {
+    /// The kinds the start piece is drawn from.
+    const START_PIECES: &'static [PieceKind];
+    /// The mistake of a first piece that covers no start field.
+    const NOT_ON_START_FIELD: Mistake;
+    /// The setup error of a colour whose pieces cover no start field.
+    const NO_START_FIELD: fn(Color) -> SetupError;
+}
+
+impl SwcVariant for Swc2021 {
+    const START_PIECES: &'static [PieceKind] = &PieceKind::START_PIECES;
+    const NOT_ON_START_FIELD: Mistake = Mistake::NotInCorner;
+    const NO_START_FIELD: fn(Color) -> SetupError = SetupError::NoCorner;
+}
+
+/// A Blokus 2021 game (`swc_2021_blokus`): see [`SwcBlokus`].
+pub type Blokus = SwcBlokus<Swc2021>;
+
+/// A Blokus game of a Software-Challenge season in progress (or over):
+/// always a consistent position.
 ///
-/// Built with [`Blokus::new`] or validated from plain data with
-/// [`Blokus::from_setup`]. Moves are checked by [`Blokus::is_legal`] and
-/// applied by [`Blokus::play`], which leaves the state unchanged when the move
-/// is illegal.
+/// Built with [`SwcBlokus::new`] or validated from plain data with
+/// [`SwcBlokus::from_setup`]. Moves are checked by [`SwcBlokus::is_legal`]
+/// and applied by [`SwcBlokus::play`], which leaves the state unchanged
+/// when the move is illegal.
 ///
 /// # Turn order and the colours that cannot move
 ///
 /// After each move the turn advances to the next colour still in the game;
 /// a colour without any legal placement is removed from the game when its
-/// turn comes, its turn number consumed (`blokus-2021.md` §8.3). Hence,
-/// whenever the game is not over, the colour on turn has at least one legal
-/// placement.
+/// turn comes, its turn number consumed (`blokus-2021.md` §8.3; the same in
+/// 2027). Hence, whenever the game is not over, the colour on turn has at
+/// least one legal placement.
 ///
-/// # Game end
+/// # The seasons
 ///
-/// The game is over when no colour is left, after round 25 (turn 100), or —
-/// following the published rules, `decisions.md` §1 — when the round in
-/// which some colour placed its last piece is complete (the turn number
-/// reached the next multiple of 4).
+/// - 2021 ([`Blokus`]): the start piece is one of the 11 pentominoes other
+///   than `PENTO_X` and covers a free corner. The game is over when no
+///   colour is left, after round 25 (turn 100), or — following the
+///   published rules, `decisions.md` §1 — when the round in which some
+///   colour placed its last piece is complete (the turn number reached the
+///   next multiple of 4).
+/// - 2027 ([`Blokus2027`], `blokus-2027.md` §3): the start piece is any of
+///   the 12 pentominoes and covers a border field; the game is over when no
+///   colour is left or at turn 96 (`decisions.md` §24).
 ///
 /// # Equality
 ///
 /// Two states are equal iff all their fields (board, pieces, turn, colours
 /// in the game, last move and the end-of-game bookkeeping) are equal.
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Blokus {
-    start_piece: PieceKind,
-    turn: u32,
-    /// The fields of each colour.
-    pieces: ByColor<Board>,
-    /// The fields of all colours.
-    occupied: Board,
-    /// Per colour: the fields sharing an edge with that colour, which its
-    /// pieces may never cover.
-    edges: ByColor<Board>,
-    /// Per colour: the fields diagonally adjacent to that colour, one of
-    /// which every further piece must cover.
-    corners: ByColor<Board>,
-    remaining: ByColor<PieceSet>,
-    valid_colors: ColorSet,
+pub struct SwcBlokus<V> {
+    engine: Engine<V, BOARD_SIZE>,
     last_move: Option<Move>,
-    last_move_mono: ByColor<Option<bool>>,
-    /// The round in which the first colour placed its last piece; the game
-    /// ends when that round is complete.
-    finish_round: Option<u32>,
 }
 
-/// Why a [`Setup`] is not a consistent Blokus 2021 position.
+/// Why a [`Setup`] is not a consistent Blokus position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SetupError {
     /// The number of fields of a colour differs from the cells of the
@@ -90,8 +101,11 @@ pub enum SetupError {
     /// colour places first.
     StartPieceNotPlaced(Color),
     /// A colour has placed pieces but covers no board corner, which its
-    /// first piece must have done.
+    /// first piece must have done (2021).
     NoCorner(Color),
+    /// A colour has placed pieces but covers no border field, which its
+    /// first piece must have done (2027).
+    NotOnBorder(Color),
     /// The `MONO` flag of a colour is set although the colour still has
     /// pieces, or missing although it has placed them all.
     MonoFlag(Color),
@@ -118,6 +132,9 @@ impl fmt::Display for SetupError {
             SetupError::NoCorner(color) => {
                 write!(f, "{color} has placed pieces but covers no board corner")
             }
+            SetupError::NotOnBorder(color) => {
+                write!(f, "{color} has placed pieces but covers no border field")
+            }
             SetupError::MonoFlag(color) => write!(
                 f,
                 "the MONO flag of {color} must be present exactly when all its pieces are placed"
@@ -134,53 +151,45 @@ impl fmt::Display for SetupError {
 
 impl core::error::Error for SetupError {}
 
-impl Blokus {
+impl<V: SwcVariant> SwcBlokus<V> {
     /// A new game: empty board, every colour with all 21 pieces, BLUE to
     /// move, `start_piece` the first piece of every colour.
     ///
-    /// With a start piece that cannot cover a corner (`PENTO_X`, never drawn
-    /// by [`Blokus::random_start_piece`]) no colour can move, and the game is
-    /// over at once.
-    pub fn new(start_piece: PieceKind) -> Blokus {
-        let mut game = Blokus {
-            start_piece,
-            turn: 0,
-            pieces: ByColor([Board::EMPTY; 4]),
-            occupied: Board::EMPTY,
-            edges: ByColor([Board::EMPTY; 4]),
-            corners: ByColor([Board::EMPTY; 4]),
-            remaining: ByColor([PieceSet::ALL; 4]),
-            valid_colors: ColorSet::ALL,
+    /// With a start piece that cannot cover a start field (in 2021
+    /// `PENTO_X`, never drawn by [`SwcBlokus::random_start_piece`], covers
+    /// no corner) no colour can move, and the game is over at once.
+    pub fn new(start_piece: PieceKind) -> Self {
+        SwcBlokus {
+            engine: Engine::new(start_piece.index()),
             last_move: None,
-            last_move_mono: ByColor([None; 4]),
-            finish_round: None,
-        };
-        game.drop_stuck_colors();
-        game
+        }
     }
 
-    /// Draws a start piece uniformly from [`PieceKind::START_PIECES`]
-    /// (`decisions.md` §2), without modulo bias.
+    /// Draws a start piece uniformly from the season's candidates
+    /// (`decisions.md` §2 for 2021: every pentomino but `PENTO_X`;
+    /// `blokus-2027.md` §3.2: all twelve), without modulo bias.
     pub fn random_start_piece<R: rand_core::Rng + ?Sized>(rng: &mut R) -> PieceKind {
-        const N: u32 = PieceKind::START_PIECES.len() as u32;
-        // Draws 0..=LAST are a whole multiple of N values; rejecting the
+        let candidates = V::START_PIECES;
+        let n = candidates.len() as u32;
+        // Draws 0..=last are a whole multiple of n values; rejecting the
         // few above makes every residue equally likely.
-        const LAST: u32 = u32::MAX - (u32::MAX % N + 1) % N;
+        let last = u32::MAX - (u32::MAX % n + 1) % n;
         loop {
             let draw = rng.next_u32();
-            if draw <= LAST {
-                return PieceKind::START_PIECES[(draw % N) as usize];
+            if draw <= last {
+                return candidates[(draw % n) as usize];
             }
         }
     }
 
     /// Validates a position given as plain data.
     ///
-    /// A `Setup` does not record when a colour placed its last piece, which
-    /// the end rule of `decisions.md` §1 needs: a colour that has placed all
-    /// its pieces is taken to have finished in the current round (the only
-    /// way a game with a finished colour can still be running), and at a
-    /// round boundary (`turn` a multiple of 4) such a game is over.
+    /// For 2021, a `Setup` does not record when a colour placed its last
+    /// piece, which the end rule of `decisions.md` §1 needs: a colour that
+    /// has placed all its pieces is taken to have finished in the current
+    /// round (the only way a game with a finished colour can still be
+    /// running), and at a round boundary (`turn` a multiple of 4) such a
+    /// game is over.
     ///
     /// If the colour on turn cannot move, it is removed and the turn
     /// advances, as after a move (so `to_setup` may differ from `setup`).
@@ -188,7 +197,7 @@ impl Blokus {
     /// # Errors
     ///
     /// [`SetupError`] names the first inconsistency found.
-    pub fn from_setup(setup: &Setup) -> Result<Blokus, SetupError> {
+    pub fn from_setup(setup: &Setup) -> Result<Self, SetupError> {
         let mut pieces = ByColor([Board::EMPTY; 4]);
         for (x, y, color) in setup.occupied_fields() {
             pieces[color].insert(x, y);
@@ -208,8 +217,8 @@ impl Blokus {
                 if remaining.contains(setup.start_piece) {
                     return Err(SetupError::StartPieceNotPlaced(color));
                 }
-                if !pieces[color].intersects(&Board::CORNERS) {
-                    return Err(SetupError::NoCorner(color));
+                if !pieces[color].intersects(&V::START_FIELDS[color.index()]) {
+                    return Err((V::NO_START_FIELD)(color));
                 }
             }
             if setup.last_move_mono[color].is_some() != remaining.is_empty() {
@@ -230,42 +239,41 @@ impl Blokus {
         }
 
         let finished = Color::ALL.iter().any(|&c| setup.remaining[c].is_empty());
-        let finish_round = finished.then(|| {
-            if setup.turn.is_multiple_of(4) {
-                setup.turn / 4
-            } else {
-                setup.round()
+        let finish_round = match V::END {
+            EndRule::TurnLimitOrFinishedRound(_) if finished => {
+                Some(if setup.turn.is_multiple_of(4) {
+                    setup.turn / 4
+                } else {
+                    setup.round()
+                })
             }
-        });
-        let mut game = Blokus {
-            start_piece: setup.start_piece,
-            turn: setup.turn,
-            pieces,
-            occupied: pieces.0.iter().fold(Board::EMPTY, |all, &p| all | p),
-            edges: ByColor::from_fn(|c| pieces[c].edge_neighbours()),
-            corners: ByColor::from_fn(|c| pieces[c].diagonal_neighbours()),
-            remaining: setup.remaining,
-            valid_colors: setup.valid_colors,
-            last_move: setup.last_move,
-            last_move_mono: setup.last_move_mono,
-            finish_round,
+            _ => None,
         };
-        if !game.is_over() {
-            game.drop_stuck_colors();
-        }
-        Ok(game)
+        let engine = Engine::from_parts(&Parts {
+            turn: setup.turn,
+            start_kind: setup.start_piece.index(),
+            pieces: pieces.0,
+            stock: setup.remaining.0.map(|r| Stock::from_masks(r.bits(), 0)),
+            valid: setup.valid_colors.bits(),
+            mono_last: setup.last_move_mono.0,
+            finish_round,
+        });
+        Ok(SwcBlokus {
+            engine,
+            last_move: setup.last_move,
+        })
     }
 
     /// The position as plain data.
     pub fn to_setup(&self) -> Setup {
-        let mut setup = Setup::new(self.start_piece);
-        setup.turn = self.turn;
-        setup.remaining = self.remaining;
-        setup.valid_colors = self.valid_colors;
+        let mut setup = Setup::new(self.start_piece());
+        setup.turn = self.turn();
+        setup.remaining = ByColor::from_fn(|c| self.remaining(c));
+        setup.valid_colors = self.valid_colors();
         setup.last_move = self.last_move;
-        setup.last_move_mono = self.last_move_mono;
+        setup.last_move_mono = ByColor::from_fn(|c| self.last_move_mono(c));
         for color in Color::ALL {
-            for (x, y) in self.pieces[color].iter() {
+            for (x, y) in self.fields(color).iter() {
                 setup.board[y][x] = Some(color);
             }
         }
@@ -275,25 +283,25 @@ impl Blokus {
     /// The kind every colour places first.
     #[inline]
     pub fn start_piece(&self) -> PieceKind {
-        self.start_piece
+        PieceKind::ALL[self.engine.start_kind()]
     }
 
     /// Colour turns elapsed, including those of removed colours.
     #[inline]
     pub fn turn(&self) -> u32 {
-        self.turn
+        self.engine.turn()
     }
 
     /// The round, `1 + turn / 4`.
     #[inline]
     pub fn round(&self) -> u32 {
-        1 + self.turn / 4
+        self.engine.round()
     }
 
     /// The colour whose turn number it is.
     #[inline]
     pub fn current_color(&self) -> Color {
-        Color::from_index(self.turn as usize)
+        Color::from_index(self.engine.current_color())
     }
 
     /// The team of the colour on turn.
@@ -305,13 +313,13 @@ impl Blokus {
     /// The kinds `color` has not placed yet.
     #[inline]
     pub fn remaining(&self, color: Color) -> PieceSet {
-        self.remaining[color]
+        PieceSet::from_bits(self.engine.stock(color.index()).kinds())
     }
 
     /// The colours still in the game.
     #[inline]
     pub fn valid_colors(&self) -> ColorSet {
-        self.valid_colors
+        ColorSet::from_bits(self.engine.valid_colors())
     }
 
     /// The last applied move; `None` before the first.
@@ -324,49 +332,44 @@ impl Blokus {
     /// `MONO`. `None` for the others.
     #[inline]
     pub fn last_move_mono(&self, color: Color) -> Option<bool> {
-        self.last_move_mono[color]
+        self.engine.mono_last(color.index())
     }
 
     /// The colour on field `(x, y)`; `None` for empty fields and fields off
     /// the board.
     pub fn color_at(&self, x: i32, y: i32) -> Option<Color> {
-        Color::ALL
-            .into_iter()
-            .find(|&c| self.pieces[c].contains(x, y))
+        self.engine.color_at(x, y).map(Color::from_index)
     }
 
     /// The fields of `color`.
     #[inline]
     pub fn fields(&self, color: Color) -> &Board {
-        &self.pieces[color]
+        self.engine.fields(color.index())
     }
 
     /// The fields of all colours.
     #[inline]
     pub fn occupied(&self) -> &Board {
-        &self.occupied
+        self.engine.occupied()
     }
 
     /// Whether `color` has not placed a piece yet.
     #[inline]
     pub fn is_first_move(&self, color: Color) -> bool {
-        self.remaining[color] == PieceSet::ALL
+        self.engine.is_first_move(color.index())
     }
 
     /// Whether the game is over (see the type's documentation).
     pub fn is_over(&self) -> bool {
-        self.valid_colors.is_empty()
-            || self.turn >= 4 * ROUND_LIMIT
-            || self
-                .finish_round
-                .is_some_and(|round| self.turn >= 4 * round)
+        self.engine.is_over()
     }
 
     /// Checks `mv` against the rules, in the official order of
-    /// `blokus-2021.md` §8.2; the first failing check names the mistake.
-    /// The cells of a piece are visited in the official server's order
-    /// (Appendix B), so that a piece with several defective cells (one off
-    /// the board, another obstructed) is reported with the same mistake.
+    /// `blokus-2021.md` §8.2 (unchanged in 2027, `blokus-2027.md` §3.6);
+    /// the first failing check names the mistake. The cells of a piece are
+    /// visited in the official server's order (Appendix B), so that a
+    /// piece with several defective cells (one off the board, another
+    /// obstructed) is reported with the same mistake.
     ///
     /// # Errors
     ///
@@ -378,47 +381,35 @@ impl Blokus {
         }
         let placement = match mv {
             Move::Skip(color) => {
-                return if self.is_first_move(*color) {
-                    Err(Mistake::SkipFirstTurn)
-                } else {
+                return if self.engine.may_pass(color.index()) {
                     Ok(())
+                } else {
+                    Err(Mistake::SkipFirstTurn)
                 };
             }
             Move::Set(placement) => placement,
         };
         let color = placement.color;
         let first = self.is_first_move(color);
-        if first {
-            if placement.kind != self.start_piece {
-                return Err(Mistake::WrongShape);
-            }
-        } else if !self.remaining[color].contains(placement.kind) {
-            return Err(Mistake::DuplicateShape);
+        if !self
+            .engine
+            .may_place_kind(color.index(), placement.kind.index())
+        {
+            return Err(if first {
+                Mistake::WrongShape
+            } else {
+                Mistake::DuplicateShape
+            });
         }
-        let on_board = Board::FULL;
-        let mut touches_anchor = false;
-        let anchors = if first {
-            &Board::CORNERS
-        } else {
-            &self.corners[color]
-        };
-        for (x, y) in checking_order(placement) {
-            if !on_board.contains(x, y) {
-                return Err(Mistake::OutOfBounds);
-            }
-            if self.occupied.contains(x, y) {
-                return Err(Mistake::Obstructed);
-            }
-            if self.edges[color].contains(x, y) {
-                return Err(Mistake::TouchesSameColor);
-            }
-            touches_anchor |= anchors.contains(x, y);
-        }
-        match (touches_anchor, first) {
-            (true, _) => Ok(()),
-            (false, true) => Err(Mistake::NotInCorner),
-            (false, false) => Err(Mistake::NoSharedCorner),
-        }
+        self.engine
+            .check_cells(color.index(), checking_order(placement))
+            .map_err(|fault| match fault {
+                Fault::OffBoard => Mistake::OutOfBounds,
+                Fault::Occupied => Mistake::Obstructed,
+                Fault::EdgeContact => Mistake::TouchesSameColor,
+                Fault::NoAnchor if first => V::NOT_ON_START_FIELD,
+                Fault::NoAnchor => Mistake::NoSharedCorner,
+            })
     }
 
     /// Plays `mv` if it is legal, then advances the turn (removing colours
@@ -426,7 +417,8 @@ impl Blokus {
     ///
     /// # Errors
     ///
-    /// The [`Mistake`] of [`Blokus::is_legal`]; the state is then unchanged.
+    /// The [`Mistake`] of [`SwcBlokus::is_legal`]; the state is then
+    /// unchanged.
     pub fn play(&mut self, mv: &Move) -> Result<(), Mistake> {
         self.is_legal(mv)?;
         self.play_unchecked(mv);
@@ -434,112 +426,32 @@ impl Blokus {
     }
 
     /// Plays `mv` without checking it: the fast path for search and bots
-    /// that play moves from [`Blokus::legal_moves`] (or a legal skip).
+    /// that play moves from [`SwcBlokus::legal_moves`] (or a legal skip).
     ///
     /// # Panics
     ///
     /// May panic, or leave an inconsistent state, if `mv` is not legal.
     pub fn play_unchecked(&mut self, mv: &Move) {
-        if let Move::Set(placement) = mv {
-            let color = placement.color;
-            let kind = placement.kind;
-            let shape = SHAPES.shape(SHAPES.shape_index(
-                kind.index(),
-                placement.rotation,
-                placement.flipped,
-            ));
-            let piece = piece_board(shape, placement.x as usize, placement.y as usize);
-            self.pieces[color] |= piece;
-            self.occupied |= piece;
-            self.edges[color] |= piece.edge_neighbours();
-            self.corners[color] |= piece.diagonal_neighbours();
-            self.remaining[color].remove(kind);
-            if self.remaining[color].is_empty() {
-                self.last_move_mono[color] = Some(kind == PieceKind::Mono);
-                self.finish_round.get_or_insert(self.round());
+        match mv {
+            Move::Set(placement) => {
+                let shape = SHAPES.shape_index(
+                    placement.kind.index(),
+                    placement.rotation,
+                    placement.flipped,
+                );
+                self.engine
+                    .place(shape, placement.x as usize, placement.y as usize);
             }
+            Move::Skip(_) => self.engine.pass(),
         }
         self.last_move = Some(*mv);
-        self.next_turn();
-        self.drop_stuck_colors();
-    }
-
-    /// Advances to the next colour still in the game (§8.3 step 2).
-    fn next_turn(&mut self) {
-        if self.valid_colors.is_empty() {
-            return;
-        }
-        self.turn += 1;
-        while !self.valid_colors.contains(self.current_color()) {
-            self.turn += 1;
-        }
-    }
-
-    /// Removes the colours on turn that cannot place anything (§8.3 step 4).
-    fn drop_stuck_colors(&mut self) {
-        while !self.valid_colors.is_empty() && !self.has_legal_move(self.current_color()) {
-            self.valid_colors.remove(self.current_color());
-            self.next_turn();
-        }
-    }
-
-    /// The masks of the fields `color` may cover and of its anchors.
-    #[inline]
-    fn placement_masks(&self, color: Color) -> PlacementMasks<BOARD_SIZE> {
-        let free = !(self.occupied | self.edges[color]);
-        let anchors = if self.is_first_move(color) {
-            &Board::CORNERS
-        } else {
-            &self.corners[color]
-        };
-        PlacementMasks::new(&free, anchors)
-    }
-
-    /// The kinds `color` may place now: only the start piece at first.
-    #[inline]
-    fn placeable_kinds(&self, color: Color) -> PieceSet {
-        if self.is_first_move(color) {
-            [self.start_piece].into_iter().collect()
-        } else {
-            self.remaining[color]
-        }
-    }
-
-    /// Calls `f(shape index, top row, columns)` for every run of legal
-    /// placements of `color`: the shape fits with its top-left corner at
-    /// `(x, row)` for every bit `x` of `columns`.
-    #[inline]
-    fn for_each_fit(&self, color: Color, mut f: impl FnMut(usize, usize, u32)) {
-        let masks = self.placement_masks(color);
-        if !masks.has_anchor() {
-            return;
-        }
-        let runs = RunMasks::new(&masks);
-        for kind in self.placeable_kinds(color).iter() {
-            for index in SHAPES.shapes_of(kind.index()) {
-                let (columns, mut rows) = runs.fits_by_row(SHAPES.shape(index));
-                while rows != 0 {
-                    let y = rows.trailing_zeros() as usize;
-                    rows &= rows - 1;
-                    f(index, y, columns[y]);
-                }
-            }
-        }
     }
 
     /// Whether `color` could place a piece now (whether or not it is on
-    /// turn): a free corner for the start piece before its first move,
+    /// turn): a start field for the start piece before its first move,
     /// otherwise some remaining kind anywhere.
     pub fn has_legal_move(&self, color: Color) -> bool {
-        let masks = self.placement_masks(color);
-        // Kinds come smallest first; a small piece is the likeliest to fit,
-        // and asking row by row stops at the first fit.
-        masks.has_anchor()
-            && self.placeable_kinds(color).iter().any(|kind| {
-                SHAPES
-                    .shapes_of(kind.index())
-                    .any(|index| masks.fits_anywhere(SHAPES.shape(index)))
-            })
+        self.engine.has_legal_move(color.index())
     }
 
     /// Fills `moves` with the legal placements of the colour on turn (none
@@ -556,36 +468,26 @@ impl Blokus {
         if self.is_over() {
             return;
         }
-        self.for_each_fit(color, |shape, y, columns| moves.push_run(shape, y, columns));
+        self.engine
+            .for_each_fit(color.index(), |shape, y, columns| {
+                moves.push_run(shape, y, columns)
+            });
     }
 
-    /// The number of placements [`Blokus::legal_moves`] would list.
+    /// The number of placements [`SwcBlokus::legal_moves`] would list.
     pub fn count_legal_moves(&self) -> usize {
-        if self.is_over() {
-            return 0;
-        }
-        let mut count = 0;
-        self.for_each_fit(self.current_color(), |_, _, columns| {
-            count += columns.count_ones() as usize;
-        });
-        count
+        self.engine.count_legal_moves()
     }
 
     /// Whether the colour on turn may skip now (not before its first piece).
     pub fn can_skip(&self) -> bool {
-        !self.is_over() && !self.is_first_move(self.current_color())
+        !self.is_over() && self.engine.may_pass(self.engine.current_color())
     }
 
     /// The points of `color` (`blokus-2021.md` §9.1): the cells it has
     /// placed, or 104 when it has placed all pieces, 109 if `MONO` was last.
     pub fn color_points(&self, color: Color) -> u32 {
-        let remaining = self.remaining[color];
-        if remaining.is_empty() {
-            let mono = self.last_move_mono[color] == Some(true);
-            ALL_CELLS + ALL_PLACED_BONUS + if mono { MONO_LAST_BONUS } else { 0 }
-        } else {
-            ALL_CELLS - remaining.cells()
-        }
+        self.engine.color_points(color.index())
     }
 
     /// The points of `team`: the sum of its two colours.
@@ -594,52 +496,71 @@ impl Blokus {
     }
 }
 
-/// The fields a fixed shape covers with its top-left corner at `(x, y)`.
-#[inline]
-fn piece_board(shape: &FixedShape, x: usize, y: usize) -> Board {
-    let mut rows = [0; BOARD_SIZE];
-    for (dy, &mask) in shape.rows[..shape.height as usize].iter().enumerate() {
-        rows[y + dy] = mask << x;
+impl<V: SwcVariant> Perft for SwcBlokus<V> {
+    fn count_placements(&self) -> u64 {
+        self.engine.count_legal_moves() as u64
     }
-    Board::from_rows(rows)
+
+    fn for_each_child(&self, mut f: impl FnMut(&Self)) {
+        let color = self.current_color();
+        self.engine.for_each_placement(|shape, x, y| {
+            let mut child = self.clone();
+            child.engine.place(shape, x, y);
+            child.last_move = Some(Move::Set(placement(color, shape, x, y)));
+            f(&child);
+        });
+    }
 }
 
-impl fmt::Debug for Blokus {
+impl<V: SwcVariant> fmt::Debug for SwcBlokus<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Blokus")
-            .field("start_piece", &self.start_piece)
-            .field("turn", &self.turn)
-            .field("remaining", &self.remaining)
-            .field("valid_colors", &self.valid_colors)
+        f.debug_struct("SwcBlokus")
+            .field("variant", &V::default())
+            .field("start_piece", &self.start_piece())
+            .field("turn", &self.turn())
+            .field("remaining", &ByColor::from_fn(|c| self.remaining(c)))
+            .field("valid_colors", &self.valid_colors())
             .field("last_move", &self.last_move)
-            .field("last_move_mono", &self.last_move_mono)
-            .field("finish_round", &self.finish_round)
+            .field(
+                "last_move_mono",
+                &ByColor::from_fn(|c| self.last_move_mono(c)),
+            )
             .finish_non_exhaustive()?;
         write!(f, "{self}")
     }
 }
 
-impl fmt::Display for Blokus {
+impl<V: SwcVariant> fmt::Display for SwcBlokus<V> {
     /// Draws the board, one line per row: `B`, `Y`, `R`, `G` for the
     /// colours, `.` for empty fields.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for y in 0..BOARD_SIZE as i32 {
-            f.write_str("\n")?;
-            for x in 0..BOARD_SIZE as i32 {
-                f.write_str(match self.color_at(x, y) {
-                    Some(Color::Blue) => "B",
-                    Some(Color::Yellow) => "Y",
-                    Some(Color::Red) => "R",
-                    Some(Color::Green) => "G",
-                    None => ".",
-                })?;
-            }
-        }
-        Ok(())
+        draw_board(f, |x, y| self.color_at(x, y))
     }
 }
 
-/// A legal placement for the colour on turn, from the fitting runs.
+/// Draws a 20×20 board of the four colours, one line per row: `B`, `Y`,
+/// `R`, `G` for the colours, `.` for empty fields.
+pub(super) fn draw_board(
+    f: &mut fmt::Formatter<'_>,
+    color_at: impl Fn(i32, i32) -> Option<Color>,
+) -> fmt::Result {
+    for y in 0..BOARD_SIZE as i32 {
+        f.write_str("\n")?;
+        for x in 0..BOARD_SIZE as i32 {
+            f.write_str(match color_at(x, y) {
+                Some(Color::Blue) => "B",
+                Some(Color::Yellow) => "Y",
+                Some(Color::Red) => "R",
+                Some(Color::Green) => "G",
+                None => ".",
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// A legal placement for `color` from the fitting runs: fixed shape
+/// `shape` with its top-left corner at `(x, y)`.
 pub(super) fn placement(color: Color, shape: usize, x: usize, y: usize) -> Placement {
     let fixed = SHAPES.shape(shape);
     Placement {

@@ -39,6 +39,26 @@ impl<const N: usize> Bitboard<N> {
         Bitboard { rows }
     };
 
+    /// The fields on the edge of the board: first and last row and column.
+    pub const BORDER: Self = {
+        let mut rows = [1 | 1 << (N - 1); N];
+        rows[0] = Self::ROW_MASK;
+        rows[N - 1] = Self::ROW_MASK;
+        Bitboard { rows }
+    };
+
+    /// The set holding only the field `(x, y)`.
+    ///
+    /// # Panics
+    ///
+    /// If `(x, y)` is off the board (at compile time in constants).
+    pub const fn single(x: usize, y: usize) -> Self {
+        assert!(x < N && y < N, "the field is off the board");
+        let mut rows = [0; N];
+        rows[y] = 1 << x;
+        Bitboard { rows }
+    }
+
     /// The board from its row masks; bits outside the board are dropped.
     pub const fn from_rows(mut rows: [u32; N]) -> Self {
         let mut y = 0;
@@ -241,6 +261,16 @@ mod tests {
         assert_eq!(corners, [(0, 0), (4, 0), (0, 4), (4, 4)]);
         assert_eq!((!B5::CORNERS).count(), 21);
         assert_eq!((!B5::FULL), B5::EMPTY);
+    }
+
+    #[test]
+    fn border_and_single_fields() {
+        assert_eq!(B5::BORDER.count(), 16);
+        assert!(B5::BORDER.contains(0, 2) && B5::BORDER.contains(4, 3));
+        assert!(B5::BORDER.contains(2, 0) && B5::BORDER.contains(2, 4));
+        assert!(!B5::BORDER.contains(2, 2) && !B5::BORDER.contains(1, 3));
+        let field: Vec<_> = B5::single(3, 1).iter().collect();
+        assert_eq!(field, [(3, 1)]);
     }
 
     #[test]

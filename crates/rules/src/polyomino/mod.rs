@@ -14,8 +14,8 @@ use core::ops::Range;
 
 pub use self::{
     bitboard::Bitboard,
-    shape::{Rotation, Shape},
-    table::{FixedShape, LABELS, ShapeTable, label_index},
+    shape::{MAX_CELLS, Rotation, Shape},
+    table::{FixedShape, LABELS, MAX_HEIGHT, ShapeTable, Shapes, label_index},
 };
 
 /// What move generation needs to know about one colour: the fields its
@@ -105,8 +105,8 @@ impl<const N: usize> PlacementMasks<N> {
     }
 }
 
-/// The longest run of a piece row (a pentomino bar).
-const MAX_RUN: usize = 5;
+/// The longest run of a piece row (a bar of five).
+const MAX_RUN: usize = MAX_HEIGHT;
 
 /// [`PlacementMasks`] prepared for listing every placement of many shapes:
 /// bit `x` of `free_runs[len][y]` is set iff the `len` fields from `(x, y)`
@@ -126,7 +126,7 @@ pub struct RunMasks<const N: usize> {
 impl<const N: usize> RunMasks<N> {
     /// Pieces are at most five rows high, so a shape's rows reach at most
     /// four rows below its top row: they must stay within the padding.
-    const PADDING_SUFFICES: () = assert!(N + 4 <= 32, "boards of at most 28 rows");
+    const PADDING_SUFFICES: () = assert!(N + MAX_HEIGHT - 1 <= 32, "boards of at most 28 rows");
 
     /// Prepares the run masks.
     pub fn new(masks: &PlacementMasks<N>) -> Self {

@@ -61,23 +61,30 @@ impl FromStr for Rotation {
     }
 }
 
-/// The normalised cells of an oriented piece: at most five `(x, y)` pairs,
+/// The most cells a piece of any Blokus variant has (the hexominoes of the
+/// 10×10 game).
+pub const MAX_CELLS: usize = 6;
+
+/// The normalised cells of an oriented piece: at most [`MAX_CELLS`] `(x, y)` pairs,
 /// shifted so that the minimum x and the minimum y are 0, and kept sorted row
 /// by row (y, then x) so that equal cell sets compare equal.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Shape {
-    cells: [(i8, i8); 5],
+    cells: [(i8, i8); MAX_CELLS],
     len: u8,
 }
 
 impl Shape {
-    /// Normalises and sorts up to five cells.
+    /// Normalises and sorts up to [`MAX_CELLS`] cells.
     ///
     /// # Panics
     ///
-    /// If `cells` holds more than five cells.
+    /// If `cells` holds more than [`MAX_CELLS`] cells.
     pub const fn from_cells(cells: &[(i8, i8)]) -> Shape {
-        assert!(cells.len() <= 5, "a Blokus piece has at most five cells");
+        assert!(
+            cells.len() <= MAX_CELLS,
+            "a Blokus piece has at most six cells"
+        );
         let (mut min_x, mut min_y) = (0, 0);
         let mut i = 0;
         while i < cells.len() {
@@ -91,11 +98,11 @@ impl Shape {
             i += 1;
         }
         let mut shape = Shape {
-            cells: [(0, 0); 5],
+            cells: [(0, 0); MAX_CELLS],
             len: cells.len() as u8,
         };
         // Insertion sort by (y, x): `sort` is not available in const fns and
-        // five elements need nothing better.
+        // six elements need nothing better.
         let mut i = 0;
         while i < cells.len() {
             let cell = (cells[i].0 - min_x, cells[i].1 - min_y);
@@ -116,7 +123,7 @@ impl Shape {
     /// Blokus variant are built with it.
     pub const fn oriented(cells: &[(i8, i8)], rotation: Rotation, flipped: bool) -> Shape {
         let base = Shape::from_cells(cells);
-        let mut moved = [(0, 0); 5];
+        let mut moved = [(0, 0); MAX_CELLS];
         let mut i = 0;
         while i < base.len as usize {
             let (x, y) = base.cells[i];

@@ -1,7 +1,12 @@
 //! [`ShapeTable`]: every distinct fixed shape of a piece set, computed at
 //! compile time from the kinds' canonical cells with the official transform.
 
-use super::shape::{Rotation, Shape};
+use core::ops::Range;
+
+use super::shape::{MAX_CELLS, Rotation, Shape};
+
+/// The most rows a piece spans in any orientation (a bar of five).
+pub const MAX_HEIGHT: usize = 5;
 
 /// The eight (rotation, flipped) labels in the official enumeration order:
 /// `NONE`, `RIGHT`, `MIRROR`, `LEFT` unflipped, then the same flipped.
@@ -42,11 +47,11 @@ pub struct FixedShape {
     /// Height of the bounding box.
     pub height: u8,
     /// The cells as row masks: bit `dx` of `rows[dy]` is the cell `(dx, dy)`.
-    pub rows: [u32; 5],
+    pub rows: [u32; MAX_HEIGHT],
     /// The cells as horizontal runs of consecutive cells, `(dy, dx, len)`:
     /// the cells `(dx, dy)` … `(dx + len - 1, dy)`. Move generation tests a
     /// run at once.
-    pub runs: [(u8, u8, u8); 5],
+    pub runs: [(u8, u8, u8); MAX_CELLS],
     /// The number of entries of `runs` in use.
     pub run_count: u8,
 }
@@ -69,6 +74,8 @@ pub struct ShapeTable<const K: usize, const S: usize> {
     ranges: [(u8, u8); K],
     /// Per kind and label index: the index of the resulting shape.
     by_label: [[u8; 8]; K],
+    /// Per kind: the number of cells.
+    sizes: [u8; K],
 }
 
 impl<const K: usize, const S: usize> ShapeTable<K, S> {
@@ -77,7 +84,8 @@ impl<const K: usize, const S: usize> ShapeTable<K, S> {
     /// # Panics
     ///
     /// At compile time, if the kinds do not have exactly `S` distinct fixed
-    /// shapes or a kind has more than five cells.
+    /// shapes, a kind has more than [`MAX_CELLS`] cells or spans more than
+    /// [`MAX_HEIGHT`] rows or columns, or has more than 255 shapes in all.
     pub const fn build(canonical: [&[(i8, i8)]; K]) -> Self {
         const EMPTY_SHAPE: FixedShape = FixedShape {
             kind: 0,
@@ -86,13 +94,15 @@ impl<const K: usize, const S: usize> ShapeTable<K, S> {
             shape: Shape::from_cells(&[]),
             width: 0,
             height: 0,
-            rows: [0; 5],
-            runs: [(0, 0, 0); 5],
+            rows: [0; MAX_HEIGHT],
+            runs: [(0, 0, 0); MAX_CELLS],
             run_count: 0,
         };
+        assert!(S <= u8::MAX as usize, "shape indices are stored in a u8");
         let mut shapes = [EMPTY_SHAPE; S];
         let mut ranges = [(0u8, 0u8); K];
         let mut by_label = [[0u8; 8]; K];
+        let mut sizes = [0u8; K];
         let mut count = 0;
         let mut kind = 0;
         while kind < K {
@@ -114,6 +124,7 @@ impl<const K: usize, const S: usize> ShapeTable<K, S> {
                 label += 1;
             }
             ranges[kind] = (first as u8, (count - first) as u8);
+            sizes[kind] = canonical[kind].len() as u8;
             kind += 1;
         }
         assert!(count == S, "fewer fixed shapes than the table holds");
@@ -121,6 +132,7 @@ impl<const K: usize, const S: usize> ShapeTable<K, S> {
             shapes,
             ranges,
             by_label,
+            sizes,
         }
     }
 
@@ -148,11 +160,74 @@ impl<const K: usize, const S: usize> ShapeTable<K, S> {
     pub const fn shape_index(&self, kind: usize, rotation: Rotation, flipped: bool) -> usize {
         self.by_label[kind][label_index(rotation, flipped)] as usize
     }
+
+    /// The number of cells of kind `kind`.
+    #[inline]
+    pub const fn kind_size(&self, kind: usize) -> u32 {
+        self.sizes[kind] as u32
+    }
+
+    /// The index of the fixed shape with exactly these normalised cells,
+    /// if the set has one (the first in table order, should two kinds
+    /// share a shape).
+    pub fn find(&self, shape: &Shape) -> Option<usize> {
+        self.shapes.iter().position(|fixed| fixed.shape == *shape)
+    }
+}
+
+/// A table of fixed shapes seen without its sizes, so that code generic
+/// over the piece set (the Blokus engine) can use any [`ShapeTable`].
+/// Every method is the table's own.
+pub trait Shapes: Sync + 'static {
+    /// The number of piece kinds.
+    const KINDS: usize;
+    /// See [`ShapeTable::shape`].
+    fn shape(&self, index: usize) -> &FixedShape;
+    /// See [`ShapeTable::shapes_of`].
+    fn shapes_of(&self, kind: usize) -> Range<usize>;
+    /// See [`ShapeTable::shape_index`].
+    fn shape_index(&self, kind: usize, rotation: Rotation, flipped: bool) -> usize;
+    /// See [`ShapeTable::kind_size`].
+    fn kind_size(&self, kind: usize) -> u32;
+    /// See [`ShapeTable::find`].
+    fn find(&self, shape: &Shape) -> Option<usize>;
+}
+
+impl<const K: usize, const S: usize> Shapes for ShapeTable<K, S> {
+    const KINDS: usize = K;
+
+    #[inline]
+    fn shape(&self, index: usize) -> &FixedShape {
+        ShapeTable::shape(self, index)
+    }
+
+    #[inline]
+    fn shapes_of(&self, kind: usize) -> Range<usize> {
+        ShapeTable::shapes_of(self, kind)
+    }
+
+    #[inline]
+    fn shape_index(&self, kind: usize, rotation: Rotation, flipped: bool) -> usize {
+        ShapeTable::shape_index(self, kind, rotation, flipped)
+    }
+
+    #[inline]
+    fn kind_size(&self, kind: usize) -> u32 {
+        ShapeTable::kind_size(self, kind)
+    }
+
+    fn find(&self, shape: &Shape) -> Option<usize> {
+        ShapeTable::find(self, shape)
+    }
 }
 
 const fn fixed_shape(kind: u8, rotation: Rotation, flipped: bool, shape: Shape) -> FixedShape {
     let (width, height) = shape.extent();
-    let mut rows = [0u32; 5];
+    assert!(
+        width as usize <= MAX_HEIGHT && height as usize <= MAX_HEIGHT,
+        "a piece spans at most five rows and columns"
+    );
+    let mut rows = [0u32; MAX_HEIGHT];
     let cells = shape.cells();
     let mut i = 0;
     while i < cells.len() {
@@ -160,10 +235,10 @@ const fn fixed_shape(kind: u8, rotation: Rotation, flipped: bool, shape: Shape) 
         rows[y as usize] |= 1 << x;
         i += 1;
     }
-    let mut runs = [(0, 0, 0); 5];
+    let mut runs = [(0, 0, 0); MAX_CELLS];
     let mut run_count = 0;
     let mut dy = 0;
-    while dy < 5 {
+    while dy < MAX_HEIGHT {
         let mut rest = rows[dy];
         while rest != 0 {
             let dx = rest.trailing_zeros();
