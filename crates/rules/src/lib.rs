@@ -12,7 +12,8 @@
 //! - [`catalogue`]: the one list of hosted games, generating [`GameType`],
 //!   [`AnyGame`], [`AnyMove`] and [`AnyMistake`].
 //! - One module per game: [`blokus`] (one engine for the Blokus variants:
-//!   2021, `swc_2021_blokus`).
+//!   2021, `swc_2021_blokus`), [`ostseeschach`] (Ostseeschach 2022,
+//!   `swc_2022_ostseeschach`; rules only, not yet in the catalogue).
 //! - [`polyomino`]: board geometry and piece tables shared by the Blokus
 //!   variants (bitboards, oriented shapes, bit-parallel placement search).
 //!
@@ -44,6 +45,7 @@ pub mod catalogue;
 #[cfg(feature = "test-games")]
 pub mod counting;
 pub mod game;
+pub mod ostseeschach;
 pub mod polyomino;
 
 pub use catalogue::{AnyGame, AnyMistake, AnyMove, GameType, UnknownGameType};
