@@ -35,9 +35,7 @@ mod start_line;
 
 pub use movelist::{Iter as MoveListIter, MoveList};
 pub use moves::{Coordinates, Mistake, Move};
-pub use outcome::{
-    DRAW_POINTS, EndReason, LOSS_POINTS, Outcome, ScoreParts, WIN_POINTS, WinReason,
-};
+pub use outcome::{EndReason, Outcome, WinReason};
 pub use piece::{ByTeam, Piece, PieceKind, Team, UnknownName};
 pub use position::{Ostseeschach, SetupError};
 pub use setup::{BOARD_SIZE, ROUND_LIMIT, Setup, TURN_LIMIT, WINNING_AMBERS};

@@ -1,6 +1,5 @@
 //! How an Ostseeschach game ends and who wins: [`EndReason`],
-//! [`WinReason`], [`Outcome`] and the official score parts
-//! ([`ScoreParts`]).
+//! [`WinReason`], [`Outcome`].
 
 use super::piece::Team;
 
@@ -43,34 +42,4 @@ pub struct Outcome {
     pub winner: Option<Team>,
     /// How the winner was decided.
     pub reason: WinReason,
-}
-
-/// Win points for a win, as in the result's first score part.
-pub const WIN_POINTS: u32 = 2;
-/// Win points for a draw.
-pub const DRAW_POINTS: u32 = 1;
-/// Win points for a loss.
-pub const LOSS_POINTS: u32 = 0;
-
-/// A team's score parts in the official order of the result's definition
-/// (`ostseeschach-2022.md` §13.3), for a regular end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ScoreParts {
-    /// `Siegpunkte`: 2 for a win, 1 for a draw, 0 for a loss (0 for both
-    /// while the game is running).
-    pub win_points: u32,
-    /// `Bernsteine`: the team's ambers.
-    pub ambers: u32,
-    /// `Leichtfiguren Vorne`: the largest distance of one of the team's
-    /// light pieces (a tower counts for its top piece) from the team's own
-    /// start line, 0..=7; 0 when it has none left (where the official
-    /// server fails).
-    pub light_lead: u32,
-}
-
-impl ScoreParts {
-    /// The parts in the order of the result's `<part>` elements.
-    pub const fn to_array(self) -> [u32; 3] {
-        [self.win_points, self.ambers, self.light_lead]
-    }
 }

@@ -8,7 +8,7 @@ use super::{
     bitboard::{Bits, Squares, line, on_board, square, steps, x_of, y_of},
     movelist::MoveList,
     moves::{Coordinates, Mistake, Move},
-    outcome::{DRAW_POINTS, EndReason, LOSS_POINTS, Outcome, ScoreParts, WIN_POINTS, WinReason},
+    outcome::{EndReason, Outcome, WinReason},
     piece::{ByTeam, Piece, PieceKind, Team},
     setup::{BOARD_SIZE, Setup, TURN_LIMIT, WINNING_AMBERS},
     start_line::StartLine,
@@ -597,29 +597,20 @@ impl Ostseeschach {
         self.outcome().and_then(|o| o.winner)
     }
 
-    /// The largest distance of one of `team`'s light pieces from its own
-    /// start line; 0 when it has none.
+    /// The largest distance of one of `team`'s light pieces (a tower counts
+    /// for its top piece) from the team's own start line, 0..=7; 0 when it
+    /// has none left (where the official server fails).
     pub fn light_lead(&self, team: Team) -> u32 {
         self.light_distances(team).0[0]
     }
 
-    /// `team`'s score parts (`ostseeschach-2022.md` §13.3) for the regular
-    /// result; the win points are 0 while the game runs.
-    pub fn score(&self, team: Team) -> ScoreParts {
-        let win_points = match self.outcome() {
-            None => LOSS_POINTS,
-            Some(Outcome { winner: None, .. }) => DRAW_POINTS,
-            Some(Outcome {
-                winner: Some(winner),
-                ..
-            }) if winner == team => WIN_POINTS,
-            Some(_) => LOSS_POINTS,
-        };
-        ScoreParts {
-            win_points,
-            ambers: self.ambers(team),
-            light_lead: self.light_lead(team),
-        }
+    /// `team`'s own score parts, in the order of the official result
+    /// definition after the win points (`ostseeschach-2022.md` §13.3):
+    /// `Bernsteine` (its ambers) and `Leichtfiguren Vorne`
+    /// ([`light_lead`](Ostseeschach::light_lead)). The win points (2 win, 1
+    /// draw, 0 loss) follow from [`Ostseeschach::outcome`].
+    pub fn score_parts(&self, team: Team) -> [u32; 2] {
+        [self.ambers(team), self.light_lead(team)]
     }
 }
 
