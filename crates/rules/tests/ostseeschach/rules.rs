@@ -58,6 +58,16 @@ fn the_initial_board_rotates_ones_line_for_two() {
 #[test]
 fn every_kind_steps_as_the_table_says_for_both_teams() {
     // Alone in the middle of the board: every step of §4 is open.
+    let jumps = [
+        (1, 2),
+        (1, 4),
+        (5, 2),
+        (5, 4),
+        (2, 1),
+        (4, 1),
+        (2, 5),
+        (4, 5),
+    ];
     let cases: [(&str, &[(i32, i32)]); 8] = [
         ("H", &[(4, 4), (4, 2)]),
         ("h", &[(2, 4), (2, 2)]),
@@ -65,32 +75,8 @@ fn every_kind_steps_as_the_table_says_for_both_teams() {
         ("m", &[(2, 3), (4, 3), (3, 2), (3, 4)]),
         ("S", &[(2, 2), (2, 4), (4, 2), (4, 4), (4, 3)]),
         ("s", &[(2, 2), (2, 4), (4, 2), (4, 4), (2, 3)]),
-        (
-            "R",
-            &[
-                (1, 2),
-                (1, 4),
-                (5, 2),
-                (5, 4),
-                (2, 1),
-                (4, 1),
-                (2, 5),
-                (4, 5),
-            ],
-        ),
-        (
-            "r",
-            &[
-                (1, 2),
-                (1, 4),
-                (5, 2),
-                (5, 4),
-                (2, 1),
-                (4, 1),
-                (2, 5),
-                (4, 5),
-            ],
-        ),
+        ("R", &jumps),
+        ("r", &jumps),
     ];
     for (text, expected) in cases {
         let team = piece(text).team;
