@@ -19,17 +19,14 @@ const PERFT_DATA: &str = include_str!("../tests/data/blokus.perft");
 
 /// The positions of the perft data with these ids, with their perft lines.
 fn positions(ids: &[&str]) -> Vec<(Blokus, Vec<(u32, u64)>)> {
-    let blocks = perft_file::parse(PERFT_DATA);
+    let blocks = perft_file::parse(PERFT_DATA).blocks;
     ids.iter()
         .map(|id| {
             let block = blocks
                 .iter()
                 .find(|b| b.id == *id)
                 .expect("id in the perft data");
-            (
-                block.game.clone().expect("a start piece"),
-                block.expected.clone(),
-            )
+            (block.swc(), block.expected.clone())
         })
         .collect()
 }

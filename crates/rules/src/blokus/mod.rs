@@ -7,6 +7,10 @@
 //!   shared by all colours, and a 25-round limit. The specification is
 //!   `blokus-2021.md` of the shared protocol notes, with the project
 //!   decisions of `decisions.md` §1–4.
+//! - [`Blokus2027`]: the Software-Challenge 2027 game (`swc_2027_blokus`):
+//!   as 2021, but first pieces on the border, `PENTO_X` a possible start
+//!   piece, and the end at turn 96 (`blokus-2027.md` §3, `decisions.md`
+//!   §24–§25). Same moves, mistakes and plain data as 2021.
 //!
 //! # Example
 //!
@@ -41,7 +45,7 @@ pub use game::new_random_game;
 pub use movelist::{Iter as MoveListIter, MoveList};
 pub use moves::{Mistake, Move, Placement};
 pub use piece::{PieceKind, PieceSet, Rotation, Shape};
-pub use position::{Blokus, Board, SetupError, SwcBlokus, SwcVariant};
+pub use position::{Blokus, Blokus2027, Board, SetupError, SwcBlokus, SwcVariant};
 pub use setup::{BOARD_SIZE, ROUND_LIMIT, Setup};
 pub use shapes::{SHAPE_COUNT, SHAPES};
 pub use variant::Variant;

@@ -16,7 +16,7 @@ use super::{
     piece::{PieceKind, PieceSet},
     setup::{BOARD_SIZE, Setup},
     shapes::SHAPES,
-    variant::{EndRule, Swc2021, Variant},
+    variant::{EndRule, Swc2021, Swc2027, Variant},
 };
 use crate::polyomino::Bitboard;
 
@@ -43,8 +43,17 @@ impl SwcVariant for Swc2021 {
     const NO_START_FIELD: fn(Color) -> SetupError = SetupError::NoCorner;
 }
 
+impl SwcVariant for Swc2027 {
+    const START_PIECES: &'static [PieceKind] = &PieceKind::PENTOMINOES;
+    const NOT_ON_START_FIELD: Mistake = Mistake::NotOnBorder;
+    const NO_START_FIELD: fn(Color) -> SetupError = SetupError::NotOnBorder;
+}
+
 /// A Blokus 2021 game (`swc_2021_blokus`): see [`SwcBlokus`].
 pub type Blokus = SwcBlokus<Swc2021>;
+
+/// A Blokus 2027 game (`swc_2027_blokus`): see [`SwcBlokus`].
+pub type Blokus2027 = SwcBlokus<Swc2027>;
 
 /// A Blokus game of a Software-Challenge season in progress (or over):
 /// always a consistent position.

@@ -1,5 +1,5 @@
-//! [`Setup`]: a Blokus 2021 position as plain data, the form in which
-//! positions cross the crate boundary (to the XML layer and back).
+//! [`Setup`]: a Blokus 2021 or 2027 position as plain data, the form in
+//! which positions cross the crate boundary (to the XML layer and back).
 
 use super::{
     color::{ByColor, Color, ColorSet},
@@ -7,15 +7,16 @@ use super::{
     piece::{PieceKind, PieceSet},
 };
 
-/// The side length of the Blokus 2021 board.
+/// The side length of the 20×20 Blokus boards.
 pub const BOARD_SIZE: usize = 20;
 
 /// The number of rounds after which a Blokus 2021 game ends at the latest.
 pub const ROUND_LIMIT: u32 = 25;
 
-/// A Blokus 2021 position as plain data, field for field what the state XML
-/// carries (`blokus-2021.md` §6). A `Setup` is not necessarily a reachable or
-/// consistent position; the rules validate it when a game is built from it.
+/// A Blokus 2021 or 2027 position as plain data, field for field what the
+/// state XML carries (`blokus-2021.md` §6; the same data in 2027). A
+/// `Setup` is not necessarily a reachable or consistent position; the rules
+/// validate it when a game is built from it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Setup {
     /// Colour turns elapsed since the start, including turns of colours that

@@ -97,6 +97,7 @@ pub enum Scoring {
 mod sealed {
     pub trait Sealed {}
     impl Sealed for super::Swc2021 {}
+    impl Sealed for super::Swc2027 {}
 }
 
 /// The side of the 20×20 boards.
@@ -115,6 +116,29 @@ impl Variant<SIDE> for Swc2021 {
     const START_FIELDS: [Bitboard<SIDE>; 4] = [Bitboard::CORNERS; 4];
     const PASS: PassRule = PassRule::AfterFirstPiece;
     const END: EndRule = EndRule::TurnLimitOrFinishedRound(4 * ROUND_LIMIT);
+    const SCORING: Scoring = Scoring::CellsAndBonuses;
+
+    #[inline]
+    fn table() -> &'static Self::Table {
+        &SHAPES
+    }
+}
+
+/// Blokus of the Software-Challenge 2027 (`swc_2027_blokus`), as the
+/// official 27.x code plays it (`blokus-2027.md` §3, `decisions.md` §24):
+/// first pieces on the border, `PENTO_X` a possible start piece, the end at
+/// turn 96, no end when a colour has placed everything.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Swc2027;
+
+impl Variant<SIDE> for Swc2027 {
+    const COLORS: usize = 4;
+    type Table = ShapeTable<21, { super::shapes::SHAPE_COUNT }>;
+    const DOUBLES: u32 = 0;
+    const START: StartRule = StartRule::SharedStartPiece;
+    const START_FIELDS: [Bitboard<SIDE>; 4] = [Bitboard::BORDER; 4];
+    const PASS: PassRule = PassRule::AfterFirstPiece;
+    const END: EndRule = EndRule::TurnLimit(96);
     const SCORING: Scoring = Scoring::CellsAndBonuses;
 
     #[inline]

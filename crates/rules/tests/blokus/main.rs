@@ -1,4 +1,5 @@
-//! Integration tests of the Blokus 2021 rules, one binary for all of them.
+//! Integration tests of the Blokus rules of every variant, one binary for
+//! all of them.
 
 // The behaviours of the official test suite tagged [L] (official-tests.md).
 mod official;
@@ -10,6 +11,10 @@ mod movegen;
 mod games;
 // Perft data files in tests/data/*.perft.
 mod perft;
+// Blokus 2027: border start, PENTO_X, the end at turn 96.
+mod swc2027;
+// First-move counts of every variant, tests/data/first-moves.txt.
+mod first_moves;
 
 // The perft data file reader.
 mod perft_file;

@@ -4,9 +4,15 @@
 
 use std::{fs, path::Path};
 
-use spielleiter_rules::blokus::{Blokus, Move, perft::perft};
+use spielleiter_rules::blokus::{
+    Blokus, Blokus2027, Move, Placement,
+    perft::{Perft, perft},
+};
 
-use crate::{perft_file::parse, util::reference_moves};
+use crate::{
+    perft_file::{Block, parse},
+    util::{reference_moves, reference_moves_2027},
+};
 
 /// Lines with more nodes are skipped, to keep the test run short.
 const NODE_LIMIT: u64 = 10_000_000;
@@ -14,63 +20,121 @@ const NODE_LIMIT: u64 = 10_000_000;
 /// the reference generator (one brute-force generation per interior node).
 const REFERENCE_LIMIT: u64 = 2_000;
 
-/// Perft with the reference generator for the moves; only the rules of
-/// turn order and game end come from the engine.
-fn reference_perft(game: &Blokus, depth: u32) -> u64 {
+/// Perft with the reference generator `moves` for the moves of the
+/// position; only the rules of turn order and game end come from the
+/// engine (`play`, `is_over`).
+fn reference_perft<G: Clone, M>(
+    game: &G,
+    depth: u32,
+    moves: &impl Fn(&G) -> Vec<M>,
+    play: &impl Fn(&mut G, &M),
+    is_over: &impl Fn(&G) -> bool,
+) -> u64 {
     if depth == 0 {
         return 1;
     }
-    if game.is_over() {
+    if is_over(game) {
         return 0;
     }
-    reference_moves(&game.to_setup(), game.current_color())
+    moves(game)
         .iter()
-        .map(|&p| {
+        .map(|mv| {
             let mut child = game.clone();
-            child
-                .play(&Move::Set(p))
-                .expect("reference moves are legal");
-            reference_perft(&child, depth - 1)
+            play(&mut child, mv);
+            reference_perft(&child, depth - 1, moves, play, is_over)
         })
         .sum()
+}
+
+/// Counts of the lines checked with the engine and with the reference.
+#[derive(Default)]
+struct Checked {
+    engine: usize,
+    reference: usize,
+}
+
+/// Checks a block's perft lines with the engine and, where small enough,
+/// with `reference(depth)`.
+fn check_block<G: Perft>(
+    block: &Block,
+    game: &G,
+    reference: impl Fn(u32) -> u64,
+    checked: &mut Checked,
+) {
+    let mut previous = 1;
+    for &(depth, nodes) in &block.expected {
+        if nodes <= NODE_LIMIT && previous <= NODE_LIMIT {
+            assert_eq!(perft(game, depth), nodes, "{} perft {depth}", block.id);
+            checked.engine += 1;
+        }
+        if previous <= REFERENCE_LIMIT {
+            assert_eq!(
+                reference(depth),
+                nodes,
+                "{} reference perft {depth}",
+                block.id
+            );
+            checked.reference += 1;
+        }
+        previous = nodes;
+    }
+}
+
+/// Plays a reference placement with the checked `play`.
+fn play_set<G, E: std::fmt::Debug>(
+    play: impl Fn(&mut G, &Move) -> Result<(), E>,
+) -> impl Fn(&mut G, &Placement) {
+    move |game, p| play(game, &Move::Set(*p)).expect("reference moves are legal")
 }
 
 #[test]
 fn perft_files() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let mut files = 0;
-    let mut checked = 0;
-    let mut cross_checked = 0;
+    let mut files = Vec::new();
+    let mut checked = Checked::default();
     for entry in fs::read_dir(&dir).expect("tests/data exists") {
         let path = entry.expect("readable directory").path();
         if path.extension().is_none_or(|e| e != "perft") {
             continue;
         }
-        files += 1;
         let text = fs::read_to_string(&path).expect("readable perft file");
-        for block in parse(&text) {
-            let game = block.game.expect("every block has a start piece");
-            let mut previous = 1;
-            for (depth, nodes) in block.expected {
-                if nodes <= NODE_LIMIT && previous <= NODE_LIMIT {
-                    assert_eq!(perft(&game, depth), nodes, "{} perft {depth}", block.id);
-                    checked += 1;
-                }
-                if previous <= REFERENCE_LIMIT {
-                    assert_eq!(
-                        reference_perft(&game, depth),
-                        nodes,
-                        "{} reference perft {depth}",
-                        block.id
+        let file = parse(&text);
+        for block in &file.blocks {
+            match file.game.as_str() {
+                "swc_2021_blokus" => {
+                    let game: Blokus = block.swc();
+                    let moves = |g: &Blokus| reference_moves(&g.to_setup(), g.current_color());
+                    let play = play_set(Blokus::play);
+                    check_block(
+                        block,
+                        &game,
+                        |d| reference_perft(&game, d, &moves, &play, &Blokus::is_over),
+                        &mut checked,
                     );
-                    cross_checked += 1;
                 }
-                previous = nodes;
+                "swc_2027_blokus" => {
+                    let game: Blokus2027 = block.swc();
+                    let moves =
+                        |g: &Blokus2027| reference_moves_2027(&g.to_setup(), g.current_color());
+                    let play = play_set(Blokus2027::play);
+                    check_block(
+                        block,
+                        &game,
+                        |d| reference_perft(&game, d, &moves, &play, &Blokus2027::is_over),
+                        &mut checked,
+                    );
+                }
+                other => panic!("{}: unknown game {other}", path.display()),
             }
         }
+        files.push(file.game);
     }
+    files.sort();
+    assert_eq!(files, ["swc_2021_blokus", "swc_2027_blokus"]);
     assert!(
-        files >= 1 && checked >= 20 && cross_checked >= 15,
-        "{files} files, {checked} lines, {cross_checked} cross-checked"
+        checked.engine >= 30 && checked.reference >= 25,
+        "{} lines, {} cross-checked",
+        checked.engine,
+        checked.reference
     );
 }

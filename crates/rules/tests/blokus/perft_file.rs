@@ -1,18 +1,37 @@
 //! The reader of `tests/data/*.perft` files, shared by the perft test and
 //! the benchmarks (which include this file by path). Test data is trusted:
 //! a malformed file panics with the line.
+//!
+//! A file names its game in a first `game ID` line (`swc_2021_blokus` when
+//! absent), then holds blocks: `id NAME`, the game's setup lines (`start
+//! KIND` for the Software-Challenge seasons), `move …` lines in the game's
+//! move-file notation, replayed from the initial position, and `perft DEPTH
+//! NODES` lines.
 
-use spielleiter_rules::blokus::{Blokus, Move, PieceKind};
+#![allow(dead_code)] // each includer uses its own part
 
-/// One `id` block: the position after its moves, and its perft lines.
+use spielleiter_rules::blokus::{Move, PieceKind, SwcBlokus, SwcVariant};
+
+/// A whole perft file.
+pub struct PerftFile {
+    /// The game id of the `game` line.
+    pub game: String,
+    pub blocks: Vec<Block>,
+}
+
+/// One `id` block.
 pub struct Block {
     pub id: String,
-    pub game: Option<Blokus>,
+    /// The `start` line's value, if any.
+    pub start: Option<String>,
+    /// The `move` lines' values with their 1-based line numbers.
+    pub moves: Vec<(usize, String)>,
     /// `(depth, nodes)` in file order.
     pub expected: Vec<(u32, u64)>,
 }
 
-pub fn parse(text: &str) -> Vec<Block> {
+pub fn parse(text: &str) -> PerftFile {
+    let mut game = "swc_2021_blokus".to_owned();
     let mut blocks: Vec<Block> = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -21,31 +40,53 @@ pub fn parse(text: &str) -> Vec<Block> {
         }
         let (key, value) = line.split_once(' ').unwrap_or((line, ""));
         let at = || format!("line {}: {line}", index + 1);
-        match key {
-            "id" => blocks.push(Block {
+        if key == "game" && blocks.is_empty() {
+            game = value.to_owned();
+            continue;
+        }
+        if key == "id" {
+            blocks.push(Block {
                 id: value.to_owned(),
-                game: None,
+                start: None,
+                moves: Vec::new(),
                 expected: Vec::new(),
-            }),
-            "start" => {
-                let kind: PieceKind = value.parse().unwrap_or_else(|_| panic!("{}", at()));
-                blocks.last_mut().expect("id first").game = Some(Blokus::new(kind));
-            }
-            "move" => {
-                let mv: Move = value.parse().unwrap_or_else(|e| panic!("{}: {e}", at()));
-                let game = blocks
-                    .last_mut()
-                    .and_then(|b| b.game.as_mut())
-                    .expect("start first");
-                game.play(&mv).unwrap_or_else(|e| panic!("{}: {e}", at()));
-            }
+            });
+            continue;
+        }
+        let block = blocks
+            .last_mut()
+            .unwrap_or_else(|| panic!("id first: {}", at()));
+        match key {
+            "start" => block.start = Some(value.to_owned()),
+            "move" => block.moves.push((index + 1, value.to_owned())),
             "perft" => {
                 let (depth, nodes) = value.split_once(' ').unwrap_or_else(|| panic!("{}", at()));
                 let entry = (depth.parse().expect("depth"), nodes.parse().expect("nodes"));
-                blocks.last_mut().expect("id first").expected.push(entry);
+                block.expected.push(entry);
             }
             _ => panic!("unknown key: {}", at()),
         }
     }
-    blocks
+    PerftFile { game, blocks }
+}
+
+impl Block {
+    /// The position of a Software-Challenge season's block.
+    pub fn swc<V: SwcVariant>(&self) -> SwcBlokus<V> {
+        let start: PieceKind = self
+            .start
+            .as_deref()
+            .expect("a start line")
+            .parse()
+            .expect("a piece kind");
+        let mut game = SwcBlokus::<V>::new(start);
+        for (line, text) in &self.moves {
+            let mv: Move = text
+                .parse()
+                .unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
+            game.play(&mv)
+                .unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
+        }
+        game
+    }
 }

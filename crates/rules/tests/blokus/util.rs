@@ -1,13 +1,14 @@
 //! Test helpers: seeded random games and a deliberately simple reference
-//! move generator that works on the plain `Setup` board, sharing no code
-//! with the bitboard generator it checks.
+//! move generator that works on a plain board (colour per field), sharing
+//! no code with the bitboard generator it checks.
 
 use std::collections::BTreeSet;
 
 use rand_pcg::Pcg64Mcg;
 use rand_pcg::rand_core::{Rng, SeedableRng};
 use spielleiter_rules::blokus::{
-    BOARD_SIZE, Blokus, Color, Move, MoveList, PieceKind, Placement, Rotation, Setup,
+    BOARD_SIZE, Blokus, Blokus2027, Color, Move, MoveList, PieceKind, Placement, Rotation, Setup,
+    SwcBlokus, SwcVariant,
 };
 
 /// A seeded random source.
@@ -18,6 +19,169 @@ pub fn rng(seed: u64) -> Pcg64Mcg {
 /// A uniform draw from `0..n` (n small; the bias is irrelevant for tests).
 pub fn below(rng: &mut Pcg64Mcg, n: usize) -> usize {
     (rng.next_u64() % n as u64) as usize
+}
+
+/// A board cell `(x, y)`, x to the right, y down, `(0, 0)` top left.
+pub type Cell = (i32, i32);
+
+/// One orientation of a piece kind: its label (whatever the variant's
+/// move names it by) and its cells, shifted to touch x = 0 and y = 0.
+pub struct Orientation<L> {
+    pub label: L,
+    pub cells: Vec<Cell>,
+}
+
+/// A placement the brute force found: the kind, the orientation's label,
+/// the top-left corner of its bounding box and its sorted cells.
+pub struct Found<L> {
+    pub kind: usize,
+    pub label: L,
+    pub x: i32,
+    pub y: i32,
+    pub cells: Vec<Cell>,
+}
+
+/// Where the next piece must touch.
+pub enum Anchor<'a> {
+    /// The colour's first piece: it covers one of these fields.
+    StartFields(&'a [Cell]),
+    /// A later piece: it touches the colour at a corner.
+    OwnCorner,
+}
+
+/// Every legal placement of colour `color` by brute force: each kind in
+/// `kinds` (index and its distinct orientations), every position whose
+/// bounding box starts on the `size`×`size` board, checked field by field
+/// against the rules text: on the board, on empty fields, no edge shared
+/// with the own colour, and the anchor rule.
+pub fn brute_force<L: Copy>(
+    size: i32,
+    at: impl Fn(i32, i32) -> Option<usize>,
+    color: usize,
+    kinds: &[(usize, Vec<Orientation<L>>)],
+    anchor: Anchor<'_>,
+) -> Vec<Found<L>> {
+    let on_board = |x: i32, y: i32| (0..size).contains(&x) && (0..size).contains(&y);
+    let cell = |x: i32, y: i32| if on_board(x, y) { at(x, y) } else { None };
+    let mut found = Vec::new();
+    for (kind, orientations) in kinds {
+        for orientation in orientations {
+            for y in 0..size {
+                for x in 0..size {
+                    let mut cells: Vec<Cell> = orientation
+                        .cells
+                        .iter()
+                        .map(|&(dx, dy)| (x + dx, y + dy))
+                        .collect();
+                    let fits = cells.iter().all(|&(cx, cy)| {
+                        on_board(cx, cy)
+                            && cell(cx, cy).is_none()
+                            && [(1, 0), (-1, 0), (0, 1), (0, -1)]
+                                .iter()
+                                .all(|(dx, dy)| cell(cx + dx, cy + dy) != Some(color))
+                    });
+                    let anchored = || match anchor {
+                        Anchor::StartFields(fields) => cells.iter().any(|c| fields.contains(c)),
+                        Anchor::OwnCorner => cells.iter().any(|&(cx, cy)| {
+                            [(1, 1), (-1, 1), (1, -1), (-1, -1)]
+                                .iter()
+                                .any(|(dx, dy)| cell(cx + dx, cy + dy) == Some(color))
+                        }),
+                    };
+                    if fits && anchored() {
+                        cells.sort_unstable();
+                        found.push(Found {
+                            kind: *kind,
+                            label: orientation.label,
+                            x,
+                            y,
+                            cells,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The distinct orientations of a 21-piece kind, labelled by the first
+/// (rotation, flipped) producing them.
+pub fn orientations(kind: PieceKind) -> Vec<Orientation<(Rotation, bool)>> {
+    let mut labels: Vec<(Rotation, bool)> = Vec::new();
+    for rotation in Rotation::ALL {
+        for flipped in [false, true] {
+            let shape = kind.shape(rotation, flipped);
+            if !labels.iter().any(|&(r, f)| kind.shape(r, f) == shape) {
+                labels.push((rotation, flipped));
+            }
+        }
+    }
+    labels
+        .into_iter()
+        .map(|(rotation, flipped)| Orientation {
+            label: (rotation, flipped),
+            cells: kind
+                .shape(rotation, flipped)
+                .cells()
+                .iter()
+                .map(|&(x, y)| (i32::from(x), i32::from(y)))
+                .collect(),
+        })
+        .collect()
+}
+
+/// The four board corners.
+pub const CORNERS: [Cell; 4] = [(0, 0), (19, 0), (0, 19), (19, 19)];
+
+/// Every field on the edge of the 20×20 board.
+pub fn border() -> Vec<Cell> {
+    (0..20)
+        .flat_map(|y| (0..20).map(move |x| (x, y)))
+        .filter(|&(x, y)| x == 0 || y == 0 || x == 19 || y == 19)
+        .collect()
+}
+
+/// The legal placements of a 20×20 variant by brute force: `kinds` are the
+/// kinds the colour may place, `start_fields` the fields its first piece
+/// must cover (used iff `first`).
+pub fn reference_20(
+    at: impl Fn(i32, i32) -> Option<Color>,
+    color: Color,
+    kinds: impl IntoIterator<Item = PieceKind>,
+    first: bool,
+    start_fields: &[Cell],
+) -> Vec<Placement> {
+    let kinds: Vec<_> = kinds
+        .into_iter()
+        .map(|k| (k.index(), orientations(k)))
+        .collect();
+    let anchor = if first {
+        Anchor::StartFields(start_fields)
+    } else {
+        Anchor::OwnCorner
+    };
+    brute_force(
+        BOARD_SIZE as i32,
+        |x, y| at(x, y).map(Color::index),
+        color.index(),
+        &kinds,
+        anchor,
+    )
+    .into_iter()
+    .map(|found| {
+        let placement = Placement {
+            color,
+            kind: PieceKind::ALL[found.kind],
+            rotation: found.label.0,
+            flipped: found.label.1,
+            x: found.x,
+            y: found.y,
+        };
+        assert_eq!(cell_key(&placement).2, found.cells, "{placement:?}");
+        placement
+    })
+    .collect()
 }
 
 /// A placement as its colour, kind and sorted absolute cells: what makes
@@ -35,97 +199,52 @@ pub fn reference_placements(setup: &Setup, color: Color) -> BTreeSet<CellKey> {
     reference_moves(setup, color).iter().map(cell_key).collect()
 }
 
-/// Every legal placement of `color` in `setup`, one per set of cells, by
-/// brute force: every kind, its distinct orientations, every position whose
-/// bounding box starts on the board, checked field by field against the
-/// rules text.
+/// The cell sets of [`reference_moves_2027`].
+pub fn reference_placements_2027(setup: &Setup, color: Color) -> BTreeSet<CellKey> {
+    reference_moves_2027(setup, color)
+        .iter()
+        .map(cell_key)
+        .collect()
+}
+
+/// Every legal placement of `color` in a 2021 `setup`, one per set of
+/// cells: the start piece on a free corner first, then every remaining
+/// kind touching the colour at a corner.
 pub fn reference_moves(setup: &Setup, color: Color) -> Vec<Placement> {
-    let board = &setup.board;
-    let at = |x: i32, y: i32| -> Option<Color> {
-        if (0..BOARD_SIZE as i32).contains(&x) && (0..BOARD_SIZE as i32).contains(&y) {
-            board[y as usize][x as usize]
-        } else {
-            None
-        }
-    };
+    reference_swc(setup, color, &CORNERS)
+}
+
+/// As [`reference_moves`] for 2027: the start piece on the border first.
+pub fn reference_moves_2027(setup: &Setup, color: Color) -> Vec<Placement> {
+    reference_swc(setup, color, &border())
+}
+
+fn reference_swc(setup: &Setup, color: Color, start_fields: &[Cell]) -> Vec<Placement> {
     let remaining = setup.remaining[color];
     let first = remaining.len() == 21;
-    let corners = [(0, 0), (19, 0), (0, 19), (19, 19)];
-    let mut found = Vec::new();
-    for kind in PieceKind::ALL {
-        let available = if first {
-            kind == setup.start_piece
-        } else {
-            remaining.contains(kind)
-        };
-        if !available {
-            continue;
-        }
-        // The distinct orientations: labels with equal cells are one move.
-        let mut labels: Vec<(Rotation, bool)> = Vec::new();
-        for rotation in Rotation::ALL {
-            for flipped in [false, true] {
-                let shape = kind.shape(rotation, flipped);
-                if !labels.iter().any(|&(r, f)| kind.shape(r, f) == shape) {
-                    labels.push((rotation, flipped));
-                }
-            }
-        }
-        for (rotation, flipped) in labels {
-            let shape = kind.shape(rotation, flipped);
-            for y in 0..BOARD_SIZE as i32 {
-                for x in 0..BOARD_SIZE as i32 {
-                    let cells = || {
-                        shape
-                            .cells()
-                            .iter()
-                            .map(move |&(dx, dy)| (x + i32::from(dx), y + i32::from(dy)))
-                    };
-                    let fits = cells().all(|(cx, cy)| {
-                        (0..20).contains(&cx)
-                            && (0..20).contains(&cy)
-                            && at(cx, cy).is_none()
-                            && [(1, 0), (-1, 0), (0, 1), (0, -1)]
-                                .iter()
-                                .all(|(dx, dy)| at(cx + dx, cy + dy) != Some(color))
-                    });
-                    let anchored = || {
-                        if first {
-                            cells().any(|c| corners.contains(&c))
-                        } else {
-                            cells().any(|(cx, cy)| {
-                                [(1, 1), (-1, 1), (1, -1), (-1, -1)]
-                                    .iter()
-                                    .any(|(dx, dy)| at(cx + dx, cy + dy) == Some(color))
-                            })
-                        }
-                    };
-                    if fits && anchored() {
-                        found.push(Placement {
-                            color,
-                            kind,
-                            rotation,
-                            flipped,
-                            x,
-                            y,
-                        });
-                    }
-                }
-            }
-        }
-    }
-    found
+    let kinds: Vec<PieceKind> = if first {
+        vec![setup.start_piece]
+    } else {
+        remaining.iter().collect()
+    };
+    reference_20(
+        |x, y| setup.board[y as usize][x as usize],
+        color,
+        kinds,
+        first,
+        start_fields,
+    )
 }
 
 /// Plays a random game from `game`, calling `visit` on every position
 /// before its move (and on the final one). Skips now and then when allowed,
 /// so that games also reach the round limit.
-pub fn random_game(
-    mut game: Blokus,
+pub fn random_game<V: SwcVariant>(
+    mut game: SwcBlokus<V>,
     rng: &mut Pcg64Mcg,
     skip_per_mille: usize,
-    mut visit: impl FnMut(&Blokus),
-) -> Blokus {
+    mut visit: impl FnMut(&SwcBlokus<V>),
+) -> SwcBlokus<V> {
     let mut moves = MoveList::new();
     while !game.is_over() {
         visit(&game);
@@ -145,7 +264,12 @@ pub fn random_game(
     game
 }
 
-/// A random start piece.
+/// A random 2021 start piece.
 pub fn random_start(rng: &mut Pcg64Mcg) -> PieceKind {
     Blokus::random_start_piece(rng)
+}
+
+/// A random 2027 start piece.
+pub fn random_start_2027(rng: &mut Pcg64Mcg) -> PieceKind {
+    Blokus2027::random_start_piece(rng)
 }

@@ -1,0 +1,49 @@
+//! First-move counts on the empty board (`tests/data/first-moves.txt`),
+//! with the engine and with the brute-force reference.
+
+use std::collections::BTreeSet;
+
+use spielleiter_rules::blokus::{Blokus2027, PieceKind, Setup};
+
+use crate::util::{cell_key, reference_placements_2027};
+
+const DATA: &str = include_str!("../data/first-moves.txt");
+
+/// The data lines as (game, setup, count).
+fn lines() -> Vec<(&'static str, &'static str, usize)> {
+    DATA.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(fields.len(), 3, "{line}");
+            (fields[0], fields[1], fields[2].parse().expect("a count"))
+        })
+        .collect()
+}
+
+/// The engine's and the reference's first moves of a 2027 game with this
+/// start piece.
+fn swc2027(start: &str) -> (usize, usize) {
+    let kind: PieceKind = start.parse().expect("a piece kind");
+    let game = Blokus2027::new(kind);
+    let mut moves = spielleiter_rules::blokus::MoveList::new();
+    game.legal_moves(&mut moves);
+    let generated: BTreeSet<_> = moves.iter().map(|p| cell_key(&p)).collect();
+    let reference = reference_placements_2027(&Setup::new(kind), game.current_color());
+    assert_eq!(generated, reference, "{start}");
+    (moves.len(), reference.len())
+}
+
+#[test]
+fn first_move_counts_match_the_data() {
+    let mut games = BTreeSet::new();
+    for (game, setup, count) in lines() {
+        let (engine, reference) = match game {
+            "swc_2027_blokus" => swc2027(setup),
+            other => panic!("unknown game {other}"),
+        };
+        assert_eq!((engine, reference), (count, count), "{game} {setup}");
+        games.insert(game);
+    }
+    assert_eq!(games.len(), 1);
+}
