@@ -122,6 +122,57 @@ async fn malformed_xml_costs_the_connection_and_the_game() {
 }
 
 #[tokio::test]
+async fn a_repeated_attribute_is_malformed_not_first_wins() {
+    // In a player's move: the piece names two colours.
+    fatal_input_loses_the_game(
+        0,
+        |room| {
+            format!(
+                "<room roomId=\"{room}\"><data class=\"sc.plugin2021.SetMove\"><piece color=\"BLUE\" color=\"RED\" kind=\"MONO\" rotation=\"NONE\" isFlipped=\"false\"><position x=\"0\" y=\"0\"/></piece></data></room>"
+            )
+        },
+        "MalformedXmlException: malformed XML: the attribute `color` is repeated",
+    )
+    .await;
+    // In a lobby request, where the first value alone would be valid.
+    let server = server().await;
+    with_background(&server, async {
+        let mut client = server.connect().await;
+        client
+            .send_raw(b"<protocol><join gameType=\"swc_2021_blokus\" gameType=\"chess\"/>")
+            .await;
+        let text = error_text(client.message().await);
+        assert!(text.contains("`gameType` is repeated"), "{text}");
+        client.expect_closed().await;
+    })
+    .await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_long_close_packet_closes_the_connection_like_close() {
+    let server = server().await;
+    with_background(&server, async {
+        let (mut one, mut two, _room) = joined_pair(&server).await;
+        started(&mut one, &mut two).await;
+        two.send_raw(b"<sc.protocol.CloseConnection/>").await;
+        // No error, no answer: the server ends its document and closes.
+        let rest = two.until_end().await;
+        assert!(
+            !rest
+                .iter()
+                .any(|m| matches!(m, ServerMessage::ErrorPacket { .. })),
+            "{rest:?}"
+        );
+        assert_eq!(two.next().await, Received::Eof);
+        let result = winner_sees_the_end(&mut one).await;
+        assert_lost(&result, 1, ScoreCause::Left);
+    })
+    .await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
 async fn garbage_bytes_are_answered_and_the_connection_closed() {
     let server = server().await;
     with_background(&server, async {

@@ -13,3 +13,5 @@ mod clock;
 mod lifecycle;
 // The client library and the built-in bots.
 mod client;
+// Floods and expensive input next to the reference game.
+mod flood;

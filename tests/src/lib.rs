@@ -10,11 +10,14 @@ use std::{
 };
 
 use bytes::BytesMut;
+use spielleiter_bots::{Bot, BotKind};
+use spielleiter_client::{Connection, GameReport, PlayOptions, play_blokus};
+use spielleiter_protocol::result::ScoreCause;
 use spielleiter_protocol::{
     ClientMessage, FrameDecoder, GameMove, GameState, GameType, ServerMessage, StreamEvent,
     blokus2021::WireMove, room::RoomData,
 };
-use spielleiter_rules::blokus::{Blokus, MoveList};
+use spielleiter_rules::blokus::{Blokus, MoveList, Team};
 use spielleiter_server::{Config, EmbeddedServer};
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
@@ -35,6 +38,8 @@ pub struct TestServer {
     pub replay_dir: PathBuf,
     /// The admin passphrase it was started with.
     pub passphrase: String,
+    /// Whether it writes replays.
+    pub replays: bool,
     /// The server's own counters.
     pub stats: std::sync::Arc<spielleiter_server::stats::ServerStats>,
     server: Option<EmbeddedServer>,
@@ -57,11 +62,13 @@ impl TestServer {
         };
         configure(&mut config);
         let passphrase = config.admin_passphrase.clone().unwrap_or_default();
+        let replays = config.replays;
         let server = EmbeddedServer::start(config).await.unwrap();
         TestServer {
             addr: server.addr(),
             replay_dir,
             passphrase,
+            replays,
             stats: std::sync::Arc::clone(server.stats()),
             server: Some(server),
         }
@@ -183,6 +190,11 @@ impl TestClient {
             opened: false,
             raw: Vec::new(),
         }
+    }
+
+    /// The socket, for tests that write in their own way.
+    pub fn stream_mut(&mut self) -> &mut TcpStream {
+        &mut self.stream
     }
 
     /// Sends bytes as they are.
@@ -407,63 +419,167 @@ pub fn result_of(
     })
 }
 
-/// A game of two bots in a room of its own, running in the background
-/// while a test does something else; [`BackgroundGame::finish`] checks that
-/// it ended regularly.
+/// The reference game: the built-in bots `greedy` and `random` in a
+/// prepared room of their own, playing over real TCP in the background
+/// while a test disturbs the server. [`BackgroundGame::finish`] checks that
+/// the disturbance did not reach it: a regular end, the result the rules
+/// give for the final position, and a complete replay.
 #[derive(Debug)]
 pub struct BackgroundGame {
-    players: [JoinHandle<Vec<ServerMessage>>; 2],
+    room_id: String,
+    /// The replay directory, if the server writes replays.
+    replay_dir: Option<PathBuf>,
+    players: [JoinHandle<GameReport>; 2],
+}
+
+/// What the reference game ended with.
+#[derive(Debug)]
+pub struct ReferenceOutcome {
+    /// The result both players got.
+    pub result: spielleiter_protocol::result::GameResult,
+    /// Moves both players sent.
+    pub moves: u32,
 }
 
 impl BackgroundGame {
     /// Prepares a room through the admin protocol (so no other `join` lands
-    /// in it) and starts two bots that think `think` per move.
+    /// in it) and starts the two bots; each holds its move back until
+    /// `think` after the request.
     pub async fn start(server: &TestServer, think: Duration) -> BackgroundGame {
         let mut admin = server.admin().await;
         admin
             .send(&ClientMessage::Prepare(spielleiter_protocol::Prepare {
                 game_type: Some("swc_2021_blokus".to_owned()),
                 pause: false,
-                slots: vec![slot("bg-one"), slot("bg-two")],
+                slots: vec![slot("ref-greedy"), slot("ref-random")],
             }))
             .await;
-        let ServerMessage::Prepared { reservations, .. } = admin.message().await else {
+        let ServerMessage::Prepared {
+            room_id,
+            reservations,
+        } = admin.message().await
+        else {
             panic!("expected <prepared>");
         };
         let mut handles = Vec::new();
-        for code in reservations {
-            let mut client = server.connect().await;
-            let room = client.join_prepared(&code).await;
-            handles.push(tokio::spawn(play_out(client, room, think)));
+        for (code, kind) in reservations.iter().zip([BotKind::Greedy, BotKind::Random]) {
+            let mut connection = Connection::connect(server.addr).await.unwrap();
+            let room = connection.join_prepared(code).await.unwrap();
+            handles.push(tokio::spawn(async move {
+                let mut bot = kind.build(3);
+                play_blokus(&mut connection, &room, PlayOptions { think }, |game| {
+                    bot.choose_move(game)
+                })
+                .await
+                .unwrap()
+            }));
         }
-        let players: [JoinHandle<Vec<ServerMessage>>; 2] =
-            handles.try_into().expect("two reservations");
-        BackgroundGame { players }
+        let players: [JoinHandle<GameReport>; 2] = handles.try_into().expect("two reservations");
+        BackgroundGame {
+            room_id,
+            replay_dir: server.replays.then(|| server.replay_dir.clone()),
+            players,
+        }
     }
 
-    /// Waits for the game's end and asserts both players saw a regular
-    /// result, the same one.
-    pub async fn finish(self) {
+    /// Waits for the game's end and asserts it was undisturbed: both
+    /// players saw the same regular result, its points and winner are the
+    /// ones of the final position, nobody got an error, and the replay
+    /// holds every state and the result.
+    pub async fn finish(self) -> ReferenceOutcome {
         let [one, two] = self.players;
-        let one = tokio::time::timeout(Duration::from_secs(60), one)
+        let one = tokio::time::timeout(Duration::from_secs(120), one)
             .await
-            .expect("background game ends")
+            .expect("the reference game ends")
             .unwrap();
-        let two = tokio::time::timeout(Duration::from_secs(60), two)
+        let two = tokio::time::timeout(Duration::from_secs(120), two)
             .await
-            .expect("background game ends")
+            .expect("the reference game ends")
             .unwrap();
-        let (r1, r2) = (
-            result_of(&one).expect("result"),
-            result_of(&two).expect("result"),
-        );
-        assert_eq!(r1, r2);
         assert!(
-            r1.scores
-                .iter()
-                .all(|s| s.cause == spielleiter_protocol::result::ScoreCause::Regular),
-            "the background game was disturbed: {r1:?}"
+            one.errors.is_empty() && two.errors.is_empty(),
+            "the reference game was disturbed: {:?} {:?}",
+            one.errors,
+            two.errors
         );
+        let result = one.result.clone().expect("the reference game has a result");
+        assert_eq!(two.result.as_ref(), Some(&result));
+        assert!(
+            result.scores.iter().all(|s| s.cause == ScoreCause::Regular),
+            "the reference game was disturbed: {result:?}"
+        );
+        assert_eq!(one.final_state, two.final_state);
+        let last = one
+            .final_position()
+            .expect("a final state")
+            .expect("a consistent final state");
+        assert!(last.is_over(), "the reference game ended early");
+        let points = [last.team_points(Team::One), last.team_points(Team::Two)];
+        for (score, own) in result.scores.iter().zip(points) {
+            assert_eq!(score.parts[1].as_integer(), Some(i64::from(own)));
+        }
+        let winners: Vec<Team> = result.winners.iter().map(|w| w.team).collect();
+        let expected: Vec<Team> = match points[0].cmp(&points[1]) {
+            std::cmp::Ordering::Greater => vec![Team::One],
+            std::cmp::Ordering::Less => vec![Team::Two],
+            std::cmp::Ordering::Equal => vec![Team::One, Team::Two],
+        };
+        assert_eq!(winners, expected);
+        let moves = one.moves_sent + two.moves_sent;
+        if let Some(dir) = &self.replay_dir {
+            let replay = wait_for_replay_of(dir, &self.room_id).await;
+            assert_eq!(
+                replay.states.len(),
+                moves as usize + 1,
+                "the replay holds the initial state and one per move"
+            );
+            let final_state = one.final_state.expect("a final state");
+            assert_eq!(
+                replay.states.last(),
+                Some(&GameState::Blokus2021(final_state))
+            );
+            assert_eq!(replay.result.as_ref(), Some(&result));
+        }
+        ReferenceOutcome { result, moves }
+    }
+}
+
+/// Waits for the finished replay of `room_id` in `dir` and reads it.
+pub async fn wait_for_replay_of(dir: &Path, room_id: &str) -> spielleiter_protocol::Replay {
+    let needle = format!("roomId=\"{room_id}\"");
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let finished = list(dir, |name| {
+            name.ends_with(".xml") || name.ends_with(".xml.gz")
+        });
+        for path in finished {
+            let text = read_replay_text(&path);
+            if text.contains(&needle) {
+                return spielleiter_protocol::replay::read_replay(
+                    text.as_bytes(),
+                    GameType::Blokus2021,
+                )
+                .unwrap_or_else(|e| panic!("replay {path:?} is incomplete: {e}"));
+            }
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no replay of room {room_id} in {dir:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// A replay file's text, decompressed if it is gzipped.
+pub fn read_replay_text(path: &Path) -> String {
+    let bytes = std::fs::read(path).unwrap();
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
+            .unwrap();
+        text
+    } else {
+        String::from_utf8(bytes).unwrap()
     }
 }
 

@@ -11,7 +11,10 @@ use crate::{
 };
 
 /// The element names of the packets a client may send.
-const KNOWN_PACKETS: [&str; 13] = [
+/// The close packet's long name, as the 2021 and 2022 seasons wrote it.
+const CLOSE_CONNECTION: &str = "sc.protocol.CloseConnection";
+
+const KNOWN_PACKETS: [&str; 14] = [
     "join",
     "joinRoom",
     "joinPrepared",
@@ -25,6 +28,7 @@ const KNOWN_PACKETS: [&str; 13] = [
     "testMode",
     "scoreForPlayer",
     "close",
+    CLOSE_CONNECTION,
 ];
 
 /// One slot of a prepared room (`<slot>` in `prepare`).
@@ -244,7 +248,9 @@ impl ClientMessage {
             "scoreForPlayer" => ClientMessage::ScoreForPlayer {
                 display_name: required(&el, "scoreForPlayer", "displayName")?,
             },
-            "close" => ClientMessage::Close,
+            // The long name is what the 2021/2022 servers wrote and still
+            // accept (`lobby.md` §2.2).
+            "close" | CLOSE_CONNECTION => ClientMessage::Close,
             other => ClientMessage::Unknown {
                 name: other.to_owned(),
             },

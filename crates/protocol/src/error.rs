@@ -1,7 +1,37 @@
 //! [`DecodeError`] and [`MoveError`]: why a complete element could not be
 //! turned into a typed message.
 
+use std::fmt;
+
 use thiserror::Error;
+
+/// The most bytes of a peer's input that an error message repeats: a value
+/// of a megabyte is shown as its first 200 bytes and `…`, so neither an
+/// error reply nor a log line grows with what a peer sends.
+pub const ECHO_LIMIT: usize = 200;
+
+/// Displays `text` cut to at most [`ECHO_LIMIT`] bytes (at a character
+/// boundary), with `…` when something was cut.
+#[derive(Clone, Copy, Debug)]
+pub struct Prefix<'a>(pub &'a str);
+
+/// [`Prefix`] of `text`.
+pub fn prefix(text: &str) -> Prefix<'_> {
+    Prefix(text)
+}
+
+impl fmt::Display for Prefix<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.len() <= ECHO_LIMIT {
+            return f.write_str(self.0);
+        }
+        let mut end = ECHO_LIMIT;
+        while !self.0.is_char_boundary(end) {
+            end -= 1;
+        }
+        write!(f, "{}…", &self.0[..end])
+    }
+}
 
 /// Why a complete element (a [`Frame`](crate::Frame)) is not a valid
 /// message.
@@ -14,8 +44,20 @@ use thiserror::Error;
 #[non_exhaustive]
 pub enum DecodeError {
     /// The element is not well-formed XML (or not UTF-8).
-    #[error("malformed XML: {0}")]
+    #[error("malformed XML: {}", prefix(&.0.to_string()))]
     Xml(#[from] quick_xml::Error),
+    /// An element repeats an attribute name (not well-formed XML).
+    #[error("malformed XML: the attribute `{}` is repeated", prefix(name))]
+    RepeatedAttribute {
+        /// The repeated name.
+        name: String,
+    },
+    /// An element carries more attributes than any protocol element may.
+    #[error("malformed XML: an element has more than {limit} attributes")]
+    TooManyAttributes {
+        /// The maximum ([`MAX_ATTRIBUTES`](crate::xml::MAX_ATTRIBUTES)).
+        limit: usize,
+    },
     /// The input ended inside the element.
     #[error("the element is incomplete")]
     UnexpectedEof,
@@ -39,7 +81,7 @@ pub enum DecodeError {
         child: &'static str,
     },
     /// A value (attribute or text) cannot be converted.
-    #[error("`{value}` is not a valid {what}")]
+    #[error("`{}` is not a valid {what}", prefix(value))]
     InvalidValue {
         /// What the value should have been, e.g. "team" or "turn".
         what: &'static str,
@@ -47,7 +89,7 @@ pub enum DecodeError {
         value: String,
     },
     /// A `class` attribute names no type that may appear there.
-    #[error("unknown class `{class}` for <{element}>")]
+    #[error("unknown class `{}` for <{element}>", prefix(class))]
     UnknownClass {
         /// The element carrying the attribute.
         element: &'static str,
@@ -90,7 +132,7 @@ pub enum MoveError {
         attribute: &'static str,
     },
     /// An enum value is not one of the official names (case-sensitive).
-    #[error("`{value}` is not a {what} name")]
+    #[error("`{}` is not a {what} name", prefix(value))]
     UnknownName {
         /// What the name should denote: "colour", "piece kind", "rotation".
         what: &'static str,
@@ -98,7 +140,7 @@ pub enum MoveError {
         value: String,
     },
     /// A coordinate is not a decimal integer in the `i32` range.
-    #[error("`{value}` is not an integer coordinate")]
+    #[error("`{}` is not an integer coordinate", prefix(value))]
     InvalidCoordinate {
         /// The value as received.
         value: String,

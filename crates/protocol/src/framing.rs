@@ -24,6 +24,8 @@ use bytes::{Buf, Bytes, BytesMut};
 use thiserror::Error;
 use tokio_util::codec::Decoder;
 
+use crate::xml::MAX_ATTRIBUTES;
+
 /// The default maximum size of one packet in bytes (decisions.md §8).
 pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 1 << 20;
 
@@ -109,6 +111,13 @@ pub enum FramingError {
         /// The configured maximum depth.
         limit: usize,
     },
+    /// A start tag carries more attributes than any protocol element may
+    /// ([`MAX_ATTRIBUTES`](crate::xml::MAX_ATTRIBUTES)).
+    #[error("an element has more than {limit} attributes")]
+    TooManyAttributes {
+        /// The maximum.
+        limit: usize,
+    },
     /// The bytes are not XML (found without parsing the packet: text before
     /// the root element, `<` followed by an impossible character, a DOCTYPE).
     #[error("malformed XML: {reason}")]
@@ -176,8 +185,9 @@ enum Lex {
 /// # Security
 ///
 /// The peer is untrusted. A packet longer than
-/// [`max_message_size`](Self::with_limits) or nested deeper than the maximum
-/// depth fails with a [`FramingError`] as soon as the limit is crossed; the
+/// [`max_message_size`](Self::with_limits), nested deeper than the maximum
+/// depth, or with a start tag of more than
+/// [`MAX_ATTRIBUTES`](crate::xml::MAX_ATTRIBUTES) attributes fails with a [`FramingError`] as soon as the limit is crossed; the
 /// decoder never holds more than one packet's worth of bytes plus the bytes
 /// of the read that crossed the limit.
 #[derive(Debug)]
@@ -188,6 +198,8 @@ pub struct FrameDecoder {
     lex: Lex,
     /// Open elements of the current packet; 0 between packets.
     depth: usize,
+    /// Attribute values seen in the current start tag.
+    attributes: usize,
     /// How many bytes at the front of the buffer have been scanned.
     scanned: usize,
     /// Offset in the buffer of the `<` that starts the current packet.
@@ -220,6 +232,7 @@ impl FrameDecoder {
             phase: Phase::Prolog,
             lex: Lex::Text,
             depth: 0,
+            attributes: 0,
             scanned: 0,
             packet_start: None,
             bom_seen: 0,
@@ -293,6 +306,7 @@ impl FrameDecoder {
                             quote: 0,
                             slash: false,
                         };
+                        self.attributes = 0;
                     }
                     _ => return Err(self.malformed(src, "`<` is not followed by a name")),
                 },
@@ -311,6 +325,15 @@ impl FrameDecoder {
                     } else {
                         match b {
                             b'"' | b'\'' => {
+                                // Each quoted value is one attribute: the
+                                // cap holds before the tag is parsed.
+                                self.attributes += 1;
+                                if self.attributes > MAX_ATTRIBUTES {
+                                    let limit = MAX_ATTRIBUTES;
+                                    return Err(
+                                        self.fail(src, FramingError::TooManyAttributes { limit })
+                                    );
+                                }
                                 self.lex = Lex::StartTag {
                                     quote: b,
                                     slash: false,
@@ -715,6 +738,24 @@ mod tests {
             5,
         );
         assert!(matches!(err, Some(FramingError::TooDeep { limit: 3 })));
+    }
+
+    #[test]
+    fn a_tag_with_too_many_attributes_fails_before_it_ends() {
+        let attributes = |n: usize| (0..n).map(|i| format!(" a{i}='{i}'")).collect::<String>();
+        let fine = format!("<protocol><join{}/>", attributes(MAX_ATTRIBUTES));
+        let (events, err) = feed(&mut FrameDecoder::new(), fine.as_bytes(), 7);
+        assert!(err.is_none(), "{err:?}");
+        assert_eq!(events.len(), 1);
+        // 100,000 attributes: the error comes at the 65th, long before the
+        // tag (or the size limit) ends.
+        let mut decoder = FrameDecoder::new();
+        let mut buf = BytesMut::from(format!("<protocol><join{}", attributes(100_000)).as_bytes());
+        let limit = MAX_ATTRIBUTES;
+        assert!(matches!(
+            decoder.decode(&mut buf),
+            Err(FramingError::TooManyAttributes { limit: l }) if l == limit
+        ));
     }
 
     #[test]

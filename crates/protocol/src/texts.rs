@@ -268,7 +268,11 @@ pub fn unknown_message(name: &str) -> String {
 /// move, bad value).
 pub fn malformed_message(error: &DecodeError) -> String {
     match error {
-        DecodeError::Xml(_) | DecodeError::UnexpectedEof | DecodeError::NoElement => {
+        DecodeError::Xml(_)
+        | DecodeError::RepeatedAttribute { .. }
+        | DecodeError::TooManyAttributes { .. }
+        | DecodeError::UnexpectedEof
+        | DecodeError::NoElement => {
             format!("spielleiter.protocol.MalformedXmlException: {error}")
         }
         _ => format!("spielleiter.protocol.MalformedMessageException: {error}"),
@@ -284,6 +288,9 @@ pub fn framing_error(error: &FramingError) -> String {
         ),
         FramingError::TooDeep { limit } => format!(
             "spielleiter.protocol.MessageTooLargeException: Message nested deeper than {limit} levels"
+        ),
+        FramingError::TooManyAttributes { limit } => format!(
+            "spielleiter.protocol.MessageTooLargeException: An element has more than {limit} attributes"
         ),
         FramingError::Malformed { reason } => {
             format!("spielleiter.protocol.MalformedXmlException: {reason}")

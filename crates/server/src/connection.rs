@@ -302,7 +302,11 @@ impl Connection {
         info!(%error, "undecodable packet");
         let text = wire::texts::malformed_message(error);
         match error {
-            DecodeError::Xml(_) | DecodeError::UnexpectedEof | DecodeError::MalformedMove(_) => {
+            DecodeError::Xml(_)
+            | DecodeError::RepeatedAttribute { .. }
+            | DecodeError::TooManyAttributes { .. }
+            | DecodeError::UnexpectedEof
+            | DecodeError::MalformedMove(_) => {
                 self.fail(text);
                 Flow::Stop(Ended::ProtocolError)
             }

@@ -5,6 +5,7 @@
 pub(crate) mod read;
 pub mod write;
 
+pub use read::MAX_ATTRIBUTES;
 pub(crate) use read::{Element, XmlReader, parse_bool};
 pub use write::{ByteSink, XmlWriter};
 

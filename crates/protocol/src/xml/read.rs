@@ -3,26 +3,47 @@
 //! accept children in any order and skip the ones they do not know
 //! (decisions.md §7), and it unescapes attribute values and text.
 
-use std::borrow::Cow;
+use std::{borrow::Cow, cell::Cell};
 
 use quick_xml::{
     Reader,
     escape::resolve_predefined_entity,
     events::{BytesStart, Event},
-    name::QName,
 };
 
 use crate::error::DecodeError;
 
+/// The most attributes one element may carry. No protocol element has more
+/// than a handful; the cap keeps the duplicate check (and everything else
+/// that looks at attributes) cheap whatever a peer sends.
+pub const MAX_ATTRIBUTES: usize = 64;
+
 /// One element whose start tag has been read.
+///
+/// Its attribute list is checked exactly once — at most
+/// [`MAX_ATTRIBUTES`] attributes, no name repeated (a document with a
+/// repeated attribute is not well-formed XML): while a parser goes through
+/// all attributes anyway ([`attributes`](Self::attributes),
+/// [`attribute`](Self::attribute)), or else when the element is skipped,
+/// read as text, or its children are read to the end.
 #[derive(Debug)]
 pub(crate) struct Element<'a> {
     start: BytesStart<'a>,
     /// `<x/>`: there are no children and no end tag to read.
     empty: bool,
+    /// Whether the attribute list has been checked.
+    checked: Cell<bool>,
 }
 
 impl<'a> Element<'a> {
+    fn new(start: BytesStart<'a>, empty: bool) -> Element<'a> {
+        Element {
+            start,
+            empty,
+            checked: Cell::new(false),
+        }
+    }
+
     /// The element name as written.
     pub(crate) fn name(&self) -> &str {
         self.start.name().into_inner()
@@ -30,7 +51,8 @@ impl<'a> Element<'a> {
 
     /// The attributes as `(name, unescaped value)` pairs, in document order.
     /// Values are normalised as XML requires: a literal line break becomes a
-    /// space, `&#xa;` a line break. A repeated attribute name is an error.
+    /// space, `&#xa;` a line break. A repeated name or more than
+    /// [`MAX_ATTRIBUTES`] attributes is an error.
     pub(crate) fn attributes(&self) -> Attributes<'_> {
         let mut inner = self.start.attributes();
         // quick-xml's own duplicate check allocates for every element; ours
@@ -38,59 +60,141 @@ impl<'a> Element<'a> {
         inner.with_checks(false);
         Attributes {
             inner,
-            seen: [""; 8],
-            seen_len: 0,
-            more_seen: Vec::new(),
+            names: NameSet::default(),
+            checked: &self.checked,
         }
     }
 
-    /// The value of one attribute, if present.
+    /// The value of one attribute, if present. Reads the whole list, so a
+    /// repeat after the first occurrence is found too.
     pub(crate) fn attribute(&self, name: &str) -> Result<Option<Cow<'_, str>>, DecodeError> {
+        let mut found = None;
         for attr in self.attributes() {
             let (key, value) = attr?;
             if key == name {
-                return Ok(Some(value));
+                found = Some(value);
             }
         }
-        Ok(None)
+        Ok(found)
     }
 
     /// The value of the `class` attribute, or `""` if it is missing.
     pub(crate) fn class(&self) -> Result<Cow<'_, str>, DecodeError> {
         Ok(self.attribute("class")?.unwrap_or(Cow::Borrowed("")))
     }
+
+    /// Checks the attribute list unless that has happened already.
+    fn ensure_checked(&self) -> Result<(), DecodeError> {
+        if !self.checked.get() {
+            check_attributes(&self.start)?;
+            self.checked.set(true);
+        }
+        Ok(())
+    }
+}
+
+/// The attribute names of one start tag, for the duplicate check: the first
+/// eight on the stack (no protocol element has more), further ones up to
+/// [`MAX_ATTRIBUTES`] on the heap. Each insertion compares with at most
+/// [`MAX_ATTRIBUTES`] short names, so a whole tag is checked in linear time.
+#[derive(Default)]
+struct NameSet<'e> {
+    inline: [&'e [u8]; 8],
+    more: Vec<&'e [u8]>,
+    count: usize,
+}
+
+impl<'e> NameSet<'e> {
+    fn insert(&mut self, name: &'e [u8]) -> Result<(), DecodeError> {
+        if self.count == MAX_ATTRIBUTES {
+            return Err(DecodeError::TooManyAttributes {
+                limit: MAX_ATTRIBUTES,
+            });
+        }
+        let inline_len = self.count.min(self.inline.len());
+        if self.inline[..inline_len].contains(&name) || self.more.contains(&name) {
+            return Err(DecodeError::RepeatedAttribute {
+                name: String::from_utf8_lossy(name).into_owned(),
+            });
+        }
+        match self.inline.get_mut(self.count) {
+            Some(slot) => *slot = name,
+            None => self.more.push(name),
+        }
+        self.count += 1;
+        Ok(())
+    }
+}
+
+/// Checks the attribute list of a start tag without unescaping any value:
+/// one scan of the raw tag (names up to `=`, values skipped to their
+/// closing quote) feeding a [`NameSet`]. A list that is not `name="value"`
+/// pairs is malformed.
+fn check_attributes(start: &BytesStart<'_>) -> Result<(), DecodeError> {
+    let raw = start.attributes_raw().as_bytes();
+    let malformed = || DecodeError::invalid("attribute list", "");
+    let skip_space = |mut pos: usize| {
+        while raw.get(pos).is_some_and(|b| is_space(*b)) {
+            pos += 1;
+        }
+        pos
+    };
+    let mut names = NameSet::default();
+    let mut pos = 0;
+    loop {
+        pos = skip_space(pos);
+        // `/` can only be the end of an empty element's tag here.
+        if pos >= raw.len() || raw[pos..] == *b"/" {
+            return Ok(());
+        }
+        let name_start = pos;
+        while raw.get(pos).is_some_and(|&b| b != b'=' && !is_space(b)) {
+            pos += 1;
+        }
+        let name = &raw[name_start..pos];
+        pos = skip_space(pos);
+        if name.is_empty() || raw.get(pos) != Some(&b'=') {
+            return Err(malformed());
+        }
+        pos = skip_space(pos + 1);
+        let quote = match raw.get(pos) {
+            Some(&q @ (b'"' | b'\'')) => q,
+            _ => return Err(malformed()),
+        };
+        let value_len = memchr::memchr(quote, &raw[pos + 1..]).ok_or_else(malformed)?;
+        pos += value_len + 2;
+        names.insert(name)?;
+    }
+}
+
+/// XML white space.
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
 }
 
 /// Iterator over an element's attributes; see [`Element::attributes`].
 pub(crate) struct Attributes<'e> {
     inner: quick_xml::events::attributes::Attributes<'e>,
-    seen: [&'e str; 8],
-    seen_len: usize,
-    /// Names beyond the first eight (no protocol element has that many).
-    more_seen: Vec<&'e str>,
+    names: NameSet<'e>,
+    /// The element's flag, set once the whole list has been read.
+    checked: &'e Cell<bool>,
 }
 
 impl<'e> Iterator for Attributes<'e> {
     type Item = Result<(&'e str, Cow<'e, str>), DecodeError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let attr = match self.inner.next()? {
-            Ok(attr) => attr,
-            Err(e) => return Some(Err(quick_xml::Error::from(e).into())),
+        let attr = match self.inner.next() {
+            Some(Ok(attr)) => attr,
+            Some(Err(e)) => return Some(Err(quick_xml::Error::from(e).into())),
+            None => {
+                self.checked.set(true);
+                return None;
+            }
         };
         let key = attr.key.into_inner();
-        let seen = &self.seen[..self.seen_len];
-        if seen.contains(&key) || self.more_seen.contains(&key) {
-            return Some(Err(DecodeError::invalid(
-                "attribute list",
-                format!("{key} is repeated"),
-            )));
-        }
-        if self.seen_len < self.seen.len() {
-            self.seen[self.seen_len] = key;
-            self.seen_len += 1;
-        } else {
-            self.more_seen.push(key);
+        if let Err(error) = self.names.insert(key.as_bytes()) {
+            return Some(Err(error));
         }
         Some(
             attr.normalized_value(quick_xml::XmlVersion::Implicit1_0)
@@ -124,13 +228,8 @@ impl<'a> XmlReader<'a> {
     pub(crate) fn root(&mut self) -> Result<Element<'a>, DecodeError> {
         loop {
             match self.reader.read_event()? {
-                Event::Start(start) => {
-                    return Ok(Element {
-                        start,
-                        empty: false,
-                    });
-                }
-                Event::Empty(start) => return Ok(Element { start, empty: true }),
+                Event::Start(start) => return Ok(Element::new(start, false)),
+                Event::Empty(start) => return Ok(Element::new(start, true)),
                 Event::Eof => return Err(DecodeError::NoElement),
                 _ => {}
             }
@@ -147,35 +246,57 @@ impl<'a> XmlReader<'a> {
         parent: &Element<'_>,
     ) -> Result<Option<Element<'a>>, DecodeError> {
         if parent.empty {
+            parent.ensure_checked()?;
             return Ok(None);
         }
         loop {
             match self.reader.read_event()? {
-                Event::Start(start) => {
-                    return Ok(Some(Element {
-                        start,
-                        empty: false,
-                    }));
+                Event::Start(start) => return Ok(Some(Element::new(start, false))),
+                Event::Empty(start) => return Ok(Some(Element::new(start, true))),
+                Event::End(_) => {
+                    parent.ensure_checked()?;
+                    return Ok(None);
                 }
-                Event::Empty(start) => return Ok(Some(Element { start, empty: true })),
-                Event::End(_) => return Ok(None),
                 Event::Eof => return Err(DecodeError::UnexpectedEof),
                 _ => {}
             }
         }
     }
 
-    /// Skips `element` with everything inside it.
+    /// Skips `element` with everything inside it. The elements inside are
+    /// checked like every other: an ignored child must still be
+    /// well-formed.
     pub(crate) fn skip(&mut self, element: Element<'_>) -> Result<(), DecodeError> {
+        element.ensure_checked()?;
         if !element.empty {
-            self.reader.read_to_end(QName(element.name()))?;
+            self.skip_children()?;
         }
         Ok(())
+    }
+
+    /// Reads up to and including the end tag of the element whose start tag
+    /// was read last. quick-xml checks that end tags match their start tags.
+    fn skip_children(&mut self) -> Result<(), DecodeError> {
+        let mut depth = 0usize;
+        loop {
+            match self.reader.read_event()? {
+                Event::Start(start) => {
+                    check_attributes(&start)?;
+                    depth += 1;
+                }
+                Event::Empty(start) => check_attributes(&start)?,
+                Event::End(_) if depth == 0 => return Ok(()),
+                Event::End(_) => depth -= 1,
+                Event::Eof => return Err(DecodeError::UnexpectedEof),
+                _ => {}
+            }
+        }
     }
 
     /// The text content of `element`, unescaped; child elements inside it
     /// are skipped.
     pub(crate) fn text(&mut self, element: Element<'_>) -> Result<Cow<'a, str>, DecodeError> {
+        element.ensure_checked()?;
         if element.empty {
             return Ok(Cow::Borrowed(""));
         }
@@ -201,8 +322,10 @@ impl<'a> XmlReader<'a> {
                     }
                 }
                 Event::Start(child) => {
-                    self.reader.read_to_end(child.name())?;
+                    check_attributes(&child)?;
+                    self.skip_children()?;
                 }
+                Event::Empty(child) => check_attributes(&child)?,
                 Event::End(_) => break,
                 Event::Eof => return Err(DecodeError::UnexpectedEof),
                 _ => {}
@@ -248,6 +371,79 @@ r'><!-- c --><b>t&lt;&#x41;<![CDATA[<z>]]></b><c/>junk<d><e/></d></a>"#;
         let a = r.root().expect("root");
         let b = r.next_child(&a).expect("ok").expect("b");
         assert!(r.text(b).is_err());
+    }
+
+    /// Reads the root and skips it, as a parser that wants nothing of it.
+    fn consume(xml: &str) -> Result<(), DecodeError> {
+        let mut r = XmlReader::new(xml.as_bytes());
+        let root = r.root()?;
+        r.skip(root)
+    }
+
+    #[test]
+    fn a_repeated_attribute_is_malformed_wherever_it_is() {
+        // Looked up: found although the first occurrence comes first.
+        let xml = br#"<a x="1" x="2"/>"#;
+        let a = XmlReader::new(xml).root().expect("root");
+        assert!(matches!(
+            a.attribute("x"),
+            Err(DecodeError::RepeatedAttribute { name }) if name == "x"
+        ));
+        assert!(a.attributes().any(|attr| attr.is_err()));
+        // Never looked at.
+        assert!(matches!(
+            consume(r#"<a x="1" x="2"/>"#),
+            Err(DecodeError::RepeatedAttribute { .. })
+        ));
+        // In a child that nobody looks at.
+        assert!(matches!(
+            consume("<a><b><c y='1' z='2' y='3'/></b></a>"),
+            Err(DecodeError::RepeatedAttribute { .. })
+        ));
+        // In a parent whose children are read.
+        let mut r = XmlReader::new(br#"<a q="1" q="2"><b/></a>"#);
+        let a = r.root().expect("root");
+        let b = r.next_child(&a).expect("ok").expect("b");
+        r.skip(b).expect("b is fine");
+        assert!(r.next_child(&a).is_err());
+        // Inside text.
+        let mut r = XmlReader::new(br#"<a>t<b q="1" q="1">u</b></a>"#);
+        let a = r.root().expect("root");
+        assert!(r.text(a).is_err());
+        // Names differing in case or prefix are different names.
+        consume(r#"<a x="1" X="2" p:x="3"/>"#).expect("distinct names");
+    }
+
+    #[test]
+    fn attributes_are_capped() {
+        let tag = |n: usize| {
+            let attributes: String = (0..n).map(|i| format!(" a{i}=\"{i}\"")).collect();
+            format!("<a{attributes}/>")
+        };
+        let fine = tag(MAX_ATTRIBUTES);
+        consume(&fine).expect("at the cap");
+        let a = XmlReader::new(fine.as_bytes()).root().expect("root");
+        assert_eq!(a.attributes().filter(Result::is_ok).count(), MAX_ATTRIBUTES);
+        let over = tag(MAX_ATTRIBUTES + 1);
+        assert!(matches!(
+            consume(&over),
+            Err(DecodeError::TooManyAttributes {
+                limit: MAX_ATTRIBUTES
+            })
+        ));
+        let a = XmlReader::new(over.as_bytes()).root().expect("root");
+        assert!(matches!(
+            a.attribute("a0"),
+            Err(DecodeError::TooManyAttributes { .. })
+        ));
+    }
+
+    #[test]
+    fn a_malformed_attribute_list_is_an_error_also_when_skipped() {
+        for xml in ["<a x/>", "<a x=1/>", "<a x='1/>", "<a =''/>"] {
+            assert!(consume(xml).is_err(), "{xml}");
+        }
+        consume("<a x = '1'\n\ty=\"2\" />").expect("white space is allowed");
     }
 
     #[test]

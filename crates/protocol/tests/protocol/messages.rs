@@ -275,12 +275,37 @@ fn malformed_xml_is_an_error() {
         "<join gameType=x/>",
         "<room roomId=\"r\"><data></room>",
         "<join a=\"1\" a=\"2\"/>",
+        // First-wins would read "a" here: a repeat is malformed instead.
+        "<join gameType=\"a\" gameType=\"b\"/>",
+        "<close a='1' a='1'/>",
+        "<room roomId=\"r\"><data class=\"x\"><hint n='1' n='2'/></data></room>",
         "<join gameType=\"&bogus;\"/>",
         "",
     ] {
         assert!(decode(xml).is_err(), "{xml}");
     }
     assert!(ClientMessage::decode(b"<join gameType=\"\xff\"/>").is_err());
+}
+
+#[test]
+fn the_long_close_name_closes_too() {
+    assert_eq!(
+        decode("<sc.protocol.CloseConnection/>").expect("ok"),
+        ClientMessage::Close
+    );
+    assert_eq!(decode("<close/>").expect("ok"), ClientMessage::Close);
+}
+
+#[test]
+fn errors_repeat_only_a_prefix_of_the_input() {
+    let long = "x".repeat(100_000);
+    let error = decode(&set_move(&format!(
+        r#"<piece kind="{long}" rotation="NONE" color="RED"><position x="0" y="0"/></piece>"#
+    )))
+    .expect_err("unknown piece kind");
+    let text = error.to_string();
+    assert!(text.len() < 300, "{} bytes", text.len());
+    assert!(text.contains(&format!("{}…", &long[..200])), "{text}");
 }
 
 #[test]
