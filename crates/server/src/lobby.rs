@@ -4,7 +4,10 @@
 //!
 //! The lobby waits for a room's answer when it seats a player. That cannot
 //! deadlock: rooms never wait for the lobby (they report their end on an
-//! unbounded channel) and answer seat requests at once.
+//! unbounded channel) and answer seat requests at once. A room that does not
+//! answer within [`ROOM_ANSWER_LIMIT`](crate::room::ROOM_ANSWER_LIMIT) is
+//! hung: it is reported, ended and taken out of the registry, so one hung
+//! room cannot freeze the lobby.
 
 use std::{collections::HashMap, sync::Arc};
 
@@ -14,14 +17,14 @@ use spielleiter_protocol::result::PlayerScoreReport;
 use spielleiter_rules::{AnyGame, GameType};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
-use tracing::{Instrument, debug, info, warn};
+use tracing::{Instrument, debug, error, info, warn};
 
 use crate::{
     clock::TimeLimits,
     ids::{ReservationCode, RoomId},
     outbound::{ConnId, Outbox},
     replay::ReplayStore,
-    room::{self, RoomCommand, RoomEvent, RoomHandle, RoomSetup, SeatRequest, SeatSpec},
+    room::{self, RoomCommand, RoomEvent, RoomHandle, RoomSetup, SeatError, SeatRequest, SeatSpec},
     scores::ScoreTable,
     stats::ServerStats,
     wire,
@@ -297,21 +300,7 @@ pub fn spawn(
     tracker: &TaskTracker,
 ) -> LobbyHandle {
     let (commands, rx) = mpsc::channel(COMMAND_CAPACITY);
-    let (room_events, events_rx) = mpsc::unbounded_channel();
-    let lobby = Lobby {
-        seeds: Pcg64::seed_from_u64(settings.seed),
-        settings,
-        rooms: HashMap::new(),
-        reservations: HashMap::new(),
-        admins: HashMap::new(),
-        rooms_created: 0,
-        draining: None,
-        test_mode: false,
-        scores: ScoreTable::default(),
-        room_events,
-        room_shutdown,
-        tracker: tracker.clone(),
-    };
+    let (lobby, events_rx) = Lobby::new(settings, room_shutdown, tracker);
     tracker.spawn(
         lobby
             .run(rx, events_rx)
@@ -321,6 +310,29 @@ pub fn spawn(
 }
 
 impl Lobby {
+    fn new(
+        settings: LobbySettings,
+        room_shutdown: CancellationToken,
+        tracker: &TaskTracker,
+    ) -> (Lobby, mpsc::UnboundedReceiver<RoomEvent>) {
+        let (room_events, events_rx) = mpsc::unbounded_channel();
+        let lobby = Lobby {
+            seeds: Pcg64::seed_from_u64(settings.seed),
+            settings,
+            rooms: HashMap::new(),
+            reservations: HashMap::new(),
+            admins: HashMap::new(),
+            rooms_created: 0,
+            draining: None,
+            test_mode: false,
+            scores: ScoreTable::default(),
+            room_events,
+            room_shutdown,
+            tracker: tracker.clone(),
+        };
+        (lobby, events_rx)
+    }
+
     async fn run(
         mut self,
         mut commands: mpsc::Receiver<LobbyCommand>,
@@ -481,12 +493,28 @@ impl Lobby {
                     seat: seated.seat,
                 })
             }
+            Err(SeatError::Unresponsive) => {
+                self.take_out_unresponsive(room_id);
+                Err(LobbyError::UnknownRoom(room_id.clone()))
+            }
             Err(error) => {
                 debug!(room = %room_id, %error, "seat refused");
                 entry.open = false;
                 Err(LobbyError::RoomFull(room_id.clone()))
             }
         }
+    }
+
+    /// A room did not answer in time: it is hung (a bug). It is ended and
+    /// forgotten with its reservations, so that nobody waits for it again.
+    fn take_out_unresponsive(&mut self, room_id: &RoomId) {
+        error!(room = %room_id, limit_secs = room::ROOM_ANSWER_LIMIT.as_secs(), "room does not answer; ending it and taking it out of the registry");
+        ServerStats::count(&self.settings.stats.rooms_unresponsive);
+        if let Some(entry) = self.rooms.remove(room_id) {
+            entry.handle.abort();
+        }
+        self.reservations.retain(|_, (room, _)| room != room_id);
+        self.check_drained();
     }
 
     fn prepare(&mut self, request: PrepareRequest) -> Result<Prepared, LobbyError> {
@@ -576,5 +604,69 @@ impl Lobby {
                 let _ = reply.send(());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use spielleiter_rules::GameType;
+    use tokio::time::Instant;
+
+    use super::*;
+    use crate::{outbound, room::ROOM_ANSWER_LIMIT};
+
+    fn lobby() -> Lobby {
+        let settings = LobbySettings {
+            start_paused: false,
+            limits: None,
+            replay: None,
+            seed: 1,
+            stats: Arc::default(),
+        };
+        Lobby::new(settings, CancellationToken::new(), &TaskTracker::new()).0
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_room_that_does_not_answer_is_taken_out_instead_of_awaited() {
+        let mut lobby = lobby();
+        let hung_id = RoomId::from("hung");
+        // The receiver is kept but never read: the room is alive and hung.
+        let (handle, _hung) = RoomHandle::detached(hung_id.clone(), GameType::Blokus2021);
+        lobby.rooms.insert(
+            hung_id.clone(),
+            RoomEntry {
+                handle,
+                open: true,
+                created: 0,
+            },
+        );
+        let code = ReservationCode::from("code");
+        lobby
+            .reservations
+            .insert(code.clone(), (hung_id.clone(), 1));
+        let (outbox, _writer) = outbound::channel(ConnId(1));
+
+        let asked = Instant::now();
+        let answer = lobby.join_room(hung_id.clone(), outbox.clone()).await;
+        assert!(
+            matches!(&answer, Err(LobbyError::UnknownRoom(id)) if *id == hung_id),
+            "{answer:?}"
+        );
+        assert!(asked.elapsed() <= ROOM_ANSWER_LIMIT + std::time::Duration::from_millis(10));
+        assert!(lobby.rooms.is_empty());
+        assert!(lobby.reservations.is_empty());
+        assert_eq!(
+            ServerStats::get(&lobby.settings.stats.rooms_unresponsive),
+            1
+        );
+
+        // The next join does not wait for the hung room again.
+        let asked = Instant::now();
+        let joined = lobby
+            .join(Some(GameType::Blokus2021.id().to_owned()), outbox)
+            .await
+            .expect("a new room");
+        assert_ne!(joined.room.id(), &hung_id);
+        assert_eq!(asked.elapsed(), std::time::Duration::ZERO);
     }
 }

@@ -31,6 +31,12 @@ use crate::{
 /// Commands a room accepts. Bounded: a connection that floods a room waits.
 const COMMAND_CAPACITY: usize = 64;
 
+/// How long a sender waits for room in a room's command queue, or the
+/// lobby for a room's answer, before it treats the room as gone. A room
+/// answers within microseconds; one that does not is hung, and nobody may
+/// wait for it forever.
+pub const ROOM_ANSWER_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// How a connection asks for a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SeatRequest {
@@ -60,6 +66,9 @@ pub enum SeatError {
     /// The game has started or ended.
     #[error("the game has already started")]
     Started,
+    /// The room did not answer in time.
+    #[error("the room does not answer")]
+    Unresponsive,
 }
 
 /// Messages to a room task.
@@ -128,6 +137,8 @@ pub struct RoomHandle {
     id: RoomId,
     game_type: GameType,
     commands: mpsc::Sender<RoomCommand>,
+    /// Ends the task, for a room that has stopped answering.
+    task: Option<Arc<tokio::task::AbortHandle>>,
 }
 
 impl RoomHandle {
@@ -141,9 +152,13 @@ impl RoomHandle {
         self.game_type
     }
 
-    /// Sends a command; `false` if the room has already ended.
+    /// Sends a command; `false` if the room has already ended, or does not
+    /// take commands within [`ROOM_ANSWER_LIMIT`].
     pub async fn send(&self, command: RoomCommand) -> bool {
-        self.commands.send(command).await.is_ok()
+        matches!(
+            tokio::time::timeout(ROOM_ANSWER_LIMIT, self.commands.send(command)).await,
+            Ok(Ok(()))
+        )
     }
 
     /// Sends a command if there is room in the queue; a full queue drops it
@@ -152,20 +167,52 @@ impl RoomHandle {
         self.commands.try_send(command).is_ok()
     }
 
-    /// Asks for a seat. A room that has ended answers `Started`.
+    /// Asks for a seat. A room that has ended answers `Started`; one that
+    /// does not answer within [`ROOM_ANSWER_LIMIT`] is
+    /// [`SeatError::Unresponsive`].
     pub async fn seat(&self, request: SeatRequest, outbox: Outbox) -> Result<Seated, SeatError> {
         let (reply, answer) = oneshot::channel();
-        if !self
-            .send(RoomCommand::Seat {
-                request,
-                outbox,
-                reply,
-            })
+        let asked = async {
+            self.commands
+                .send(RoomCommand::Seat {
+                    request,
+                    outbox,
+                    reply,
+                })
+                .await
+                .map_err(|_| SeatError::Started)?;
+            answer.await.unwrap_or(Err(SeatError::Started))
+        };
+        tokio::time::timeout(ROOM_ANSWER_LIMIT, asked)
             .await
-        {
-            return Err(SeatError::Started);
+            .unwrap_or(Err(SeatError::Unresponsive))
+    }
+
+    /// Ends the room's task where it is, without a result: only for a room
+    /// that has stopped answering (its game cannot be ended regularly).
+    pub(crate) fn abort(&self) {
+        if let Some(task) = &self.task {
+            task.abort();
         }
-        answer.await.unwrap_or(Err(SeatError::Started))
+    }
+
+    /// A handle whose commands go to the returned receiver instead of a room
+    /// task, for tests that play the room's part.
+    #[cfg(test)]
+    pub(crate) fn detached(
+        id: RoomId,
+        game_type: GameType,
+    ) -> (RoomHandle, mpsc::Receiver<RoomCommand>) {
+        let (commands, rx) = mpsc::channel(COMMAND_CAPACITY);
+        (
+            RoomHandle {
+                id,
+                game_type,
+                commands,
+                task: None,
+            },
+            rx,
+        )
     }
 }
 
@@ -217,15 +264,16 @@ pub struct RoomSetup {
 /// Starts the room task and returns its handle.
 pub fn spawn(setup: RoomSetup, tracker: &tokio_util::task::TaskTracker) -> RoomHandle {
     let (commands, rx) = mpsc::channel(COMMAND_CAPACITY);
-    let handle = RoomHandle {
-        id: setup.id.clone(),
-        game_type: setup.game.game_type(),
-        commands,
-    };
-    let span = tracing::info_span!("room", room = %setup.id, game = %handle.game_type);
+    let (id, game_type) = (setup.id.clone(), setup.game.game_type());
+    let span = tracing::info_span!("room", room = %id, game = %game_type);
     let room = Room::new(setup, rx);
-    tracker.spawn(tracing::Instrument::instrument(room.run(), span));
-    handle
+    let task = tracker.spawn(tracing::Instrument::instrument(room.run(), span));
+    RoomHandle {
+        id,
+        game_type,
+        commands,
+        task: Some(Arc::new(task.abort_handle())),
+    }
 }
 
 /// Where the game is.
@@ -259,6 +307,9 @@ struct Pending {
 enum Wakeup {
     Command(RoomCommand),
     RequestWritten(Instant),
+    /// The writer of the player asked for a move ended without writing the
+    /// request: the connection is gone.
+    RequestLost,
     HardDeadline,
     Shutdown,
     AllHandlesGone,
@@ -334,6 +385,20 @@ impl Room {
                         record_written(pending, at, &self.stats);
                     }
                 }
+                Wakeup::RequestLost => {
+                    if let Some(pending) = &self.pending {
+                        let seat = pending.seat;
+                        // The connection's reader usually reports the leave
+                        // too; the game must not depend on it (an untimed
+                        // player has no clock that would end it).
+                        info!(
+                            seat,
+                            "the move request was never written; the player has left"
+                        );
+                        self.seats[seat].occupant = None;
+                        self.finish(Ending::Left { seat });
+                    }
+                }
                 Wakeup::HardDeadline => {
                     if let Some(pending) = &self.pending {
                         let seat = pending.seat;
@@ -380,9 +445,8 @@ impl Room {
             },
             at = wait_for_report(written), if awaiting_write_report => match at {
                 Ok(at) => Wakeup::RequestWritten(at),
-                // The writer dropped the report: the connection is gone and
-                // its reader will report the leave.
-                Err(_) => std::future::pending().await,
+                // The writer dropped the report: it ended without writing.
+                Err(_) => Wakeup::RequestLost,
             },
             () = sleep_until_some(deadline), if deadline.is_some() => Wakeup::HardDeadline,
             () = self.shutdown.cancelled() => Wakeup::Shutdown,
@@ -853,6 +917,38 @@ mod tests {
         }
     }
 
+    /// A socket that takes everything until a move request comes.
+    struct FailsOnMoveRequest;
+
+    impl tokio::io::AsyncWrite for FailsOnMoveRequest {
+        fn poll_write(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+            buf: &[u8],
+        ) -> std::task::Poll<std::io::Result<usize>> {
+            let request = buf.windows(11).any(|w| w == b"MoveRequest");
+            std::task::Poll::Ready(if request {
+                Err(std::io::ErrorKind::BrokenPipe.into())
+            } else {
+                Ok(buf.len())
+            })
+        }
+
+        fn poll_flush(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            std::task::Poll::Ready(Ok(()))
+        }
+
+        fn poll_shutdown(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+
     fn is_request(m: &ServerMessage) -> bool {
         matches!(
             m,
@@ -873,13 +969,12 @@ mod tests {
         }
     }
 
-    /// A running room with two seated players; player 0 has just been asked
-    /// for its first move.
-    async fn running_room(limits: Option<TimeLimits>) -> (RoomHandle, [Player; 2]) {
+    /// A room of two open seats that nobody has joined yet.
+    fn empty_room(limits: Option<TimeLimits>) -> RoomHandle {
         // Nobody listens for the room's events; the room ignores that.
         let (events, _) = mpsc::unbounded_channel();
         let tracker = tokio_util::task::TaskTracker::new();
-        let room = spawn(
+        spawn(
             RoomSetup {
                 id: RoomId::from("room"),
                 game: AnyGame::Blokus2021(Blokus::new(PieceKind::PentoL)),
@@ -892,22 +987,29 @@ mod tests {
                 stats: Arc::default(),
             },
             &tracker,
-        );
-        let mut players = Vec::new();
-        for id in 1..=2 {
-            let (outbox, writer) = outbound::channel(ConnId(id));
-            let (client, server) = tokio::io::duplex(1 << 20);
-            tokio::spawn(writer.run(server));
-            room.seat(SeatRequest::Open, outbox).await.expect("seated");
-            players.push(Player {
-                conn: ConnId(id),
-                stream: client,
-                decoder: FrameDecoder::new(),
-                buffer: BytesMut::new(),
-                state: None,
-            });
+        )
+    }
+
+    /// Seats a player whose connection is an in-memory stream.
+    async fn seat_player(room: &RoomHandle, id: u64) -> Player {
+        let (outbox, writer) = outbound::channel(ConnId(id));
+        let (client, server) = tokio::io::duplex(1 << 20);
+        tokio::spawn(writer.run(server));
+        room.seat(SeatRequest::Open, outbox).await.expect("seated");
+        Player {
+            conn: ConnId(id),
+            stream: client,
+            decoder: FrameDecoder::new(),
+            buffer: BytesMut::new(),
+            state: None,
         }
-        let mut players: [Player; 2] = players.try_into().ok().expect("two players");
+    }
+
+    /// A running room with two seated players; player 0 has just been asked
+    /// for its first move.
+    async fn running_room(limits: Option<TimeLimits>) -> (RoomHandle, [Player; 2]) {
+        let room = empty_room(limits);
+        let mut players = [seat_player(&room, 1).await, seat_player(&room, 2).await];
         players[0].until(is_request).await;
         (room, players)
     }
@@ -964,6 +1066,27 @@ mod tests {
         send_move(&room, &one, asked + Duration::from_millis(1900)).await;
         let next = two.until(|m| is_request(m) || causes(m).is_some()).await;
         assert!(is_request(&next), "the move counted: {next:?}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_request_that_is_never_written_ends_the_game_at_once() {
+        // Untimed, so no clock can end the game; and nobody reports the
+        // leave, as a reader stuck elsewhere would not.
+        let room = empty_room(None);
+        // Player one's connection fails exactly when the move request is
+        // written: its writer ends and drops the request's write report.
+        let (outbox, writer) = outbound::channel(ConnId(1));
+        tokio::spawn(writer.run(FailsOnMoveRequest));
+        room.seat(SeatRequest::Open, outbox).await.expect("seated");
+        let mut two = seat_player(&room, 2).await;
+        let result =
+            tokio::time::timeout(Duration::from_secs(60), two.until(|m| causes(m).is_some()))
+                .await
+                .expect("the game ends instead of waiting for a report that never comes");
+        assert_eq!(
+            causes(&result),
+            Some(vec![ScoreCause::Left, ScoreCause::Regular])
+        );
     }
 
     #[tokio::test(start_paused = true)]

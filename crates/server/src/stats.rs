@@ -101,6 +101,9 @@ pub struct ServerStats {
     pub soft_timeouts: AtomicU64,
     /// Games lost by no move within the hard limit.
     pub hard_timeouts: AtomicU64,
+    /// Rooms that did not answer the lobby in time and were taken out of
+    /// the registry.
+    pub rooms_unresponsive: AtomicU64,
 }
 
 impl ServerStats {
