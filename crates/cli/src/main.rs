@@ -4,6 +4,8 @@
 
 mod bench;
 mod demo;
+mod environment;
+mod health;
 mod match_command;
 mod perft;
 mod play;
@@ -12,7 +14,7 @@ mod show;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Spielleiter: hosts Software-Challenge style AI matches. Without a
 /// subcommand it runs the server (`spielleiter serve`).
@@ -46,10 +48,22 @@ enum Command {
     /// Count Blokus 2021 move sequences from a position (move generator check
     /// and benchmark).
     Perft(perft::PerftArgs),
+    /// Check that a server answers on its game port (exit status 0), e.g. as
+    /// a container's health check.
+    Health(health::HealthArgs),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => match environment::explain_parse_error(Cli::command(), &error) {
+            Some(text) => {
+                eprintln!("spielleiter: {text}");
+                return ExitCode::from(2);
+            }
+            None => error.exit(),
+        },
+    };
     let result = match cli.command {
         None => serve::run(&cli.serve),
         Some(Command::Serve(args)) => serve::run(&args),
@@ -58,6 +72,7 @@ fn main() -> ExitCode {
         Some(Command::Demo(args)) => demo::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Perft(args)) => perft::run(&args),
+        Some(Command::Health(args)) => health::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

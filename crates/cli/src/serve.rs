@@ -112,7 +112,10 @@ impl ServeArgs {
 
 /// Runs the server until SIGINT or SIGTERM.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
-    let config = Config::load(args.config.as_deref(), args.overrides())?;
+    let config = Config::load(args.config.as_deref(), args.overrides()).map_err(|error| {
+        let command = ServeArgs::augment_args(clap::Command::new("serve"));
+        crate::environment::explain_config_error(&command, error)
+    })?;
     init_logging(&config)?;
     if config.replays {
         // Found now, not when the first game ends.

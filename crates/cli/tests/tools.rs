@@ -253,3 +253,97 @@ fn serve_and_match_refuse_an_unusable_replay_directory_at_start() {
         assert!(!dir.path().join("match-results.jsonl").exists());
     }
 }
+
+#[test]
+fn health_answers_for_a_running_server_and_fails_without_one() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let server = runtime
+        .block_on(LocalServer::start(LocalServerSettings {
+            port: 0,
+            replay_dir: None,
+            seed: Some(1),
+        }))
+        .unwrap();
+    let port = server.addr().port().to_string();
+    // The port from the server's own setting, on loopback although the
+    // server's setting says all interfaces (as in the container image).
+    let healthy = Command::new(BINARY)
+        .arg("health")
+        .env("SPIELLEITER_LISTEN", "0.0.0.0")
+        .env("SPIELLEITER_PORT", &port)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(healthy.status.success(), "{healthy:?}");
+    assert!(stdout(&healthy).contains("healthy: 127.0.0.1:"), "{healthy:?}");
+    runtime.block_on(server.stop());
+
+    let unhealthy = run(dir.path(), &["health", "--addr", &format!("127.0.0.1:{port}")]);
+    assert_eq!(unhealthy.status.code(), Some(1), "{unhealthy:?}");
+    let error = String::from_utf8_lossy(&unhealthy.stderr);
+    assert!(error.contains("unhealthy: 127.0.0.1:"), "{error}");
+    assert!(error.contains("cannot connect"), "{error}");
+}
+
+/// Runs `spielleiter ARGS` with `variables` set and expects it to fail at
+/// start; a server that starts anyway is killed and fails the test.
+fn failed_start(args: &[&str], variables: &[(&str, &str)]) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(BINARY)
+        .args(args)
+        .envs(variables.iter().copied())
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("{args:?} with {variables:?} did not fail at start");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    (status.code(), stderr)
+}
+
+#[test]
+fn invalid_environment_values_are_reported_under_the_variable() {
+    let (code, error) = failed_start(&["serve"], &[("SPIELLEITER_PORT", "high")]);
+    assert_eq!(code, Some(2), "{error}");
+    assert!(
+        error.contains("`high` in the environment variable SPIELLEITER_PORT"),
+        "{error}"
+    );
+    let (code, error) = failed_start(&[], &[("SPIELLEITER_REPLAY_GZIP", "yes")]);
+    assert_eq!(code, Some(2), "{error}");
+    assert!(error.contains("SPIELLEITER_REPLAY_GZIP"), "{error}");
+    assert!(error.contains("true, false"), "{error}");
+    // Parsed fine, out of range: the variable is named next to the key.
+    let (code, error) = failed_start(
+        &["serve", "--port", "0"],
+        &[("SPIELLEITER_MAX_CONNECTIONS", "0")],
+    );
+    assert_eq!(code, Some(1), "{error}");
+    assert!(
+        error.contains("`server.max_connections`")
+            && error.contains("SPIELLEITER_MAX_CONNECTIONS")
+            && error.contains("must be at least 1"),
+        "{error}"
+    );
+    // A flag wins over its variable, and its bad value is reported as the
+    // flag's.
+    let (code, error) = failed_start(
+        &["serve", "--port", "x"],
+        &[("SPIELLEITER_PORT", "13050")],
+    );
+    assert_eq!(code, Some(2), "{error}");
+    assert!(error.contains("'--port <PORT>'"), "{error}");
+}
