@@ -127,17 +127,12 @@ fn flag_given(arg: &Arg) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use clap::CommandFactory;
-
     use super::*;
-    use crate::Cli;
+    use crate::serve;
 
     #[test]
     fn every_validated_key_has_its_flag_and_variable() {
-        let command = Cli::command();
-        let serve = command
-            .find_subcommand("serve")
-            .expect("a serve subcommand");
+        let serve = &serve::command();
         for (key, variable) in [
             ("server.max_connections", "SPIELLEITER_MAX_CONNECTIONS"),
             ("server.max_message_bytes", "SPIELLEITER_MAX_MESSAGE_BYTES"),
@@ -168,10 +163,7 @@ mod tests {
 
     #[test]
     fn every_renamed_key_names_an_argument() {
-        let command = Cli::command();
-        let serve = command
-            .find_subcommand("serve")
-            .expect("a serve subcommand");
+        let serve = &serve::command();
         for (key, _) in RENAMED_KEYS {
             assert!(arg_of_config_key(serve, key).is_some(), "{key}");
         }

@@ -10,7 +10,6 @@
 
 use std::{
     net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr},
-    path::PathBuf,
     time::Duration,
 };
 
@@ -18,12 +17,13 @@ use anyhow::{Context, bail};
 use bytes::BytesMut;
 use clap::Args;
 use spielleiter_protocol::{FrameDecoder, StreamEvent};
-use spielleiter_server::{Config, config::Overrides};
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
     net::TcpStream,
 };
 use tokio_util::codec::Decoder;
+
+use crate::serve::ServerLocation;
 
 /// Which server to probe. Without `--addr`, the address comes from the
 /// server's own settings (config file, `SPIELLEITER_LISTEN`,
@@ -34,16 +34,9 @@ pub struct HealthArgs {
     /// loopback, or on the listen address if it is a specific one].
     #[arg(long, value_name = "HOST:PORT")]
     addr: Option<String>,
-    /// The server's config file [default: config/spielleiter.toml, if it
-    /// exists].
-    #[arg(long, env = "SPIELLEITER_CONFIG", value_name = "FILE")]
-    config: Option<PathBuf>,
-    /// The server's listen address.
-    #[arg(long, env = "SPIELLEITER_LISTEN", value_name = "ADDR")]
-    listen: Option<IpAddr>,
-    /// The server's port.
-    #[arg(short, long, env = "SPIELLEITER_PORT")]
-    port: Option<u16>,
+    /// The server's settings, read as `serve` reads them.
+    #[command(flatten)]
+    server: ServerLocation,
     /// Milliseconds the whole probe may take.
     #[arg(long, default_value_t = 3000, value_name = "MS")]
     timeout_ms: u64,
@@ -73,13 +66,7 @@ pub fn run(args: &HealthArgs) -> anyhow::Result<()> {
 /// Where the configured server can be reached from this machine: its port
 /// on loopback when it listens on all interfaces.
 fn probe_address(args: &HealthArgs) -> anyhow::Result<SocketAddr> {
-    let overrides = Overrides {
-        listen: args.listen,
-        port: args.port,
-        ..Overrides::default()
-    };
-    let config = Config::load(args.config.as_deref(), overrides)?;
-    let mut addr = config.listen_addr();
+    let mut addr = args.server.load()?.listen_addr();
     match addr.ip() {
         IpAddr::V4(ip) if ip.is_unspecified() => addr.set_ip(Ipv4Addr::LOCALHOST.into()),
         IpAddr::V6(ip) if ip.is_unspecified() => addr.set_ip(Ipv6Addr::LOCALHOST.into()),
@@ -93,9 +80,7 @@ fn probe_address(args: &HealthArgs) -> anyhow::Result<SocketAddr> {
 const ANSWER_LIMIT: u64 = 64 * 1024;
 
 async fn probe(target: &str) -> anyhow::Result<()> {
-    let mut stream = TcpStream::connect(target)
-        .await
-        .context("cannot connect")?;
+    let mut stream = TcpStream::connect(target).await.context("cannot connect")?;
     stream.write_all(b"<protocol></protocol>").await?;
     stream.shutdown().await?;
     let mut answer = Vec::new();
@@ -138,10 +123,8 @@ mod tests {
     fn silence_a_refusal_or_garbage_is_unhealthy() {
         let silent = check_answer(b"").expect_err("unhealthy");
         assert!(silent.to_string().contains("without answering"), "{silent}");
-        let full = check_answer(
-            b"<protocol><errorpacket message=\"server full\"/>\n</protocol>",
-        )
-        .expect_err("unhealthy");
+        let full = check_answer(b"<protocol><errorpacket message=\"server full\"/>\n</protocol>")
+            .expect_err("unhealthy");
         assert!(full.to_string().contains("server full"), "{full}");
         check_answer(b"HTTP/1.1 400 Bad Request\r\n\r\n").expect_err("unhealthy");
     }

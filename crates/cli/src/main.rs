@@ -49,7 +49,8 @@ enum Command {
     /// and benchmark).
     Perft(perft::PerftArgs),
     /// Check that a server answers on its game port (exit status 0), e.g. as
-    /// a container's health check.
+    /// a container's health check. Finds the port in the server's settings
+    /// (config file, `--listen`, `--port` and their variables).
     Health(health::HealthArgs),
 }
 

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Args;
 use spielleiter_server::{
     Config,
-    config::{LogFormat, Overrides},
+    config::{ConfigError, LogFormat, Overrides},
 };
 use tracing::info;
 use tracing_subscriber::{EnvFilter, fmt, prelude::*};
@@ -17,15 +17,8 @@ use tracing_subscriber::{EnvFilter, fmt, prelude::*};
 /// variable shown; a flag beats its variable, and both beat the config file.
 #[derive(Debug, Default, Args)]
 pub struct ServeArgs {
-    /// Config file [default: config/spielleiter.toml, if it exists].
-    #[arg(long, env = "SPIELLEITER_CONFIG", value_name = "FILE")]
-    config: Option<PathBuf>,
-    /// Address to listen on (0.0.0.0 for all interfaces) [default: 127.0.0.1].
-    #[arg(long, env = "SPIELLEITER_LISTEN", value_name = "ADDR")]
-    listen: Option<IpAddr>,
-    /// TCP port; 0 picks a free one [default: 13050].
-    #[arg(short, long, env = "SPIELLEITER_PORT")]
-    port: Option<u16>,
+    #[command(flatten)]
+    location: ServerLocation,
     /// Administrator passphrase; without one, administration is disabled.
     #[arg(
         long,
@@ -81,11 +74,43 @@ pub struct ServeArgs {
     log_format: Option<LogFormat>,
 }
 
-impl ServeArgs {
+/// Where the configuration comes from and where the server listens: what
+/// `health` reads too, to probe the address the server's settings give.
+#[derive(Debug, Default, Args)]
+pub struct ServerLocation {
+    /// Config file [default: config/spielleiter.toml, if it exists].
+    #[arg(long, env = "SPIELLEITER_CONFIG", value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Address to listen on (0.0.0.0 for all interfaces) [default: 127.0.0.1].
+    #[arg(long, env = "SPIELLEITER_LISTEN", value_name = "ADDR")]
+    listen: Option<IpAddr>,
+    /// TCP port; 0 picks a free one [default: 13050].
+    #[arg(short, long, env = "SPIELLEITER_PORT")]
+    port: Option<u16>,
+}
+
+impl ServerLocation {
+    /// The configuration from the file and these settings alone.
+    ///
+    /// # Errors
+    ///
+    /// As [`Config::load`].
+    pub fn load(&self) -> Result<Config, ConfigError> {
+        Config::load(self.config.as_deref(), self.overrides())
+    }
+
     fn overrides(&self) -> Overrides {
         Overrides {
             listen: self.listen,
             port: self.port,
+            ..Overrides::default()
+        }
+    }
+}
+
+impl ServeArgs {
+    fn overrides(&self) -> Overrides {
+        Overrides {
             max_connections: self.max_connections,
             max_message_bytes: self.max_message_bytes,
             max_nesting_depth: None,
@@ -106,16 +131,20 @@ impl ServeArgs {
             replay_gzip: self.replay_gzip,
             log_level: self.log_level.clone(),
             log_format: self.log_format,
+            ..self.location.overrides()
         }
     }
 }
 
+/// The arguments of `serve` alone, to look settings up by name.
+pub fn command() -> clap::Command {
+    ServeArgs::augment_args(clap::Command::new("serve"))
+}
+
 /// Runs the server until SIGINT or SIGTERM.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
-    let config = Config::load(args.config.as_deref(), args.overrides()).map_err(|error| {
-        let command = ServeArgs::augment_args(clap::Command::new("serve"));
-        crate::environment::explain_config_error(&command, error)
-    })?;
+    let config = Config::load(args.location.config.as_deref(), args.overrides())
+        .map_err(|error| crate::environment::explain_config_error(&command(), error))?;
     init_logging(&config)?;
     if config.replays {
         // Found now, not when the first game ends.

@@ -55,17 +55,22 @@ fn demo_plays_a_game_and_prints_board_result_and_replay() {
     assert!(Path::new(replay).starts_with(dir.path().join("out")));
 }
 
+/// A server in this process on a free loopback port.
+fn start_server(runtime: &tokio::runtime::Runtime, replay_dir: Option<PathBuf>) -> LocalServer {
+    runtime
+        .block_on(LocalServer::start(LocalServerSettings {
+            port: 0,
+            replay_dir,
+            seed: Some(1),
+        }))
+        .unwrap()
+}
+
 #[test]
 fn two_play_processes_complete_a_game_on_a_server() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let server = runtime
-        .block_on(LocalServer::start(LocalServerSettings {
-            port: 0,
-            replay_dir: Some(dir.path().join("replays")),
-            seed: Some(1),
-        }))
-        .unwrap();
+    let server = start_server(&runtime, Some(dir.path().join("replays")));
     let port = server.addr().port().to_string();
     // The first `join` opens a room, the second fills it; the long options
     // and the contest's short ones (`-h`, `-p`) both work.
@@ -258,13 +263,7 @@ fn serve_and_match_refuse_an_unusable_replay_directory_at_start() {
 fn health_answers_for_a_running_server_and_fails_without_one() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let server = runtime
-        .block_on(LocalServer::start(LocalServerSettings {
-            port: 0,
-            replay_dir: None,
-            seed: Some(1),
-        }))
-        .unwrap();
+    let server = start_server(&runtime, None);
     let port = server.addr().port().to_string();
     // The port from the server's own setting, on loopback although the
     // server's setting says all interfaces (as in the container image).
@@ -276,10 +275,16 @@ fn health_answers_for_a_running_server_and_fails_without_one() {
         .output()
         .unwrap();
     assert!(healthy.status.success(), "{healthy:?}");
-    assert!(stdout(&healthy).contains("healthy: 127.0.0.1:"), "{healthy:?}");
+    assert!(
+        stdout(&healthy).contains("healthy: 127.0.0.1:"),
+        "{healthy:?}"
+    );
     runtime.block_on(server.stop());
 
-    let unhealthy = run(dir.path(), &["health", "--addr", &format!("127.0.0.1:{port}")]);
+    let unhealthy = run(
+        dir.path(),
+        &["health", "--addr", &format!("127.0.0.1:{port}")],
+    );
     assert_eq!(unhealthy.status.code(), Some(1), "{unhealthy:?}");
     let error = String::from_utf8_lossy(&unhealthy.stderr);
     assert!(error.contains("unhealthy: 127.0.0.1:"), "{error}");
@@ -340,10 +345,7 @@ fn invalid_environment_values_are_reported_under_the_variable() {
     );
     // A flag wins over its variable, and its bad value is reported as the
     // flag's.
-    let (code, error) = failed_start(
-        &["serve", "--port", "x"],
-        &[("SPIELLEITER_PORT", "13050")],
-    );
+    let (code, error) = failed_start(&["serve", "--port", "x"], &[("SPIELLEITER_PORT", "13050")]);
     assert_eq!(code, Some(2), "{error}");
     assert!(error.contains("'--port <PORT>'"), "{error}");
 }
