@@ -1,42 +1,53 @@
-//! [`MoveList`]: the legal moves of one position, stored without allocation
-//! as one target set per moving stack.
+//! [`MoveList`]: the legal moves of one position, stored without
+//! allocation.
 
-use core::{fmt, iter::FusedIterator};
+use core::{fmt, iter::FusedIterator, slice};
 
 use super::{
-    bitboard::{Bits, x_of, y_of},
+    bitboard::{x_of, y_of},
     moves::{Coordinates, Move},
     piece::PieceKind,
 };
 
-/// A team owns at most 8 stacks (it has 8 pieces), so this bounds every
-/// position: move generation can never overflow the list.
-const MAX_RUNS: usize = 8;
+/// A team owns at most 8 stacks (it has 8 pieces) and a stack has at most
+/// 8 steps, so this bounds every position: move generation can never
+/// overflow the list.
+const MAX_MOVES: usize = 64;
 
-/// The moves of the stack on bit `from`, one per set bit of `targets`.
+/// A generated move: the moving top piece's kind and the bit indices of the
+/// start and target field.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Run {
+pub(super) struct Entry {
     pub(super) kind: PieceKind,
     pub(super) from: u8,
-    pub(super) targets: Bits,
+    pub(super) to: u8,
 }
 
-const EMPTY_RUN: Run = Run {
+impl Entry {
+    #[inline]
+    fn to_move(self) -> Move {
+        let (from, to) = (u32::from(self.from), u32::from(self.to));
+        Move {
+            from: Coordinates::new(x_of(from), y_of(from)),
+            to: Coordinates::new(x_of(to), y_of(to)),
+        }
+    }
+}
+
+const EMPTY_ENTRY: Entry = Entry {
     kind: PieceKind::Robbe,
     from: 0,
-    targets: 0,
+    to: 0,
 };
 
 /// The legal moves of a position, filled by
 /// [`Ostseeschach::legal_moves`](super::Ostseeschach::legal_moves).
 ///
-/// Moves are kept as target sets per moving stack, the form in which move
-/// generation finds them, and expanded to [`Move`]s when read. The list
-/// lives on the stack (about 130 bytes) and never allocates.
+/// The list lives on the stack (about 200 bytes), never allocates, and
+/// reads any move in constant time.
 #[derive(Clone)]
 pub struct MoveList {
-    runs: [Run; MAX_RUNS],
-    run_count: usize,
+    entries: [Entry; MAX_MOVES],
     len: usize,
 }
 
@@ -44,8 +55,7 @@ impl MoveList {
     /// An empty list.
     pub const fn new() -> MoveList {
         MoveList {
-            runs: [EMPTY_RUN; MAX_RUNS],
-            run_count: 0,
+            entries: [EMPTY_ENTRY; MAX_MOVES],
             len: 0,
         }
     }
@@ -63,64 +73,43 @@ impl MoveList {
     }
 
     /// The move at `index` in list order.
+    #[inline]
     pub fn get(&self, index: usize) -> Option<Move> {
-        let mut rest = index;
-        for run in self.runs() {
-            let count = run.targets.count_ones() as usize;
-            if rest < count {
-                let mut targets = run.targets;
-                for _ in 0..rest {
-                    targets &= targets - 1;
-                }
-                return Some(to_move(run.from.into(), targets.trailing_zeros()));
-            }
-            rest -= count;
-        }
-        None
+        self.entries().get(index).map(|e| e.to_move())
     }
 
     /// The moves in list order.
     pub fn iter(&self) -> Iter<'_> {
-        Iter {
-            runs: self.runs(),
-            run: EMPTY_RUN,
-            left: self.len,
-        }
+        Iter(self.entries().iter())
     }
 
-    /// The runs: one per stack that can move.
+    /// The generated moves.
     #[inline]
-    pub(super) fn runs(&self) -> &[Run] {
-        &self.runs[..self.run_count]
+    pub(super) fn entries(&self) -> &[Entry] {
+        &self.entries[..self.len]
     }
 
     /// Empties the list.
     #[inline]
     pub(super) fn clear(&mut self) {
-        self.run_count = 0;
         self.len = 0;
     }
 
     /// Appends the moves of the stack with top `kind` on bit `from` to each
     /// bit of `targets`.
     #[inline]
-    pub(super) fn push_run(&mut self, kind: PieceKind, from: u32, targets: Bits) {
-        self.runs[self.run_count] = Run {
-            kind,
-            from: from as u8,
-            targets,
-        };
-        self.run_count += 1;
-        self.len += targets.count_ones() as usize;
-    }
-}
-
-/// The move between two bit indices.
-#[inline]
-fn to_move(from: u32, to: u32) -> Move {
-    Move {
-        from: Coordinates::new(x_of(from), y_of(from)),
-        to: Coordinates::new(x_of(to), y_of(to)),
+    pub(super) fn push_targets(&mut self, kind: PieceKind, from: u32, mut targets: u64) {
+        let mut len = self.len;
+        while targets != 0 {
+            self.entries[len] = Entry {
+                kind,
+                from: from as u8,
+                to: targets.trailing_zeros() as u8,
+            };
+            targets &= targets - 1;
+            len += 1;
+        }
+        self.len = len;
     }
 }
 
@@ -147,35 +136,29 @@ impl<'a> IntoIterator for &'a MoveList {
 
 /// The moves of a [`MoveList`], in list order.
 #[derive(Clone, Debug)]
-pub struct Iter<'a> {
-    runs: &'a [Run],
-    /// The current run; its `targets` holds the targets not yet yielded.
-    run: Run,
-    left: usize,
-}
+pub struct Iter<'a>(slice::Iter<'a, Entry>);
 
 impl Iterator for Iter<'_> {
     type Item = Move;
 
     #[inline]
     fn next(&mut self) -> Option<Move> {
-        while self.run.targets == 0 {
-            let (first, rest) = self.runs.split_first()?;
-            self.run = *first;
-            self.runs = rest;
-        }
-        let to = self.run.targets.trailing_zeros();
-        self.run.targets &= self.run.targets - 1;
-        self.left -= 1;
-        Some(to_move(self.run.from.into(), to))
+        self.0.next().map(|e| e.to_move())
     }
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.left, Some(self.left))
+        self.0.size_hint()
     }
 }
 
 impl ExactSizeIterator for Iter<'_> {}
+
+impl DoubleEndedIterator for Iter<'_> {
+    #[inline]
+    fn next_back(&mut self) -> Option<Move> {
+        self.0.next_back().map(|e| e.to_move())
+    }
+}
 
 impl FusedIterator for Iter<'_> {}

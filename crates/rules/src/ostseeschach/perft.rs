@@ -17,15 +17,10 @@ pub fn perft(game: &Ostseeschach, depth: u32) -> u64 {
             let mut moves = MoveList::new();
             game.legal_moves(&mut moves);
             let mut nodes = 0;
-            for run in moves.runs() {
-                let mut targets = run.targets;
-                while targets != 0 {
-                    let to = targets.trailing_zeros();
-                    targets &= targets - 1;
-                    let mut child = game.clone();
-                    child.apply(run.kind, run.from.into(), to);
-                    nodes += perft(&child, depth - 1);
-                }
+            for entry in moves.entries() {
+                let mut child = game.clone();
+                child.apply(entry.kind, entry.from.into(), entry.to.into());
+                nodes += perft(&child, depth - 1);
             }
             nodes
         }
@@ -38,8 +33,8 @@ pub fn perft_by_kind(game: &Ostseeschach) -> [u64; 4] {
     let mut counts = [0; 4];
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
-    for run in moves.runs() {
-        counts[run.kind.index()] += u64::from(run.targets.count_ones());
+    for entry in moves.entries() {
+        counts[entry.kind.index()] += 1;
     }
     counts
 }

@@ -504,10 +504,7 @@ impl Ostseeschach {
         let own = self.occupied(team);
         for kind in PieceKind::ALL {
             for from in Squares(self.stacks[team][kind.index()]) {
-                let targets = steps(team, kind, from) & !own;
-                if targets != 0 {
-                    moves.push_run(kind, from, targets);
-                }
+                moves.push_targets(kind, from, steps(team, kind, from) & !own);
             }
         }
     }
