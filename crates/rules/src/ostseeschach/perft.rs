@@ -19,7 +19,7 @@ pub fn perft(game: &Ostseeschach, depth: u32) -> u64 {
             let mut nodes = 0;
             for entry in moves.entries() {
                 let mut child = game.clone();
-                child.apply(entry.kind, entry.from.into(), entry.to.into());
+                child.apply(entry.kind(), entry.from(), entry.to());
                 nodes += perft(&child, depth - 1);
             }
             nodes
@@ -34,7 +34,7 @@ pub fn perft_by_kind(game: &Ostseeschach) -> [u64; 4] {
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
     for entry in moves.entries() {
-        counts[entry.kind.index()] += 1;
+        counts[entry.kind().index()] += 1;
     }
     counts
 }
