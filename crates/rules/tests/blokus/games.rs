@@ -5,7 +5,7 @@ use spielleiter_rules::{
     Game,
     blokus::{
         Blokus, Color, ColorSet, Mistake, Move, MoveList, PieceKind, PieceSet, Placement, Rotation,
-        Setup, Team,
+        Team,
     },
 };
 
@@ -139,19 +139,9 @@ impl AllPlaced for Blokus {
     }
 }
 
-/// BLUE on turn `turn` with only MONO left: 88 fields in rows 0-3
-/// (columns 0-17) and row 4 (columns 0-15); MONO fits at (16,5). The other
-/// colours have not moved; three corners are free for them.
+/// BLUE on turn `turn` with only MONO left (`util::blue_one_piece_short`).
 fn blue_one_piece_short(turn: u32) -> Blokus {
-    let mut setup = Setup::new(PieceKind::PentoL);
-    setup.turn = turn;
-    for y in 0..5 {
-        for x in 0..if y < 4 { 18 } else { 16 } {
-            setup.board[y][x] = Some(Color::Blue);
-        }
-    }
-    setup.remaining[Color::Blue] = [PieceKind::Mono].into_iter().collect::<PieceSet>();
-    Blokus::from_setup(&setup).expect("consistent setup")
+    Blokus::from_setup(&crate::util::blue_one_piece_short(turn)).expect("consistent setup")
 }
 
 #[test]

@@ -3,36 +3,13 @@
 
 use std::collections::BTreeSet;
 
-use spielleiter_rules::blokus::{Blokus, Color, Move, MoveList, Placement, Rotation};
+use spielleiter_rules::blokus::{Blokus, Move, MoveList, Placement, Rotation};
 
 use crate::util::{below, cell_key, random_game, random_start, reference_placements, rng};
 
 /// Compares every colour's generated placements with the reference.
 fn check_position(game: &Blokus, moves: &mut MoveList) {
-    let setup = game.to_setup();
-    for color in Color::ALL {
-        let reference = reference_placements(&setup, color);
-        assert_eq!(
-            game.has_legal_move(color),
-            !reference.is_empty(),
-            "has_legal_move({color}) in {game:?}"
-        );
-        if color != game.current_color() || game.is_over() {
-            continue;
-        }
-        game.legal_moves(moves);
-        let generated: Vec<Placement> = moves.iter().collect();
-        assert_eq!(generated.len(), moves.len());
-        assert_eq!(game.count_legal_moves(), moves.len());
-        let keys: BTreeSet<_> = generated.iter().map(cell_key).collect();
-        assert_eq!(keys.len(), generated.len(), "one placement per cell set");
-        assert_eq!(keys, reference, "legal moves of {color} in {game:?}");
-        for (index, placement) in generated.iter().enumerate() {
-            assert_eq!(moves.get(index), Some(*placement));
-            assert_eq!(game.is_legal(&Move::Set(*placement)), Ok(()));
-        }
-        assert_eq!(moves.get(generated.len()), None);
-    }
+    crate::util::check_position(game, moves, reference_placements);
 }
 
 #[test]

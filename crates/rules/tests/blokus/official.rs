@@ -7,18 +7,7 @@ use spielleiter_rules::blokus::{
     Setup, Team,
 };
 
-use crate::util::{random_game, rng};
-
-fn set(color: Color, kind: PieceKind, rotation: Rotation, flipped: bool, x: i32, y: i32) -> Move {
-    Move::Set(Placement {
-        color,
-        kind,
-        rotation,
-        flipped,
-        x,
-        y,
-    })
-}
+use crate::util::{random_game, rng, set};
 
 fn legal_placements(game: &Blokus) -> Vec<(Rotation, bool, i32, i32)> {
     let mut moves = MoveList::new();

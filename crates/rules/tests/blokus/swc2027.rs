@@ -6,47 +6,15 @@
 use std::collections::BTreeSet;
 
 use spielleiter_rules::blokus::{
-    Blokus2027, Color, ColorSet, Mistake, Move, MoveList, PieceKind, PieceSet, Placement, Rotation,
-    Setup, SetupError, Team,
+    Blokus2027, Color, ColorSet, Mistake, Move, MoveList, PieceKind, PieceSet, Rotation, Setup,
+    SetupError, Team,
 };
 
-use crate::util::{
-    below, cell_key, random_game, random_start_2027, reference_placements_2027, rng,
-};
-
-fn set(color: Color, kind: PieceKind, rotation: Rotation, flipped: bool, x: i32, y: i32) -> Move {
-    Move::Set(Placement {
-        color,
-        kind,
-        rotation,
-        flipped,
-        x,
-        y,
-    })
-}
+use crate::util::{below, random_game, random_start_2027, reference_placements_2027, rng, set};
 
 /// Compares every colour's generated placements with the reference.
 fn check_position(game: &Blokus2027, moves: &mut MoveList) {
-    let setup = game.to_setup();
-    for color in Color::ALL {
-        let reference = reference_placements_2027(&setup, color);
-        assert_eq!(
-            game.has_legal_move(color),
-            !reference.is_empty(),
-            "has_legal_move({color}) in {game:?}"
-        );
-        if color != game.current_color() || game.is_over() {
-            continue;
-        }
-        game.legal_moves(moves);
-        let keys: BTreeSet<_> = moves.iter().map(|p| cell_key(&p)).collect();
-        assert_eq!(keys.len(), moves.len(), "one placement per cell set");
-        assert_eq!(keys, reference, "legal moves of {color} in {game:?}");
-        assert_eq!(game.count_legal_moves(), moves.len());
-        for placement in moves.iter() {
-            assert_eq!(game.is_legal(&Move::Set(placement)), Ok(()));
-        }
-    }
+    crate::util::check_position(game, moves, reference_placements_2027);
 }
 
 #[test]
@@ -182,19 +150,9 @@ fn the_game_ends_at_turn_96() {
     assert_eq!(game.count_legal_moves(), 0);
 }
 
-/// BLUE on turn `turn` with only MONO left: 88 fields in rows 0-3
-/// (columns 0-17) and row 4 (columns 0-15); MONO fits at (16,5). The other
-/// colours have not moved.
+/// BLUE on turn `turn` with only MONO left (`util::blue_one_piece_short`).
 fn blue_one_piece_short(turn: u32) -> Blokus2027 {
-    let mut setup = Setup::new(PieceKind::PentoL);
-    setup.turn = turn;
-    for y in 0..5 {
-        for x in 0..if y < 4 { 18 } else { 16 } {
-            setup.board[y][x] = Some(Color::Blue);
-        }
-    }
-    setup.remaining[Color::Blue] = [PieceKind::Mono].into_iter().collect::<PieceSet>();
-    Blokus2027::from_setup(&setup).expect("consistent setup")
+    Blokus2027::from_setup(&crate::util::blue_one_piece_short(turn)).expect("consistent setup")
 }
 
 #[test]

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use rand_pcg::Pcg64Mcg;
 use rand_pcg::rand_core::{Rng, SeedableRng};
 use spielleiter_rules::blokus::{
-    BOARD_SIZE, Blokus, Blokus2027, Color, Move, MoveList, PieceKind, Placement, Rotation, Setup,
-    SwcBlokus, SwcVariant,
+    BOARD_SIZE, Blokus, Blokus2027, Color, Move, MoveList, PieceKind, PieceSet, Placement,
+    Rotation, Setup, SwcBlokus, SwcVariant,
 };
 
 /// A seeded random source.
@@ -272,4 +272,71 @@ pub fn random_start(rng: &mut Pcg64Mcg) -> PieceKind {
 /// A random 2027 start piece.
 pub fn random_start_2027(rng: &mut Pcg64Mcg) -> PieceKind {
     Blokus2027::random_start_piece(rng)
+}
+
+/// A placement move.
+pub fn set(
+    color: Color,
+    kind: PieceKind,
+    rotation: Rotation,
+    flipped: bool,
+    x: i32,
+    y: i32,
+) -> Move {
+    Move::Set(Placement {
+        color,
+        kind,
+        rotation,
+        flipped,
+        x,
+        y,
+    })
+}
+
+/// Compares every colour's generated placements in a Software-Challenge
+/// game with `reference(setup, colour)`.
+pub fn check_position<V: SwcVariant>(
+    game: &SwcBlokus<V>,
+    moves: &mut MoveList,
+    reference: impl Fn(&Setup, Color) -> BTreeSet<CellKey>,
+) {
+    let setup = game.to_setup();
+    for color in Color::ALL {
+        let reference = reference(&setup, color);
+        assert_eq!(
+            game.has_legal_move(color),
+            !reference.is_empty(),
+            "has_legal_move({color}) in {game:?}"
+        );
+        if color != game.current_color() || game.is_over() {
+            continue;
+        }
+        game.legal_moves(moves);
+        let generated: Vec<Placement> = moves.iter().collect();
+        assert_eq!(generated.len(), moves.len());
+        assert_eq!(game.count_legal_moves(), moves.len());
+        let keys: BTreeSet<_> = generated.iter().map(cell_key).collect();
+        assert_eq!(keys.len(), generated.len(), "one placement per cell set");
+        assert_eq!(keys, reference, "legal moves of {color} in {game:?}");
+        for (index, placement) in generated.iter().enumerate() {
+            assert_eq!(moves.get(index), Some(*placement));
+            assert_eq!(game.is_legal(&Move::Set(*placement)), Ok(()));
+        }
+        assert_eq!(moves.get(generated.len()), None);
+    }
+}
+
+/// BLUE on turn `turn` with only MONO left: 88 fields in rows 0-3
+/// (columns 0-17) and row 4 (columns 0-15); MONO fits at (16,5). The other
+/// colours have not moved; three corners are free for them.
+pub fn blue_one_piece_short(turn: u32) -> Setup {
+    let mut setup = Setup::new(PieceKind::PentoL);
+    setup.turn = turn;
+    for y in 0..5 {
+        for x in 0..if y < 4 { 18 } else { 16 } {
+            setup.board[y][x] = Some(Color::Blue);
+        }
+    }
+    setup.remaining[Color::Blue] = [PieceKind::Mono].into_iter().collect::<PieceSet>();
+    setup
 }
