@@ -55,6 +55,12 @@ impl Stock {
         self.kinds == 0
     }
 
+    /// The number of pieces left.
+    #[inline]
+    pub(crate) const fn count(self) -> u32 {
+        self.kinds.count_ones() + self.doubles.count_ones()
+    }
+
     /// Takes one piece of kind `kind`, which must be left. `HAS_DOUBLES`
     /// false (a set without doubles) lets the compiler drop the second
     /// mask.
@@ -252,6 +258,12 @@ impl<V: Variant<N>, const N: usize> Engine<V, N> {
         } else {
             self.stock[color] == Self::FULL_STOCK
         }
+    }
+
+    /// The number of pieces `color` has placed.
+    #[inline]
+    pub(crate) fn placed_pieces(&self, color: usize) -> u32 {
+        Self::FULL_STOCK.count() - self.stock[color].count()
     }
 
     /// Whether the game is over by the variant's [`EndRule`].

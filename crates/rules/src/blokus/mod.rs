@@ -11,6 +11,11 @@
 //!   as 2021, but first pieces on the border, `PENTO_X` a possible start
 //!   piece, and the end at turn 96 (`blokus-2027.md` §3, `decisions.md`
 //!   §24–§25). Same moves, mistakes and plain data as 2021.
+//! - [`Classic`]: classic Blokus for four, three or two players
+//!   (`blokus_classic`, `_3`, `_2`; `decisions.md` §17–§18): own start
+//!   corners, any first piece, no voluntary pass, the end when no colour
+//!   can place. Same moves and move lists as the seasons, its own
+//!   [`ClassicMistake`].
 //!
 //! # Example
 //!
@@ -27,6 +32,7 @@
 //! ```
 
 mod check_order;
+pub mod classic;
 pub mod color;
 mod engine;
 mod game;
@@ -40,6 +46,7 @@ pub mod setup;
 mod shapes;
 pub mod variant;
 
+pub use classic::{Classic, ClassicMistake, ClassicPlayers};
 pub use color::{ByColor, Color, ColorSet, Team, UnknownName};
 pub use game::new_random_game;
 pub use movelist::{Iter as MoveListIter, MoveList};
@@ -48,4 +55,4 @@ pub use piece::{PieceKind, PieceSet, Rotation, Shape};
 pub use position::{Blokus, Blokus2027, Board, SetupError, SwcBlokus, SwcVariant};
 pub use setup::{BOARD_SIZE, ROUND_LIMIT, Setup};
 pub use shapes::{SHAPE_COUNT, SHAPES};
-pub use variant::Variant;
+pub use variant::{ClassicRules, Swc2021, Swc2027, Variant};

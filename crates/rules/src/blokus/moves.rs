@@ -7,7 +7,9 @@ use core::fmt;
 use super::{
     color::Color,
     piece::{PieceKind, Rotation},
+    shapes::SHAPES,
 };
+use crate::polyomino::{MAX_CELLS, Shape};
 
 /// A piece placement exactly as a client sends it: the rotation and flip are
 /// kept as labels, so several placements can cover the same cells (a
@@ -46,6 +48,35 @@ impl Placement {
                 x0.saturating_add(i32::from(dx)),
                 y0.saturating_add(i32::from(dy)),
             )
+        })
+    }
+
+    /// The placement covering exactly `cells` (in any order) with a piece
+    /// of `color`, labelled with the canonical label of its shape (as move
+    /// generation labels it) and the top-left corner of the cells' bounding
+    /// box; `None` if the cells are no piece kind's shape.
+    pub fn from_cells(color: Color, cells: &[(i32, i32)]) -> Option<Placement> {
+        let (&(x0, _), &(_, y0)) = (
+            cells.iter().min_by_key(|c| c.0)?,
+            cells.iter().min_by_key(|c| c.1)?,
+        );
+        let mut relative = [(0i8, 0i8); MAX_CELLS];
+        if cells.len() > MAX_CELLS {
+            return None;
+        }
+        for (to, &(x, y)) in relative.iter_mut().zip(cells) {
+            let (dx, dy) = (x.checked_sub(x0)?, y.checked_sub(y0)?);
+            *to = (i8::try_from(dx).ok()?, i8::try_from(dy).ok()?);
+        }
+        let shape = Shape::from_cells(&relative[..cells.len()]);
+        let fixed = SHAPES.shape(SHAPES.find(&shape)?);
+        Some(Placement {
+            color,
+            kind: PieceKind::ALL[usize::from(fixed.kind)],
+            rotation: fixed.rotation,
+            flipped: fixed.flipped,
+            x: x0,
+            y: y0,
         })
     }
 
@@ -157,6 +188,36 @@ mod tests {
         };
         let cells: Vec<_> = p.cells().collect();
         assert_eq!(cells, [(15, 3), (16, 3), (17, 3), (18, 3), (18, 4)]);
+    }
+
+    #[test]
+    fn placements_from_cells_carry_the_canonical_label() {
+        let p = Placement {
+            color: Color::Yellow,
+            kind: PieceKind::PentoL,
+            rotation: Rotation::Right,
+            flipped: true,
+            x: 15,
+            y: 3,
+        };
+        let mut cells: Vec<_> = p.cells().collect();
+        cells.reverse();
+        let found = Placement::from_cells(Color::Yellow, &cells).expect("a piece");
+        assert!(found.same_cells(&p));
+        assert_eq!((found.x, found.y), (15, 3));
+        let o = Placement::from_cells(Color::Red, &[(3, 4), (4, 4), (3, 5), (4, 5)]);
+        assert_eq!(
+            o.map(|o| (o.kind, o.rotation, o.flipped)),
+            Some((PieceKind::TetroO, Rotation::None, false))
+        );
+        for cells in [
+            &[][..],
+            &[(0, 0), (2, 0)],
+            &[(0, 0), (0, 0)],
+            &[(0, 0), (i32::MAX, 0)],
+        ] {
+            assert_eq!(Placement::from_cells(Color::Blue, cells), None, "{cells:?}");
+        }
     }
 
     #[test]

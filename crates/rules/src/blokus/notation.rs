@@ -1,14 +1,23 @@
-//! A one-line text form of moves, the wire fields in order:
-//! `COLOR KIND ROTATION FLIPPED X Y` for a placement (e.g.
-//! `BLUE PENTO_L LEFT false 16 0`) and `COLOR SKIP` for a skip. Used by move
+//! One-line text forms of the moves of the 20×20 variants, used by move
 //! files (`spielleiter perft --moves`) and test data.
+//!
+//! - Software-Challenge seasons ([`Move`]'s `FromStr` and `Display`): the
+//!   wire fields in order, `COLOR KIND ROTATION FLIPPED X Y` for a
+//!   placement (e.g. `BLUE PENTO_L LEFT false 16 0`) and `COLOR SKIP` for a
+//!   skip.
+//! - Classic Blokus ([`parse_classic`]): the same, or `COLOR CELLS` with
+//!   the cells in Pentobi's notation (`BLUE a20,b20,c20`: column letter,
+//!   row number, `a1` the lower-left field, so `a20` is x = 0, y = 0), or
+//!   `COLOR pass`. [`PentobiCells`] writes a placement's cells.
 
 use core::{fmt, str::FromStr};
 
 use super::{
     color::Color,
     moves::{Move, Placement},
+    setup::BOARD_SIZE,
 };
+use crate::polyomino::MAX_CELLS;
 
 /// Why a line is not a move in the text form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,6 +35,9 @@ pub enum ParseMoveError {
     Flipped,
     /// The fifth or sixth field is not a 32-bit integer.
     Coordinate,
+    /// The second field is not a list of Pentobi field names
+    /// (`a20,b20,c20`) covering the cells of one piece kind.
+    Cells,
 }
 
 impl fmt::Display for ParseMoveError {
@@ -40,6 +52,9 @@ impl fmt::Display for ParseMoveError {
             ParseMoveError::Rotation => f.write_str("unknown rotation (NONE, RIGHT, MIRROR, LEFT)"),
             ParseMoveError::Flipped => f.write_str("flipped must be `true` or `false`"),
             ParseMoveError::Coordinate => f.write_str("coordinate is not an integer"),
+            ParseMoveError::Cells => {
+                f.write_str("expected the cells of one piece as Pentobi fields, e.g. a20,b20,c20")
+            }
         }
     }
 }
@@ -74,6 +89,72 @@ impl FromStr for Move {
             })),
             n => Err(ParseMoveError::FieldCount(n)),
         }
+    }
+}
+
+/// Parses a line of a classic Blokus move file: `COLOR KIND ROTATION
+/// FLIPPED X Y`, `COLOR CELLS` (Pentobi fields, e.g. `BLUE a20,b20,c20`; the
+/// placement gets its shape's canonical label) or `COLOR pass` (also
+/// `COLOR SKIP`). A pass parses to [`Move::Skip`].
+///
+/// # Errors
+///
+/// The [`ParseMoveError`] naming the bad field.
+pub fn parse_classic(line: &str) -> Result<Move, ParseMoveError> {
+    let mut fields = line.split_whitespace();
+    let (Some(color), Some(second), None) = (fields.next(), fields.next(), fields.next()) else {
+        return line.parse();
+    };
+    let color: Color = color.parse().map_err(|_| ParseMoveError::Color)?;
+    if second == "pass" || second == "SKIP" {
+        return Ok(Move::Skip(color));
+    }
+    let mut cells = [(0, 0); MAX_CELLS];
+    let mut count = 0;
+    for field in second.split(',') {
+        let cell = parse_pentobi_field(field).ok_or(ParseMoveError::Cells)?;
+        *cells.get_mut(count).ok_or(ParseMoveError::Cells)? = cell;
+        count += 1;
+    }
+    Placement::from_cells(color, &cells[..count])
+        .map(Move::Set)
+        .ok_or(ParseMoveError::Cells)
+}
+
+/// The field `(x, y)` of a Pentobi field name on the 20×20 board: a column
+/// letter `a`..`t` and a row number `1`..`20` counted from the bottom.
+pub fn parse_pentobi_field(name: &str) -> Option<(i32, i32)> {
+    let (&column, row) = name.as_bytes().split_first()?;
+    let x = i32::from(column.checked_sub(b'a')?);
+    let row: i32 = core::str::from_utf8(row).ok()?.parse().ok()?;
+    let side = BOARD_SIZE as i32;
+    let valid = x < side && (1..=side).contains(&row) && !name[1..].starts_with(['0', '+']);
+    valid.then_some((x, side - row))
+}
+
+/// The cells of a 20×20 placement in Pentobi's notation, comma-separated
+/// without spaces, in Pentobi's order (`a1`, `b1`, …, `a2`, …: bottom row
+/// first, each row left to right), e.g. `a20,b20,c20`.
+#[derive(Clone, Copy, Debug)]
+pub struct PentobiCells<'a>(pub &'a Placement);
+
+impl fmt::Display for PentobiCells<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // `cells` comes row by row from the top: reverse the rows.
+        let mut cells = [(0, 0); MAX_CELLS];
+        let mut count = 0;
+        for cell in self.0.cells() {
+            cells[count] = cell;
+            count += 1;
+        }
+        let cells = &mut cells[..count];
+        cells.sort_unstable_by_key(|&(x, y)| (-y, x));
+        for (index, &(x, y)) in cells.iter().enumerate() {
+            let separator = if index == 0 { "" } else { "," };
+            let column = char::from(b'a' + x as u8);
+            write!(f, "{separator}{column}{}", BOARD_SIZE as i32 - y)?;
+        }
+        Ok(())
     }
 }
 
@@ -114,6 +195,58 @@ mod tests {
         assert_eq!(mv.to_string(), line);
         assert_eq!("  GREEN\tSKIP ".parse(), Ok(Move::Skip(Color::Green)));
         assert_eq!(Move::Skip(Color::Red).to_string(), "RED SKIP");
+    }
+
+    #[test]
+    fn classic_lines_in_every_form() {
+        let pentobi = parse_classic("BLUE a20,b20,c20").expect("cells");
+        let wire = parse_classic("BLUE TRIO_I RIGHT false 0 0").expect("wire form");
+        assert_eq!(pentobi, wire);
+        assert_eq!(parse_classic("GREEN pass"), Ok(Move::Skip(Color::Green)));
+        assert_eq!(parse_classic("GREEN SKIP"), Ok(Move::Skip(Color::Green)));
+        let Ok(Move::Set(corner)) = parse_classic("RED t1,s1,t2,s2") else {
+            panic!("a TETRO_O in RED's corner");
+        };
+        assert_eq!(
+            (corner.kind, corner.x, corner.y),
+            (PieceKind::TetroO, 18, 18)
+        );
+        assert_eq!(PentobiCells(&corner).to_string(), "s1,t1,s2,t2");
+        let errors = [
+            ("BLUE a20,c20", ParseMoveError::Cells),
+            ("BLUE a21", ParseMoveError::Cells),
+            ("BLUE u1", ParseMoveError::Cells),
+            ("BLUE a0", ParseMoveError::Cells),
+            ("BLUE a01", ParseMoveError::Cells),
+            ("BLUE A1", ParseMoveError::Cells),
+            ("BLUE a1,b1,c1,d1,e1,f1", ParseMoveError::Cells),
+            ("BLUE a1,b1,c1,d1,e1,f1,g1", ParseMoveError::Cells),
+            ("PINK a1", ParseMoveError::Color),
+            ("BLUE MONO NONE", ParseMoveError::FieldCount(3)),
+        ];
+        for (line, error) in errors {
+            assert_eq!(parse_classic(line), Err(error), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn pentobi_fields_round_trip() {
+        for y in 0..20 {
+            for x in 0..20 {
+                let mono = Placement {
+                    color: Color::Blue,
+                    kind: PieceKind::Mono,
+                    rotation: Rotation::None,
+                    flipped: false,
+                    x,
+                    y,
+                };
+                let name = PentobiCells(&mono).to_string();
+                assert_eq!(parse_pentobi_field(&name), Some((x, y)), "{name}");
+            }
+        }
+        assert_eq!(parse_pentobi_field("a20"), Some((0, 0)));
+        assert_eq!(parse_pentobi_field("t1"), Some((19, 19)));
     }
 
     #[test]

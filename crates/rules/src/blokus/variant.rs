@@ -1,10 +1,9 @@
 //! [`Variant`]: what distinguishes one Blokus variant from another, as the
-//! constants of one type per variant, so that the one engine
-//! ([`Engine`](super::engine::Engine)) is compiled once per variant with
-//! its rules folded in (no run-time branching on the variant in the move
-//! generator).
+//! constants of one type per variant, so that the one engine (the crate's
+//! `blokus::engine`) is compiled once per variant with its rules folded in
+//! (no run-time branching on the variant in the move generator).
 //!
-//! | | [`Swc2021`] | [`Swc2027`] | [`Classic`](ClassicRules) | [`Bcl`](BclRules) |
+//! | | [`Swc2021`] | [`Swc2027`] | [`ClassicRules`] | BCL |
 //! | --- | --- | --- | --- | --- |
 //! | board | 20×20 | 20×20 | 20×20 | 10×10 |
 //! | colours | 4 | 4 | 4 | 2 |
@@ -98,6 +97,7 @@ mod sealed {
     pub trait Sealed {}
     impl Sealed for super::Swc2021 {}
     impl Sealed for super::Swc2027 {}
+    impl Sealed for super::ClassicRules {}
 }
 
 /// The side of the 20×20 boards.
@@ -139,6 +139,34 @@ impl Variant<SIDE> for Swc2027 {
     const START_FIELDS: [Bitboard<SIDE>; 4] = [Bitboard::BORDER; 4];
     const PASS: PassRule = PassRule::AfterFirstPiece;
     const END: EndRule = EndRule::TurnLimit(96);
+    const SCORING: Scoring = Scoring::CellsAndBonuses;
+
+    #[inline]
+    fn table() -> &'static Self::Table {
+        &SHAPES
+    }
+}
+
+/// Classic Blokus (`blokus_classic`, `_3`, `_2`; `decisions.md` §17–§18):
+/// each colour starts in its own corner with any piece — BLUE (0,0),
+/// YELLOW (19,0), RED (19,19), GREEN (0,19) — never passes by choice, and
+/// the game ends when no colour can place.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ClassicRules;
+
+impl Variant<SIDE> for ClassicRules {
+    const COLORS: usize = 4;
+    type Table = ShapeTable<21, { super::shapes::SHAPE_COUNT }>;
+    const DOUBLES: u32 = 0;
+    const START: StartRule = StartRule::AnyPiece;
+    const START_FIELDS: [Bitboard<SIDE>; 4] = [
+        Bitboard::single(0, 0),
+        Bitboard::single(SIDE - 1, 0),
+        Bitboard::single(SIDE - 1, SIDE - 1),
+        Bitboard::single(0, SIDE - 1),
+    ];
+    const PASS: PassRule = PassRule::Never;
+    const END: EndRule = EndRule::NoColorLeft;
     const SCORING: Scoring = Scoring::CellsAndBonuses;
 
     #[inline]

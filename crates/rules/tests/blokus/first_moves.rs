@@ -3,7 +3,9 @@
 
 use std::collections::BTreeSet;
 
-use spielleiter_rules::blokus::{Blokus2027, PieceKind, Setup};
+use spielleiter_rules::blokus::{
+    Blokus2027, Classic, ClassicPlayers, Color, MoveList, PieceKind, Setup,
+};
 
 use crate::util::{cell_key, reference_placements_2027};
 
@@ -26,12 +28,24 @@ fn lines() -> Vec<(&'static str, &'static str, usize)> {
 fn swc2027(start: &str) -> (usize, usize) {
     let kind: PieceKind = start.parse().expect("a piece kind");
     let game = Blokus2027::new(kind);
-    let mut moves = spielleiter_rules::blokus::MoveList::new();
+    let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
     let generated: BTreeSet<_> = moves.iter().map(|p| cell_key(&p)).collect();
     let reference = reference_placements_2027(&Setup::new(kind), game.current_color());
     assert_eq!(generated, reference, "{start}");
     (moves.len(), reference.len())
+}
+
+/// The engine's and the reference's first moves of `color` in classic
+/// Blokus.
+fn classic(color: &str) -> (usize, usize) {
+    let color: Color = color.parse().expect("a colour");
+    let game = Classic::new(ClassicPlayers::Four);
+    let mut moves = MoveList::new();
+    let generated = crate::classic::generated(&game, color, &mut moves);
+    let reference = crate::classic::reference(&game, color);
+    assert_eq!(generated, reference, "{color}");
+    (generated.len(), reference.len())
 }
 
 #[test]
@@ -40,10 +54,11 @@ fn first_move_counts_match_the_data() {
     for (game, setup, count) in lines() {
         let (engine, reference) = match game {
             "swc_2027_blokus" => swc2027(setup),
+            "blokus_classic" => classic(setup),
             other => panic!("unknown game {other}"),
         };
         assert_eq!((engine, reference), (count, count), "{game} {setup}");
         games.insert(game);
     }
-    assert_eq!(games.len(), 1);
+    assert_eq!(games.len(), 2);
 }

@@ -13,6 +13,8 @@ mod games;
 mod perft;
 // Blokus 2027: border start, PENTO_X, the end at turn 96.
 mod swc2027;
+// Classic Blokus for 4, 3 and 2 players.
+mod classic;
 // First-move counts of every variant, tests/data/first-moves.txt.
 mod first_moves;
 

@@ -5,13 +5,13 @@
 use std::{fs, path::Path};
 
 use spielleiter_rules::blokus::{
-    Blokus, Blokus2027, Move, Placement,
+    Blokus, Blokus2027, Classic, Move, Placement,
     perft::{Perft, perft},
 };
 
 use crate::{
     perft_file::{Block, parse},
-    util::{reference_moves, reference_moves_2027},
+    util::{reference_20, reference_moves, reference_moves_2027},
 };
 
 /// Lines with more nodes are skipped, to keep the test run short.
@@ -124,13 +124,37 @@ fn perft_files() {
                         &mut checked,
                     );
                 }
+                "blokus_classic" => {
+                    let game = block.classic();
+                    let moves = |g: &Classic| {
+                        let color = g.current_color();
+                        let remaining = g.remaining(color);
+                        reference_20(
+                            |x, y| g.color_at(x, y),
+                            color,
+                            remaining.iter(),
+                            remaining.len() == 21,
+                            &[Classic::start_corner(color)],
+                        )
+                    };
+                    let play = play_set(Classic::play);
+                    check_block(
+                        block,
+                        &game,
+                        |d| reference_perft(&game, d, &moves, &play, &Classic::is_over),
+                        &mut checked,
+                    );
+                }
                 other => panic!("{}: unknown game {other}", path.display()),
             }
         }
         files.push(file.game);
     }
     files.sort();
-    assert_eq!(files, ["swc_2021_blokus", "swc_2027_blokus"]);
+    assert_eq!(
+        files,
+        ["blokus_classic", "swc_2021_blokus", "swc_2027_blokus"]
+    );
     assert!(
         checked.engine >= 30 && checked.reference >= 25,
         "{} lines, {} cross-checked",

@@ -10,7 +10,9 @@
 
 #![allow(dead_code)] // each includer uses its own part
 
-use spielleiter_rules::blokus::{Move, PieceKind, SwcBlokus, SwcVariant};
+use spielleiter_rules::blokus::{
+    Classic, ClassicPlayers, Move, PieceKind, SwcBlokus, SwcVariant, notation::parse_classic,
+};
 
 /// A whole perft file.
 pub struct PerftFile {
@@ -85,6 +87,20 @@ impl Block {
                 .parse()
                 .unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
             game.play(&mv)
+                .unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
+        }
+        game
+    }
+}
+
+impl Block {
+    /// The position of a classic Blokus block (four players; perft does
+    /// not depend on the seats).
+    pub fn classic(&self) -> Classic {
+        let mut game = Classic::new(ClassicPlayers::Four);
+        for (line, text) in &self.moves {
+            let mv = parse_classic(text).unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
+            game.play_recorded(&mv)
                 .unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
         }
         game
