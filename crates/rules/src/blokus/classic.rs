@@ -25,7 +25,7 @@ use super::{
     moves::Move,
     perft::Perft,
     piece::PieceSet,
-    position::{Board, draw_board, placement},
+    position::{Board, draw_board, four_color_queries, placement},
     setup::BOARD_SIZE,
     shapes::SHAPES,
     variant::{ClassicRules, Variant},
@@ -164,6 +164,8 @@ pub struct Classic {
 }
 
 impl Classic {
+    four_color_queries!();
+
     /// A new game: empty board, every colour with all 21 pieces, BLUE to
     /// move.
     pub fn new(players: ClassicPlayers) -> Classic {
@@ -197,24 +199,6 @@ impl Classic {
         self.players.count()
     }
 
-    /// Colour turns elapsed, including those of skipped colours.
-    #[inline]
-    pub fn turn(&self) -> u32 {
-        self.engine.turn()
-    }
-
-    /// The round, `1 + turn / 4`.
-    #[inline]
-    pub fn round(&self) -> u32 {
-        self.engine.round()
-    }
-
-    /// The colour whose turn number it is.
-    #[inline]
-    pub fn current_color(&self) -> Color {
-        Color::from_index(self.engine.current_color())
-    }
-
     /// The seat that places the next piece of `color`: fixed per colour,
     /// except GREEN in the three-player game, whose k-th piece seat k mod 3
     /// places.
@@ -232,56 +216,6 @@ impl Classic {
     /// The seat whose move it is; `None` iff the game is over.
     pub fn player_to_move(&self) -> Option<usize> {
         (!self.is_over()).then(|| self.seat_of(self.current_color()))
-    }
-
-    /// The kinds `color` has not placed yet.
-    #[inline]
-    pub fn remaining(&self, color: Color) -> PieceSet {
-        PieceSet::from_bits(self.engine.stock(color.index()).kinds())
-    }
-
-    /// The colours still in the game (a colour that cannot place is
-    /// removed when its turn comes).
-    #[inline]
-    pub fn valid_colors(&self) -> ColorSet {
-        ColorSet::from_bits(self.engine.valid_colors())
-    }
-
-    /// The last applied move; `None` before the first.
-    #[inline]
-    pub fn last_move(&self) -> Option<Move> {
-        self.last_move
-    }
-
-    /// For a colour that has placed all its pieces: whether the last was
-    /// `MONO`. `None` for the others.
-    #[inline]
-    pub fn last_move_mono(&self, color: Color) -> Option<bool> {
-        self.engine.mono_last(color.index())
-    }
-
-    /// The colour on field `(x, y)`; `None` for empty fields and fields off
-    /// the board.
-    pub fn color_at(&self, x: i32, y: i32) -> Option<Color> {
-        self.engine.color_at(x, y).map(Color::from_index)
-    }
-
-    /// The fields of `color`.
-    #[inline]
-    pub fn fields(&self, color: Color) -> &Board {
-        self.engine.fields(color.index())
-    }
-
-    /// The fields of all colours.
-    #[inline]
-    pub fn occupied(&self) -> &Board {
-        self.engine.occupied()
-    }
-
-    /// Whether `color` has not placed a piece yet.
-    #[inline]
-    pub fn is_first_move(&self, color: Color) -> bool {
-        self.engine.is_first_move(color.index())
     }
 
     /// Whether the game is over: no colour can place.
@@ -372,12 +306,6 @@ impl Classic {
         }
     }
 
-    /// Whether `color` could place a piece now (whether or not it is on
-    /// turn).
-    pub fn has_legal_move(&self, color: Color) -> bool {
-        self.engine.has_legal_move(color.index())
-    }
-
     /// Fills `moves` with the legal placements of the colour on turn (none
     /// when the game is over), one per distinct set of cells, labelled as
     /// in [`SwcBlokus::legal_moves`](super::SwcBlokus::legal_moves).
@@ -397,11 +325,6 @@ impl Classic {
             .for_each_fit(color.index(), |shape, y, columns| {
                 moves.push_run(shape, y, columns)
             });
-    }
-
-    /// The number of placements [`Classic::legal_moves`] would list.
-    pub fn count_legal_moves(&self) -> usize {
-        self.engine.count_legal_moves()
     }
 
     /// The points of `color` so far: its cells on the board, 15 more when

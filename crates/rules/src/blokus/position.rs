@@ -160,7 +160,98 @@ impl fmt::Display for SetupError {
 
 impl core::error::Error for SetupError {}
 
+/// The queries every game type of the 20×20 four-colour variants answers
+/// the same way from its engine (field `engine`) and its `last_move`:
+/// turn, colours, pieces, board and move counts.
+macro_rules! four_color_queries {
+    () => {
+        /// Colour turns elapsed, including those of colours that were
+        /// removed (skipped) because they could not place.
+        #[inline]
+        pub fn turn(&self) -> u32 {
+            self.engine.turn()
+        }
+
+        /// The round, `1 + turn / 4`.
+        #[inline]
+        pub fn round(&self) -> u32 {
+            self.engine.round()
+        }
+
+        /// The colour whose turn number it is.
+        #[inline]
+        pub fn current_color(&self) -> Color {
+            Color::from_index(self.engine.current_color())
+        }
+
+        /// The kinds `color` has not placed yet.
+        #[inline]
+        pub fn remaining(&self, color: Color) -> PieceSet {
+            PieceSet::from_bits(self.engine.stock(color.index()).kinds())
+        }
+
+        /// The colours still in the game (a colour that cannot place is
+        /// removed when its turn comes).
+        #[inline]
+        pub fn valid_colors(&self) -> ColorSet {
+            ColorSet::from_bits(self.engine.valid_colors())
+        }
+
+        /// The last applied move; `None` before the first.
+        #[inline]
+        pub fn last_move(&self) -> Option<Move> {
+            self.last_move
+        }
+
+        /// For a colour that has placed all its pieces: whether the last
+        /// was `MONO`. `None` for the others.
+        #[inline]
+        pub fn last_move_mono(&self, color: Color) -> Option<bool> {
+            self.engine.mono_last(color.index())
+        }
+
+        /// The colour on field `(x, y)`; `None` for empty fields and fields
+        /// off the board.
+        pub fn color_at(&self, x: i32, y: i32) -> Option<Color> {
+            self.engine.color_at(x, y).map(Color::from_index)
+        }
+
+        /// The fields of `color`.
+        #[inline]
+        pub fn fields(&self, color: Color) -> &Board {
+            self.engine.fields(color.index())
+        }
+
+        /// The fields of all colours.
+        #[inline]
+        pub fn occupied(&self) -> &Board {
+            self.engine.occupied()
+        }
+
+        /// Whether `color` has not placed a piece yet.
+        #[inline]
+        pub fn is_first_move(&self, color: Color) -> bool {
+            self.engine.is_first_move(color.index())
+        }
+
+        /// Whether `color` could place a piece now (whether or not it is
+        /// on turn): a piece the start rule allows on a start field before
+        /// its first move, otherwise some remaining kind anywhere.
+        pub fn has_legal_move(&self, color: Color) -> bool {
+            self.engine.has_legal_move(color.index())
+        }
+
+        /// The number of placements `legal_moves` would list.
+        pub fn count_legal_moves(&self) -> usize {
+            self.engine.count_legal_moves()
+        }
+    };
+}
+pub(super) use four_color_queries;
+
 impl<V: SwcVariant> SwcBlokus<V> {
+    four_color_queries!();
+
     /// A new game: empty board, every colour with all 21 pieces, BLUE to
     /// move, `start_piece` the first piece of every colour.
     ///
@@ -295,77 +386,10 @@ impl<V: SwcVariant> SwcBlokus<V> {
         PieceKind::ALL[self.engine.start_kind()]
     }
 
-    /// Colour turns elapsed, including those of removed colours.
-    #[inline]
-    pub fn turn(&self) -> u32 {
-        self.engine.turn()
-    }
-
-    /// The round, `1 + turn / 4`.
-    #[inline]
-    pub fn round(&self) -> u32 {
-        self.engine.round()
-    }
-
-    /// The colour whose turn number it is.
-    #[inline]
-    pub fn current_color(&self) -> Color {
-        Color::from_index(self.engine.current_color())
-    }
-
     /// The team of the colour on turn.
     #[inline]
     pub fn current_team(&self) -> Team {
         self.current_color().team()
-    }
-
-    /// The kinds `color` has not placed yet.
-    #[inline]
-    pub fn remaining(&self, color: Color) -> PieceSet {
-        PieceSet::from_bits(self.engine.stock(color.index()).kinds())
-    }
-
-    /// The colours still in the game.
-    #[inline]
-    pub fn valid_colors(&self) -> ColorSet {
-        ColorSet::from_bits(self.engine.valid_colors())
-    }
-
-    /// The last applied move; `None` before the first.
-    #[inline]
-    pub fn last_move(&self) -> Option<Move> {
-        self.last_move
-    }
-
-    /// For a colour that has placed all its pieces: whether the last was
-    /// `MONO`. `None` for the others.
-    #[inline]
-    pub fn last_move_mono(&self, color: Color) -> Option<bool> {
-        self.engine.mono_last(color.index())
-    }
-
-    /// The colour on field `(x, y)`; `None` for empty fields and fields off
-    /// the board.
-    pub fn color_at(&self, x: i32, y: i32) -> Option<Color> {
-        self.engine.color_at(x, y).map(Color::from_index)
-    }
-
-    /// The fields of `color`.
-    #[inline]
-    pub fn fields(&self, color: Color) -> &Board {
-        self.engine.fields(color.index())
-    }
-
-    /// The fields of all colours.
-    #[inline]
-    pub fn occupied(&self) -> &Board {
-        self.engine.occupied()
-    }
-
-    /// Whether `color` has not placed a piece yet.
-    #[inline]
-    pub fn is_first_move(&self, color: Color) -> bool {
-        self.engine.is_first_move(color.index())
     }
 
     /// Whether the game is over (see the type's documentation).
@@ -456,13 +480,6 @@ impl<V: SwcVariant> SwcBlokus<V> {
         self.last_move = Some(*mv);
     }
 
-    /// Whether `color` could place a piece now (whether or not it is on
-    /// turn): a start field for the start piece before its first move,
-    /// otherwise some remaining kind anywhere.
-    pub fn has_legal_move(&self, color: Color) -> bool {
-        self.engine.has_legal_move(color.index())
-    }
-
     /// Fills `moves` with the legal placements of the colour on turn (none
     /// when the game is over), one per distinct set of cells.
     ///
@@ -481,11 +498,6 @@ impl<V: SwcVariant> SwcBlokus<V> {
             .for_each_fit(color.index(), |shape, y, columns| {
                 moves.push_run(shape, y, columns)
             });
-    }
-
-    /// The number of placements [`SwcBlokus::legal_moves`] would list.
-    pub fn count_legal_moves(&self) -> usize {
-        self.engine.count_legal_moves()
     }
 
     /// Whether the colour on turn may skip now (not before its first piece).

@@ -13,7 +13,7 @@ use spielleiter_rules::{
     },
 };
 
-use crate::util::{CellKey, below, cell_key, reference_20, rng, set};
+use crate::util::{CellKey, below, cell_key, check_random_placements, reference_20, rng, set};
 
 /// The legal placements of `color` in `game` by brute force.
 pub fn reference(game: &Classic, color: Color) -> BTreeSet<CellKey> {
@@ -109,26 +109,15 @@ fn is_legal_agrees_with_the_reference_on_arbitrary_placements() {
         for game in positions.iter().filter(|g| !g.is_over()).step_by(3) {
             let color = game.current_color();
             let reference = reference(game, color);
-            for _ in 0..1500 {
-                let p = Placement {
-                    color,
-                    kind: PieceKind::ALL[below(&mut rng, 21)],
-                    rotation: Rotation::ALL[below(&mut rng, 4)],
-                    flipped: below(&mut rng, 2) == 1,
-                    x: below(&mut rng, 24) as i32 - 2,
-                    y: below(&mut rng, 24) as i32 - 2,
-                };
-                let verdict = game.is_legal(&Move::Set(p));
-                assert_eq!(
-                    verdict.is_ok(),
-                    reference.contains(&cell_key(&p)),
-                    "{p:?}: {verdict:?}"
-                );
-                legal += usize::from(verdict.is_ok());
-                if let Err(mistake) = verdict {
-                    mistakes.insert(mistake.name());
-                }
-            }
+            legal += check_random_placements(
+                &mut rng,
+                color,
+                1500,
+                &reference,
+                |mv| game.is_legal(mv),
+                |m| m.name(),
+                &mut mistakes,
+            );
         }
     }
     assert!(legal > 100, "{legal}");

@@ -9,7 +9,7 @@ use spielleiter_rules::{
     },
 };
 
-use crate::util::{below, random_game, random_start, rng};
+use crate::util::{below, random_game, random_placement, random_start, rng};
 
 /// The score of `color` recomputed from the board and the last piece.
 fn expected_points(game: &Blokus, color: Color, last_kind: Option<PieceKind>) -> u32 {
@@ -88,14 +88,7 @@ fn an_illegal_move_leaves_the_state_unchanged() {
                 let mv = if below(&mut rng, 10) == 0 {
                     Move::Skip(color)
                 } else {
-                    Move::Set(Placement {
-                        color,
-                        kind: PieceKind::ALL[below(&mut rng, 21)],
-                        rotation: Rotation::ALL[below(&mut rng, 4)],
-                        flipped: below(&mut rng, 2) == 1,
-                        x: below(&mut rng, 26) as i32 - 3,
-                        y: below(&mut rng, 26) as i32 - 3,
-                    })
+                    Move::Set(random_placement(&mut rng, color, 3))
                 };
                 let mut copy = game.clone();
                 match copy.play(&mv) {

@@ -3,9 +3,11 @@
 
 use std::collections::BTreeSet;
 
-use spielleiter_rules::blokus::{Blokus, Move, MoveList, Placement, Rotation};
+use spielleiter_rules::blokus::{Blokus, MoveList, Rotation};
 
-use crate::util::{below, cell_key, random_game, random_start, reference_placements, rng};
+use crate::util::{
+    below, check_random_placements, random_game, random_start, reference_placements, rng,
+};
 
 /// Compares every colour's generated placements with the reference.
 fn check_position(game: &Blokus, moves: &mut MoveList) {
@@ -75,28 +77,16 @@ fn is_legal_agrees_with_the_reference_on_arbitrary_placements() {
         for game in snapshots.iter().filter(|g| !g.is_over()) {
             let color = game.current_color();
             let reference = reference_placements(&game.to_setup(), color);
-            for _ in 0..2000 {
-                let kind = spielleiter_rules::blokus::PieceKind::ALL[below(&mut rng, 21)];
-                let p = Placement {
-                    color,
-                    kind,
-                    rotation: Rotation::ALL[below(&mut rng, 4)],
-                    flipped: below(&mut rng, 2) == 1,
-                    x: below(&mut rng, 24) as i32 - 2,
-                    y: below(&mut rng, 24) as i32 - 2,
-                };
-                let verdict = game.is_legal(&Move::Set(p));
-                assert_eq!(
-                    verdict.is_ok(),
-                    reference.contains(&cell_key(&p)),
-                    "{p:?}: {verdict:?}"
-                );
-                legal += usize::from(verdict.is_ok());
-                if let Err(mistake) = verdict {
-                    mistakes.insert(mistake.name());
-                }
-                checked += 1;
-            }
+            legal += check_random_placements(
+                &mut rng,
+                color,
+                2000,
+                &reference,
+                |mv| game.is_legal(mv),
+                |m| m.name(),
+                &mut mistakes,
+            );
+            checked += 2000;
         }
     }
     // Sanity of the sample: some legal placements and every kind of cell

@@ -340,3 +340,47 @@ pub fn blue_one_piece_short(turn: u32) -> Setup {
     setup.remaining[Color::Blue] = [PieceKind::Mono].into_iter().collect::<PieceSet>();
     setup
 }
+
+/// A random placement of `color`: any kind and label, its bounding box
+/// starting up to `margin` fields off the board.
+pub fn random_placement(rng: &mut Pcg64Mcg, color: Color, margin: usize) -> Placement {
+    Placement {
+        color,
+        kind: PieceKind::ALL[below(rng, 21)],
+        rotation: Rotation::ALL[below(rng, 4)],
+        flipped: below(rng, 2) == 1,
+        x: below(rng, BOARD_SIZE + 2 * margin) as i32 - margin as i32,
+        y: below(rng, BOARD_SIZE + 2 * margin) as i32 - margin as i32,
+    }
+}
+
+/// Checks `is_legal` on `trials` random placements of `color` against
+/// the `reference` placements, collecting the names of the mistakes seen
+/// (`name`); returns how many were legal.
+pub fn check_random_placements<E: std::fmt::Debug>(
+    rng: &mut Pcg64Mcg,
+    color: Color,
+    trials: usize,
+    reference: &BTreeSet<CellKey>,
+    is_legal: impl Fn(&Move) -> Result<(), E>,
+    name: impl Fn(&E) -> &'static str,
+    mistakes: &mut BTreeSet<&'static str>,
+) -> usize {
+    let mut legal = 0;
+    for _ in 0..trials {
+        let p = random_placement(rng, color, 2);
+        let verdict = is_legal(&Move::Set(p));
+        assert_eq!(
+            verdict.is_ok(),
+            reference.contains(&cell_key(&p)),
+            "{p:?}: {verdict:?}"
+        );
+        match verdict {
+            Ok(()) => legal += 1,
+            Err(mistake) => {
+                mistakes.insert(name(&mistake));
+            }
+        }
+    }
+    legal
+}
