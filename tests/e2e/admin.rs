@@ -7,10 +7,11 @@ use spielleiter_e2e::{
     TestClient, TestServer, blokus_of, first_legal_move, joined_pair, play_out, result_of, slot,
 };
 use spielleiter_protocol::{
-    ClientMessage, GameState, Prepare, ServerMessage, SlotDescriptor, result::ScoreCause,
+    ClientMessage, GameState, Prepare, ServerMessage, SlotDescriptor,
+    dialect::{CloseElement, MoveRequestClass},
+    result::ScoreCause,
     room::RoomData,
 };
-use spielleiter_rules::blokus::Team;
 
 async fn prepare(
     admin: &mut TestClient,
@@ -83,11 +84,8 @@ async fn reservations_decide_the_seat_not_the_order_of_joining() {
     assert_eq!(bob.join_prepared(&codes[1]).await, room);
     let mut alice = server.connect().await;
     assert_eq!(alice.join_prepared(&codes[0]).await, room);
-    assert_eq!(
-        alice.room_data().await,
-        RoomData::Welcome { team: Team::One }
-    );
-    assert_eq!(bob.room_data().await, RoomData::Welcome { team: Team::Two });
+    assert_eq!(alice.room_data().await, RoomData::Welcome { seat: 0 });
+    assert_eq!(bob.room_data().await, RoomData::Welcome { seat: 1 });
     let GameState::Blokus2021(state) = state_of(alice.room_data().await);
     assert_eq!(state.display_names, ["alice".to_owned(), "bob".to_owned()]);
 
@@ -140,14 +138,8 @@ async fn an_unreserved_prepared_seat_is_taken_by_join_room() {
     );
     let mut host = server.connect().await;
     host.join_prepared(&codes[0]).await;
-    assert_eq!(
-        guest.room_data().await,
-        RoomData::Welcome { team: Team::Two }
-    );
-    assert_eq!(
-        host.room_data().await,
-        RoomData::Welcome { team: Team::One }
-    );
+    assert_eq!(guest.room_data().await, RoomData::Welcome { seat: 1 });
+    assert_eq!(host.room_data().await, RoomData::Welcome { seat: 0 });
     server.shutdown().await;
 }
 
@@ -258,7 +250,10 @@ async fn a_paused_room_moves_only_when_stepped() {
         })
         .await;
     assert_eq!(state_of(one.room_data().await).turn(), 0);
-    assert_eq!(one.room_data().await, RoomData::MoveRequest);
+    assert_eq!(
+        one.room_data().await,
+        RoomData::MoveRequest(MoveRequestClass::Qualified)
+    );
     assert_eq!(state_of(two.room_data().await).turn(), 0);
     assert_eq!(state_of(admin.room_data().await).turn(), 0);
 
@@ -276,7 +271,10 @@ async fn a_paused_room_moves_only_when_stepped() {
         })
         .await;
     assert_eq!(state_of(two.room_data().await).turn(), 1);
-    assert_eq!(two.room_data().await, RoomData::MoveRequest);
+    assert_eq!(
+        two.room_data().await,
+        RoomData::MoveRequest(MoveRequestClass::Qualified)
+    );
     assert_eq!(state_of(one.room_data().await).turn(), 1);
     assert_eq!(state_of(admin.room_data().await).turn(), 1);
     assert_eq!(admin.room_data().await, RoomData::Paused { paused: false });
@@ -296,7 +294,7 @@ async fn a_move_before_any_request_in_a_paused_room_is_a_violation() {
     // Whatever the move: it is refused before its legality matters.
     one.send_move(
         &room,
-        spielleiter_protocol::blokus2021::WireMove::Skip(None),
+        spielleiter_protocol::games::blokus2021::WireMove::Skip(None),
     )
     .await;
     let RoomData::Error { message, .. } = one.room_data().await else {
@@ -337,7 +335,10 @@ async fn cancel_ends_the_game_without_a_winner() {
                 .iter()
                 .all(|s| s.cause == ScoreCause::Regular && s.parts[0].as_integer() == Some(0))
         );
-        assert_eq!(rest[rest.len() - 1], ServerMessage::Close);
+        assert_eq!(
+            rest[rest.len() - 1],
+            ServerMessage::Close(CloseElement::Short)
+        );
     }
     let mut saw_result = false;
     loop {
@@ -374,7 +375,7 @@ async fn observers_see_rule_violations() {
     // A skip as a colour's first move is illegal.
     one.send_move(
         &room,
-        spielleiter_protocol::blokus2021::WireMove::Skip(None),
+        spielleiter_protocol::games::blokus2021::WireMove::Skip(None),
     )
     .await;
     let RoomData::Error { message, .. } = admin.room_data().await else {
@@ -483,7 +484,10 @@ async fn pausing_with_a_request_outstanding_holds_the_next_state_back() {
     let (mut admin, mut one, mut two, room) = observed_prepared_game(&server, false).await;
     assert!(matches!(one.room_data().await, RoomData::Welcome { .. }));
     let initial = blokus_of(&state_of(one.room_data().await));
-    assert_eq!(one.room_data().await, RoomData::MoveRequest);
+    assert_eq!(
+        one.room_data().await,
+        RoomData::MoveRequest(MoveRequestClass::Qualified)
+    );
     assert!(matches!(two.room_data().await, RoomData::Welcome { .. }));
     assert_eq!(state_of(two.room_data().await).turn(), 0);
 
@@ -513,7 +517,10 @@ async fn pausing_with_a_request_outstanding_holds_the_next_state_back() {
         })
         .await;
     assert_eq!(state_of(two.room_data().await).turn(), 1);
-    assert_eq!(two.room_data().await, RoomData::MoveRequest);
+    assert_eq!(
+        two.room_data().await,
+        RoomData::MoveRequest(MoveRequestClass::Qualified)
+    );
     assert_eq!(state_of(one.room_data().await).turn(), 1);
     server.shutdown().await;
 }

@@ -9,11 +9,12 @@ use spielleiter_e2e::{
 };
 use spielleiter_protocol::{
     ClientMessage, Prepare, ServerMessage,
-    blokus2021::WireMove,
+    dialect::{CloseElement, MoveRequestClass},
+    games::blokus2021::WireMove,
     result::{GameResult, ScoreCause},
     room::RoomData,
 };
-use spielleiter_rules::blokus::{Color, Placement, Rotation, Team};
+use spielleiter_rules::blokus::{Color, Placement, Rotation};
 
 /// A server with small limits, so that limits are quick to reach.
 async fn server() -> TestServer {
@@ -29,15 +30,18 @@ async fn server() -> TestServer {
 async fn started(one: &mut TestClient, two: &mut TestClient) -> spielleiter_rules::blokus::Blokus {
     assert!(matches!(
         one.room_data().await,
-        RoomData::Welcome { team: Team::One }
+        RoomData::Welcome { seat: 0 }
     ));
     let RoomData::Memento(state) = one.room_data().await else {
         panic!("expected the initial state");
     };
-    assert_eq!(one.room_data().await, RoomData::MoveRequest);
+    assert_eq!(
+        one.room_data().await,
+        RoomData::MoveRequest(MoveRequestClass::Qualified)
+    );
     assert!(matches!(
         two.room_data().await,
-        RoomData::Welcome { team: Team::Two }
+        RoomData::Welcome { seat: 1 }
     ));
     assert!(matches!(two.room_data().await, RoomData::Memento(_)));
     blokus_of(&state)
@@ -60,7 +64,10 @@ async fn winner_sees_the_end(client: &mut TestClient) -> GameResult {
         matches!(rest[rest.len() - 2], ServerMessage::Left { .. }),
         "{rest:?}"
     );
-    assert_eq!(rest[rest.len() - 1], ServerMessage::Close);
+    assert_eq!(
+        rest[rest.len() - 1],
+        ServerMessage::Close(CloseElement::Short)
+    );
     result
 }
 
@@ -72,7 +79,7 @@ fn assert_lost(result: &GameResult, loser: usize, cause: ScoreCause) {
     assert_eq!(result.scores[winner].cause, ScoreCause::Regular);
     assert_eq!(result.scores[winner].parts[0].as_integer(), Some(2));
     assert_eq!(result.winners.len(), 1);
-    assert_eq!(result.winners[0].team.index(), winner);
+    assert_eq!(result.winners[0].seat, winner);
 }
 
 async fn with_background<F: Future<Output = ()>>(server: &TestServer, scenario: F) {

@@ -4,16 +4,16 @@
 use std::time::Duration;
 
 use spielleiter_bots::{Bot, BotKind};
-use spielleiter_client::{Connection, GameReport, PlayOptions, play_blokus};
+use spielleiter_client::{Connection, GameReport, PlayOptions, play};
 use spielleiter_e2e::TestServer;
 use spielleiter_protocol::{
     Prepare, ServerMessage, SlotDescriptor, result::ScoreCause, room::RoomData,
 };
-use spielleiter_rules::blokus::Team;
+use spielleiter_rules::{Game, GameType};
 
 async fn bot_game(mut connection: Connection, room: String, kind: BotKind) -> GameReport {
-    let mut bot = kind.build(11);
-    play_blokus(&mut connection, &room, PlayOptions::default(), |game| {
+    let mut bot = kind.build(GameType::Blokus2021, 11).unwrap();
+    play(&mut connection, &room, PlayOptions::default(), |game| {
         bot.choose_move(game)
     })
     .await
@@ -24,14 +24,14 @@ async fn bot_game(mut connection: Connection, room: String, kind: BotKind) -> Ga
 async fn two_bots_play_a_whole_game_through_join() {
     let server = TestServer::start(|_| {}).await;
     let mut one = Connection::connect(server.addr).await.unwrap();
-    let room = one.join().await.unwrap();
+    let room = one.join(GameType::Blokus2021).await.unwrap();
     let mut two = Connection::connect(server.addr).await.unwrap();
-    assert_eq!(two.join().await.unwrap(), room);
+    assert_eq!(two.join(GameType::Blokus2021).await.unwrap(), room);
     let (a, b) = tokio::join!(
         bot_game(one, room.clone(), BotKind::Greedy),
         bot_game(two, room.clone(), BotKind::Random)
     );
-    assert_eq!((a.team, b.team), (Some(Team::One), Some(Team::Two)));
+    assert_eq!((a.seat, b.seat), (Some(0), Some(1)));
     let result = a.result.clone().expect("a result");
     assert_eq!(b.result.as_ref(), Some(&result));
     assert!(result.scores.iter().all(|s| s.cause == ScoreCause::Regular));
@@ -61,12 +61,18 @@ async fn an_administrator_prepares_observes_and_cancels() {
     };
     let prepared = admin.prepare(prepare.clone()).await.unwrap();
     assert_eq!(prepared.reservations.len(), 2);
-    admin.observe(&prepared.room_id).await.unwrap();
+    admin
+        .observe(&prepared.room_id, GameType::Blokus2021)
+        .await
+        .unwrap();
 
     let mut players = Vec::new();
     for (code, kind) in prepared.reservations.iter().zip(BotKind::ALL) {
         let mut connection = Connection::connect(server.addr).await.unwrap();
-        let room = connection.join_prepared(code).await.unwrap();
+        let room = connection
+            .join_prepared(code, GameType::Blokus2021)
+            .await
+            .unwrap();
         assert_eq!(room, prepared.room_id);
         players.push(tokio::spawn(bot_game(connection, room, kind)));
     }
@@ -103,7 +109,9 @@ async fn an_administrator_prepares_observes_and_cancels() {
     // A used code is refused; a room nobody joins can be cancelled, and its
     // observer learns the (winnerless) end.
     let mut late = Connection::connect(server.addr).await.unwrap();
-    let refused = late.join_prepared(&prepared.reservations[0]).await;
+    let refused = late
+        .join_prepared(&prepared.reservations[0], GameType::Blokus2021)
+        .await;
     assert!(
         matches!(
             refused,
@@ -112,7 +120,10 @@ async fn an_administrator_prepares_observes_and_cancels() {
         "{refused:?}"
     );
     let empty = admin.prepare(prepare).await.unwrap();
-    admin.observe(&empty.room_id).await.unwrap();
+    admin
+        .observe(&empty.room_id, GameType::Blokus2021)
+        .await
+        .unwrap();
     admin.cancel(&empty.room_id).await.unwrap();
     let mut cancelled = None;
     while let Some(message) = admin.recv().await.unwrap() {

@@ -6,7 +6,10 @@ use std::time::Duration;
 use spielleiter_e2e::{
     BackgroundGame, TestServer, blokus_of, first_legal_move, joined_pair, result_of,
 };
-use spielleiter_protocol::{ServerMessage, result::ScoreCause, room::RoomData};
+use spielleiter_protocol::{
+    ServerMessage, dialect::MoveRequestClass, result::ScoreCause, room::RoomData,
+};
+use spielleiter_server::config::Overrides;
 
 #[tokio::test]
 async fn a_move_after_the_2_s_soft_limit_loses() {
@@ -17,7 +20,10 @@ async fn a_move_after_the_2_s_soft_limit_loses() {
     let RoomData::Memento(state) = one.room_data().await else {
         panic!("expected the initial state");
     };
-    assert_eq!(one.room_data().await, RoomData::MoveRequest);
+    assert_eq!(
+        one.room_data().await,
+        RoomData::MoveRequest(MoveRequestClass::Qualified)
+    );
     // In time: 1.5 s.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let game = blokus_of(&state);
@@ -30,7 +36,10 @@ async fn a_move_after_the_2_s_soft_limit_loses() {
             after = Some(blokus_of(&s));
         }
     }
-    assert_eq!(two.room_data().await, RoomData::MoveRequest);
+    assert_eq!(
+        two.room_data().await,
+        RoomData::MoveRequest(MoveRequestClass::Qualified)
+    );
     // Late: 2.3 s.
     tokio::time::sleep(Duration::from_millis(2300)).await;
     two.send_move(&room, first_legal_move(&after.unwrap()))
@@ -43,11 +52,7 @@ async fn a_move_after_the_2_s_soft_limit_loses() {
         "Der Spieler hat innerhalb von 2 Sekunden nach Aufforderung keinen Zug gesendet"
     );
     assert_eq!(result.winners.len(), 1);
-    assert_eq!(
-        result.winners[0].team.index(),
-        0,
-        "the late player never wins"
-    );
+    assert_eq!(result.winners[0].seat, 0, "the late player never wins");
     // No state was applied for the late move.
     assert!(!rest.iter().any(
         |m| matches!(m, ServerMessage::Room { data: RoomData::Memento(s), .. } if s.turn() > 1)
@@ -59,15 +64,21 @@ async fn a_move_after_the_2_s_soft_limit_loses() {
 #[tokio::test]
 async fn a_player_who_sends_nothing_loses_at_the_hard_limit() {
     let server = TestServer::start(|config| {
-        config.soft_timeout = Duration::from_millis(800);
-        config.hard_timeout = Duration::from_millis(1500);
+        config.apply(Overrides {
+            soft_timeout_ms: Some(800),
+            hard_timeout_ms: Some(1500),
+            ..Overrides::default()
+        });
     })
     .await;
     let background = BackgroundGame::start(&server, Duration::from_millis(5)).await;
     let (mut one, mut two, _room) = joined_pair(&server).await;
     let _welcome = one.room_data().await;
     let _initial = one.room_data().await;
-    assert_eq!(one.room_data().await, RoomData::MoveRequest);
+    assert_eq!(
+        one.room_data().await,
+        RoomData::MoveRequest(MoveRequestClass::Qualified)
+    );
     let asked = tokio::time::Instant::now();
     let rest = two.until_end().await;
     let waited = asked.elapsed();
@@ -79,7 +90,7 @@ async fn a_player_who_sends_nothing_loses_at_the_hard_limit() {
     assert_eq!(result.scores[0].cause, ScoreCause::HardTimeout);
     assert_eq!(result.scores[1].cause, ScoreCause::Regular);
     assert_eq!(result.winners.len(), 1);
-    assert_eq!(result.winners[0].team.index(), 1);
+    assert_eq!(result.winners[0].seat, 1);
     background.finish().await;
     server.shutdown().await;
 }
@@ -92,7 +103,10 @@ async fn with_timing_off_nobody_is_hurried() {
     let RoomData::Memento(state) = one.room_data().await else {
         panic!("expected the initial state");
     };
-    assert_eq!(one.room_data().await, RoomData::MoveRequest);
+    assert_eq!(
+        one.room_data().await,
+        RoomData::MoveRequest(MoveRequestClass::Qualified)
+    );
     tokio::time::sleep(Duration::from_millis(2300)).await;
     one.send_move(&room, first_legal_move(&blokus_of(&state)))
         .await;

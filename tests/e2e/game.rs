@@ -1,7 +1,9 @@
 use std::time::Duration;
 
 use spielleiter_e2e::{TestServer, blokus_of, joined_pair, play_out, result_of};
-use spielleiter_protocol::{GameState, ServerMessage, result::ScoreCause, room::RoomData};
+use spielleiter_protocol::{
+    GameState, ServerMessage, result::ScoreCause, room::RoomData, seats::seat_label,
+};
 use spielleiter_rules::blokus::Team;
 use spielleiter_server::stats::ServerStats;
 
@@ -12,14 +14,14 @@ fn shape(transcript: &[ServerMessage]) -> Vec<String> {
         .iter()
         .map(|m| match m {
             ServerMessage::Room { data, .. } => match data {
-                RoomData::Welcome { team } => format!("welcome {team}"),
+                RoomData::Welcome { seat } => format!("welcome {}", seat_label(*seat)),
                 RoomData::Memento(state) => format!("memento {}", state.turn()),
-                RoomData::MoveRequest => "request".to_owned(),
+                RoomData::MoveRequest(_) => "request".to_owned(),
                 RoomData::Result(_) => "result".to_owned(),
                 other => format!("{other:?}"),
             },
             ServerMessage::Left { .. } => "left".to_owned(),
-            ServerMessage::Close => "close".to_owned(),
+            ServerMessage::Close(_) => "close".to_owned(),
             other => format!("{other:?}"),
         })
         .collect()
@@ -78,7 +80,7 @@ async fn a_whole_game_in_the_official_order() {
                     ..
                 } => last_state = Some(blokus_of(s)),
                 ServerMessage::Room {
-                    data: RoomData::MoveRequest,
+                    data: RoomData::MoveRequest(_),
                     ..
                 } => {
                     let state = last_state
@@ -108,7 +110,11 @@ async fn a_whole_game_in_the_official_order() {
         std::cmp::Ordering::Equal => vec![Team::One, Team::Two],
     };
     assert_eq!(
-        result.winners.iter().map(|w| w.team).collect::<Vec<_>>(),
+        result
+            .winners
+            .iter()
+            .map(|w| Team::ALL[w.seat])
+            .collect::<Vec<_>>(),
         expected_winners
     );
 

@@ -3,7 +3,9 @@
 use std::{io::Read, time::Duration};
 
 use spielleiter_e2e::{TestServer, joined_pair, play_out, result_of};
-use spielleiter_protocol::{GameType, ServerMessage, replay::read_replay, result::ScoreCause};
+use spielleiter_protocol::{
+    GameType, ServerMessage, dialect::CloseElement, replay::read_replay, result::ScoreCause,
+};
 
 #[tokio::test]
 async fn shutdown_ends_running_games_with_a_result_and_a_replay() {
@@ -34,7 +36,10 @@ async fn shutdown_ends_running_games_with_a_result_and_a_replay() {
             "{result:?}"
         );
         assert!(result.winners.is_empty());
-        assert_eq!(transcript.last(), Some(&ServerMessage::Close));
+        assert_eq!(
+            transcript.last(),
+            Some(&ServerMessage::Close(CloseElement::Short))
+        );
     }
     // No new connections.
     assert!(tokio::net::TcpStream::connect(addr).await.is_err());

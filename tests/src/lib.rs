@@ -11,13 +11,16 @@ use std::{
 
 use bytes::BytesMut;
 use spielleiter_bots::{Bot, BotKind};
-use spielleiter_client::{Connection, GameReport, PlayOptions, play_blokus};
+use spielleiter_client::{Connection, GameReport, PlayOptions, play};
 use spielleiter_protocol::result::ScoreCause;
 use spielleiter_protocol::{
     ClientMessage, FrameDecoder, GameMove, GameState, GameType, ServerMessage, StreamEvent,
-    blokus2021::WireMove, room::RoomData,
+    games::blokus2021::WireMove, room::RoomData,
 };
-use spielleiter_rules::blokus::{Blokus, MoveList, Team};
+use spielleiter_rules::{
+    AnyGame,
+    blokus::{Blokus, MoveList, Team},
+};
 use spielleiter_server::{Config, EmbeddedServer};
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
@@ -174,6 +177,8 @@ pub struct TestClient {
     decoder: FrameDecoder,
     buffer: BytesMut,
     opened: bool,
+    /// The game whose room packets this client reads.
+    game: GameType,
     /// Every byte received, for byte-level checks.
     pub raw: Vec<u8>,
 }
@@ -188,6 +193,7 @@ impl TestClient {
             decoder: FrameDecoder::new(),
             buffer: BytesMut::new(),
             opened: false,
+            game: GameType::Blokus2021,
             raw: Vec::new(),
         }
     }
@@ -195,6 +201,12 @@ impl TestClient {
     /// The socket, for tests that write in their own way.
     pub fn stream_mut(&mut self) -> &mut TcpStream {
         &mut self.stream
+    }
+
+    /// From now on reads room packets as those of `game` (Blokus 2021
+    /// until then).
+    pub fn reads(&mut self, game: GameType) {
+        self.game = game;
     }
 
     /// Sends bytes as they are.
@@ -236,7 +248,7 @@ impl TestClient {
         loop {
             match self.decoder.decode(&mut self.buffer) {
                 Ok(Some(StreamEvent::Frame(frame))) => {
-                    let message = ServerMessage::decode(frame.as_bytes(), GameType::Blokus2021)
+                    let message = ServerMessage::decode(frame.as_bytes(), self.game)
                         .unwrap_or_else(|e| {
                             panic!(
                                 "undecodable packet {:?}: {e}",
@@ -309,7 +321,7 @@ impl TestClient {
     pub async fn expect_closed(&mut self) {
         let rest = self.until_end().await;
         assert!(
-            rest.iter().all(|m| matches!(m, ServerMessage::Close)),
+            rest.iter().all(|m| matches!(m, ServerMessage::Close(_))),
             "expected only <close/> before the end, got {rest:?}"
         );
         match self.next().await {
@@ -346,8 +358,10 @@ fn expect_joined(message: ServerMessage) -> String {
 
 /// The Blokus position of a memento.
 pub fn blokus_of(state: &GameState) -> Blokus {
-    match state {
-        GameState::Blokus2021(state) => Blokus::from_setup(&state.setup).unwrap(),
+    match state.to_game().unwrap() {
+        AnyGame::Blokus2021(game) => game,
+        #[allow(unreachable_patterns)]
+        other => panic!("expected a Blokus 2021 state, got {other:?}"),
     }
 }
 
@@ -378,7 +392,7 @@ pub async fn play_out(
                         ..
                     } => state = Some(blokus_of(s)),
                     ServerMessage::Room {
-                        data: RoomData::MoveRequest,
+                        data: RoomData::MoveRequest(_),
                         ..
                     } => {
                         if !think.is_zero() {
@@ -464,10 +478,13 @@ impl BackgroundGame {
         let mut handles = Vec::new();
         for (code, kind) in reservations.iter().zip([BotKind::Greedy, BotKind::Random]) {
             let mut connection = Connection::connect(server.addr).await.unwrap();
-            let room = connection.join_prepared(code).await.unwrap();
+            let room = connection
+                .join_prepared(code, GameType::Blokus2021)
+                .await
+                .unwrap();
             handles.push(tokio::spawn(async move {
-                let mut bot = kind.build(3);
-                play_blokus(&mut connection, &room, PlayOptions { think }, |game| {
+                let mut bot = kind.build(GameType::Blokus2021, 3).unwrap();
+                play(&mut connection, &room, PlayOptions { think }, |game| {
                     bot.choose_move(game)
                 })
                 .await
@@ -509,16 +526,13 @@ impl BackgroundGame {
             "the reference game was disturbed: {result:?}"
         );
         assert_eq!(one.final_state, two.final_state);
-        let last = one
-            .final_position()
-            .expect("a final state")
-            .expect("a consistent final state");
+        let last = blokus_of(one.final_state.as_ref().expect("a final state"));
         assert!(last.is_over(), "the reference game ended early");
         let points = [last.team_points(Team::One), last.team_points(Team::Two)];
         for (score, own) in result.scores.iter().zip(points) {
             assert_eq!(score.parts[1].as_integer(), Some(i64::from(own)));
         }
-        let winners: Vec<Team> = result.winners.iter().map(|w| w.team).collect();
+        let winners: Vec<Team> = result.winners.iter().map(|w| Team::ALL[w.seat]).collect();
         let expected: Vec<Team> = match points[0].cmp(&points[1]) {
             std::cmp::Ordering::Greater => vec![Team::One],
             std::cmp::Ordering::Less => vec![Team::Two],
@@ -534,10 +548,7 @@ impl BackgroundGame {
                 "the replay holds the initial state and one per move"
             );
             let final_state = one.final_state.expect("a final state");
-            assert_eq!(
-                replay.states.last(),
-                Some(&GameState::Blokus2021(final_state))
-            );
+            assert_eq!(replay.states.last(), Some(&final_state));
             assert_eq!(replay.result.as_ref(), Some(&result));
         }
         ReferenceOutcome { result, moves }

@@ -15,10 +15,9 @@ use std::{
 
 use spielleiter_client::{ClientError, Connection};
 use spielleiter_protocol::{
-    Decimal, GameState, Prepare, ServerMessage, SlotDescriptor, blokus2021, result::GameResult,
-    room::RoomData,
+    Decimal, Prepare, ServerMessage, SlotDescriptor, result::GameResult, room::RoomData,
 };
-use spielleiter_rules::blokus::Team;
+use spielleiter_rules::Game;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -112,7 +111,7 @@ pub(crate) async fn play_game(
         .collect();
     let prepared = admin
         .prepare(Prepare {
-            game_type: Some(blokus2021::GAME_TYPE_ID.to_owned()),
+            game_type: Some(settings.game.id().to_owned()),
             pause: false,
             slots,
         })
@@ -122,7 +121,7 @@ pub(crate) async fn play_game(
         ArenaError::Admin(ClientError::Protocol("`prepared` without two reservations"))
     })?;
     let codes = [code_one, code_two];
-    admin.observe(&room).await?;
+    admin.observe(&room, settings.game).await?;
 
     let mut seats = slot_players.map(|player| Seat {
         player,
@@ -131,7 +130,8 @@ pub(crate) async fn play_game(
     });
     let mut joined = 0;
     let mut running = false;
-    let mut on_turn: Option<Team> = None;
+    // The seat to move, as the last state says.
+    let mut on_turn: Option<usize> = None;
     let mut result: Option<GameResult> = None;
     let mut detected: Option<Detected> = None;
     let mut cancelled = false;
@@ -204,12 +204,12 @@ pub(crate) async fn play_game(
                     }
                 }
                 ServerMessage::Room { room_id, data } if room_id == room => match data {
-                    RoomData::Memento(GameState::Blokus2021(state)) => {
+                    RoomData::Memento(state) => {
                         if !running && detected.is_none() {
                             running = true;
                             deadline = Instant::now() + settings.game_timeout;
                         }
-                        on_turn = Some(state.setup.current_color().team());
+                        on_turn = state.to_game().ok().and_then(|g| g.player_to_move());
                     }
                     RoomData::Result(end) => result = Some(end),
                     _ => {}
@@ -253,7 +253,7 @@ pub(crate) async fn play_game(
                     }
                 } else {
                     Detected {
-                        slot: on_turn.map_or(0, Team::index),
+                        slot: on_turn.unwrap_or(0),
                         cause: Cause::Hung,
                         reason: format!(
                             "the game did not end within {} s",
@@ -317,6 +317,7 @@ fn start_seat(
     let invitation = Invitation {
         host: &settings.host,
         port: settings.port,
+        game: settings.game,
         reservation: code,
         log_path: settings
             .log_dir

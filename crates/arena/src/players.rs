@@ -10,8 +10,9 @@ use std::{
     process::Stdio,
 };
 
-use spielleiter_bots::{Bot, BotKind};
-use spielleiter_client::{ClientError, Connection, GameReport, PlayOptions, play_blokus};
+use spielleiter_bots::{AnyBot, Bot};
+use spielleiter_client::{ClientError, Connection, GameReport, PlayOptions, play};
+use spielleiter_rules::GameType;
 use tokio::{process::Child, task::JoinHandle};
 
 use crate::settings::Program;
@@ -21,6 +22,8 @@ use crate::settings::Program;
 pub(crate) struct Invitation<'a> {
     pub host: &'a str,
     pub port: u16,
+    /// The game the reserved seat is in.
+    pub game: GameType,
     pub reservation: &'a str,
     /// `<log_dir>/<name>_game<N>.log`.
     pub log_path: PathBuf,
@@ -47,13 +50,17 @@ pub(crate) enum Launched {
 /// log file not writable), as text for the game record.
 pub(crate) fn launch(program: &Program, invitation: &Invitation<'_>) -> Result<Launched, String> {
     match program {
-        Program::Builtin(kind) => Ok(Launched::Builtin(tokio::spawn(builtin(
-            *kind,
-            invitation.host.to_owned(),
-            invitation.port,
-            invitation.reservation.to_owned(),
-            invitation.seed,
-        )))),
+        Program::Builtin(kind) => {
+            let bot = kind
+                .build(invitation.game, invitation.seed)
+                .map_err(|e| e.to_string())?;
+            Ok(Launched::Builtin(tokio::spawn(builtin(
+                bot,
+                invitation.host.to_owned(),
+                invitation.port,
+                invitation.reservation.to_owned(),
+            ))))
+        }
         Program::Executable(path) => {
             let log = File::create(&invitation.log_path)
                 .map_err(|e| format!("cannot create {}: {e}", invitation.log_path.display()))?;
@@ -105,16 +112,16 @@ fn is_jar(path: &Path) -> bool {
 }
 
 async fn builtin(
-    kind: BotKind,
+    mut bot: AnyBot,
     host: String,
     port: u16,
     reservation: String,
-    seed: u64,
 ) -> Result<GameReport, ClientError> {
     let mut connection = Connection::connect((host.as_str(), port)).await?;
-    let room = connection.join_prepared(&reservation).await?;
-    let mut bot = kind.build(seed);
-    play_blokus(&mut connection, &room, PlayOptions::default(), |game| {
+    let room = connection
+        .join_prepared(&reservation, bot.game_type())
+        .await?;
+    play(&mut connection, &room, PlayOptions::default(), |game| {
         bot.choose_move(game)
     })
     .await

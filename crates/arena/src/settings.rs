@@ -5,6 +5,7 @@
 use std::{fmt, path::PathBuf, str::FromStr, time::Duration};
 
 use spielleiter_bots::{BotKind, UnknownBot};
+use spielleiter_rules::GameType;
 
 /// How a player is run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +53,8 @@ pub struct PlayerSpec {
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchSettings {
+    /// The game played.
+    pub game: GameType,
     /// Player 1 and player 2. Player 1 starts the odd-numbered games,
     /// player 2 the even-numbered ones.
     pub players: [PlayerSpec; 2],
@@ -91,11 +94,12 @@ pub struct MatchSettings {
 
 impl MatchSettings {
     /// The TestClient's defaults for everything but the players and the
-    /// server: 100 games one at a time, `match-results.jsonl`, `log/`,
+    /// server: the default game, 100 games one at a time, `match-results.jsonl`, `log/`,
     /// 30 s to connect, 20 minutes per game, 5 s to exit, no early stop
     /// (20 games before testing significance when it is asked for).
     pub fn new(players: [PlayerSpec; 2], host: String, port: u16, passphrase: String) -> Self {
         MatchSettings {
+            game: GameType::DEFAULT,
             players,
             games: 100,
             parallel: 1,
@@ -120,15 +124,23 @@ impl MatchSettings {
     }
 }
 
-/// Makes two equal display names distinct by suffixing `-1` and `-2`, as
-/// the official TestClient does (the server names replays and the match
-/// runner names logs after them).
-pub fn distinct_names(first: String, second: String) -> [String; 2] {
-    if first == second {
-        [format!("{first}-1"), format!("{second}-2")]
-    } else {
-        [first, second]
-    }
+/// Makes equal display names distinct by suffixing each that occurs more
+/// than once with its player number (`-1`, `-2`, …), as the official
+/// TestClient does for its two players (the server names replays and the
+/// match runner names logs after them).
+pub fn distinct_names(names: Vec<String>) -> Vec<String> {
+    let repeated = |name: &String| names.iter().filter(|other| *other == name).count() > 1;
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            if repeated(name) {
+                format!("{name}-{}", i + 1)
+            } else {
+                name.clone()
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -155,12 +167,16 @@ mod tests {
     #[test]
     fn equal_names_get_suffixes() {
         assert_eq!(
-            distinct_names("x".into(), "x".into()),
+            distinct_names(vec!["x".into(), "x".into()]),
             ["x-1".to_owned(), "x-2".to_owned()]
         );
         assert_eq!(
-            distinct_names("a".into(), "b".into()),
+            distinct_names(vec!["a".into(), "b".into()]),
             ["a".to_owned(), "b".to_owned()]
+        );
+        assert_eq!(
+            distinct_names(vec!["x".into(), "y".into(), "x".into()]),
+            ["x-1".to_owned(), "y".to_owned(), "x-3".to_owned()]
         );
     }
 }

@@ -6,7 +6,10 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand_pcg::Pcg64;
-use spielleiter_bots::{Bot, GreedyBot, RandomBot};
+use spielleiter_bots::{
+    Bot,
+    blokus2021::{GreedyBot, RandomBot},
+};
 use spielleiter_rules::blokus::{Blokus, PieceKind, Team};
 
 /// The position after `turns` turns of a seeded random game.
@@ -20,7 +23,7 @@ fn position(turns: u32) -> Blokus {
     game
 }
 
-fn choose(c: &mut Criterion, name: &str, bot: &mut dyn Bot, game: &Blokus) {
+fn choose(c: &mut Criterion, name: &str, bot: &mut dyn Bot<Blokus>, game: &Blokus) {
     let mv = bot.choose_move(game);
     assert_eq!(game.is_legal(&mv), Ok(()));
     c.bench_function(name, |b| b.iter(|| bot.choose_move(black_box(game))));

@@ -2,9 +2,7 @@
 
 use std::{fmt, str::FromStr};
 
-use rand_pcg::Pcg64;
-
-use crate::{Bot, GreedyBot, RandomBot};
+use spielleiter_rules::GameType;
 
 /// A built-in bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -24,18 +22,6 @@ impl BotKind {
         match self {
             BotKind::Random => "random",
             BotKind::Greedy => "greedy",
-        }
-    }
-
-    /// A new bot of this kind; `seed` seeds the random ones.
-    pub fn build(self, seed: u64) -> Box<dyn Bot + Send> {
-        match self {
-            BotKind::Random => Box::new(RandomBot::new(Pcg64::new(
-                u128::from(seed),
-                // Any odd stream constant; fixed so a seed means one game.
-                0x5851_f42d_4c95_7f2d_1405_7b7e_f767_814f,
-            ))),
-            BotKind::Greedy => Box::new(GreedyBot::new()),
         }
     }
 }
@@ -62,6 +48,23 @@ impl fmt::Display for UnknownBot {
 
 impl std::error::Error for UnknownBot {}
 
+/// A game without a bot of the kind asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoSuchBot {
+    /// The kind asked for.
+    pub kind: BotKind,
+    /// The game.
+    pub game: GameType,
+}
+
+impl fmt::Display for NoSuchBot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "there is no {} bot for {}", self.kind, self.game)
+    }
+}
+
+impl std::error::Error for NoSuchBot {}
+
 impl FromStr for BotKind {
     type Err = UnknownBot;
 
@@ -75,15 +78,21 @@ impl FromStr for BotKind {
 
 #[cfg(test)]
 mod tests {
-    use spielleiter_rules::blokus::{Blokus, PieceKind};
+    use spielleiter_rules::{
+        AnyGame,
+        blokus::{Blokus, PieceKind},
+    };
 
     use super::*;
+    use crate::Bot;
 
     #[test]
     fn names_round_trip_and_build_the_named_bot() {
         for kind in BotKind::ALL {
             assert_eq!(kind.name().parse::<BotKind>(), Ok(kind));
-            assert_eq!(kind.build(1).name(), kind.name());
+            let bot = kind.build(GameType::Blokus2021, 1).expect("a Blokus bot");
+            assert_eq!(bot.name(), kind.name());
+            assert_eq!(bot.game_type(), GameType::Blokus2021);
         }
         assert_eq!(
             "Greedy".parse::<BotKind>(),
@@ -93,9 +102,11 @@ mod tests {
 
     #[test]
     fn a_seed_fixes_a_random_bots_choices() {
-        let game = Blokus::new(PieceKind::PentoZ);
+        let game = AnyGame::Blokus2021(Blokus::new(PieceKind::PentoZ));
         let draws = |seed| -> Vec<_> {
-            let mut bot = BotKind::Random.build(seed);
+            let mut bot = BotKind::Random
+                .build(GameType::Blokus2021, seed)
+                .expect("a Blokus bot");
             (0..16).map(|_| bot.choose_move(&game)).collect()
         };
         assert_eq!(draws(3), draws(3));

@@ -1,17 +1,26 @@
-//! Built-in bots for Blokus 2021: pure decision logic over the rules
-//! engine's [`Blokus`] position. No I/O, no clock: a bot answers at once, and
-//! whoever drives it over the network adds any think time.
+//! Built-in bots: pure decision logic over the rules engines, one folder per
+//! game. No I/O, no clock: a bot answers at once, and whoever drives it over
+//! the network adds any think time.
 //!
-//! - [`RandomBot`]: a uniformly random legal placement (seedable).
-//! - [`GreedyBot`]: the largest piece, placed where it leaves its colour the
-//!   most free corners (see its documentation for the whole heuristic).
+//! - [`Bot`]: a player of one game type.
+//! - [`BotKind`] names the bots for command lines (`random`, `greedy`);
+//!   [`BotKind::build`] gives the bot of a kind for any hosted game, as an
+//!   [`AnyBot`] that plays [`AnyGame`](spielleiter_rules::AnyGame)s.
+//! - [`blokus2021`]: Blokus 2021's [`RandomBot`](blokus2021::RandomBot) (a
+//!   uniformly random legal placement) and [`GreedyBot`](blokus2021::GreedyBot)
+//!   (the largest piece, where it leaves its colour the most free corners).
 //!
-//! [`BotKind`] names them for command lines (`random`, `greedy`).
+//! # How to add a game's bots
+//!
+//! A folder `src/<game>/` with the bots (each an `impl Bot<TheGame>`) and a
+//! function `bot(kind, seed)` that builds the game's bot of each kind it has,
+//! plus one entry in the list at the bottom of `src/catalogue.rs`. A game
+//! without an entry simply has no built-in bots.
 //!
 //! # Example
 //!
 //! ```
-//! use spielleiter_bots::{Bot, GreedyBot};
+//! use spielleiter_bots::{Bot, blokus2021::GreedyBot};
 //! use spielleiter_rules::blokus::{Blokus, PieceKind};
 //!
 //! let mut game = Blokus::new(PieceKind::PentoL);
@@ -23,33 +32,29 @@
 //! ```
 #![deny(missing_docs)]
 
-mod greedy;
+pub mod blokus2021;
+mod catalogue;
 mod kind;
-mod random;
 
-pub use greedy::GreedyBot;
-pub use kind::{BotKind, UnknownBot};
-pub use random::RandomBot;
-use spielleiter_rules::blokus::{Blokus, Move};
+pub use catalogue::AnyBot;
+pub use kind::{BotKind, NoSuchBot, UnknownBot};
+use spielleiter_rules::Game;
 
-/// A Blokus 2021 player that chooses moves without I/O.
-pub trait Bot {
+/// A player of games of type `G` that chooses moves without I/O.
+pub trait Bot<G: Game> {
     /// The bot's short name, e.g. `greedy`.
     fn name(&self) -> &'static str;
 
-    /// A legal move for the colour on turn in `game`, which is not over.
-    ///
-    /// Bots place a piece whenever one fits (the rules guarantee that the
-    /// colour on turn of a running game can place one) and pass otherwise.
-    fn choose_move(&mut self, game: &Blokus) -> Move;
+    /// A legal move for the player to move in `game`, which is not over.
+    fn choose_move(&mut self, game: &G) -> G::Move;
 }
 
-impl<B: Bot + ?Sized> Bot for Box<B> {
+impl<G: Game, B: Bot<G> + ?Sized> Bot<G> for Box<B> {
     fn name(&self) -> &'static str {
         (**self).name()
     }
 
-    fn choose_move(&mut self, game: &Blokus) -> Move {
+    fn choose_move(&mut self, game: &G) -> G::Move {
         (**self).choose_move(game)
     }
 }

@@ -25,9 +25,10 @@ use std::{
 
 use anyhow::{Context, bail};
 use clap::Args;
-use spielleiter_bots::{Bot, BotKind};
-use spielleiter_client::{Connection, PlayOptions, play_blokus};
+use spielleiter_bots::{AnyBot, Bot, BotKind};
+use spielleiter_client::{Connection, PlayOptions, play};
 use spielleiter_protocol::result::ScoreCause;
+use spielleiter_rules::GameType;
 use spielleiter_server::{Config, EmbeddedServer, stats::ServerStats};
 use tokio::time::Instant;
 
@@ -47,7 +48,10 @@ pub struct BenchArgs {
     /// milliseconds (e.g. 1950 or 2050 to check the 2 s clock).
     #[arg(long, default_value_t = 0)]
     think_ms: u64,
-    /// The bot that plays both sides.
+    /// The game played.
+    #[arg(long, default_value_t = GameType::DEFAULT, value_name = "ID")]
+    game: GameType,
+    /// The bot that plays every seat.
     #[arg(long, default_value = "random")]
     bot: BotKind,
     /// Write replays (to a temporary directory, removed afterwards), as a
@@ -76,7 +80,7 @@ pub struct BenchArgs {
 struct Tally {
     /// Moves the bots sent.
     moves_sent: AtomicU64,
-    /// Games seen to end by both rules and players (counted by team ONE).
+    /// Games seen to end by both rules and players (counted by seat ONE).
     regular: AtomicU64,
     /// Games lost by a rule violation or by leaving.
     broken: AtomicU64,
@@ -142,9 +146,9 @@ async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     let replay_dir = std::env::temp_dir().join(format!("spielleiter-bench-{}", std::process::id()));
     let config = Config {
         port: 0,
-        // Each game's two players plus, for a moment, the connections of the
+        // Each game's players plus, for a moment, the connections of the
         // games that just ended.
-        max_connections: args.concurrency * 4 + 64,
+        max_connections: args.concurrency * args.game.player_count() * 2 + 64,
         replays: args.replays,
         replay_dir: replay_dir.clone(),
         shutdown_grace: Duration::ZERO,
@@ -154,8 +158,9 @@ async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     let addr = server.addr();
     let stats = Arc::clone(server.stats());
     println!(
-        "bench: {} concurrent games of `{}` bots, think {} ms, replays {}, players {}, until {} games or {} s",
+        "bench: {} concurrent games of {} between `{}` bots, think {} ms, replays {}, players {}, until {} games or {} s",
         args.concurrency,
+        args.game,
         args.bot,
         args.think_ms,
         if args.replays { "on" } else { "off" },
@@ -170,7 +175,7 @@ async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
 
     let started = Instant::now();
     let players = if args.same_process {
-        Players::Local(LocalPlayers::start(addr, args))
+        Players::Local(LocalPlayers::start(addr, args)?)
     } else {
         Players::Child(spawn_players(addr, args)?)
     };
@@ -269,22 +274,27 @@ struct LocalPlayers {
 }
 
 impl LocalPlayers {
-    fn start(addr: SocketAddr, args: &BenchArgs) -> LocalPlayers {
+    fn start(addr: SocketAddr, args: &BenchArgs) -> anyhow::Result<LocalPlayers> {
+        // Fails here, before any game, if the game has no such bot.
+        args.bot.build(args.game, 0)?;
         let tally = Arc::new(Tally::default());
         let stopping = Arc::new(AtomicBool::new(false));
         let options = PlayOptions {
             think: Duration::from_millis(args.think_ms),
         };
-        let tasks = (0..args.concurrency * 2)
+        let (game, kind) = (args.game, args.bot);
+        let tasks = (0..args.concurrency * game.player_count())
             .map(|slot| {
-                let (tally, stopping, bot) = (Arc::clone(&tally), Arc::clone(&stopping), args.bot);
+                let (tally, stopping) = (Arc::clone(&tally), Arc::clone(&stopping));
                 tokio::spawn(async move {
                     let mut seed = slot as u64 * 1_000_003;
                     while !stopping.load(Ordering::Relaxed) {
                         seed += 1;
-                        if let Err(error) =
-                            play_one(addr, bot.build(seed), options, &tally, &stopping).await
-                        {
+                        let played = match kind.build(game, seed) {
+                            Ok(bot) => play_one(addr, bot, options, &tally, &stopping).await,
+                            Err(error) => Err(error.into()),
+                        };
+                        if let Err(error) = played {
                             if tally.client_errors.fetch_add(1, Ordering::Relaxed) < 3 {
                                 eprintln!("bench: a player failed: {error:#}");
                             }
@@ -294,11 +304,11 @@ impl LocalPlayers {
                 })
             })
             .collect();
-        LocalPlayers {
+        Ok(LocalPlayers {
             tally,
             stopping,
             tasks,
-        }
+        })
     }
 
     fn stop(self) -> Tally {
@@ -326,6 +336,8 @@ fn spawn_players(addr: SocketAddr, args: &BenchArgs) -> anyhow::Result<Child> {
         args.think_ms.to_string(),
         "--bot".to_owned(),
         args.bot.to_string(),
+        "--game".to_owned(),
+        args.game.to_string(),
     ];
     let launchers: &[&[&str]] = match args.players_priority.as_str() {
         "idle" => &[&["chrt", "--idle", "0"], &["nice", "-n", "19"], &[]],
@@ -382,7 +394,7 @@ fn stop_child(mut child: Child) -> anyhow::Result<Tally> {
 /// The players' process: play until a line arrives on stdin, then print
 /// the tally.
 async fn players_process(addr: SocketAddr, args: &BenchArgs) -> anyhow::Result<()> {
-    let players = LocalPlayers::start(addr, args);
+    let players = LocalPlayers::start(addr, args)?;
     tokio::task::spawn_blocking(|| {
         let mut line = String::new();
         let _ = std::io::stdin().read_line(&mut line);
@@ -396,14 +408,14 @@ async fn players_process(addr: SocketAddr, args: &BenchArgs) -> anyhow::Result<(
 /// One player's game: connect, join, play to the end.
 async fn play_one(
     addr: SocketAddr,
-    mut bot: Box<dyn Bot + Send>,
+    mut bot: AnyBot,
     options: PlayOptions,
     tally: &Tally,
     stopping: &AtomicBool,
 ) -> anyhow::Result<()> {
     let mut connection = Connection::connect(addr).await?;
-    let room = connection.join().await?;
-    let report = play_blokus(&mut connection, &room, options, |game| {
+    let room = connection.join(bot.game_type()).await?;
+    let report = play(&mut connection, &room, options, |game| {
         bot.choose_move(game)
     })
     .await?;
@@ -414,8 +426,8 @@ async fn play_one(
     tally
         .moves_sent
         .fetch_add(u64::from(report.moves_sent), Ordering::Relaxed);
-    // Count each game once: by its team ONE player.
-    if report.team.is_some_and(|t| t.index() == 0)
+    // Count each game once: by its first seat's player.
+    if report.seat == Some(0)
         && let Some(result) = &report.result
     {
         let causes: Vec<ScoreCause> = result.scores.iter().map(|s| s.cause).collect();

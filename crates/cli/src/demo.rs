@@ -8,18 +8,25 @@ use anyhow::Context;
 use clap::Args;
 use spielleiter_arena::{LocalServer, LocalServerSettings, distinct_names, replays::find_replay};
 use spielleiter_bots::{Bot, BotKind};
-use spielleiter_client::{Connection, GameReport, PlayOptions, play_blokus};
-use spielleiter_protocol::{Prepare, SlotDescriptor, blokus2021};
+use spielleiter_client::{Connection, GameReport, PlayOptions, play};
+use spielleiter_protocol::{Prepare, SlotDescriptor};
+use spielleiter_rules::GameType;
+
+use spielleiter_protocol::seats::seat_label;
 
 use crate::show;
 
 /// Settings of the demo game.
 #[derive(Debug, Args)]
 pub struct DemoArgs {
-    /// The bot of team ONE (BLUE and RED, moves first).
+    /// The game, e.g. `swc_2021_blokus`.
+    #[arg(long, default_value_t = GameType::DEFAULT, value_name = "ID")]
+    game: GameType,
+    /// The bot of team ONE (in Blokus 2021: BLUE and RED, moves first).
     #[arg(long, default_value = "greedy", value_name = "BOT")]
     one: BotKind,
-    /// The bot of team TWO (YELLOW and GREEN).
+    /// The bot of team TWO (in Blokus 2021: YELLOW and GREEN); in games of
+    /// more players, of every further team.
     #[arg(long, default_value = "random", value_name = "BOT")]
     two: BotKind,
     /// Where the replay is written.
@@ -45,19 +52,27 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
     })
     .await?;
     let since = SystemTime::now();
-    let names = distinct_names(args.one.name().to_owned(), args.two.name().to_owned());
+    let kinds: Vec<BotKind> = (0..args.game.player_count())
+        .map(|seat| if seat == 0 { args.one } else { args.two })
+        .collect();
+    let names = distinct_names(kinds.iter().map(|kind| kind.name().to_owned()).collect());
+    let teams: Vec<String> = names
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| format!("{name} (team {})", seat_label(seat)))
+        .collect();
     println!(
-        "Spielleiter demo on {}: {} (team ONE) vs {} (team TWO)",
+        "Spielleiter demo of {} on {}: {}",
+        args.game,
         server.addr(),
-        names[0],
-        names[1]
+        teams.join(" vs ")
     );
 
     let mut admin = Connection::connect(server.addr()).await?;
     admin.authenticate(server.passphrase()).await?;
     let prepared = admin
         .prepare(Prepare {
-            game_type: Some(blokus2021::GAME_TYPE_ID.to_owned()),
+            game_type: Some(args.game.id().to_owned()),
             pause: false,
             slots: names
                 .iter()
@@ -70,17 +85,12 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
         })
         .await?;
     let mut players = Vec::new();
-    for (index, (code, kind)) in prepared
-        .reservations
-        .iter()
-        .zip([args.one, args.two])
-        .enumerate()
-    {
+    for (index, (code, kind)) in prepared.reservations.iter().zip(kinds).enumerate() {
+        let mut bot = kind.build(args.game, seed.wrapping_add(index as u64))?;
         let mut connection = Connection::connect(server.addr()).await?;
-        let room = connection.join_prepared(code).await?;
-        let mut bot = kind.build(seed.wrapping_add(index as u64));
+        let room = connection.join_prepared(code, args.game).await?;
         players.push(tokio::spawn(async move {
-            play_blokus(&mut connection, &room, PlayOptions::default(), |game| {
+            play(&mut connection, &room, PlayOptions::default(), |game| {
                 bot.choose_move(game)
             })
             .await
@@ -97,27 +107,22 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
     server.stop().await;
 
     let report = reports.first().context("no player report")?;
-    let state = report
-        .final_state
-        .as_ref()
-        .context("the game sent no state")?;
     let position = report
         .final_position()
         .context("the game sent no state")?
         .context("the final state is inconsistent")?;
-    println!(
-        "\nStart piece {}; the game ended after {} turns (round {}).\n",
-        state.setup.start_piece,
-        position.turn(),
-        position.round().min(spielleiter_rules::blokus::ROUND_LIMIT)
-    );
-    print!("{}", show::board_picture(&position));
-    println!("    B blue, R red: team ONE · Y yellow, G green: team TWO\n");
+    match show::presentation(args.game).picture(&position) {
+        Some(picture) => println!("\n{picture}"),
+        None => println!(
+            "\nThe game ended after {} turns.\n",
+            spielleiter_rules::Game::turn(&position)
+        ),
+    }
     let result = report
         .result
         .as_ref()
         .context("the game ended without a result")?;
-    print!("{}", show::result_text(result, &state.display_names));
+    print!("{}", show::result_text(args.game, result, &names));
     match find_replay(&replay_dir, &prepared.room_id, since).await {
         Some(path) => println!("Replay: {}", path.display()),
         None => println!("Replay: not found in {}", replay_dir.display()),

@@ -116,8 +116,11 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
 
 async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
     let seed = args.seed.unwrap_or_else(rand::random);
-    let names = distinct_names(args.name1.clone(), args.name2.clone());
-    let [name1, name2] = names;
+    let mut names = distinct_names(vec![args.name1.clone(), args.name2.clone()]).into_iter();
+    let (name1, name2) = (
+        names.next().unwrap_or_default(),
+        names.next().unwrap_or_default(),
+    );
     let players = [
         PlayerSpec {
             name: name1,

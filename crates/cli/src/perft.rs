@@ -1,27 +1,42 @@
-//! `spielleiter perft`: replays a move file from the empty Blokus 2021 board
-//! and counts the placement sequences of each length up to a depth.
+//! `spielleiter perft --game ID`: counts the move sequences of each length
+//! up to a depth from a game's initial position.
 //!
-//! Counting rules are those of `spielleiter_rules::blokus::perft`: one node
+//! Every game counts with the rules crate's generic `perft` (one node per
+//! distinct effect, no optional moves, nothing past the end of the game).
+//! Blokus 2021 has more: a move file replayed first, the start piece chosen
+//! (`--start-piece`), its fast counter and a split by piece kind; its
+//! counting rules are those of `spielleiter_rules::blokus::perft`: one node
 //! per distinct placement, no voluntary skips, stuck colours removed without
-//! a node, nothing counted past the end of the game.
+//! a node.
 
 use std::{fmt::Write as _, path::PathBuf, time::Instant};
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use clap::Args;
-use spielleiter_rules::blokus::{
-    Blokus, Mistake, Move, PieceKind,
-    notation::ParseMoveError,
-    perft::{perft, perft_by_kind},
+use rand_pcg::Pcg64;
+use spielleiter_protocol::seats::seat_label;
+use spielleiter_rules::{
+    AnyGame, Game, GameType,
+    blokus::{
+        Blokus, Mistake, Move, PieceKind,
+        notation::ParseMoveError,
+        perft::{perft, perft_by_kind},
+    },
 };
 
 /// Arguments of `spielleiter perft`.
 #[derive(Debug, Args)]
 pub struct PerftArgs {
-    /// The start piece shared by all colours, e.g. PENTO_L.
+    /// The game.
+    #[arg(long, default_value_t = GameType::DEFAULT, value_name = "ID")]
+    game: GameType,
+    /// Blokus 2021: the start piece shared by all colours, e.g. PENTO_L.
     #[arg(long, value_parser = parse_kind)]
-    start_piece: PieceKind,
-    /// A file of moves to play first, one per line:
+    start_piece: Option<PieceKind>,
+    /// Other games: the seed of what the game leaves to chance [default: 0].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Blokus 2021: a file of moves to play first, one per line:
     /// `COLOR KIND ROTATION FLIPPED X Y` or `COLOR SKIP`; blank lines and
     /// `#` comments are ignored.
     #[arg(long)]
@@ -29,7 +44,7 @@ pub struct PerftArgs {
     /// Count up to this many placements deep.
     #[arg(long)]
     depth: u32,
-    /// Also split perft(1) by piece kind.
+    /// Blokus 2021: also split perft(1) by piece kind.
     #[arg(long)]
     by_kind: bool,
 }
@@ -100,6 +115,45 @@ pub fn replay(start_piece: PieceKind, text: &str) -> Result<Blokus, MoveFileErro
 ///
 /// An unreadable, malformed or illegal move file.
 pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
+    match args.game {
+        GameType::Blokus2021 => run_blokus_2021(args),
+        #[allow(unreachable_patterns)]
+        other => run_any(other, args),
+    }
+}
+
+/// Any game: the generic count from the initial position.
+fn run_any(game_type: GameType, args: &PerftArgs) -> anyhow::Result<()> {
+    if args.start_piece.is_some() || args.moves.is_some() || args.by_kind {
+        bail!("--start-piece, --moves and --by-kind are for swc_2021_blokus only");
+    }
+    let mut rng = Pcg64::new(u128::from(args.seed.unwrap_or(0)), 0x0a02_bdbf_7bb3_c0a7);
+    let game = AnyGame::new(game_type, &mut rng);
+    let mut out = String::new();
+    let _ = match game.player_to_move() {
+        Some(seat) => writeln!(
+            out,
+            "{game_type}, turn {}, team {} to move",
+            game.turn(),
+            seat_label(seat)
+        ),
+        None => writeln!(out, "{game_type}, turn {}, game over", game.turn()),
+    };
+    counts(&mut out, args.depth, |depth| {
+        spielleiter_rules::perft(&game, depth)
+    });
+    print!("{out}");
+    Ok(())
+}
+
+/// Blokus 2021: a move file and the start piece, the fast counter.
+fn run_blokus_2021(args: &PerftArgs) -> anyhow::Result<()> {
+    if args.seed.is_some() {
+        bail!("swc_2021_blokus takes --start-piece, not --seed");
+    }
+    let start_piece = args
+        .start_piece
+        .context("swc_2021_blokus needs --start-piece (e.g. PENTO_L)")?;
     let text = match &args.moves {
         Some(path) => std::fs::read_to_string(path)
             .with_context(|| format!("cannot read move file {}", path.display()))?,
@@ -109,7 +163,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
         .moves
         .as_ref()
         .map_or_else(|| "(no move file)".to_owned(), |p| p.display().to_string());
-    let game = replay(args.start_piece, &text).with_context(|| format!("in {source}"))?;
+    let game = replay(start_piece, &text).with_context(|| format!("in {source}"))?;
     print!("{}", report(&game, args.depth, args.by_kind));
     Ok(())
 }
@@ -127,17 +181,7 @@ fn report(game: &Blokus, depth: u32, by_kind: bool) -> String {
         game.round(),
         game.current_color()
     );
-    for d in 1..=depth {
-        let started = Instant::now();
-        let nodes = perft(game, d);
-        let seconds = started.elapsed().as_secs_f64();
-        let rate = if seconds > 0.0 {
-            nodes as f64 / seconds
-        } else {
-            0.0
-        };
-        let _ = writeln!(out, "perft {d} {nodes} ({seconds:.3} s, {rate:.0} nodes/s)");
-    }
+    counts(&mut out, depth, |d| perft(game, d));
     if by_kind {
         for (kind, count) in PieceKind::ALL.iter().zip(perft_by_kind(game)) {
             if count > 0 {
@@ -146,6 +190,21 @@ fn report(game: &Blokus, depth: u32, by_kind: bool) -> String {
         }
     }
     out
+}
+
+/// `perft d N (… s, … nodes/s)` for d = 1 ..= `depth`, counted by `count`.
+fn counts(out: &mut String, depth: u32, count: impl Fn(u32) -> u64) {
+    for d in 1..=depth {
+        let started = Instant::now();
+        let nodes = count(d);
+        let seconds = started.elapsed().as_secs_f64();
+        let rate = if seconds > 0.0 {
+            nodes as f64 / seconds
+        } else {
+            0.0
+        };
+        let _ = writeln!(out, "perft {d} {nodes} ({seconds:.3} s, {rate:.0} nodes/s)");
+    }
 }
 
 #[cfg(test)]

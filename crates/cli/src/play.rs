@@ -7,7 +7,9 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::{ArgAction, Args};
 use spielleiter_bots::{Bot, BotKind};
-use spielleiter_client::{Connection, PlayOptions, play_blokus};
+use spielleiter_client::{Connection, PlayOptions, play};
+use spielleiter_protocol::{GameState, seats::seat_label};
+use spielleiter_rules::GameType;
 
 use crate::show;
 
@@ -18,6 +20,10 @@ pub struct PlayArgs {
     /// The built-in bot: `random` or `greedy`.
     #[arg(long, default_value = "greedy", value_name = "BOT")]
     bot: BotKind,
+    /// The game, e.g. `swc_2021_blokus`: the one to join without a
+    /// reservation, and the one of the reserved seat.
+    #[arg(long, default_value_t = GameType::DEFAULT, value_name = "ID")]
+    game: GameType,
     /// The server's host.
     #[arg(short = 'h', long, default_value = "localhost")]
     host: String,
@@ -25,7 +31,7 @@ pub struct PlayArgs {
     #[arg(short, long, default_value_t = 13050)]
     port: u16,
     /// Reservation code of a prepared slot; without one, the bot joins any
-    /// open Blokus game (or opens one).
+    /// open game of `--game` (or opens one).
     #[arg(short, long, value_name = "CODE")]
     reservation: Option<String>,
     /// Milliseconds between a move request and the bot's answer.
@@ -42,26 +48,32 @@ pub struct PlayArgs {
 /// Connects, joins, plays until the server ends the game, prints the result.
 pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    runtime.block_on(play(args))
+    runtime.block_on(play_game(args))
 }
 
-async fn play(args: &PlayArgs) -> anyhow::Result<()> {
+async fn play_game(args: &PlayArgs) -> anyhow::Result<()> {
+    let mut bot = args
+        .bot
+        .build(args.game, args.seed.unwrap_or_else(rand::random))?;
     let mut connection = Connection::connect((args.host.as_str(), args.port)).await?;
     let room = match &args.reservation {
-        Some(code) => connection.join_prepared(code).await?,
-        None => connection.join().await?,
+        Some(code) => connection.join_prepared(code, args.game).await?,
+        None => connection.join(args.game).await?,
     };
     println!("{} joined room {room}", args.bot);
-    let mut bot = args.bot.build(args.seed.unwrap_or_else(rand::random));
     let options = PlayOptions {
         think: Duration::from_millis(args.think_ms),
     };
-    let report = play_blokus(&mut connection, &room, options, |game| {
+    let report = play(&mut connection, &room, options, |game| {
         bot.choose_move(game)
     })
     .await?;
-    if let Some(team) = report.team {
-        println!("played team {team} with {} moves", report.moves_sent);
+    if let Some(seat) = report.seat {
+        println!(
+            "played team {} with {} moves",
+            seat_label(seat),
+            report.moves_sent
+        );
     }
     for error in &report.errors {
         println!("server: {error}");
@@ -69,11 +81,11 @@ async fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let names = report
         .final_state
         .as_ref()
-        .map(|s| s.display_names.clone())
+        .map(GameState::display_names)
         .unwrap_or_default();
     match &report.result {
         Some(result) => {
-            print!("{}", show::result_text(result, &names));
+            print!("{}", show::result_text(args.game, result, &names));
             Ok(())
         }
         None => anyhow::bail!("the server ended the connection without a result"),

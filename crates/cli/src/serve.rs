@@ -6,9 +6,10 @@ use std::{io::IsTerminal, net::IpAddr, path::PathBuf};
 
 use anyhow::Context;
 use clap::Args;
+use spielleiter_rules::GameType;
 use spielleiter_server::{
     Config,
-    config::{ConfigError, LogFormat, Overrides},
+    config::{ConfigError, GameMoveLimits, LogFormat, Overrides},
 };
 use tracing::info;
 use tracing_subscriber::{EnvFilter, fmt, prelude::*};
@@ -42,6 +43,10 @@ pub struct ServeArgs {
     /// Rooms created by `join` start paused.
     #[arg(long, env = "SPIELLEITER_START_PAUSED", value_name = "BOOL")]
     start_paused: Option<bool>,
+    /// The game of a `join` without `gameType` when no room is open
+    /// [default: swc_2021_blokus].
+    #[arg(long, env = "SPIELLEITER_DEFAULT_GAME", value_name = "ID")]
+    default_game: Option<GameType>,
     /// Seed for the random start pieces (reproducible games).
     #[arg(long, env = "SPIELLEITER_SEED")]
     seed: Option<u64>,
@@ -51,12 +56,24 @@ pub struct ServeArgs {
     /// Whether players are timed [default: true].
     #[arg(long, env = "SPIELLEITER_TIMEOUTS", value_name = "BOOL")]
     timeouts: Option<bool>,
-    /// Soft move time limit in milliseconds [default: 2000].
+    /// Soft move time limit of every game type in milliseconds [default:
+    /// the game's, 2000 for the 2021 game].
     #[arg(long, env = "SPIELLEITER_SOFT_TIMEOUT_MS", value_name = "MS")]
     soft_timeout_ms: Option<u64>,
-    /// Hard move time limit in milliseconds [default: 10000].
+    /// Hard move time limit of every game type in milliseconds [default:
+    /// the game's, 10000 for the 2021 game].
     #[arg(long, env = "SPIELLEITER_HARD_TIMEOUT_MS", value_name = "MS")]
     hard_timeout_ms: Option<u64>,
+    /// Move time limits of one game type, `GAME=SOFT_MS[/HARD_MS]` (e.g.
+    /// `swc_2021_blokus=2000/10000`); repeat the flag for several games, or
+    /// separate them by `;` in the variable.
+    #[arg(
+        long,
+        env = "SPIELLEITER_MOVE_TIME",
+        value_name = "GAME=MS[/MS]",
+        value_delimiter = ';'
+    )]
+    move_time: Vec<GameMoveLimits>,
     /// Whether games are written to replay files [default: true].
     #[arg(long, env = "SPIELLEITER_REPLAYS", value_name = "BOOL")]
     replays: Option<bool>,
@@ -118,6 +135,7 @@ impl ServeArgs {
             shutdown_grace_secs: self.shutdown_grace_secs,
             admin_passphrase: self.admin_passphrase.clone(),
             start_paused: self.start_paused,
+            default_game: self.default_game,
             seed: self.seed,
             timeouts: if self.no_timeout {
                 Some(false)
@@ -126,6 +144,7 @@ impl ServeArgs {
             },
             soft_timeout_ms: self.soft_timeout_ms,
             hard_timeout_ms: self.hard_timeout_ms,
+            game_move_limits: self.move_time.clone(),
             replays: self.replays,
             replay_dir: self.replay_dir.clone(),
             replay_gzip: self.replay_gzip,

@@ -42,10 +42,16 @@ pub struct Prepared {
 /// and keep any other packet that arrives meanwhile for later `recv` calls,
 /// so nothing is lost when an administrator's connection also carries
 /// notices or room packets.
+///
+/// The client learns the game it plays or observes when it joins
+/// ([`join`](Connection::join), [`join_room`](Connection::join_room),
+/// [`join_prepared`](Connection::join_prepared)) or observes
+/// ([`observe`](Connection::observe)): states, moves and results are read as
+/// those of that game.
 #[derive(Debug)]
 pub struct Connection {
     stream: TcpStream,
-    game_type: GameType,
+    game_type: Option<GameType>,
     decoder: FrameDecoder,
     read_buf: BytesMut,
     write_buf: BytesMut,
@@ -63,8 +69,7 @@ pub struct Connection {
 }
 
 impl Connection {
-    /// Connects to `addr` and opens the document with `<protocol>`. States
-    /// in mementos are read as Blokus 2021 states.
+    /// Connects to `addr` and opens the document with `<protocol>`.
     ///
     /// # Errors
     ///
@@ -79,7 +84,7 @@ impl Connection {
                 addr: described,
                 source,
             })?;
-        Connection::from_stream(stream, GameType::Blokus2021).await
+        Connection::from_stream(stream).await
     }
 
     /// Wraps an open stream and opens the document with `<protocol>`.
@@ -87,15 +92,12 @@ impl Connection {
     /// # Errors
     ///
     /// [`ClientError::Io`] if `<protocol>` cannot be written.
-    pub async fn from_stream(
-        stream: TcpStream,
-        game_type: GameType,
-    ) -> Result<Connection, ClientError> {
+    pub async fn from_stream(stream: TcpStream) -> Result<Connection, ClientError> {
         // Moves are small and latency matters more than packet count.
         stream.set_nodelay(true)?;
         let mut connection = Connection {
             stream,
-            game_type,
+            game_type: None,
             decoder: FrameDecoder::new(),
             read_buf: BytesMut::with_capacity(READ_CAPACITY),
             write_buf: BytesMut::with_capacity(WRITE_CAPACITY),
@@ -110,8 +112,9 @@ impl Connection {
         Ok(connection)
     }
 
-    /// The game whose states this connection reads.
-    pub fn game_type(&self) -> GameType {
+    /// The game whose states this connection reads: the one it joined or
+    /// observes last, if any.
+    pub fn game_type(&self) -> Option<GameType> {
         self.game_type
     }
 
@@ -171,48 +174,61 @@ impl Connection {
         Ok(())
     }
 
-    /// Joins any open room of this connection's game type (or opens one)
-    /// with `join`; returns the room id.
+    /// Joins any open room of `game` (or opens one) with `join`; returns
+    /// the room id.
     ///
     /// # Errors
     ///
     /// [`ClientError::Refused`] with the server's message if it refuses.
-    pub async fn join(&mut self) -> Result<String, ClientError> {
+    pub async fn join(&mut self, game: GameType) -> Result<String, ClientError> {
         let request = ClientMessage::Join {
-            game_type: Some(self.game_type.id().to_owned()),
+            game_type: Some(game.id().to_owned()),
         };
-        self.join_with(request, "join").await
+        self.join_with(request, "join", game).await
     }
 
-    /// Joins the room `room_id` (`joinRoom`); returns the room id.
+    /// Joins the room `room_id`, a room of `game` (`joinRoom`); returns the
+    /// room id.
     ///
     /// # Errors
     ///
     /// [`ClientError::Refused`] with the server's message if it refuses.
-    pub async fn join_room(&mut self, room_id: &str) -> Result<String, ClientError> {
+    pub async fn join_room(
+        &mut self,
+        room_id: &str,
+        game: GameType,
+    ) -> Result<String, ClientError> {
         let request = ClientMessage::JoinRoom {
             room_id: room_id.to_owned(),
         };
-        self.join_with(request, "joinRoom").await
+        self.join_with(request, "joinRoom", game).await
     }
 
-    /// Takes a reserved slot (`joinPrepared`); returns the room id.
+    /// Takes a reserved slot in a room of `game` (`joinPrepared`); returns
+    /// the room id.
     ///
     /// # Errors
     ///
     /// [`ClientError::Refused`] with the server's message if it refuses.
-    pub async fn join_prepared(&mut self, reservation_code: &str) -> Result<String, ClientError> {
+    pub async fn join_prepared(
+        &mut self,
+        reservation_code: &str,
+        game: GameType,
+    ) -> Result<String, ClientError> {
         let request = ClientMessage::JoinPrepared {
             reservation_code: reservation_code.to_owned(),
         };
-        self.join_with(request, "joinPrepared").await
+        self.join_with(request, "joinPrepared", game).await
     }
 
     async fn join_with(
         &mut self,
         request: ClientMessage,
         name: &'static str,
+        game: GameType,
     ) -> Result<String, ClientError> {
+        // The room's packets may follow `joined` at once.
+        self.game_type = Some(game);
         self.send(&request).await?;
         self.answer(name, |message| match message {
             ServerMessage::Joined { room_id } => Ok(room_id),
@@ -256,12 +272,14 @@ impl Connection {
         .await
     }
 
-    /// Subscribes to a room's states, errors and result (administrator).
+    /// Subscribes to the states, errors and result of `room_id`, a room of
+    /// `game` (administrator).
     ///
     /// # Errors
     ///
     /// [`ClientError::Refused`] if the room does not exist (any more).
-    pub async fn observe(&mut self, room_id: &str) -> Result<(), ClientError> {
+    pub async fn observe(&mut self, room_id: &str, game: GameType) -> Result<(), ClientError> {
+        self.game_type = Some(game);
         self.send(&ClientMessage::Observe {
             room_id: room_id.to_owned(),
         })
@@ -328,7 +346,10 @@ impl Connection {
             };
             match event {
                 Some(StreamEvent::Frame(frame)) => {
-                    let message = ServerMessage::decode(frame.as_bytes(), self.game_type)?;
+                    // Before any join only lobby packets come, which no
+                    // game changes.
+                    let game = self.game_type.unwrap_or(GameType::DEFAULT);
+                    let message = ServerMessage::decode(frame.as_bytes(), game)?;
                     return Ok(Some(message));
                 }
                 Some(StreamEvent::End) => {
@@ -368,6 +389,8 @@ impl Connection {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
+    use spielleiter_protocol::dialect::CloseElement;
+
     use super::*;
     use crate::test_server::connected_pair;
 
@@ -391,7 +414,7 @@ mod tests {
             server.send(&joined("r1")).await;
             server
         });
-        assert_eq!(client.join().await.unwrap(), "r1");
+        assert_eq!(client.join(GameType::Blokus2021).await.unwrap(), "r1");
         script.await.unwrap().end().await;
         assert_eq!(client.recv().await.unwrap(), None);
     }
@@ -422,7 +445,13 @@ mod tests {
                 server.end().await;
             })
         };
-        assert_eq!(client.join_prepared("code").await.unwrap(), "r2");
+        assert_eq!(
+            client
+                .join_prepared("code", GameType::Blokus2021)
+                .await
+                .unwrap(),
+            "r2"
+        );
         script.await.unwrap();
         assert_eq!(client.recv().await.unwrap(), Some(notice));
         assert_eq!(client.recv().await.unwrap(), Some(stale_error));
@@ -443,7 +472,7 @@ mod tests {
                 .await;
             server.end().await;
         });
-        match client.join_prepared("nope").await {
+        match client.join_prepared("nope", GameType::Blokus2021).await {
             Err(ClientError::Refused { request, message }) => {
                 assert_eq!(
                     (request, message.as_str()),
@@ -459,14 +488,19 @@ mod tests {
         let (mut client, mut server) = connected_pair().await;
         tokio::spawn(async move {
             server.recv().await;
-            server.send(&ServerMessage::Close).await;
+            server
+                .send(&ServerMessage::Close(CloseElement::Short))
+                .await;
             server.hang_up();
         });
-        match client.observe("r").await {
+        match client.observe("r", GameType::Blokus2021).await {
             Err(ClientError::Closed { awaiting }) => assert_eq!(awaiting, "observe"),
             other => panic!("expected Closed, got {other:?}"),
         }
-        assert_eq!(client.recv().await.unwrap(), Some(ServerMessage::Close));
+        assert_eq!(
+            client.recv().await.unwrap(),
+            Some(ServerMessage::Close(CloseElement::Short))
+        );
         assert_eq!(client.recv().await.unwrap(), None);
     }
 
@@ -515,7 +549,7 @@ mod tests {
                 reservations: vec!["a".to_owned(), "b".to_owned()],
             }
         );
-        client.observe("room").await.unwrap();
+        client.observe("room", GameType::Blokus2021).await.unwrap();
         client.cancel("room").await.unwrap();
         client.close().await.unwrap();
         assert_eq!(

@@ -2,8 +2,7 @@
 
 use std::io;
 
-use spielleiter_protocol::{DecodeError, FramingError};
-use spielleiter_rules::blokus::SetupError;
+use spielleiter_protocol::{DecodeError, FramingError, InvalidState};
 use thiserror::Error;
 
 /// Why a client operation failed.
@@ -43,7 +42,7 @@ pub enum ClientError {
     },
     /// A state from the server is not a consistent position.
     #[error("the server sent an inconsistent state: {0}")]
-    InvalidState(SetupError),
+    InvalidState(#[from] InvalidState),
     /// The server broke the protocol's order of messages.
     #[error("protocol violation by the server: {0}")]
     Protocol(&'static str),

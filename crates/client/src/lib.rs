@@ -9,28 +9,29 @@
 //!   [`ServerMessage`]s; joining (`join`, `joinRoom`, `joinPrepared`), moves,
 //!   and the administrator's requests (`authenticate`, `prepare`, `observe`,
 //!   `cancel`) are methods on it.
-//! - [`play`]: [`play_blokus`], the loop that drives one Blokus 2021 game
-//!   for a move-choosing function (a bot), with an optional think time.
+//! - [`play`](mod@play): [`play()`], the loop that drives one game of any
+//!   hosted type for a move-choosing function (a bot), with an optional
+//!   think time.
 //! - [`error`]: [`ClientError`], why an operation failed.
 //!
 //! # Example
 //!
 //! ```no_run
-//! use spielleiter_client::{Connection, PlayOptions, play_blokus};
-//! use spielleiter_rules::blokus::{Blokus, Move, MoveList};
+//! use spielleiter_client::{Connection, PlayOptions, play};
+//! use spielleiter_rules::{AnyGame, AnyMove, Game, GameType};
 //!
 //! # async fn demo() -> Result<(), spielleiter_client::ClientError> {
 //! let mut connection = Connection::connect("127.0.0.1:13050").await?;
-//! let room = connection.join().await?;
-//! let mut moves = MoveList::new();
-//! let report = play_blokus(&mut connection, &room, PlayOptions::default(), |game: &Blokus| {
-//!     game.legal_moves(&mut moves);
-//!     match moves.get(0) {
-//!         Some(placement) => Move::Set(placement),
-//!         None => Move::Skip(game.current_color()),
-//!     }
-//! })
-//! .await?;
+//! let room = connection.join(GameType::Blokus2021).await?;
+//! // The first legal move, whatever the game.
+//! let first_move = |game: &AnyGame| {
+//!     let mut first = None;
+//!     game.for_each_legal_move(|mv| {
+//!         first.get_or_insert(mv);
+//!     });
+//!     first.expect("a game asks only players that can move")
+//! };
+//! let report = play(&mut connection, &room, PlayOptions::default(), first_move).await?;
 //! println!("{:?}", report.result);
 //! # Ok(())
 //! # }
@@ -48,4 +49,4 @@ mod test_server;
 
 pub use connection::{Connection, Prepared};
 pub use error::ClientError;
-pub use play::{GameReport, PlayOptions, play_blokus};
+pub use play::{GameReport, PlayOptions, play};

@@ -5,7 +5,7 @@
 
 use bytes::BytesMut;
 use spielleiter_protocol::{
-    ClientMessage, FrameDecoder, ServerMessage, ServerStreamEncoder, StreamEvent,
+    ClientMessage, FrameDecoder, GameType, ServerMessage, ServerStreamEncoder, StreamEvent,
 };
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
@@ -48,7 +48,10 @@ impl ScriptedServer {
         loop {
             match self.decoder.decode(&mut self.buffer).unwrap() {
                 Some(StreamEvent::Frame(frame)) => {
-                    return Some(ClientMessage::decode(frame.as_bytes()).unwrap());
+                    return Some(
+                        ClientMessage::decode(frame.as_bytes(), Some(GameType::Blokus2021))
+                            .unwrap(),
+                    );
                 }
                 Some(StreamEvent::End) => return None,
                 None => {}

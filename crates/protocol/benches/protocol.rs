@@ -10,7 +10,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spielleiter_protocol::{
     ClientMessage, ClientStreamEncoder, FrameDecoder, GameMove, GameState, GameType, RoomData,
     ServerMessage, StreamEvent,
-    blokus2021::{State, WireMove},
+    games::blokus2021::{State, WireMove},
 };
 use spielleiter_rules::blokus::{Color, Move, PieceKind, Placement, Rotation, Setup};
 use tokio_util::codec::Decoder;
@@ -110,11 +110,14 @@ fn decode_move(c: &mut Criterion) {
     let packet = move_packet(3);
     let xml = packet.to_xml();
     assert_eq!(
-        ClientMessage::decode(xml.as_bytes()).expect("decodes"),
+        ClientMessage::decode(xml.as_bytes(), Some(GameType::Blokus2021)).expect("decodes"),
         packet
     );
     c.bench_function("protocol/decode move", |b| {
-        b.iter(|| ClientMessage::decode(black_box(xml.as_bytes())).expect("decodes"))
+        b.iter(|| {
+            ClientMessage::decode(black_box(xml.as_bytes()), Some(GameType::Blokus2021))
+                .expect("decodes")
+        })
     });
 }
 
@@ -130,7 +133,7 @@ fn decode_stream(c: &mut Criterion) {
     let decode_all = |stream: &[u8]| -> usize {
         let mut count = 0;
         for_each_frame(stream, |frame| {
-            black_box(ClientMessage::decode(frame).expect("decodes"));
+            black_box(ClientMessage::decode(frame, Some(GameType::Blokus2021)).expect("decodes"));
             count += 1;
         });
         count

@@ -4,9 +4,11 @@
 
 use std::borrow::Cow;
 
+use spielleiter_rules::GameType;
+
 use crate::{
     error::DecodeError,
-    game::GameMove,
+    games::GameMove,
     xml::{ByteSink, Element, XmlReader, XmlWriter, parse_bool},
 };
 
@@ -176,29 +178,34 @@ impl ClientMessage {
         )
     }
 
-    /// Parses one complete packet (a [`Frame`](crate::Frame)'s bytes).
+    /// Parses one complete packet (a [`Frame`](crate::Frame)'s bytes) from
+    /// a connection that plays `game`: the data of a `room` packet is read
+    /// as a move of `game` if its class is one of `game`'s move classes.
+    /// Without a game, and for any other class, it is
+    /// [`ClientMessage::RoomWithoutMove`].
     ///
     /// # Errors
     ///
     /// Malformed XML, a known packet without a required attribute, or a
     /// move of the wrong shape. Unknown attributes and child elements are
     /// ignored; an unknown packet is [`ClientMessage::Unknown`].
-    pub fn decode(bytes: &[u8]) -> Result<ClientMessage, DecodeError> {
+    pub fn decode(bytes: &[u8], game: Option<GameType>) -> Result<ClientMessage, DecodeError> {
         let mut r = XmlReader::new(bytes);
         let el = r.root()?;
         let name = match KNOWN_PACKETS.iter().find(|&&known| known == el.name()) {
             Some(known) => Cow::Borrowed(*known),
             None => Cow::Owned(el.name().to_owned()),
         };
-        ClientMessage::read(&mut r, el, &name)
+        ClientMessage::read(&mut r, el, &name, game)
     }
 
     /// Reads `el` as the packet named `name` (the element name, or the
-    /// `class` of an echoed request).
+    /// `class` of an echoed request); moves are moves of `game`.
     pub(crate) fn read(
         r: &mut XmlReader<'_>,
         el: Element<'_>,
         name: &str,
+        game: Option<GameType>,
     ) -> Result<ClientMessage, DecodeError> {
         fn required(
             el: &Element<'_>,
@@ -223,7 +230,7 @@ impl ClientMessage {
             "joinPrepared" => ClientMessage::JoinPrepared {
                 reservation_code: required(&el, "joinPrepared", "reservationCode")?,
             },
-            "room" => return read_room(r, el),
+            "room" => return read_room(r, el, game),
             "authenticate" => ClientMessage::Authenticate {
                 password: required(&el, "authenticate", "password")?,
             },
@@ -349,7 +356,11 @@ impl ClientMessage {
     }
 }
 
-fn read_room(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<ClientMessage, DecodeError> {
+fn read_room(
+    r: &mut XmlReader<'_>,
+    el: Element<'_>,
+    game: Option<GameType>,
+) -> Result<ClientMessage, DecodeError> {
     let room_id = el
         .attribute("roomId")?
         .ok_or(DecodeError::MissingAttribute {
@@ -365,8 +376,8 @@ fn read_room(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<ClientMessage, De
             continue;
         }
         let class = child.class()?;
-        if GameMove::is_move_class(&class) {
-            mv = GameMove::read(r, &child, &class)?;
+        if let Some(game) = game.filter(|&g| GameMove::is_move_class(g, &class)) {
+            mv = GameMove::read(r, &child, &class, game)?;
         } else {
             let class = class.into_owned();
             r.skip(child)?;

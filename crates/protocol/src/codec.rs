@@ -13,11 +13,12 @@ use std::io;
 use bytes::BytesMut;
 use tokio_util::codec::{Decoder, Encoder};
 
+use spielleiter_rules::GameType;
+
 use crate::{
     client::ClientMessage,
     error::DecodeError,
     framing::{Frame, FrameDecoder, FramingError, StreamEvent},
-    game::GameType,
     server::ServerMessage,
     stream::{ClientStreamEncoder, ServerStreamEncoder},
 };
@@ -52,12 +53,14 @@ fn parse<M>(
     })
 }
 
-/// The server's side of a connection: decodes what a client sends, encodes
-/// what the server sends (in the official stream form).
+/// The server's side of a connection: decodes what a client sends (moves as
+/// moves of the game the client plays, see [`ServerCodec::set_game`]),
+/// encodes what the server sends (in the official stream form).
 #[derive(Debug, Default)]
 pub struct ServerCodec {
     frames: FrameDecoder,
     out: ServerStreamEncoder,
+    game: Option<GameType>,
 }
 
 impl ServerCodec {
@@ -71,7 +74,14 @@ impl ServerCodec {
         ServerCodec {
             frames: FrameDecoder::with_limits(max_message_size, max_depth),
             out: ServerStreamEncoder::new(),
+            game: None,
         }
+    }
+
+    /// The game the client plays from now on (its moves are read as moves
+    /// of it); `None` before it joined.
+    pub fn set_game(&mut self, game: Option<GameType>) {
+        self.game = game;
     }
 
     /// Writes the end of the server's document (`\n</protocol>`, or
@@ -86,11 +96,17 @@ impl Decoder for ServerCodec {
     type Error = FramingError;
 
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Self::Item>, FramingError> {
-        Ok(parse(self.frames.decode(src)?, ClientMessage::decode))
+        let game = self.game;
+        Ok(parse(self.frames.decode(src)?, |bytes| {
+            ClientMessage::decode(bytes, game)
+        }))
     }
 
     fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Self::Item>, FramingError> {
-        Ok(parse(self.frames.decode_eof(src)?, ClientMessage::decode))
+        let game = self.game;
+        Ok(parse(self.frames.decode_eof(src)?, |bytes| {
+            ClientMessage::decode(bytes, game)
+        }))
     }
 }
 
@@ -165,7 +181,7 @@ impl Encoder<&ClientMessage> for ClientCodec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{error::MoveError, room::RoomData};
+    use crate::{dialect::MoveRequestClass, error::MoveError, room::RoomData};
 
     #[test]
     fn server_and_client_codecs_talk_to_each_other() {
@@ -187,7 +203,7 @@ mod tests {
 
         let reply = ServerMessage::Room {
             room_id: "r".into(),
-            data: RoomData::MoveRequest,
+            data: RoomData::MoveRequest(MoveRequestClass::Qualified),
         };
         server.encode(&reply, &mut wire).expect("encodes");
         server.finish(&mut wire);
@@ -201,6 +217,7 @@ mod tests {
     #[test]
     fn a_malformed_packet_is_an_item_and_the_stream_goes_on() {
         let mut server = ServerCodec::new();
+        server.set_game(Some(GameType::Blokus2021));
         let mut wire = BytesMut::from(
             &b"<protocol><room roomId=\"r\"><data class=\"sc.plugin2021.SetMove\"/></room><close/>"
                 [..],

@@ -34,7 +34,8 @@
 //! let Some(StreamEvent::Frame(frame)) = decoder.decode(&mut buf)? else {
 //!     panic!("expected a packet");
 //! };
-//! let message = ClientMessage::decode(frame.as_bytes())?;
+//! // A player that plays no game yet: its moves would not be read as moves.
+//! let message = ClientMessage::decode(frame.as_bytes(), None)?;
 //! assert_eq!(
 //!     message,
 //!     ClientMessage::Join { game_type: Some("swc_2021_blokus".into()) }
@@ -44,15 +45,16 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod blokus2021;
 pub mod client;
 pub mod codec;
+pub mod dialect;
 pub mod error;
 pub mod framing;
-pub mod game;
+pub mod games;
 pub mod replay;
 pub mod result;
 pub mod room;
+pub mod seats;
 pub mod server;
 pub mod stream;
 pub mod texts;
@@ -60,14 +62,16 @@ pub mod xml;
 
 pub use client::{ClientMessage, Prepare, SlotDescriptor};
 pub use codec::{ClientCodec, Incoming, ServerCodec};
+pub use dialect::Dialect;
 pub use error::{DecodeError, MoveError};
 pub use framing::{Frame, FrameDecoder, FramingError, StreamEvent};
-pub use game::{GameMove, GameState, GameType};
+pub use games::{GameMove, GameState, InvalidState};
 pub use replay::{Replay, ReplayError, ReplayWriter, read_replay};
 pub use result::{
-    Aggregation, Decimal, GameResult, PlayerScore, PlayerScoreReport, ScoreCause, ScoreFragment,
-    ScoreValue, Winner,
+    Aggregation, Conclusion, Decimal, GameResult, PlayerScore, PlayerScoreReport, ScoreCause,
+    ScoreFragment, ScoreValue, SeatResult, Winner,
 };
 pub use room::RoomData;
 pub use server::ServerMessage;
+pub use spielleiter_rules::GameType;
 pub use stream::{ClientStreamEncoder, ServerStreamEncoder};

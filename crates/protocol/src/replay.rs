@@ -7,13 +7,14 @@
 use std::io::{self, Read, Write};
 
 use bytes::BytesMut;
+use spielleiter_rules::GameType;
 use thiserror::Error;
 use tokio_util::codec::Decoder;
 
 use crate::{
     error::DecodeError,
     framing::{FrameDecoder, FramingError, StreamEvent},
-    game::{GameState, GameType},
+    games::GameState,
     result::GameResult,
     room::RoomData,
     server::ServerMessage,
@@ -170,7 +171,7 @@ mod tests {
     use spielleiter_rules::blokus::{PieceKind, Setup};
 
     use super::*;
-    use crate::blokus2021::State;
+    use crate::games::blokus2021::State;
 
     fn memento(turn: u32) -> ServerMessage {
         let mut setup = Setup::new(PieceKind::PentoV);

@@ -1,14 +1,19 @@
 //! Game results as the wire carries them: the score definition, one score
-//! per player, the winners (`blokus-2021.md` §9.3), and the admin's score
-//! report (`lobby.md` §7.7). These shapes are the same for every game; a
-//! game module supplies its definition and its numbers.
+//! per player, the winners, and the admin's score report (`lobby.md`
+//! §7.7). These shapes are the same for every game; a game supplies its
+//! definition and its numbers, and its season's [`ResultLayout`] says how
+//! they are written (2021: `blokus-2021.md` §9.3; 2022 and 2027:
+//! `ostseeschach-2022.md` §13.3, `blokus-2027.md` §7).
 
 use std::{fmt, str::FromStr};
 
-use spielleiter_rules::blokus::Team;
+use spielleiter_rules::{GameType, PlayerSet};
 
 use crate::{
+    dialect::ResultLayout,
     error::DecodeError,
+    games,
+    seats::{SEAT_LABELS, parse_seat, seat_label},
     xml::{ByteSink, Element, XmlReader, XmlWriter, parse_bool, write::format_int},
 };
 
@@ -246,9 +251,13 @@ pub struct ScoreFragment {
 /// One player's score.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PlayerScore {
-    /// Why the score is what it is.
+    /// The player's display name (written by the 2022 and 2027 layouts;
+    /// empty when read from a 2021 result).
+    pub display_name: String,
+    /// Why the score is what it is (not written by the 2027 layout).
     pub cause: ScoreCause,
-    /// A human-readable reason; empty for a regular end.
+    /// A human-readable reason; empty for a regular end (not written by the
+    /// 2027 layout).
     pub reason: String,
     /// One value per fragment of the definition, in the same order.
     pub parts: Vec<Decimal>,
@@ -259,19 +268,44 @@ pub struct PlayerScore {
 pub struct Winner {
     /// The player's display name.
     pub display_name: String,
-    /// The player's team.
-    pub team: Team,
+    /// The player's seat.
+    pub seat: usize,
+}
+
+/// How the game ended, as the 2027 layout states it in `<winner regular
+/// reason>`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Conclusion {
+    /// Whether the game ended by its rules.
+    pub regular: bool,
+    /// Why it ended so (the winner, a draw, or the offender's violation).
+    pub reason: String,
+}
+
+impl Default for Conclusion {
+    fn default() -> Conclusion {
+        Conclusion {
+            regular: true,
+            reason: String::new(),
+        }
+    }
 }
 
 /// The result of a game (`<data class="result">`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GameResult {
+    /// How the result is written: the layout of the game's season.
+    pub layout: ResultLayout,
     /// What the parts of each score mean.
     pub definition: Vec<ScoreFragment>,
-    /// One score per player, in slot order (team ONE first).
+    /// One score per player, in seat order.
     pub scores: Vec<PlayerScore>,
-    /// Zero, one or two winners.
+    /// The winners, in seat order: one, several on a draw, or none.
     pub winners: Vec<Winner>,
+    /// How the game ended, where the layout says it (2027); `None` for the
+    /// other layouts. (Boxed: rarely there, and results travel inside every
+    /// message type.)
+    pub conclusion: Option<Box<Conclusion>>,
 }
 
 /// A fragment with its aggregated value, in a score report.
@@ -338,7 +372,8 @@ fn write_decimal<S: ByteSink>(w: &mut XmlWriter<'_, S>, name: &str, value: Decim
 }
 
 impl GameResult {
-    /// Writes the children of `<data class="result">`.
+    /// Writes the children of `<data class="result">` in the result's
+    /// layout.
     pub(crate) fn write_content<S: ByteSink>(&self, w: &mut XmlWriter<'_, S>) {
         w.start("definition");
         if self.definition.is_empty() {
@@ -350,39 +385,79 @@ impl GameResult {
             }
             w.close("definition");
         }
-        for score in &self.scores {
-            w.start("score");
-            w.attr("cause", score.cause.name());
-            w.attr("reason", &score.reason);
-            if score.parts.is_empty() {
-                w.end_empty();
-                continue;
+        match self.layout {
+            ResultLayout::Season2021 => {
+                for score in &self.scores {
+                    write_score(w, score, true);
+                }
+                for winner in &self.winners {
+                    w.start("winner");
+                    w.attr("displayName", &winner.display_name);
+                    w.open();
+                    w.text_element_with_class("color", "team", seat_label(winner.seat));
+                    w.close("winner");
+                }
             }
-            w.open();
-            for &part in &score.parts {
-                write_decimal(w, "part", part);
+            ResultLayout::Season2022 | ResultLayout::Season2027 => {
+                let with_cause = self.layout == ResultLayout::Season2022;
+                w.start("scores");
+                if self.scores.is_empty() {
+                    w.end_empty();
+                } else {
+                    w.open();
+                    for (seat, score) in self.scores.iter().enumerate() {
+                        w.start("entry");
+                        w.open();
+                        w.start("player");
+                        if !score.display_name.trim().is_empty() {
+                            w.attr("name", &score.display_name);
+                        }
+                        w.attr_raw("team", seat_label(seat));
+                        w.end_empty();
+                        write_score(w, score, with_cause);
+                        w.close("entry");
+                    }
+                    w.close("scores");
+                }
+                let sole_winner = match self.winners.as_slice() {
+                    [winner] => Some(winner.seat),
+                    _ => None,
+                };
+                if with_cause {
+                    if let Some(seat) = sole_winner {
+                        w.start("winner");
+                        w.attr_raw("team", seat_label(seat));
+                        w.end_empty();
+                    }
+                } else {
+                    let conclusion = self.conclusion.as_deref().cloned().unwrap_or_default();
+                    w.start("winner");
+                    if let Some(seat) = sole_winner {
+                        w.attr_raw("team", seat_label(seat));
+                    }
+                    w.attr_bool("regular", conclusion.regular);
+                    w.attr("reason", &conclusion.reason);
+                    w.end_empty();
+                }
             }
-            w.close("score");
-        }
-        for winner in &self.winners {
-            w.start("winner");
-            w.attr("displayName", &winner.display_name);
-            w.open();
-            w.text_element_with_class("color", "team", winner.team.name());
-            w.close("winner");
         }
     }
 
-    /// Reads the children of `<data class="result">`.
+    /// Reads the children of `<data class="result">`, written in `layout`.
     pub(crate) fn read_content(
         r: &mut XmlReader<'_>,
         el: &Element<'_>,
+        layout: ResultLayout,
     ) -> Result<Self, DecodeError> {
         let mut result = GameResult {
+            layout,
             definition: Vec::new(),
             scores: Vec::new(),
             winners: Vec::new(),
+            conclusion: None,
         };
+        // The 2022 and 2027 layouts name winners by seat only.
+        let mut winner_seats = Vec::new();
         while let Some(child) = r.next_child(el)? {
             match child.name() {
                 "definition" => {
@@ -394,70 +469,210 @@ impl GameResult {
                         }
                     }
                 }
-                "score" => {
-                    let cause = child
-                        .attribute("cause")?
-                        .ok_or(DecodeError::MissingAttribute {
-                            element: "score",
-                            attribute: "cause",
-                        })?
-                        .parse()?;
-                    let reason = child.attribute("reason")?.unwrap_or_default().into_owned();
-                    let mut parts = Vec::new();
-                    while let Some(part) = r.next_child(&child)? {
-                        if part.name() == "part" {
-                            parts.push(r.text(part)?.parse()?);
+                "score" if layout == ResultLayout::Season2021 => {
+                    result.scores.push(read_score(r, child, String::new())?);
+                }
+                "scores" if layout != ResultLayout::Season2021 => {
+                    while let Some(entry) = r.next_child(&child)? {
+                        if entry.name() == "entry" {
+                            result.scores.push(read_entry(r, entry)?);
                         } else {
-                            r.skip(part)?;
+                            r.skip(entry)?;
                         }
                     }
-                    result.scores.push(PlayerScore {
-                        cause,
-                        reason,
-                        parts,
-                    });
                 }
-                "winner" => {
+                "winner" if layout == ResultLayout::Season2021 => {
                     let display_name = child
                         .attribute("displayName")?
                         .unwrap_or_default()
                         .into_owned();
-                    let team = read_team_child(r, &child, "winner")?;
-                    result.winners.push(Winner { display_name, team });
+                    let seat = read_team_child(r, &child, "winner")?;
+                    result.winners.push(Winner { display_name, seat });
+                }
+                "winner" => {
+                    if let Some(team) = child.attribute("team")? {
+                        winner_seats.push(parse_seat(&team, SEAT_LABELS.len())?);
+                    }
+                    if layout == ResultLayout::Season2027 {
+                        result.conclusion = Some(Box::new(Conclusion {
+                            regular: child.attribute("regular")?.is_some_and(|v| parse_bool(&v)),
+                            reason: child.attribute("reason")?.unwrap_or_default().into_owned(),
+                        }));
+                    }
+                    r.skip(child)?;
                 }
                 _ => r.skip(child)?,
             }
+        }
+        for seat in winner_seats {
+            let display_name = result
+                .scores
+                .get(seat)
+                .map(|s| s.display_name.clone())
+                .unwrap_or_default();
+            result.winners.push(Winner { display_name, seat });
         }
         Ok(result)
     }
 }
 
+/// One seat's share of a game's result, as the server decided it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatResult<'a> {
+    /// The player's display name.
+    pub display_name: &'a str,
+    /// Why the score is what it is.
+    pub cause: ScoreCause,
+    /// The reason text (empty for a regular score).
+    pub reason: String,
+    /// 2 for a win, 1 for a shared win, 0 otherwise.
+    pub win_points: u32,
+    /// The game's own score parts.
+    pub parts: &'a [i64],
+    /// Whether this player ended the game irregularly (left, broke a rule,
+    /// ran out of time).
+    pub offender: bool,
+}
+
+impl GameResult {
+    /// The result of a game of `game`, worded and laid out in its season's
+    /// dialect: the definition is the win points and the game's fragments,
+    /// each score the win points and the game's parts (the offender's
+    /// parts zeroed where the season does so), the winners named.
+    /// `regular` says whether the game ended by its rules.
+    pub fn of_game(
+        game: GameType,
+        seats: &[SeatResult<'_>],
+        winners: PlayerSet,
+        regular: bool,
+    ) -> GameResult {
+        let dialect = games::dialect(game);
+        let scores: Vec<PlayerScore> = seats
+            .iter()
+            .map(|seat| {
+                let zeroed = seat.offender && dialect.zero_offender_parts;
+                let parts = seat.parts.iter().map(|&p| if zeroed { 0 } else { p });
+                PlayerScore {
+                    display_name: seat.display_name.to_owned(),
+                    cause: seat.cause,
+                    reason: seat.reason.clone(),
+                    parts: std::iter::once(i64::from(seat.win_points))
+                        .chain(parts)
+                        .map(Decimal::integer)
+                        .collect(),
+                }
+            })
+            .collect();
+        let winners: Vec<Winner> = winners
+            .iter()
+            .map(|seat| Winner {
+                display_name: seats
+                    .get(seat)
+                    .map_or_else(String::new, |s| s.display_name.to_owned()),
+                seat,
+            })
+            .collect();
+        let winner_names: Vec<&str> = winners.iter().map(|w| w.display_name.as_str()).collect();
+        let offender_reason = seats.iter().find(|s| s.offender).map(|s| s.reason.as_str());
+        GameResult {
+            layout: dialect.result_layout,
+            definition: games::score_definition(game),
+            conclusion: dialect
+                .texts
+                .conclusion(regular, offender_reason, &winner_names)
+                .map(Box::new),
+            scores,
+            winners,
+        }
+    }
+}
+
+/// Writes a `<score>`, with its `cause` and `reason` if `with_cause`.
+fn write_score<S: ByteSink>(w: &mut XmlWriter<'_, S>, score: &PlayerScore, with_cause: bool) {
+    w.start("score");
+    if with_cause {
+        w.attr("cause", score.cause.name());
+        w.attr("reason", &score.reason);
+    }
+    if score.parts.is_empty() {
+        w.end_empty();
+        return;
+    }
+    w.open();
+    for &part in &score.parts {
+        write_decimal(w, "part", part);
+    }
+    w.close("score");
+}
+
+/// Reads a `<score>`; a missing `cause` (the 2027 layout) reads as regular.
+fn read_score(
+    r: &mut XmlReader<'_>,
+    el: Element<'_>,
+    display_name: String,
+) -> Result<PlayerScore, DecodeError> {
+    let cause = match el.attribute("cause")? {
+        Some(cause) => cause.parse()?,
+        None => ScoreCause::Regular,
+    };
+    let reason = el.attribute("reason")?.unwrap_or_default().into_owned();
+    let mut parts = Vec::new();
+    while let Some(part) = r.next_child(&el)? {
+        if part.name() == "part" {
+            parts.push(r.text(part)?.parse()?);
+        } else {
+            r.skip(part)?;
+        }
+    }
+    Ok(PlayerScore {
+        display_name,
+        cause,
+        reason,
+        parts,
+    })
+}
+
+/// Reads an `<entry>` of `<scores>`: `<player name? team/>` and `<score>`.
+fn read_entry(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<PlayerScore, DecodeError> {
+    let mut display_name = String::new();
+    let mut score = None;
+    while let Some(child) = r.next_child(&el)? {
+        match child.name() {
+            "player" => {
+                display_name = child.attribute("name")?.unwrap_or_default().into_owned();
+                r.skip(child)?;
+            }
+            "score" => score = Some(read_score(r, child, String::new())?),
+            _ => r.skip(child)?,
+        }
+    }
+    let mut score = score.ok_or(DecodeError::MissingChild {
+        element: "entry",
+        child: "score",
+    })?;
+    score.display_name = display_name;
+    Ok(score)
+}
+
 /// Reads the `<color class="team">ONE</color>` child of `el` (other
-/// children are skipped).
-pub(crate) fn read_team_child(
+/// children are skipped) as a seat.
+fn read_team_child(
     r: &mut XmlReader<'_>,
     el: &Element<'_>,
     element: &'static str,
-) -> Result<Team, DecodeError> {
-    let mut team = None;
+) -> Result<usize, DecodeError> {
+    let mut seat = None;
     while let Some(child) = r.next_child(el)? {
         if child.name() == "color" {
-            team = Some(parse_team(&r.text(child)?)?);
+            seat = Some(parse_seat(&r.text(child)?, SEAT_LABELS.len())?);
         } else {
             r.skip(child)?;
         }
     }
-    team.ok_or(DecodeError::MissingChild {
+    seat.ok_or(DecodeError::MissingChild {
         element,
         child: "color",
     })
-}
-
-/// Parses a team name (`ONE`, `TWO`).
-pub(crate) fn parse_team(value: &str) -> Result<Team, DecodeError> {
-    value
-        .parse()
-        .map_err(|_| DecodeError::invalid("team", value))
 }
 
 impl PlayerScoreReport {
@@ -561,6 +776,199 @@ mod tests {
         ] {
             assert!(bad.parse::<Decimal>().is_err(), "{bad}");
         }
+    }
+
+    /// A result vector of another season (`tests/vectors/season-*`).
+    fn vector(path: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/vectors")
+            .join(path);
+        let text = std::fs::read_to_string(&path).expect("vector");
+        text.strip_suffix('\n').unwrap_or(&text).to_owned()
+    }
+
+    fn decode(xml: &str, layout: ResultLayout) -> GameResult {
+        let mut r = XmlReader::new(xml.as_bytes());
+        let room = r.root().expect("room");
+        let data = r.next_child(&room).expect("data").expect("data");
+        GameResult::read_content(&mut r, &data, layout).expect("result")
+    }
+
+    fn encode(room_id: &str, result: &GameResult) -> String {
+        crate::ServerMessage::Room {
+            room_id: room_id.to_owned(),
+            data: crate::RoomData::Result(result.clone()),
+        }
+        .to_xml()
+    }
+
+    fn fragments(names: &[&str]) -> Vec<ScoreFragment> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| ScoreFragment {
+                name: (*name).to_owned(),
+                aggregation: if i == 0 {
+                    Aggregation::Sum
+                } else {
+                    Aggregation::Average
+                },
+                relevant_for_ranking: true,
+            })
+            .collect()
+    }
+
+    fn score(name: &str, cause: ScoreCause, reason: &str, parts: &[i64]) -> PlayerScore {
+        PlayerScore {
+            display_name: name.to_owned(),
+            cause,
+            reason: reason.to_owned(),
+            parts: parts.iter().copied().map(Decimal::integer).collect(),
+        }
+    }
+
+    fn winner(name: &str, seat: usize) -> Winner {
+        Winner {
+            display_name: name.to_owned(),
+            seat,
+        }
+    }
+
+    /// Decodes `file` in `layout` to `expected` and encodes `expected`
+    /// back to the file's bytes.
+    fn check(file: &str, room_id: &str, expected: &GameResult) {
+        let xml = vector(file);
+        assert_eq!(&decode(&xml, expected.layout), expected, "{file} decodes");
+        assert_eq!(encode(room_id, expected), xml, "{file} encodes");
+    }
+
+    const ROOM_2022: &str = "f3c1e2a4-5b6d-4e7f-8a9b-0c1d2e3f4a5b";
+    const ROOM_2027: &str = "7d0c9a55-2f1e-4b3a-9c8d-1e2f3a4b5c6d";
+
+    #[test]
+    fn the_2022_layout_matches_the_vectors() {
+        let result = |bob: PlayerScore, alice_parts: &[i64], winners| GameResult {
+            layout: ResultLayout::Season2022,
+            definition: fragments(&["Siegpunkte", "Bernsteine", "Leichtfiguren Vorne"]),
+            scores: vec![score("alice", ScoreCause::Regular, "", alice_parts), bob],
+            winners,
+            conclusion: None,
+        };
+        check(
+            "season-2022/10-result-regular.xml",
+            ROOM_2022,
+            &result(
+                score("bob", ScoreCause::Regular, "", &[0, 0, 2]),
+                &[2, 2, 0],
+                vec![winner("alice", 0)],
+            ),
+        );
+        check(
+            "season-2022/22-result-rule-violation.xml",
+            ROOM_2022,
+            &result(
+                score(
+                    "bob",
+                    ScoreCause::RuleViolation,
+                    "%s kann sich nicht um %s bewegen bei Zug 'Zug von [7|3] zu [6|3]'",
+                    &[0, 0, 0],
+                ),
+                &[2, 0, 0],
+                vec![winner("alice", 0)],
+            ),
+        );
+        // The official 2022 server names no winner after a timeout.
+        check(
+            "season-2022/23-result-soft-timeout.xml",
+            ROOM_2022,
+            &result(
+                score(
+                    "bob",
+                    ScoreCause::SoftTimeout,
+                    "Der Spieler hat innerhalb von 2 Sekunden nach Aufforderung keinen Zug gesendet",
+                    &[0, 0, 0],
+                ),
+                &[2, 0, 0],
+                Vec::new(),
+            ),
+        );
+        check(
+            "season-2022/24-result-left.xml",
+            ROOM_2022,
+            &result(
+                score(
+                    "bob",
+                    ScoreCause::Left,
+                    "Der Spieler hat das Spiel verlassen: LOST_CONNECTION",
+                    &[0, 0, 0],
+                ),
+                &[2, 0, 0],
+                vec![winner("alice", 0)],
+            ),
+        );
+    }
+
+    #[test]
+    fn the_2027_layout_matches_the_vectors() {
+        let result = |parts: [[i64; 2]; 2], winners, regular, reason: &str| GameResult {
+            layout: ResultLayout::Season2027,
+            definition: fragments(&["Siegpunkte", "Punkte"]),
+            scores: vec![
+                score("alice", ScoreCause::Regular, "", &parts[0]),
+                score("bob", ScoreCause::Regular, "", &parts[1]),
+            ],
+            winners,
+            conclusion: Some(Box::new(Conclusion {
+                regular,
+                reason: reason.to_owned(),
+            })),
+        };
+        check(
+            "season-2027/10-result-regular-win.xml",
+            ROOM_2027,
+            &result(
+                [[2, 131], [0, 118]],
+                vec![winner("alice", 0)],
+                true,
+                "alice hat am meisten Punkte erzielt.",
+            ),
+        );
+        let draw = result(
+            [[1, 124], [1, 124]],
+            Vec::new(),
+            true,
+            "Beide Spieler sind gleichauf",
+        );
+        check("season-2027/12-result-draw.xml", ROOM_2027, &draw);
+        // Both winners of a draw are written as no winner team.
+        let both = GameResult {
+            winners: vec![winner("alice", 0), winner("bob", 1)],
+            ..draw
+        };
+        assert_eq!(
+            encode(ROOM_2027, &both),
+            vector("season-2027/12-result-draw.xml")
+        );
+        check(
+            "season-2027/22-result-rule-violation.xml",
+            ROOM_2027,
+            &result(
+                [[2, 5], [0, 0]],
+                vec![winner("alice", 0)],
+                false,
+                "Regelverletzung von bob: Der erste Zug muss an den Rand gesetzt werden bei 'Setze PENTO_V(Farbe Gelb)[8,8]'",
+            ),
+        );
+        check(
+            "season-2027/23-result-soft-timeout.xml",
+            ROOM_2027,
+            &result(
+                [[2, 5], [0, 0]],
+                vec![winner("alice", 0)],
+                false,
+                "bob hat fuer die Antwort auf die Zugaufforderung laenger als 2 Sekunden gebraucht.",
+            ),
+        );
     }
 
     #[test]

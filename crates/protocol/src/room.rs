@@ -1,12 +1,14 @@
 //! [`RoomData`]: the content of `<room roomId="…"><data class="…">`, the
 //! envelope of everything that concerns a running game (`lobby.md` §5).
 
-use spielleiter_rules::blokus::Team;
+use spielleiter_rules::GameType;
 
 use crate::{
+    dialect::MoveRequestClass,
     error::DecodeError,
-    game::{GameMove, GameState, GameType},
-    result::{GameResult, parse_team},
+    games::{GameMove, GameState, dialect},
+    result::GameResult,
+    seats::{parse_seat, seat_label},
     xml::{ByteSink, Element, XmlReader, XmlWriter, parse_bool},
 };
 
@@ -14,8 +16,6 @@ use crate::{
 pub const WELCOME_CLASS: &str = "welcomeMessage";
 /// `class` of a memento (a state broadcast).
 pub const MEMENTO_CLASS: &str = "memento";
-/// `class` of a move request (no alias at 21.4.0: the Java class name).
-pub const MOVE_REQUEST_CLASS: &str = "sc.framework.plugins.protocol.MoveRequest";
 /// `class` of a room error message.
 pub const ERROR_CLASS: &str = "error";
 /// `class` of a pause notification.
@@ -26,15 +26,16 @@ pub const RESULT_CLASS: &str = "result";
 /// What a room packet carries.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RoomData {
-    /// Tells a player its team at game start (`welcomeMessage`).
+    /// Tells a player its seat at game start (`welcomeMessage`; the seat's
+    /// label is in the `color` attribute).
     Welcome {
-        /// The receiving player's team.
-        team: Team,
+        /// The receiving player's seat.
+        seat: usize,
     },
     /// A state broadcast (`memento`).
     Memento(GameState),
-    /// Asks the receiving player for a move.
-    MoveRequest,
+    /// Asks the receiving player for a move; the class is the season's.
+    MoveRequest(MoveRequestClass),
     /// A move was refused (`error`).
     Error {
         /// What went wrong (see [`texts`](crate::texts)).
@@ -59,7 +60,7 @@ impl RoomData {
         match self {
             RoomData::Welcome { .. } => WELCOME_CLASS,
             RoomData::Memento(_) => MEMENTO_CLASS,
-            RoomData::MoveRequest => MOVE_REQUEST_CLASS,
+            RoomData::MoveRequest(form) => form.class(),
             RoomData::Error { .. } => ERROR_CLASS,
             RoomData::Paused { .. } => PAUSED_CLASS,
             RoomData::Result(_) => RESULT_CLASS,
@@ -76,8 +77,8 @@ impl RoomData {
         w.start("data");
         w.attr("class", self.class());
         match self {
-            RoomData::Welcome { team } => {
-                w.attr("color", team.name());
+            RoomData::Welcome { seat } => {
+                w.attr("color", seat_label(*seat));
                 w.end_empty();
             }
             RoomData::Memento(state) => {
@@ -85,7 +86,7 @@ impl RoomData {
                 state.write(w);
                 w.close("data");
             }
-            RoomData::MoveRequest => w.end_empty(),
+            RoomData::MoveRequest(_) => w.end_empty(),
             RoomData::Error {
                 message,
                 original_message,
@@ -113,24 +114,29 @@ impl RoomData {
         }
     }
 
-    /// Reads a `<data>` element; states are read as states of `game`.
+    /// Reads a `<data>` element of a room of `game`: states, moves and
+    /// results are read as those of `game`.
     pub(crate) fn read(
         r: &mut XmlReader<'_>,
         el: Element<'_>,
         game: GameType,
     ) -> Result<RoomData, DecodeError> {
         let class = el.class()?.into_owned();
+        if let Some(form) = MoveRequestClass::from_class(&class) {
+            r.skip(el)?;
+            return Ok(RoomData::MoveRequest(form));
+        }
         let data = match class.as_str() {
             WELCOME_CLASS => {
-                let team = el
+                let label = el
                     .attribute("color")?
                     .ok_or(DecodeError::MissingAttribute {
                         element: "data",
                         attribute: "color",
                     })?;
-                let team = parse_team(&team)?;
+                let seat = parse_seat(&label, game.player_count())?;
                 r.skip(el)?;
-                RoomData::Welcome { team }
+                RoomData::Welcome { seat }
             }
             MEMENTO_CLASS => {
                 let mut state = None;
@@ -146,10 +152,6 @@ impl RoomData {
                     child: "state",
                 })?)
             }
-            MOVE_REQUEST_CLASS => {
-                r.skip(el)?;
-                RoomData::MoveRequest
-            }
             ERROR_CLASS => {
                 let message = el.attribute("message")?.unwrap_or_default().into_owned();
                 let mut original_message = None;
@@ -159,7 +161,7 @@ impl RoomData {
                         continue;
                     }
                     let class = child.class()?.into_owned();
-                    match GameMove::read(r, &child, &class)? {
+                    match GameMove::read(r, &child, &class, game)? {
                         Some(mv) => original_message = Some(mv),
                         None => {
                             return Err(DecodeError::UnknownClass {
@@ -179,8 +181,12 @@ impl RoomData {
                 r.skip(el)?;
                 RoomData::Paused { paused }
             }
-            RESULT_CLASS => RoomData::Result(GameResult::read_content(r, &el)?),
-            _ => match GameMove::read(r, &el, &class)? {
+            RESULT_CLASS => RoomData::Result(GameResult::read_content(
+                r,
+                &el,
+                dialect(game).result_layout,
+            )?),
+            _ => match GameMove::read(r, &el, &class, game)? {
                 Some(mv) => RoomData::Move(mv),
                 None => {
                     return Err(DecodeError::UnknownClass {

@@ -2,10 +2,12 @@
 //! written in exactly the official form and read back by clients and the
 //! replay reader.
 
+use spielleiter_rules::GameType;
+
 use crate::{
     client::ClientMessage,
+    dialect::CloseElement,
     error::DecodeError,
-    game::GameType,
     result::PlayerScoreReport,
     room::RoomData,
     xml::{ByteSink, Element, XmlReader, XmlWriter, parse_bool},
@@ -66,8 +68,9 @@ pub enum ServerMessage {
         /// The message.
         data: RoomData,
     },
-    /// The server is about to close the connection (`close`).
-    Close,
+    /// The server is about to close the connection (`<close/>`, or the
+    /// season's form of it).
+    Close(CloseElement),
     /// A packet the protocol does not know.
     Unknown {
         /// The element name.
@@ -88,7 +91,7 @@ impl ServerMessage {
             ServerMessage::PlayerScore(_) => "playerScore",
             ServerMessage::ErrorPacket { .. } => "errorpacket",
             ServerMessage::Room { .. } => "room",
-            ServerMessage::Close => "close",
+            ServerMessage::Close(form) => form.element(),
             ServerMessage::Unknown { name } => name,
         }
     }
@@ -160,7 +163,7 @@ impl ServerMessage {
                 data.write(&mut w);
                 w.close(name);
             }
-            ServerMessage::Close | ServerMessage::Unknown { .. } => w.end_empty(),
+            ServerMessage::Close(_) | ServerMessage::Unknown { .. } => w.end_empty(),
         }
     }
 
@@ -171,8 +174,9 @@ impl ServerMessage {
         String::from_utf8(out).unwrap_or_default()
     }
 
-    /// Parses one complete packet (a [`Frame`](crate::Frame)'s bytes); states
-    /// in mementos are read as states of `game`.
+    /// Parses one complete packet (a [`Frame`](crate::Frame)'s bytes) of a
+    /// connection that plays or observes `game`: states, moves and results
+    /// in room packets are read as those of `game`.
     ///
     /// # Errors
     ///
@@ -251,8 +255,12 @@ impl ServerMessage {
                 while let Some(child) = r.next_child(&el)? {
                     if child.name() == "originalRequest" {
                         let class = child.class()?.into_owned();
-                        original_request =
-                            Some(Box::new(ClientMessage::read(&mut r, child, &class)?));
+                        original_request = Some(Box::new(ClientMessage::read(
+                            &mut r,
+                            child,
+                            &class,
+                            Some(game),
+                        )?));
                     } else {
                         r.skip(child)?;
                     }
@@ -280,9 +288,11 @@ impl ServerMessage {
                     })?,
                 });
             }
-            "close" => ServerMessage::Close,
-            other => ServerMessage::Unknown {
-                name: other.to_owned(),
+            other => match CloseElement::from_element(other) {
+                Some(form) => ServerMessage::Close(form),
+                None => ServerMessage::Unknown {
+                    name: other.to_owned(),
+                },
             },
         };
         r.skip(el)?;

@@ -124,6 +124,7 @@ impl Encoder<&ClientMessage> for ClientStreamEncoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dialect::CloseElement;
 
     #[test]
     fn server_stream_is_lazy_and_indented() {
@@ -136,7 +137,7 @@ mod tests {
             &mut out,
         );
         assert_eq!(out, b"<protocol>\n  <joined roomId=\"r\"/>");
-        encoder.write(&ServerMessage::Close, &mut out);
+        encoder.write(&ServerMessage::Close(CloseElement::Short), &mut out);
         encoder.finish(&mut out);
         encoder.finish(&mut out);
         assert_eq!(

@@ -8,19 +8,27 @@
 //! Spielleiter's own texts follow the official style
 //! `<exception class>: <message>`, with class names under `spielleiter.`
 //! so that nobody mistakes them for official ones.
-
-use spielleiter_rules::blokus::Team;
+//!
+//! The texts about a game that differ between seasons are behind
+//! [`SeasonTexts`]; [`Season2021`] gives the 2021 ones. The texts of a
+//! game's own mistakes and moves live with the game (`games::…`).
 
 use crate::{
-    GameType, client::ClientMessage, error::DecodeError, framing::FramingError, game::GameMove,
+    GameType,
+    client::ClientMessage,
+    dialect::{LeaveCause, SeasonTexts, TimeLimit, ViolationTexts},
+    error::DecodeError,
+    framing::FramingError,
+    games::GameMove,
 };
 
 const GAME_ROOM_EXCEPTION: &str = "sc.api.plugins.exceptions.GameRoomException";
 const GAME_LOGIC_EXCEPTION: &str = "sc.api.plugins.exceptions.GameLogicException";
 
-/// How the official server prints a player: `Team 1(alice)`.
-pub fn player_description(team: Team, display_name: &str) -> String {
-    format!("Team {}({display_name})", team.index() + 1)
+/// How the official 2021 server prints a player: `Team 1(alice)` for the
+/// first seat.
+pub fn player_description(seat: usize, display_name: &str) -> String {
+    format!("Team {}({display_name})", seat + 1)
 }
 
 /// An unknown or already used reservation code.
@@ -159,29 +167,22 @@ pub fn game_already_over(mv: &GameMove) -> String {
 
 /// The room error message for a move from the player not on turn.
 /// `expected` and `actual` are [`player_description`]s.
-pub fn not_your_turn_room_error(expected: &str, actual: &str, mv: &GameMove) -> String {
+pub fn not_your_turn_room_error(expected: &str, actual: &str, move_description: &str) -> String {
     format!(
-        "It's not your turn yet; expected: {expected}, got {actual} (msg was {}).",
-        mv.description()
+        "It's not your turn yet; expected: {expected}, got {actual} (msg was {move_description})."
     )
 }
 
 /// The `errorpacket` message for a move from the player not on turn (the
 /// official text has no class-name prefix).
-pub fn not_your_turn(expected: &str, actual: &str, mv: &GameMove) -> String {
-    format!(
-        "NotYourTurnException(expected={expected}, actual={actual}, data={})",
-        mv.description()
-    )
+pub fn not_your_turn(expected: &str, actual: &str, move_description: &str) -> String {
+    format!("NotYourTurnException(expected={expected}, actual={actual}, data={move_description})")
 }
 
 /// The result reason for a player who moved out of turn (decisions.md §9:
 /// Spielleiter ends the game with `RULE_VIOLATION`).
-pub fn not_your_turn_reason(mv: &GameMove) -> String {
-    format!(
-        "Der Spieler war nicht am Zug bei Zug '{}'",
-        mv.description()
-    )
+pub fn not_your_turn_reason(move_description: &str) -> String {
+    format!("Der Spieler war nicht am Zug bei Zug '{move_description}'")
 }
 
 /// The room error message for a move that was not requested. `player` is a
@@ -258,6 +259,89 @@ fn timeout_reason(seconds: u64) -> String {
     )
 }
 
+/// The result reason of a player whose move was not requested (Spielleiter
+/// ends the game with `RULE_VIOLATION`).
+pub fn move_not_requested_reason(move_description: &str) -> String {
+    format!("Der Zug wurde nicht angefordert bei Zug '{move_description}'")
+}
+
+/// The result reason when the server ended a game at shutdown.
+pub const SHUTDOWN_REASON: &str = "Das Spiel wurde beendet, weil der Server herunterfährt";
+
+/// The result reason when an administrator cancelled the game.
+pub const CANCELLED_REASON: &str = "Das Spiel wurde von einem Administrator abgebrochen";
+
+/// The texts of the 2021 season (`blokus-2021.md` §9–§11, `lobby.md` §9.2),
+/// with Spielleiter's own reasons where it ends a game the official server
+/// would not.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Season2021;
+
+impl SeasonTexts for Season2021 {
+    fn player(&self, seat: usize, display_name: &str) -> String {
+        player_description(seat, display_name)
+    }
+
+    fn rule_violation(
+        &self,
+        display_name: &str,
+        mistake: &str,
+        move_description: Option<&str>,
+    ) -> ViolationTexts {
+        ViolationTexts {
+            room_error: rule_violation_room_error(display_name, mistake, move_description),
+            reason: rule_violation_reason(mistake, move_description),
+            error_packet: Some(rule_violation(mistake, move_description)),
+        }
+    }
+
+    fn not_your_turn(
+        &self,
+        expected: &str,
+        actual: &str,
+        move_description: &str,
+    ) -> ViolationTexts {
+        ViolationTexts {
+            room_error: not_your_turn_room_error(expected, actual, move_description),
+            reason: not_your_turn_reason(move_description),
+            error_packet: Some(not_your_turn(expected, actual, move_description)),
+        }
+    }
+
+    fn move_not_requested(&self, player: &str, move_description: &str) -> ViolationTexts {
+        ViolationTexts {
+            room_error: move_not_requested_room_error(player),
+            reason: move_not_requested_reason(move_description),
+            error_packet: Some(move_not_requested(player)),
+        }
+    }
+
+    fn left(&self, _display_name: &str, _cause: LeaveCause) -> String {
+        LEFT_REASON.to_owned()
+    }
+
+    fn timeout(
+        &self,
+        _display_name: &str,
+        kind: TimeLimit,
+        soft_secs: u64,
+        hard_secs: u64,
+    ) -> String {
+        match kind {
+            TimeLimit::Soft => soft_timeout_reason(soft_secs),
+            TimeLimit::Hard => hard_timeout_reason(hard_secs),
+        }
+    }
+
+    fn cancelled(&self) -> String {
+        CANCELLED_REASON.to_owned()
+    }
+
+    fn shutdown(&self) -> String {
+        SHUTDOWN_REASON.to_owned()
+    }
+}
+
 /// An unknown top-level element (decisions.md §7: answered, the connection
 /// stays open).
 pub fn unknown_message(name: &str) -> String {
@@ -301,21 +385,9 @@ pub fn framing_error(error: &FramingError) -> String {
 
 #[cfg(test)]
 mod tests {
-    use spielleiter_rules::blokus::{Color, Mistake, PieceKind, Placement, Rotation};
-
     use super::*;
-    use crate::blokus2021::{self, WireMove, mistake_move_description};
 
-    fn mono() -> GameMove {
-        GameMove::Blokus2021(WireMove::Set(Placement {
-            color: Color::Yellow,
-            kind: PieceKind::Mono,
-            rotation: Rotation::None,
-            flipped: false,
-            x: 16,
-            y: 3,
-        }))
-    }
+    const MONO: &str = "Setze MONO(Farbe Gelb)[16,3]";
 
     #[test]
     fn lobby_errors_have_the_official_texts() {
@@ -349,48 +421,20 @@ mod tests {
 
     #[test]
     fn turn_errors_name_players_and_move() {
-        let alice = player_description(Team::One, "alice");
-        let bob = player_description(Team::Two, "bob");
+        let alice = player_description(0, "alice");
+        let bob = player_description(1, "bob");
         assert_eq!(alice, "Team 1(alice)");
         assert_eq!(
-            not_your_turn(&alice, &bob, &mono()),
+            not_your_turn(&alice, &bob, MONO),
             "NotYourTurnException(expected=Team 1(alice), actual=Team 2(bob), data=Setze MONO(Farbe Gelb)[16,3])"
         );
         assert_eq!(
-            not_your_turn_room_error(&alice, &bob, &mono()),
+            not_your_turn_room_error(&alice, &bob, MONO),
             "It's not your turn yet; expected: Team 1(alice), got Team 2(bob) (msg was Setze MONO(Farbe Gelb)[16,3])."
         );
         assert_eq!(
             move_not_requested(&alice),
             "sc.api.plugins.exceptions.GameLogicException: Move from Team 1(alice) has not been requested."
-        );
-    }
-
-    #[test]
-    fn rule_violation_texts_match_the_vectors() {
-        let GameMove::Blokus2021(mv) = mono();
-        let mistake = Mistake::NoSharedCorner;
-        let description = mistake_move_description(mistake, &mv);
-        let m = blokus2021::mistake_text(mistake);
-        assert_eq!(
-            rule_violation_room_error("bob", m, description.as_deref()),
-            format!(
-                "Ungueltiger Zug von 'bob'.\nInvalidMoveException(mistake={m}, move=Setze MONO(Farbe Gelb)[16,3])"
-            )
-        );
-        assert_eq!(
-            rule_violation_reason(m, description.as_deref()),
-            format!("{m} bei Zug 'Setze MONO(Farbe Gelb)[16,3]'")
-        );
-        let shape = Mistake::DuplicateShape;
-        let none = mistake_move_description(shape, &mv);
-        assert_eq!(
-            rule_violation_reason(blokus2021::mistake_text(shape), none.as_deref()),
-            "Der gewählte Stein wurde bereits gesetzt"
-        );
-        assert_eq!(
-            rule_violation(blokus2021::mistake_text(shape), none.as_deref()),
-            "sc.api.plugins.exceptions.GameLogicException: InvalidMoveException(mistake=Der gewählte Stein wurde bereits gesetzt, move=null)"
         );
     }
 

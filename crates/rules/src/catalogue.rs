@@ -13,7 +13,7 @@
 //! server. Only the end-to-end tests enable the feature (through their
 //! dev-dependencies), so no release build hosts it.
 
-use core::{fmt, str::FromStr};
+use core::{fmt, str::FromStr, time::Duration};
 
 use rand_core::Rng;
 
@@ -29,8 +29,10 @@ use crate::{
 /// /// Doc comment of the variant.
 /// Variant {
 ///     cfg: feature = "…",      // optional: the entry exists only then
+///     listed: false,           // optional: not named in lists of games
 ///     id: "protocol_id",       // the `gameType` of the protocol
 ///     players: 2,              // the number of seats
+///     move_time_ms: (2000, 10000), // default soft and hard move limit
 ///     game: path::Type,        // implements `Game`
 ///     new: path::constructor,  // fn(&mut R) -> Type, R: Rng + ?Sized
 /// }
@@ -40,14 +42,16 @@ macro_rules! catalogue {
         $(#[doc = $doc:literal])*
         $variant:ident {
             $(cfg: $cfg:meta,)?
+            $(listed: $listed:literal,)?
             id: $id:literal,
             players: $players:literal,
+            move_time_ms: ($soft:literal, $hard:literal),
             game: $game:ty,
             new: $new:path $(,)?
         }
     )*) => {
         /// The games Spielleiter hosts, by their protocol id.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum GameType {
             $(
                 $(#[doc = $doc])*
@@ -67,10 +71,34 @@ macro_rules! catalogue {
                 }
             }
 
+            /// Whether lists of the hosted games (such as the error for an
+            /// unknown game type) name this game; test-only games are not
+            /// named.
+            pub const fn is_listed(self) -> bool {
+                match self {
+                    $($(#[cfg($cfg)])? GameType::$variant => true $(&& $listed)?,)*
+                }
+            }
+
             /// The number of seats of a room for this game.
             pub const fn player_count(self) -> usize {
                 match self {
                     $($(#[cfg($cfg)])? GameType::$variant => $players,)*
+                }
+            }
+
+            /// The move time the game's rules ask for by default: a move
+            /// later than the first duration after its request loses, and
+            /// so does no move by the second (decisions.md §16). The server
+            /// may be configured otherwise.
+            pub const fn default_move_time(self) -> (Duration, Duration) {
+                match self {
+                    $(
+                        $(#[cfg($cfg)])?
+                        GameType::$variant => {
+                            (Duration::from_millis($soft), Duration::from_millis($hard))
+                        }
+                    )*
                 }
             }
         }
@@ -234,20 +262,28 @@ catalogue! {
     Blokus2021 {
         id: "swc_2021_blokus",
         players: 2,
+        move_time_ms: (2000, 10000),
         game: blokus::Blokus,
         new: blokus::new_random_game,
     }
     /// A three-seat counting game, for tests only (feature `test-games`).
     TestCounting {
         cfg: feature = "test-games",
+        listed: false,
         id: "test_counting",
         players: 3,
+        move_time_ms: (2000, 10000),
         game: crate::counting::Counting,
         new: crate::counting::Counting::new_random,
     }
 }
 
 impl GameType {
+    /// The game of a `join` without `gameType` unless the server is
+    /// configured otherwise (decisions.md §13: the current season once it is
+    /// hosted).
+    pub const DEFAULT: GameType = GameType::Blokus2021;
+
     /// The game with this protocol id (exact, case-sensitive).
     pub fn from_id(id: &str) -> Option<GameType> {
         GameType::ALL.iter().copied().find(|g| g.id() == id)
@@ -267,7 +303,8 @@ pub struct UnknownGameType;
 impl fmt::Display for UnknownGameType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("unknown game type (hosted: ")?;
-        for (i, game) in GameType::ALL.iter().enumerate() {
+        let listed = GameType::ALL.iter().filter(|g| g.is_listed());
+        for (i, game) in listed.enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
             }
@@ -300,6 +337,7 @@ mod tests {
             assert_eq!(game_type.id().parse(), Ok(game_type));
         }
         assert_eq!(GameType::Blokus2021.id(), "swc_2021_blokus");
+        assert!(GameType::Blokus2021.is_listed());
         assert_eq!(GameType::from_id("SWC_2021_BLOKUS"), None);
         assert_eq!("chess".parse::<GameType>(), Err(UnknownGameType));
     }
@@ -313,6 +351,8 @@ mod tests {
             assert_eq!(game.player_count(), game_type.player_count());
             assert!(game_type.player_count() <= PlayerSet::CAPACITY);
             assert_eq!(game.player_to_move(), Some(0), "{game_type}");
+            let (soft, hard) = game_type.default_move_time();
+            assert!(!soft.is_zero() && soft <= hard, "{game_type}");
         }
     }
 

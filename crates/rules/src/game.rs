@@ -224,6 +224,29 @@ pub trait Game: Clone + fmt::Debug {
     fn winners(&self) -> PlayerSet;
 }
 
+/// The number of move sequences of length `depth` from `game`, over
+/// [`Game::for_each_legal_move`] (one move per distinct effect, no optional
+/// moves, nothing past the end of the game): the generic move-generator
+/// check. Games may have faster counters of their own (Blokus: its
+/// `perft` module).
+pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    game.for_each_legal_move(|mv| {
+        if depth == 1 {
+            nodes += 1;
+            return;
+        }
+        let mut child = game.clone();
+        if child.play(&mv).is_ok() {
+            nodes += perft(&child, depth - 1);
+        }
+    });
+    nodes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,6 +269,15 @@ mod tests {
         assert_eq!(best.iter().collect::<Vec<_>>(), [1, 2]);
         assert_eq!(PlayerSet::best_by(4, |seat| seat), PlayerSet::single(3));
         assert_eq!(PlayerSet::best_by(0, |seat| seat), PlayerSet::EMPTY);
+    }
+
+    #[test]
+    fn generic_perft_agrees_with_blokus_perft() {
+        use crate::blokus::{Blokus, PieceKind, perft::perft as blokus_perft};
+        let game = Blokus::new(PieceKind::PentoL);
+        for depth in 0..=2 {
+            assert_eq!(perft(&game, depth), blokus_perft(&game, depth), "{depth}");
+        }
     }
 
     #[test]

@@ -49,4 +49,4 @@ pub mod ostseeschach;
 pub mod polyomino;
 
 pub use catalogue::{AnyGame, AnyMistake, AnyMove, GameType, UnknownGameType};
-pub use game::{Game, PlayerSet, ScoreParts};
+pub use game::{Game, PlayerSet, ScoreParts, perft};

@@ -7,12 +7,17 @@
 //! command-line flags (a flag beats its variable).
 
 use std::{
+    collections::BTreeMap,
     net::{IpAddr, Ipv4Addr, SocketAddr},
     path::{Path, PathBuf},
+    str::FromStr,
     time::Duration,
 };
 
 use serde::Deserialize;
+use spielleiter_rules::GameType;
+
+use crate::clock::TimeLimits;
 
 /// The file read when no other path is given, relative to the working
 /// directory. Missing is fine; unreadable or invalid is an error.
@@ -41,15 +46,17 @@ pub struct Config {
     pub admin_passphrase: Option<String>,
     /// Whether rooms created by `join` start paused.
     pub start_paused: bool,
+    /// The game of a `join` without `gameType` when no room is open.
+    pub default_game: GameType,
     /// Seed for the start-piece draws; `None` seeds from the OS.
     pub seed: Option<u64>,
     /// Whether players are timed (can be switched off per prepared slot).
     pub timeouts: bool,
-    /// A move later than this after its request loses with `SOFT_TIMEOUT`.
-    pub soft_timeout: Duration,
-    /// Without any move this long after its request the player loses with
-    /// `HARD_TIMEOUT`.
-    pub hard_timeout: Duration,
+    /// The move clock of every game type: a move later than the soft limit
+    /// after its request loses with `SOFT_TIMEOUT`; without any move by the
+    /// hard limit the player loses with `HARD_TIMEOUT`. Defaults per game:
+    /// [`GameType::default_move_time`] (decisions.md §16).
+    pub move_limits: BTreeMap<GameType, TimeLimits>,
     /// Whether every game is written to a replay file.
     pub replays: bool,
     /// Where replay files go.
@@ -99,10 +106,16 @@ impl Default for Config {
             shutdown_grace: Duration::from_secs(10),
             admin_passphrase: None,
             start_paused: false,
+            default_game: GameType::DEFAULT,
             seed: None,
             timeouts: true,
-            soft_timeout: Duration::from_millis(2000),
-            hard_timeout: Duration::from_millis(10_000),
+            move_limits: GameType::ALL
+                .iter()
+                .map(|&game| {
+                    let (soft, hard) = game.default_move_time();
+                    (game, TimeLimits { soft, hard })
+                })
+                .collect(),
             replays: true,
             replay_dir: PathBuf::from("replays"),
             replay_gzip: false,
@@ -163,14 +176,19 @@ pub struct Overrides {
     pub admin_passphrase: Option<String>,
     /// See [`Config::start_paused`].
     pub start_paused: Option<bool>,
+    /// See [`Config::default_game`].
+    pub default_game: Option<GameType>,
     /// See [`Config::seed`].
     pub seed: Option<u64>,
     /// `Some(false)` switches all move timing off.
     pub timeouts: Option<bool>,
-    /// See [`Config::soft_timeout`], in milliseconds.
+    /// The soft limit of every game type, in milliseconds (see
+    /// [`Config::move_limits`]).
     pub soft_timeout_ms: Option<u64>,
-    /// See [`Config::hard_timeout`], in milliseconds.
+    /// The hard limit of every game type, in milliseconds.
     pub hard_timeout_ms: Option<u64>,
+    /// Limits of single game types, applied after the two above.
+    pub game_move_limits: Vec<GameMoveLimits>,
     /// See [`Config::replays`].
     pub replays: Option<bool>,
     /// See [`Config::replay_dir`].
@@ -224,6 +242,7 @@ struct FileAdmin {
 #[serde(deny_unknown_fields)]
 struct FileGames {
     start_paused: Option<bool>,
+    default: Option<String>,
     seed: Option<u64>,
 }
 
@@ -233,6 +252,48 @@ struct FileClock {
     enabled: Option<bool>,
     soft_limit_ms: Option<u64>,
     hard_limit_ms: Option<u64>,
+    /// Per game type id.
+    #[serde(default)]
+    games: BTreeMap<String, FileGameClock>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileGameClock {
+    soft_limit_ms: Option<u64>,
+    hard_limit_ms: Option<u64>,
+}
+
+/// The move limits of one game type, as a flag or variable gives them:
+/// `GAME=SOFT_MS/HARD_MS` or `GAME=SOFT_MS` (e.g. `blokus_bcl=5000/10000`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameMoveLimits {
+    /// The game type.
+    pub game: GameType,
+    /// Its soft limit in milliseconds, if given.
+    pub soft_ms: Option<u64>,
+    /// Its hard limit in milliseconds, if given.
+    pub hard_ms: Option<u64>,
+}
+
+impl FromStr for GameMoveLimits {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let usage = || format!("`{s}` is not GAME=SOFT_MS[/HARD_MS]");
+        let (game, limits) = s.split_once('=').ok_or_else(usage)?;
+        let game = game.trim().parse::<GameType>().map_err(|e| e.to_string())?;
+        let (soft, hard) = match limits.split_once('/') {
+            Some((soft, hard)) => (soft, Some(hard)),
+            None => (limits, None),
+        };
+        let ms = |text: &str| text.trim().parse::<u64>().map_err(|_| usage());
+        Ok(GameMoveLimits {
+            game,
+            soft_ms: Some(ms(soft)?),
+            hard_ms: hard.map(ms).transpose()?,
+        })
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -302,6 +363,33 @@ impl Config {
             replays,
             log,
         } = file;
+        let default_game = games
+            .default
+            .map(|id| {
+                id.parse::<GameType>().map_err(|e| ConfigError::Invalid {
+                    key: "games.default",
+                    reason: e.to_string(),
+                })
+            })
+            .transpose()?;
+        let game_move_limits = clock
+            .games
+            .into_iter()
+            .map(|(id, limits)| {
+                Ok(GameMoveLimits {
+                    game: id
+                        .parse()
+                        .map_err(
+                            |e: spielleiter_rules::UnknownGameType| ConfigError::Invalid {
+                                key: "clock.games",
+                                reason: format!("`{id}`: {e}"),
+                            },
+                        )?,
+                    soft_ms: limits.soft_limit_ms,
+                    hard_ms: limits.hard_limit_ms,
+                })
+            })
+            .collect::<Result<_, ConfigError>>()?;
         self.apply(Overrides {
             listen: server.listen,
             port: server.port,
@@ -312,10 +400,12 @@ impl Config {
             shutdown_grace_secs: server.shutdown_grace_secs,
             admin_passphrase: admin.passphrase,
             start_paused: games.start_paused,
+            default_game,
             seed: games.seed,
             timeouts: clock.enabled,
             soft_timeout_ms: clock.soft_limit_ms,
             hard_timeout_ms: clock.hard_limit_ms,
+            game_move_limits,
             replays: replays.enabled,
             replay_dir: replays.dir,
             replay_gzip: replays.gzip,
@@ -337,10 +427,12 @@ impl Config {
             shutdown_grace_secs,
             admin_passphrase,
             start_paused,
+            default_game,
             seed,
             timeouts,
             soft_timeout_ms,
             hard_timeout_ms,
+            game_move_limits,
             replays,
             replay_dir,
             replay_gzip,
@@ -365,18 +457,25 @@ impl Config {
             self.admin_passphrase = Some(passphrase).filter(|p| !p.is_empty());
         }
         set(&mut self.start_paused, start_paused);
+        set(&mut self.default_game, default_game);
         if seed.is_some() {
             self.seed = seed;
         }
         set(&mut self.timeouts, timeouts);
-        set(
-            &mut self.soft_timeout,
-            soft_timeout_ms.map(Duration::from_millis),
-        );
-        set(
-            &mut self.hard_timeout,
-            hard_timeout_ms.map(Duration::from_millis),
-        );
+        let every_game = GameType::ALL.iter().map(|&game| GameMoveLimits {
+            game,
+            soft_ms: soft_timeout_ms,
+            hard_ms: hard_timeout_ms,
+        });
+        for limits in every_game.chain(game_move_limits) {
+            let (soft, hard) = limits.game.default_move_time();
+            let entry = self
+                .move_limits
+                .entry(limits.game)
+                .or_insert(TimeLimits { soft, hard });
+            set(&mut entry.soft, limits.soft_ms.map(Duration::from_millis));
+            set(&mut entry.hard, limits.hard_ms.map(Duration::from_millis));
+        }
         set(&mut self.replays, replays);
         set(&mut self.replay_dir, replay_dir);
         set(&mut self.replay_gzip, replay_gzip);
@@ -408,16 +507,31 @@ impl Config {
         if self.idle_limit.is_zero() {
             return invalid("server.idle_limit_secs", "must be at least 1");
         }
-        if self.soft_timeout.is_zero() {
-            return invalid("clock.soft_limit_ms", "must be at least 1");
-        }
-        if self.hard_timeout < self.soft_timeout {
-            return invalid(
-                "clock.hard_limit_ms",
-                "must not be shorter than clock.soft_limit_ms",
-            );
+        for (game, limits) in &self.move_limits {
+            if limits.soft.is_zero() {
+                return invalid(
+                    "clock.soft_limit_ms",
+                    &format!("must be at least 1 (game {game})"),
+                );
+            }
+            if limits.hard < limits.soft {
+                return invalid(
+                    "clock.hard_limit_ms",
+                    &format!("must not be shorter than clock.soft_limit_ms (game {game})"),
+                );
+            }
         }
         Ok(())
+    }
+
+    /// The move limits of rooms of `game`, or `None` if nobody is timed.
+    pub fn limits(&self, game: GameType) -> Option<TimeLimits> {
+        self.timeouts.then(|| {
+            self.move_limits.get(&game).copied().unwrap_or_else(|| {
+                let (soft, hard) = game.default_move_time();
+                TimeLimits { soft, hard }
+            })
+        })
     }
 
     /// The socket address to listen on.
@@ -492,10 +606,11 @@ mod tests {
 
     #[test]
     fn inconsistent_limits_are_rejected() {
-        let config = Config {
-            hard_timeout: Duration::from_millis(1000),
-            ..Config::default()
-        };
+        let mut config = Config::default();
+        config.apply(Overrides {
+            hard_timeout_ms: Some(1000),
+            ..Overrides::default()
+        });
         assert!(matches!(
             config.validate(),
             Err(ConfigError::Invalid {
@@ -503,6 +618,80 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn move_limits_apply_to_every_game_then_to_one() {
+        let game = GameType::ALL[0];
+        let mut config = Config::default();
+        let (soft, hard) = game.default_move_time();
+        assert_eq!(config.limits(game), Some(TimeLimits { soft, hard }));
+        let id = game.id();
+        let text =
+            format!("[clock]\nsoft_limit_ms = 3000\n[clock.games.{id}]\nhard_limit_ms = 20000\n");
+        config
+            .apply_file(Path::new("x.toml"), &text)
+            .expect("parses");
+        let from_file = TimeLimits {
+            soft: Duration::from_millis(3000),
+            hard: Duration::from_millis(20_000),
+        };
+        assert_eq!(config.limits(game), Some(from_file));
+        config.apply(Overrides {
+            game_move_limits: vec![format!("{id}=500/800").parse().expect("valid")],
+            ..Overrides::default()
+        });
+        let from_flag = TimeLimits {
+            soft: Duration::from_millis(500),
+            hard: Duration::from_millis(800),
+        };
+        assert_eq!(config.limits(game), Some(from_flag));
+        config.apply(Overrides {
+            timeouts: Some(false),
+            ..Overrides::default()
+        });
+        assert_eq!(config.limits(game), None);
+    }
+
+    #[test]
+    fn game_ids_in_settings_must_be_hosted() {
+        let mut config = Config::default();
+        let unknown = config.apply_file(Path::new("x.toml"), "[games]\ndefault = \"chess\"\n");
+        assert!(
+            matches!(
+                unknown,
+                Err(ConfigError::Invalid {
+                    key: "games.default",
+                    ..
+                })
+            ),
+            "{unknown:?}"
+        );
+        let unknown = config.apply_file(
+            Path::new("x.toml"),
+            "[clock.games.chess]\nsoft_limit_ms = 1\n",
+        );
+        assert!(
+            matches!(
+                unknown,
+                Err(ConfigError::Invalid {
+                    key: "clock.games",
+                    ..
+                })
+            ),
+            "{unknown:?}"
+        );
+        assert!("chess=1/2".parse::<GameMoveLimits>().is_err());
+        let id = GameType::ALL[0].id();
+        assert!(format!("{id}=1/x").parse::<GameMoveLimits>().is_err());
+        assert_eq!(
+            format!("{id}=1500").parse(),
+            Ok(GameMoveLimits {
+                game: GameType::ALL[0],
+                soft_ms: Some(1500),
+                hard_ms: None,
+            })
+        );
     }
 
     #[test]

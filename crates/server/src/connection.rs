@@ -9,7 +9,10 @@
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 use bytes::BytesMut;
-use spielleiter_protocol::{ClientMessage, DecodeError, FrameDecoder, StreamEvent};
+use spielleiter_protocol::{
+    ClientMessage, DecodeError, FrameDecoder, GameMove, GameType, StreamEvent, dialect::LeaveCause,
+    games,
+};
 use tokio::{
     io::AsyncReadExt,
     net::{TcpStream, tcp::OwnedReadHalf},
@@ -24,7 +27,7 @@ use crate::{
     lobby::{LobbyError, LobbyHandle, PrepareRequest},
     outbound::{self, ConnId, Outbox},
     room::{RoomCommand, RoomHandle, SeatSpec},
-    wire,
+    texts, wire,
 };
 
 /// How long a connection the server has finished with may keep sending
@@ -78,7 +81,7 @@ pub async fn serve(socket: TcpStream, peer: SocketAddr, id: ConnId, context: Con
         };
         let mut read_half = read_half;
         let ended = connection.read_loop(&mut read_half, &mut writer).await;
-        connection.cleanup().await;
+        connection.cleanup(ended.leave_cause()).await;
         // At shutdown nobody waits long for stragglers.
         let linger_for = if connection.context.stopping.is_cancelled() {
             SHUTDOWN_LINGER
@@ -100,7 +103,7 @@ pub async fn serve(socket: TcpStream, peer: SocketAddr, id: ConnId, context: Con
 /// Tells a connection beyond the connection limit so, and closes it.
 pub async fn refuse(socket: TcpStream, limit: usize) {
     let (outbox, writer) = outbound::channel(ConnId(0));
-    let _ = outbox.send(wire::error_packet(&wire::texts::server_full(limit), None));
+    let _ = outbox.send(wire::error_packet(&texts::server_full(limit), None));
     let _ = outbox.send(wire::close());
     outbox.close();
     let (mut read_half, write_half) = socket.into_split();
@@ -123,6 +126,19 @@ enum Ended {
     Io,
     /// The server is shutting down.
     Shutdown,
+}
+
+impl Ended {
+    /// How a player whose connection ended so has left its game.
+    fn leave_cause(&self) -> LeaveCause {
+        match self {
+            Ended::ByClient => LeaveCause::ReceivedDisconnect,
+            Ended::ProtocolError => LeaveCause::ProtocolError,
+            Ended::ByServer | Ended::Idle | Ended::Io | Ended::Shutdown => {
+                LeaveCause::LostConnection
+            }
+        }
+    }
 }
 
 /// What to do after a packet.
@@ -161,12 +177,12 @@ impl Connection {
                     Ok(None) => break,
                     Err(error) => {
                         info!(%error, "unreadable stream");
-                        self.fail(wire::texts::framing_error(&error));
+                        self.fail(texts::framing_error(&error));
                         break 'read Ended::ProtocolError;
                     }
                 }
             }
-            let idle_applies = self.seat.is_none() && !self.admin;
+            let idle_applies = self.playing().is_none() && !self.admin;
             tokio::select! {
                 read = socket.read_buf(&mut buffer) => {
                     read_at = Instant::now();
@@ -181,7 +197,7 @@ impl Connection {
                 }
                 () = tokio::time::sleep_until(idle_deadline), if idle_applies => {
                     info!(limit_secs = config.idle_limit.as_secs(), "idle connection closed");
-                    self.fail(wire::texts::idle(config.idle_limit));
+                    self.fail(texts::idle(config.idle_limit));
                     break Ended::Idle;
                 }
                 _ = &mut *writer => break Ended::ByServer,
@@ -198,24 +214,37 @@ impl Connection {
         }
     }
 
-    /// Handles one complete packet.
+    /// The room this connection plays in, if its game is still on.
+    fn playing(&self) -> Option<&RoomHandle> {
+        self.seat.as_ref().filter(|room| !room.has_ended())
+    }
+
+    /// Handles one complete packet. Moves are read as moves of the game
+    /// this connection plays (decisions.md §13: one server, many games).
     async fn on_frame(&mut self, frame: &[u8], read_at: Instant) -> Flow {
-        let message = match ClientMessage::decode(frame) {
+        let game = self.playing().map(RoomHandle::game_type);
+        let message = match ClientMessage::decode(frame, game) {
             Ok(message) => message,
             Err(error) => return self.on_undecodable(&error),
         };
         debug!(packet = message.element_name(), "received");
         match message {
             ClientMessage::Join { ref game_type } => {
-                let game_type = game_type.clone();
-                self.join(&message, |lobby, outbox| async move {
-                    lobby.join(game_type, outbox).await
+                let requested = game_type.clone();
+                // The game of a refused join, whose dialect says whether
+                // the connection stays open.
+                let game = match game_type {
+                    Some(id) => GameType::from_id(id),
+                    None => Some(self.context.config.default_game),
+                };
+                self.join(&message, game, |lobby, outbox| async move {
+                    lobby.join(requested, outbox).await
                 })
                 .await
             }
             ClientMessage::JoinRoom { ref room_id } => {
                 let room_id = RoomId::from(room_id.as_str());
-                self.join(&message, |lobby, outbox| async move {
+                self.join(&message, None, |lobby, outbox| async move {
                     lobby.join_room(room_id, outbox).await
                 })
                 .await
@@ -224,7 +253,7 @@ impl Connection {
                 ref reservation_code,
             } => {
                 let code = ReservationCode::from(reservation_code.as_str());
-                self.join(&message, |lobby, outbox| async move {
+                self.join(&message, None, |lobby, outbox| async move {
                     lobby.join_prepared(code, outbox).await
                 })
                 .await
@@ -240,20 +269,12 @@ impl Connection {
                         if !room.send(command).await {
                             // The game ended meanwhile.
                             self.seat = None;
-                            self.reject(&wire::texts::unknown_room(room_id), &message);
+                            self.reject(&texts::unknown_room(room_id), &message);
                         }
                     }
                     _ => {
-                        let text = match self
-                            .context
-                            .lobby
-                            .find_room(RoomId::from(room_id.as_str()))
+                        self.reject_foreign_room(room_id, frame, &message, None)
                             .await
-                        {
-                            Some(_) => wire::texts::not_a_member(room_id),
-                            None => wire::texts::unknown_room(room_id),
-                        };
-                        self.reject(&text, &message);
                     }
                 }
                 Flow::Continue
@@ -262,10 +283,17 @@ impl Connection {
                 ref room_id,
                 ref data_class,
             } => {
-                self.reject(
-                    &wire::texts::non_move_packet(room_id, data_class.as_deref()),
-                    &message,
-                );
+                let mine = self.playing().is_some_and(|r| r.id().as_str() == room_id);
+                match data_class {
+                    Some(class) if !mine => {
+                        self.reject_foreign_room(room_id, frame, &message, Some(class))
+                            .await;
+                    }
+                    _ => self.reject(
+                        &texts::non_move_packet(room_id, data_class.as_deref()),
+                        &message,
+                    ),
+                }
                 Flow::Continue
             }
             ClientMessage::Authenticate { ref password } => {
@@ -281,14 +309,14 @@ impl Connection {
                 if self.admin {
                     self.administrate(&message).await;
                 } else {
-                    self.reject(&wire::texts::unauthenticated(&message), &message);
+                    self.reject(&texts::unauthenticated(&message), &message);
                 }
                 Flow::Continue
             }
             ClientMessage::Close => Flow::Stop(Ended::ByClient),
             ClientMessage::Unknown { ref name } => {
                 info!(element = %name, "unknown packet");
-                self.reject(&wire::texts::unknown_message(name), &message);
+                self.reject(&texts::unknown_message(name), &message);
                 Flow::Continue
             }
         }
@@ -300,7 +328,7 @@ impl Connection {
     /// errors are answered and forgiven.
     fn on_undecodable(&mut self, error: &DecodeError) -> Flow {
         info!(%error, "undecodable packet");
-        let text = wire::texts::malformed_message(error);
+        let text = texts::malformed_message(error);
         match error {
             DecodeError::Xml(_)
             | DecodeError::RepeatedAttribute { .. }
@@ -317,13 +345,21 @@ impl Connection {
         }
     }
 
-    async fn join<F, Fut>(&mut self, request: &ClientMessage, ask: F) -> Flow
+    /// A join (`request`) into a game of `game`, if known; `ask` asks the
+    /// lobby. A refused join closes the connection if the game's dialect
+    /// says so.
+    async fn join<F, Fut>(
+        &mut self,
+        request: &ClientMessage,
+        game: Option<GameType>,
+        ask: F,
+    ) -> Flow
     where
         F: FnOnce(LobbyHandle, Outbox) -> Fut,
         Fut: Future<Output = Result<crate::lobby::Joined, LobbyError>>,
     {
-        if let Some(room) = &self.seat {
-            let text = wire::texts::already_seated(room.id().as_str());
+        if let Some(room) = self.playing() {
+            let text = texts::already_seated(room.id().as_str());
             self.reject(&text, request);
             return Flow::Continue;
         }
@@ -331,19 +367,66 @@ impl Connection {
             Ok(joined) => {
                 info!(room = %joined.room.id(), seat = joined.seat, "joined");
                 self.seat = Some(joined.room);
+                Flow::Continue
             }
             Err(error) => {
                 info!(%error, "join refused");
-                self.reject(&wire::texts::lobby_error(&error), request);
+                if game.is_some_and(|g| games::dialect(g).closes_after_refused_join) {
+                    self.fail_with_request(error.message(), request);
+                    Flow::Stop(Ended::ProtocolError)
+                } else {
+                    self.reject(&error.message(), request);
+                    Flow::Continue
+                }
             }
         }
-        Flow::Continue
+    }
+
+    /// Refuses a `room` packet for a room this connection does not play in:
+    /// a move is refused as from a non-member (or for an unknown room) and
+    /// echoed as the addressed room's game reads it (`frame` is decoded
+    /// again for that game); other data as a non-move packet. `class` is
+    /// the data's class if it was not read as a move of this connection's
+    /// game.
+    async fn reject_foreign_room(
+        &mut self,
+        room_id: &str,
+        frame: &[u8],
+        message: &ClientMessage,
+        class: Option<&str>,
+    ) {
+        let room = self.context.lobby.find_room(RoomId::from(room_id)).await;
+        let Some(room) = room else {
+            // No room to ask: a move of any hosted game is a move.
+            let a_move = class.is_none_or(|class| {
+                GameType::ALL
+                    .iter()
+                    .any(|&game| GameMove::is_move_class(game, class))
+            });
+            let text = if a_move {
+                texts::unknown_room(room_id)
+            } else {
+                texts::non_move_packet(room_id, class)
+            };
+            self.reject(&text, message);
+            return;
+        };
+        let game = Some(room.game_type());
+        let echo = if game == self.playing().map(RoomHandle::game_type) {
+            None
+        } else {
+            ClientMessage::decode(frame, game).ok()
+        };
+        match echo.as_ref().unwrap_or(message) {
+            echo @ ClientMessage::Move { .. } => self.reject(&texts::not_a_member(room_id), echo),
+            _ => self.reject(&texts::non_move_packet(room_id, class), message),
+        }
     }
 
     async fn authenticate(&mut self, password: &str, request: &ClientMessage) -> Flow {
         match &self.context.config.admin_passphrase {
             None => {
-                self.reject(&wire::texts::administration_disabled(), request);
+                self.reject(&texts::administration_disabled(), request);
                 Flow::Continue
             }
             Some(expected) if constant_time_eq(expected.as_bytes(), password.as_bytes()) => {
@@ -358,7 +441,7 @@ impl Connection {
                 // Guessing is not free: a wrong passphrase costs the
                 // connection, as on the official server.
                 warn!("wrong administrator passphrase");
-                self.fail_with_request(wire::texts::authentication_failed(), request);
+                self.fail_with_request(texts::authentication_failed(), request);
                 Flow::Stop(Ended::ProtocolError)
             }
         }
@@ -391,7 +474,7 @@ impl Connection {
                             .outbox
                             .send(wire::prepared(&prepared.room_id, &prepared.codes));
                     }
-                    Err(error) => self.reject(&wire::texts::lobby_error(&error), request),
+                    Err(error) => self.reject(&error.message(), request),
                 }
             }
             ClientMessage::Observe { room_id } => {
@@ -425,7 +508,7 @@ impl Connection {
                     Some(report) => {
                         let _ = self.outbox.send(wire::player_score(report));
                     }
-                    None => self.reject(&wire::texts::no_scores(display_name), request),
+                    None => self.reject(&texts::no_scores(display_name), request),
                 }
             }
             // Only administrative requests reach this point.
@@ -445,7 +528,7 @@ impl Connection {
             None => false,
         };
         if !delivered {
-            self.reject(&wire::texts::unknown_room(room_id), request);
+            self.reject(&texts::unknown_room(room_id), request);
         }
     }
 
@@ -468,10 +551,15 @@ impl Connection {
         self.outbox.close();
     }
 
-    /// Tells the room (a seated player leaving loses) and the lobby.
-    async fn cleanup(&mut self) {
+    /// Tells the room (a seated player leaving loses, for `cause`) and the
+    /// lobby.
+    async fn cleanup(&mut self, cause: LeaveCause) {
         if let Some(room) = self.seat.take() {
-            room.send(RoomCommand::Leave { conn: self.id }).await;
+            room.send(RoomCommand::Leave {
+                conn: self.id,
+                cause,
+            })
+            .await;
         }
         if self.admin {
             self.context.lobby.connection_closed(self.id).await;

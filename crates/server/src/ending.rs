@@ -5,7 +5,7 @@
 //! every irregular end has an offender who gets nothing while everybody else
 //! wins (decisions.md §6, §9). A cancelled game has no winner.
 
-use spielleiter_protocol::result::ScoreCause;
+use spielleiter_protocol::{dialect::LeaveCause, result::ScoreCause};
 use spielleiter_rules::{AnyGame, Game, PlayerSet, ScoreParts};
 
 use crate::clock::Timeout;
@@ -21,13 +21,16 @@ pub enum Ending {
         seat: usize,
         /// The reason text of the offender's score.
         reason: String,
-        /// The error packet the offender gets after `left`, before `close`.
+        /// The error packet the offender gets after `left`, before `close`,
+        /// if the season sends one.
         error_packet: Option<bytes::Bytes>,
     },
     /// A player disconnected or broke the protocol.
     Left {
         /// The leaver's seat.
         seat: usize,
+        /// Why.
+        cause: LeaveCause,
     },
     /// A player ran out of time.
     Timeout {
@@ -56,12 +59,12 @@ pub struct SeatScore {
 }
 
 /// Reason texts for the irregular causes; the wire layer supplies the
-/// official wording.
+/// wording of the room's dialect.
 pub trait ReasonTexts {
-    /// The leaver's reason.
-    fn left(&self) -> String;
-    /// The reason after a soft or hard timeout.
-    fn timeout(&self, kind: Timeout) -> String;
+    /// The reason of the player of `seat`, who left.
+    fn left(&self, seat: usize, cause: LeaveCause) -> String;
+    /// The reason of the player of `seat` after a soft or hard timeout.
+    fn timeout(&self, seat: usize, kind: Timeout) -> String;
     /// The reason when the server ended the game.
     fn shutdown(&self) -> String;
     /// The reason when an administrator cancelled the game.
@@ -73,10 +76,15 @@ impl Ending {
     pub fn offender(&self) -> Option<usize> {
         match self {
             Ending::Violation { seat, .. }
-            | Ending::Left { seat }
+            | Ending::Left { seat, .. }
             | Ending::Timeout { seat, .. } => Some(*seat),
             Ending::Regular | Ending::Cancelled | Ending::Shutdown => None,
         }
+    }
+
+    /// Whether the game ended by its rules.
+    pub fn is_regular(&self) -> bool {
+        matches!(self, Ending::Regular)
     }
 
     /// A short description for logs.
@@ -86,7 +94,7 @@ impl Ending {
             Ending::Violation { seat, reason, .. } => {
                 format!("seat {seat} violated a rule: {reason}")
             }
-            Ending::Left { seat } => format!("seat {seat} left"),
+            Ending::Left { seat, cause } => format!("seat {seat} left ({})", cause.name()),
             Ending::Timeout { seat, kind } => format!("seat {seat} timed out ({kind:?})"),
             Ending::Cancelled => "cancelled".to_owned(),
             Ending::Shutdown => "server shutdown".to_owned(),
@@ -109,13 +117,15 @@ impl Ending {
                     Ending::Violation {
                         seat: s, reason, ..
                     } if *s == seat => (ScoreCause::RuleViolation, reason.clone()),
-                    Ending::Left { seat: s } if *s == seat => (ScoreCause::Left, texts.left()),
+                    Ending::Left { seat: s, cause } if *s == seat => {
+                        (ScoreCause::Left, texts.left(seat, *cause))
+                    }
                     Ending::Timeout { seat: s, kind } if *s == seat => (
                         match kind {
                             Timeout::Soft => ScoreCause::SoftTimeout,
                             Timeout::Hard => ScoreCause::HardTimeout,
                         },
-                        texts.timeout(*kind),
+                        texts.timeout(seat, *kind),
                     ),
                     Ending::Shutdown => (ScoreCause::Unknown, texts.shutdown()),
                     // The cause stays `REGULAR`, as officially; the reason
@@ -152,10 +162,10 @@ mod tests {
     struct Texts;
 
     impl ReasonTexts for Texts {
-        fn left(&self) -> String {
+        fn left(&self, _seat: usize, _cause: LeaveCause) -> String {
             "left".to_owned()
         }
-        fn timeout(&self, kind: Timeout) -> String {
+        fn timeout(&self, _seat: usize, kind: Timeout) -> String {
             format!("{kind:?}")
         }
         fn shutdown(&self) -> String {
@@ -192,7 +202,13 @@ mod tests {
                 },
                 ScoreCause::RuleViolation,
             ),
-            (Ending::Left { seat: 1 }, ScoreCause::Left),
+            (
+                Ending::Left {
+                    seat: 1,
+                    cause: LeaveCause::LostConnection,
+                },
+                ScoreCause::Left,
+            ),
             (
                 Ending::Timeout {
                     seat: 1,

@@ -11,7 +11,8 @@
 //! - [`lobby`]: one task owning the room registry and reservations.
 //! - [`room`]: one task per room owning the game, seats, observers and the
 //!   [`clock`]; [`ending`] scores how a game ended.
-//! - [`wire`]: every packet the server sends, encoded once.
+//! - [`wire`]: every packet the server sends, encoded once, in the dialect
+//!   of the room's game; [`texts`]: the server's own texts.
 //! - [`replay`]: replay files, written off the room task.
 //! - [`stats`]: counters and the server-added move latency; [`scores`]: the
 //!   test-mode score table.
@@ -31,6 +32,7 @@ pub mod room;
 pub mod scores;
 pub mod server;
 pub mod stats;
+pub mod texts;
 pub mod wire;
 
 pub use config::Config;

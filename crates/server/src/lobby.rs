@@ -9,11 +9,14 @@
 //! hung: it is reported, ended and taken out of the registry, so one hung
 //! room cannot freeze the lobby.
 
-use std::{collections::HashMap, sync::Arc};
+use std::{
+    collections::{BTreeMap, HashMap},
+    sync::Arc,
+};
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
-use spielleiter_protocol::result::PlayerScoreReport;
+use spielleiter_protocol::{games, result::PlayerScoreReport};
 use spielleiter_rules::{AnyGame, GameType};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
@@ -27,7 +30,7 @@ use crate::{
     room::{self, RoomCommand, RoomEvent, RoomHandle, RoomSetup, SeatError, SeatRequest, SeatSpec},
     scores::ScoreTable,
     stats::ServerStats,
-    wire,
+    texts, wire,
 };
 
 /// Requests waiting for the lobby. Bounded: many connections joining at once
@@ -39,8 +42,11 @@ const COMMAND_CAPACITY: usize = 256;
 pub struct LobbySettings {
     /// Whether rooms created by `join` start paused.
     pub start_paused: bool,
-    /// Move time limits, or `None` if nobody is timed.
-    pub limits: Option<TimeLimits>,
+    /// Move time limits per game type, `None` for untimed games; a game
+    /// without an entry is untimed.
+    pub limits: BTreeMap<GameType, Option<TimeLimits>>,
+    /// The game of a `join` without `gameType` when no room is open.
+    pub default_game: GameType,
     /// Where replays go, or `None` for no replays.
     pub replay: Option<ReplayStore>,
     /// Seed of the generator that seeds each room's random source.
@@ -109,6 +115,22 @@ pub enum LobbyError {
     ShuttingDown,
 }
 
+impl LobbyError {
+    /// The text of the error packet that refuses the request.
+    pub fn message(&self) -> String {
+        match self {
+            LobbyError::UnknownGameType { requested } => {
+                texts::unknown_game_type(requested.as_deref(), GameType::ALL)
+            }
+            LobbyError::UnknownRoom(room) => texts::unknown_room(room.as_str()),
+            LobbyError::RoomFull(room) => texts::room_full(room.as_str()),
+            LobbyError::UnknownReservation => texts::unknown_reservation(),
+            LobbyError::TooManySlots { given, players } => texts::too_many_slots(*given, *players),
+            LobbyError::ShuttingDown => texts::shutting_down(),
+        }
+    }
+}
+
 #[derive(Debug)]
 enum LobbyCommand {
     Join {
@@ -169,7 +191,8 @@ impl LobbyHandle {
     }
 
     /// `join`: a seat in the oldest open room of the game type, or in a new
-    /// room. Without a game type, any open room.
+    /// room. Without a game type, any open room, or a new room of the
+    /// default game.
     pub async fn join(
         &self,
         game_type: Option<String>,
@@ -290,6 +313,15 @@ struct Lobby {
     room_events: mpsc::UnboundedSender<RoomEvent>,
     room_shutdown: CancellationToken,
     tracker: TaskTracker,
+}
+
+/// A seat of a game of `game_type` for whoever joins first, timed if the
+/// game's dialect times joined players.
+fn open_seat(game_type: GameType) -> SeatSpec {
+    SeatSpec {
+        can_timeout: games::dialect(game_type).times_joined_players,
+        ..SeatSpec::open()
+    }
 }
 
 /// Starts the lobby task. Rooms it creates end when `room_shutdown` is
@@ -442,8 +474,8 @@ impl Lobby {
                 return Ok(joined);
             }
         }
-        let game_type = wanted.ok_or(LobbyError::UnknownGameType { requested: None })?;
-        let seats = vec![SeatSpec::open(); game_type.player_count()];
+        let game_type = wanted.unwrap_or(self.settings.default_game);
+        let seats = vec![open_seat(game_type); game_type.player_count()];
         let room_id = self.create_room(game_type, seats, self.settings.start_paused);
         self.seat(&room_id, SeatRequest::Open, outbox)
             .await
@@ -534,7 +566,7 @@ impl Lobby {
             });
         }
         let mut seats = request.seats;
-        seats.resize_with(players, SeatSpec::open);
+        seats.resize_with(players, || open_seat(game_type));
         let reserved: Vec<usize> = (0..players).filter(|&i| seats[i].reserved).collect();
         let room_id = self.create_room(game_type, seats, request.paused);
         let codes = reserved
@@ -560,7 +592,7 @@ impl Lobby {
                 game,
                 seats,
                 paused,
-                limits: self.settings.limits,
+                limits: self.settings.limits.get(&game_type).copied().flatten(),
                 replay: self.settings.replay.clone(),
                 shutdown: self.room_shutdown.clone(),
                 events: self.room_events.clone(),
@@ -618,7 +650,8 @@ mod tests {
     fn lobby() -> Lobby {
         let settings = LobbySettings {
             start_paused: false,
-            limits: None,
+            limits: BTreeMap::new(),
+            default_game: GameType::DEFAULT,
             replay: None,
             seed: 1,
             stats: Arc::default(),

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use spielleiter_protocol::{GameMove, result::GameResult};
+use spielleiter_protocol::{Dialect, GameMove, dialect::LeaveCause, games, result::GameResult};
 use spielleiter_rules::{AnyGame, AnyMistake, Game, GameType};
 use tokio::{
     sync::{mpsc, oneshot},
@@ -97,6 +97,8 @@ pub enum RoomCommand {
     Leave {
         /// The connection.
         conn: ConnId,
+        /// Why.
+        cause: LeaveCause,
     },
     /// An administrator subscribes to the room's broadcasts.
     Observe {
@@ -165,6 +167,12 @@ impl RoomHandle {
     /// (for notices that must not make the sender wait).
     pub fn try_send(&self, command: RoomCommand) -> bool {
         self.commands.try_send(command).is_ok()
+    }
+
+    /// Whether the room has ended (its game is over and it takes no more
+    /// commands).
+    pub fn has_ended(&self) -> bool {
+        self.commands.is_closed()
     }
 
     /// Asks for a seat. A room that has ended answers `Started`; one that
@@ -324,7 +332,11 @@ struct Room {
     phase: Phase,
     pending: Option<Pending>,
     limits: Option<TimeLimits>,
-    reasons: wire::OfficialReasons,
+    /// The limits the texts name: the room's, or the game's default when
+    /// nobody is timed.
+    named_limits: TimeLimits,
+    /// What the room's game speaks.
+    dialect: &'static Dialect,
     replay: Option<ReplayRecorder>,
     replay_store: Option<ReplayStore>,
     commands: mpsc::Receiver<RoomCommand>,
@@ -339,7 +351,11 @@ struct Room {
 
 impl Room {
     fn new(setup: RoomSetup, commands: mpsc::Receiver<RoomCommand>) -> Room {
+        let game_type = setup.game.game_type();
+        let (soft, hard) = game_type.default_move_time();
         Room {
+            named_limits: setup.limits.unwrap_or(TimeLimits { soft, hard }),
+            dialect: games::dialect(game_type),
             id: setup.id,
             game: setup.game,
             seats: setup
@@ -355,10 +371,6 @@ impl Room {
             phase: Phase::Waiting,
             pending: None,
             limits: setup.limits,
-            reasons: wire::OfficialReasons {
-                soft_secs: setup.limits.map_or(2, |l| l.soft.as_secs()),
-                hard_secs: setup.limits.map_or(10, |l| l.hard.as_secs()),
-            },
             replay: None,
             replay_store: setup.replay,
             commands,
@@ -396,7 +408,10 @@ impl Room {
                             "the move request was never written; the player has left"
                         );
                         self.seats[seat].occupant = None;
-                        self.finish(Ending::Left { seat });
+                        self.finish(Ending::Left {
+                            seat,
+                            cause: LeaveCause::LostConnection,
+                        });
                     }
                 }
                 Wakeup::HardDeadline => {
@@ -464,7 +479,7 @@ impl Room {
                 let _ = reply.send(answer);
             }
             RoomCommand::Move { conn, mv, read_at } => self.on_move(conn, mv, read_at),
-            RoomCommand::Leave { conn } => self.on_leave(conn),
+            RoomCommand::Leave { conn, cause } => self.on_leave(conn, cause),
             RoomCommand::Observe { outbox } => self.on_observe(outbox),
             RoomCommand::Pause { paused } => self.on_pause(paused),
             RoomCommand::Step => self.on_step(),
@@ -560,7 +575,7 @@ impl Room {
         let Some(outbox) = self.seats[seat].occupant.clone() else {
             return;
         };
-        match outbox.send_timed(wire::move_request(&self.id)) {
+        match outbox.send_timed(wire::move_request(&self.id, self.dialect)) {
             Ok(written) => {
                 let limits = self.limits.filter(|_| self.seats[seat].spec.can_timeout);
                 debug!(seat, turn = self.game.turn(), "move requested");
@@ -573,7 +588,10 @@ impl Room {
             }
             Err(error) => {
                 info!(seat, %error, "cannot ask the player for a move; the player has left");
-                self.finish(Ending::Left { seat });
+                self.finish(Ending::Left {
+                    seat,
+                    cause: LeaveCause::LostConnection,
+                });
             }
         }
     }
@@ -594,15 +612,21 @@ impl Room {
         }
         let requested = self.pending.as_ref().is_some_and(|p| p.seat == seat);
         if !requested {
-            let on_turn = self.game.player_to_move() == Some(seat);
-            info!(seat, on_turn, "move from a player who was not asked");
-            let violation =
-                wire::unrequested_move(&self.id, seat, on_turn, &mv, &self.seat_views());
+            let on_turn = self.game.player_to_move();
+            info!(seat, ?on_turn, "move from a player who was not asked");
+            let violation = wire::unrequested_move(
+                &self.id,
+                seat,
+                on_turn,
+                &mv,
+                &self.seat_views(),
+                self.dialect,
+            );
             self.send_to_player(seat, violation.room_error);
             self.finish(Ending::Violation {
                 seat,
                 reason: violation.reason,
-                error_packet: Some(violation.error_packet),
+                error_packet: violation.error_packet,
             });
             return;
         }
@@ -643,27 +667,33 @@ impl Room {
             }
             Err(mistake) => {
                 info!(seat, mistake = ?mistake, "illegal move");
-                let violation =
-                    wire::rule_violation(&self.id, seat, mistake, &mv, &self.seat_views());
+                let violation = wire::rule_violation(
+                    &self.id,
+                    seat,
+                    mistake,
+                    &mv,
+                    &self.seat_views(),
+                    self.dialect,
+                );
                 self.send_to_player(seat, violation.room_error.stream.clone());
                 self.send_to_observers(&violation.room_error.stream);
                 self.record(&violation.room_error);
                 self.finish(Ending::Violation {
                     seat,
                     reason: violation.reason,
-                    error_packet: Some(violation.error_packet),
+                    error_packet: violation.error_packet,
                 });
             }
         }
     }
 
-    fn on_leave(&mut self, conn: ConnId) {
+    fn on_leave(&mut self, conn: ConnId, cause: LeaveCause) {
         self.observers.retain(|o| o.id() != conn);
         if let Some(seat) = self.seat_of(conn) {
             self.seats[seat].occupant = None;
             if self.phase != Phase::Over {
-                info!(seat, "player left");
-                self.finish(Ending::Left { seat });
+                info!(seat, cause = cause.name(), "player left");
+                self.finish(Ending::Left { seat, cause });
             }
         }
     }
@@ -703,9 +733,9 @@ impl Room {
         }
     }
 
-    /// Ends the game: the result to players (slot order) and observers,
-    /// `left` to everyone, then the players' connections are closed
-    /// (decisions.md §11).
+    /// Ends the game: the result to players (seat order) and observers,
+    /// `left` to everyone, then, where the dialect says so, the players'
+    /// connections are closed (decisions.md §11).
     fn finish(&mut self, ending: Ending) {
         if self.phase == Phase::Over {
             return;
@@ -725,17 +755,24 @@ impl Room {
             _ => {}
         }
         let views = self.seat_views();
-        let result = wire::game_result(&self.game, &views, &ending, &self.reasons);
+        let reasons = wire::DialectReasons {
+            texts: self.dialect.texts,
+            seats: &views,
+            limits: self.named_limits,
+        };
+        let result = wire::game_result(&self.game, &views, &ending, &reasons);
         // The lobby records the result (test mode) before anybody sees it, so
         // a `scoreForPlayer` sent on seeing the result finds it counted.
-        let _ = self.events.send(RoomEvent::Result {
-            names: self
-                .seats
-                .iter()
-                .map(|s| s.spec.display_name.clone())
-                .collect(),
-            result: result.clone(),
-        });
+        if self.dialect.test_mode {
+            let _ = self.events.send(RoomEvent::Result {
+                names: self
+                    .seats
+                    .iter()
+                    .map(|s| s.spec.display_name.clone())
+                    .collect(),
+                result: result.clone(),
+            });
+        }
         let result = wire::result(&self.id, result);
         info!(ending = %ending.describe(), "game over");
         for seat in 0..self.seats.len() {
@@ -756,9 +793,12 @@ impl Room {
         {
             self.send_to_player(*seat, error_packet.clone());
         }
+        let close = self.dialect.closes_after_game;
         for seat in &mut self.seats {
-            if let Some(outbox) = seat.occupant.take() {
-                let _ = outbox.send(wire::close());
+            if let Some(outbox) = seat.occupant.take()
+                && close
+            {
+                let _ = outbox.send(wire::close_as(self.dialect.close));
                 outbox.close();
             }
         }
@@ -789,7 +829,10 @@ impl Room {
             warn!(seat, %error, "player unreachable");
             self.seats[seat].occupant = None;
             if self.phase != Phase::Over {
-                self.finish(Ending::Left { seat });
+                self.finish(Ending::Left {
+                    seat,
+                    cause: LeaveCause::LostConnection,
+                });
             }
         }
     }
@@ -848,8 +891,8 @@ mod tests {
 
     use bytes::BytesMut;
     use spielleiter_protocol::{
-        FrameDecoder, GameType as WireGameType, ServerMessage, StreamEvent, blokus2021::WireMove,
-        result::ScoreCause, room::RoomData,
+        FrameDecoder, GameType as WireGameType, ServerMessage, StreamEvent,
+        games::blokus2021::WireMove, result::ScoreCause, room::RoomData,
     };
     use spielleiter_rules::blokus::{Blokus, MoveList, PieceKind};
     use tokio::io::{AsyncReadExt, DuplexStream};
@@ -953,7 +996,7 @@ mod tests {
         matches!(
             m,
             ServerMessage::Room {
-                data: RoomData::MoveRequest,
+                data: RoomData::MoveRequest(_),
                 ..
             }
         )

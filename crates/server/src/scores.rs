@@ -206,7 +206,8 @@ fn running_average(old: Decimal, n: u32, value: Decimal) -> Decimal {
 #[cfg(test)]
 mod tests {
     use spielleiter_protocol::{
-        blokus2021,
+        dialect::ResultLayout,
+        games::blokus2021,
         result::{PlayerScore, ScoreCause},
     };
 
@@ -214,16 +215,19 @@ mod tests {
 
     fn result(parts: [[i64; 2]; 2]) -> GameResult {
         GameResult {
+            layout: ResultLayout::Season2021,
             definition: blokus2021::score_definition(),
             scores: parts
                 .iter()
                 .map(|p| PlayerScore {
+                    display_name: String::new(),
                     cause: ScoreCause::Regular,
                     reason: String::new(),
                     parts: p.iter().map(|&v| Decimal::integer(v)).collect(),
                 })
                 .collect(),
             winners: Vec::new(),
+            conclusion: None,
         }
     }
 

@@ -18,6 +18,7 @@ use std::{
     time::Duration,
 };
 
+use spielleiter_rules::GameType;
 use tokio::{
     net::TcpListener,
     sync::{Semaphore, oneshot},
@@ -27,7 +28,6 @@ use tokio_util::{sync::CancellationToken, task::TaskTracker};
 use tracing::{error, info, warn};
 
 use crate::{
-    clock::TimeLimits,
     config::Config,
     connection::{self, ConnectionContext},
     lobby::{self, LobbySettings},
@@ -164,10 +164,11 @@ fn lobby_settings(
 ) -> LobbySettings {
     LobbySettings {
         start_paused: config.start_paused,
-        limits: config.timeouts.then_some(TimeLimits {
-            soft: config.soft_timeout,
-            hard: config.hard_timeout,
-        }),
+        limits: GameType::ALL
+            .iter()
+            .map(|&game| (game, config.limits(game)))
+            .collect(),
+        default_game: config.default_game,
         replay,
         seed,
         stats,

@@ -1,102 +1,26 @@
 //! Every packet the server sends, encoded once into shareable bytes: the
 //! stream form for connections (`"\n  "` and one level of indentation) and,
-//! for recorded packets, the replay form (column 0). The texts come from
-//! the protocol crate's [`texts`]; the server holds no wire strings itself
-//! beyond the few situations only Spielleiter has.
+//! for recorded packets, the replay form (column 0).
+//!
+//! Nothing here knows a game: the state, the moves, the score definition
+//! come from the protocol crate's per-game code, and everything that
+//! differs between seasons (the move request's class, the close packet, the
+//! texts about a game, the result's layout) from the room's [`Dialect`].
 
 use bytes::{Bytes, BytesMut};
 use spielleiter_protocol::{
-    ClientMessage, GameMove, GameState, ServerMessage, blokus2021,
-    result::{Decimal, GameResult, PlayerScore, PlayerScoreReport, Winner},
+    ClientMessage, Dialect, GameMove, GameState, ServerMessage,
+    dialect::{CloseElement, LeaveCause, SeasonTexts, TimeLimit},
+    result::{GameResult, PlayerScoreReport, SeatResult},
     room::RoomData,
 };
-use spielleiter_rules::{AnyGame, AnyMistake, blokus::Team};
+use spielleiter_rules::{AnyGame, AnyMistake};
 
 use crate::{
-    clock::Timeout,
+    clock::{TimeLimits, Timeout},
     ending::{Ending, ReasonTexts},
     ids::{ReservationCode, RoomId},
 };
-
-/// The protocol's texts plus the few that only Spielleiter's server needs.
-pub mod texts {
-    use std::time::Duration;
-
-    use spielleiter_protocol::GameMove;
-    pub use spielleiter_protocol::texts::*;
-
-    use crate::lobby::LobbyError;
-
-    const SERVER_EXCEPTION: &str = "spielleiter.server.ServerException";
-
-    /// The connection limit is reached.
-    pub fn server_full(limit: usize) -> String {
-        format!("{SERVER_EXCEPTION}: The server is full ({limit} connections); try again later")
-    }
-
-    /// A connection that neither joined nor authenticated in time.
-    pub fn idle(limit: Duration) -> String {
-        format!(
-            "{SERVER_EXCEPTION}: No request within {} seconds; closing the connection",
-            limit.as_secs()
-        )
-    }
-
-    /// A second join from a connection that already plays.
-    pub fn already_seated(room_id: &str) -> String {
-        format!(
-            "{SERVER_EXCEPTION}: This connection already plays in room {room_id}; use a new connection for another game"
-        )
-    }
-
-    /// A move while the room still waits for players.
-    pub fn game_not_started(room_id: &str) -> String {
-        format!("{SERVER_EXCEPTION}: The game in room {room_id} has not started yet")
-    }
-
-    /// `scoreForPlayer` for a name without recorded games.
-    pub fn no_scores(display_name: &str) -> String {
-        format!(
-            "{SERVER_EXCEPTION}: No scores recorded for player '{display_name}' (is test mode on?)"
-        )
-    }
-
-    /// The result reason when the server ended a game.
-    pub fn server_shutdown_reason() -> String {
-        "Das Spiel wurde beendet, weil der Server herunterfährt".to_owned()
-    }
-
-    /// The result reason when an administrator cancelled the game.
-    pub fn cancelled_reason() -> String {
-        "Das Spiel wurde von einem Administrator abgebrochen".to_owned()
-    }
-
-    /// The reason of a player whose move was not requested.
-    pub fn move_not_requested_reason(mv: &GameMove) -> String {
-        format!(
-            "Der Zug wurde nicht angefordert bei Zug '{}'",
-            mv.description()
-        )
-    }
-
-    /// The error packet text for a refused lobby request.
-    pub fn lobby_error(error: &LobbyError) -> String {
-        match error {
-            LobbyError::UnknownGameType { requested } => {
-                unknown_game_type(requested.as_deref(), spielleiter_protocol::GameType::ALL)
-            }
-            LobbyError::UnknownRoom(room) => unknown_room(room.as_str()),
-            LobbyError::RoomFull(room) => room_full(room.as_str()),
-            LobbyError::UnknownReservation => unknown_reservation(),
-            LobbyError::TooManySlots { given, players } => format!(
-                "{SERVER_EXCEPTION}: {given} slots given, but the game has {players} players"
-            ),
-            LobbyError::ShuttingDown => {
-                format!("{SERVER_EXCEPTION}: The server is shutting down and starts no new games")
-            }
-        }
-    }
-}
 
 /// A packet in both forms.
 #[derive(Clone, Debug)]
@@ -122,8 +46,9 @@ pub struct Violation<R> {
     pub room_error: R,
     /// The reason text of the offender's score.
     pub reason: String,
-    /// The `errorpacket` the offender gets before its connection closes.
-    pub error_packet: Bytes,
+    /// The `errorpacket` the offender gets after the result, if the season
+    /// sends one.
+    pub error_packet: Option<Bytes>,
 }
 
 fn stream(message: &ServerMessage) -> Bytes {
@@ -153,11 +78,6 @@ fn room(room_id: &RoomId, data: RoomData) -> ServerMessage {
         room_id: room_id.as_str().to_owned(),
         data,
     }
-}
-
-/// The team of a seat: seat 0 is team ONE.
-fn team(seat: usize) -> Team {
-    if seat == 0 { Team::One } else { Team::Two }
 }
 
 /// `<joined roomId="…"/>`.
@@ -197,9 +117,14 @@ pub fn prepared(room_id: &RoomId, codes: &[ReservationCode]) -> Bytes {
     })
 }
 
-/// `<close/>`.
+/// `<close/>`, the close packet of a connection that plays no game.
 pub fn close() -> Bytes {
-    stream(&ServerMessage::Close)
+    close_as(CloseElement::Short)
+}
+
+/// The close packet in the form `form` (a room's dialect's).
+pub fn close_as(form: CloseElement) -> Bytes {
+    stream(&ServerMessage::Close(form))
 }
 
 /// `<errorpacket message="…">`, echoing the request if there is one.
@@ -210,14 +135,14 @@ pub fn error_packet(message: &str, request: Option<&ClientMessage>) -> Bytes {
     })
 }
 
-/// The welcome message telling `seat` its team.
+/// The welcome message telling `seat` which seat it has.
 pub fn welcome(room_id: &RoomId, seat: usize) -> Bytes {
-    stream(&room(room_id, RoomData::Welcome { team: team(seat) }))
+    stream(&room(room_id, RoomData::Welcome { seat }))
 }
 
-/// The move request.
-pub fn move_request(room_id: &RoomId) -> Bytes {
-    stream(&room(room_id, RoomData::MoveRequest))
+/// The move request, in the class of `dialect`.
+pub fn move_request(room_id: &RoomId, dialect: &Dialect) -> Bytes {
+    stream(&room(room_id, RoomData::MoveRequest(dialect.move_request)))
 }
 
 /// `<data class="paused" paused="…"/>`, to observers.
@@ -240,89 +165,80 @@ pub fn memento(
 }
 
 fn state(game: &AnyGame, seats: &[SeatView<'_>]) -> GameState {
-    let name = |seat: usize| {
-        seats
-            .get(seat)
-            .map_or_else(String::new, |s| s.display_name.to_owned())
-    };
-    GameState::of_game(game, [name(0), name(1)])
+    let names: Vec<&str> = seats.iter().map(|s| s.display_name).collect();
+    GameState::of_game(game, &names)
 }
 
-/// The messages for an illegal move.
+fn display_name<'a>(seats: &[SeatView<'a>], seat: usize) -> &'a str {
+    seats.get(seat).map_or("", |s| s.display_name)
+}
+
+/// The messages for an illegal move, in the texts of `dialect`.
 pub fn rule_violation(
     room_id: &RoomId,
     seat: usize,
     mistake: AnyMistake,
     mv: &GameMove,
     seats: &[SeatView<'_>],
+    dialect: &Dialect,
 ) -> Violation<Packet> {
     let (mistake_text, described) = mv.mistake_texts(mistake);
-    let name = seats.get(seat).map_or("", |s| s.display_name);
-    let message = texts::rule_violation_room_error(name, mistake_text, described.as_deref());
-    let room_error = both(
-        &room(
-            room_id,
-            RoomData::Error {
-                message,
-                original_message: Some(*mv),
-            },
-        ),
-        1024,
+    let texts = dialect.texts.rule_violation(
+        display_name(seats, seat),
+        mistake_text,
+        described.as_deref(),
     );
-    let request = ClientMessage::Move {
-        room_id: room_id.as_str().to_owned(),
-        mv: *mv,
-    };
-    Violation {
-        room_error,
-        reason: texts::rule_violation_reason(mistake_text, described.as_deref()),
-        error_packet: error_packet(
-            &texts::rule_violation(mistake_text, described.as_deref()),
-            Some(&request),
-        ),
-    }
+    violation(room_id, mv, texts, |message| both(&message, 1024))
 }
 
-/// The messages for a move nobody asked for: from the player not on turn,
-/// or from the player on turn before its request (a paused room).
+/// The messages for a move nobody asked for, from `seat` while `on_turn`
+/// is the seat to move: a move out of turn, or from the player on turn
+/// before its request (a paused room).
 pub fn unrequested_move(
     room_id: &RoomId,
     seat: usize,
-    on_turn: bool,
+    on_turn: Option<usize>,
     mv: &GameMove,
     seats: &[SeatView<'_>],
+    dialect: &Dialect,
 ) -> Violation<Bytes> {
-    let describe =
-        |s: usize| texts::player_description(team(s), seats.get(s).map_or("", |v| v.display_name));
+    let texts = dialect.texts;
+    let describe = |s: usize| texts.player(s, display_name(seats, s));
     let sender = describe(seat);
-    let (room_text, packet_text, reason) = if on_turn {
-        (
-            texts::move_not_requested_room_error(&sender),
-            texts::move_not_requested(&sender),
-            texts::move_not_requested_reason(mv),
-        )
-    } else {
-        let expected = describe(1 - seat.min(1));
-        (
-            texts::not_your_turn_room_error(&expected, &sender, mv),
-            texts::not_your_turn(&expected, &sender, mv),
-            texts::not_your_turn_reason(mv),
-        )
+    let description = mv.description();
+    let texts = match on_turn {
+        Some(expected) if expected != seat => {
+            texts.not_your_turn(&describe(expected), &sender, &description)
+        }
+        _ => texts.move_not_requested(&sender, &description),
     };
+    violation(room_id, mv, texts, |message| stream(&message))
+}
+
+/// The room error (encoded by `encode`), reason and error packet of a
+/// refused move.
+fn violation<R>(
+    room_id: &RoomId,
+    mv: &GameMove,
+    texts: spielleiter_protocol::dialect::ViolationTexts,
+    encode: impl FnOnce(ServerMessage) -> R,
+) -> Violation<R> {
     let request = ClientMessage::Move {
         room_id: room_id.as_str().to_owned(),
         mv: *mv,
     };
     Violation {
-        room_error: stream(&room(
+        room_error: encode(room(
             room_id,
             RoomData::Error {
-                message: room_text,
+                message: texts.room_error,
                 original_message: Some(*mv),
             },
         )),
-        reason,
-        error_packet: error_packet(&packet_text, Some(&request)),
+        reason: texts.reason,
+        error_packet: texts
+            .error_packet
+            .map(|text| error_packet(&text, Some(&request))),
     }
 }
 
@@ -332,73 +248,78 @@ pub fn game_not_started(room_id: &RoomId, mv: &GameMove) -> Bytes {
         room_id: room_id.as_str().to_owned(),
         mv: *mv,
     };
-    error_packet(&texts::game_not_started(room_id.as_str()), Some(&request))
+    error_packet(
+        &crate::texts::game_not_started(room_id.as_str()),
+        Some(&request),
+    )
 }
 
-/// The official reason texts, with the limits this server runs with.
+/// The reason texts of a room: its dialect's, naming its players, with the
+/// limits the room runs with.
 #[derive(Clone, Copy, Debug)]
-pub struct OfficialReasons {
-    /// The soft limit in whole seconds.
-    pub soft_secs: u64,
-    /// The hard limit in whole seconds.
-    pub hard_secs: u64,
+pub struct DialectReasons<'a> {
+    /// The season's texts.
+    pub texts: &'static dyn SeasonTexts,
+    /// The seats.
+    pub seats: &'a [SeatView<'a>],
+    /// The room's move limits (for the texts: the defaults when untimed).
+    pub limits: TimeLimits,
 }
 
-impl ReasonTexts for OfficialReasons {
-    fn left(&self) -> String {
-        texts::LEFT_REASON.to_owned()
+impl ReasonTexts for DialectReasons<'_> {
+    fn left(&self, seat: usize, cause: LeaveCause) -> String {
+        self.texts.left(display_name(self.seats, seat), cause)
     }
 
-    fn timeout(&self, kind: Timeout) -> String {
-        match kind {
-            Timeout::Soft => texts::soft_timeout_reason(self.soft_secs),
-            Timeout::Hard => texts::hard_timeout_reason(self.hard_secs),
-        }
+    fn timeout(&self, seat: usize, kind: Timeout) -> String {
+        let kind = match kind {
+            Timeout::Soft => TimeLimit::Soft,
+            Timeout::Hard => TimeLimit::Hard,
+        };
+        self.texts.timeout(
+            display_name(self.seats, seat),
+            kind,
+            self.limits.soft.as_secs(),
+            self.limits.hard.as_secs(),
+        )
     }
 
     fn shutdown(&self) -> String {
-        texts::server_shutdown_reason()
+        self.texts.shutdown()
     }
 
     fn cancelled(&self) -> String {
-        texts::cancelled_reason()
+        self.texts.cancelled()
     }
 }
 
-/// The result of a game that ended as `ending` says.
+/// The result of a game that ended as `ending` says, in the game's dialect.
 pub fn game_result(
     game: &AnyGame,
     seats: &[SeatView<'_>],
     ending: &Ending,
-    reasons: &OfficialReasons,
+    reasons: &impl ReasonTexts,
 ) -> GameResult {
     let (scores, winners) = ending.scores(game, reasons);
-    let definition = match game {
-        AnyGame::Blokus2021(_) => blokus2021::score_definition(),
-    };
-    GameResult {
-        definition,
-        scores: scores
-            .into_iter()
-            .map(|s| PlayerScore {
-                cause: s.cause,
-                reason: s.reason,
-                parts: std::iter::once(i64::from(s.win_points))
-                    .chain(s.parts.as_slice().iter().copied())
-                    .map(Decimal::integer)
-                    .collect(),
-            })
-            .collect(),
-        winners: winners
-            .iter()
-            .map(|seat| Winner {
-                display_name: seats
-                    .get(seat)
-                    .map_or_else(String::new, |s| s.display_name.to_owned()),
-                team: team(seat),
-            })
-            .collect(),
-    }
+    let offender = ending.offender();
+    let seat_results: Vec<SeatResult<'_>> = scores
+        .iter()
+        .enumerate()
+        .map(|(seat, score)| SeatResult {
+            display_name: display_name(seats, seat),
+            cause: score.cause,
+            reason: score.reason.clone(),
+            win_points: score.win_points,
+            parts: score.parts.as_slice(),
+            offender: offender == Some(seat),
+        })
+        .collect();
+    GameResult::of_game(
+        game.game_type(),
+        &seat_results,
+        winners,
+        ending.is_regular(),
+    )
 }
 
 /// The result message.

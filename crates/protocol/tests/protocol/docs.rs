@@ -9,10 +9,11 @@ use spielleiter_protocol::{
     ClientMessage, ClientStreamEncoder, Decimal, FramingError, GameMove, GameResult, GameState,
     GameType, PlayerScore, PlayerScoreReport, Prepare, RoomData, ScoreCause, ScoreValue,
     ServerMessage, ServerStreamEncoder, SlotDescriptor, Winner,
-    blokus2021::{self, WireMove, mistake_move_description, score_definition},
+    dialect::{CloseElement, MoveRequestClass, ResultLayout},
+    games::blokus2021::{self, WireMove, mistake_move_description, score_definition},
     texts,
 };
-use spielleiter_rules::blokus::{Color, Mistake, Team};
+use spielleiter_rules::blokus::{Color, Mistake};
 
 use crate::util::{illegal_mono, initial_state, midgame_state, yellow_pento_l};
 
@@ -45,12 +46,17 @@ fn server(messages: &[ServerMessage]) -> String {
         .join("\n")
 }
 
-fn result(scores: [(ScoreCause, String, i64, i64); 2], winner: Option<(&str, Team)>) -> GameResult {
+fn result(
+    scores: [(ScoreCause, String, i64, i64); 2],
+    winner: Option<(&str, usize)>,
+) -> GameResult {
     GameResult {
+        layout: ResultLayout::Season2021,
         definition: score_definition(),
         scores: scores
             .into_iter()
             .map(|(cause, reason, win, points)| PlayerScore {
+                display_name: String::new(),
                 cause,
                 reason,
                 parts: vec![Decimal::integer(win), Decimal::integer(points)],
@@ -58,11 +64,12 @@ fn result(scores: [(ScoreCause, String, i64, i64); 2], winner: Option<(&str, Tea
             .collect(),
         winners: winner
             .into_iter()
-            .map(|(name, team)| Winner {
+            .map(|(name, seat)| Winner {
                 display_name: name.into(),
-                team,
+                seat,
             })
             .collect(),
+        conclusion: None,
     }
 }
 
@@ -91,7 +98,7 @@ fn example(name: &str) -> String {
                 },
                 &mut out,
             );
-            encoder.write(&room(RoomData::Welcome { team: Team::One }), &mut out);
+            encoder.write(&room(RoomData::Welcome { seat: 0 }), &mut out);
             encoder.finish(&mut out);
             String::from_utf8(out).expect("utf-8")
         }
@@ -109,10 +116,10 @@ fn example(name: &str) -> String {
         "joined" => server(&[ServerMessage::Joined {
             room_id: ROOM.into(),
         }]),
-        "welcome" => server(&[room(RoomData::Welcome { team: Team::One })]),
+        "welcome" => server(&[room(RoomData::Welcome { seat: 0 })]),
         "memento-initial" => server(&[room(RoomData::Memento(initial_state().into()))]),
         "memento" => server(&[room(RoomData::Memento(GameState::from(midgame_state())))]),
-        "move-request" => server(&[room(RoomData::MoveRequest)]),
+        "move-request" => server(&[room(RoomData::MoveRequest(MoveRequestClass::Qualified))]),
         "set-move" => client(&[ClientMessage::Move {
             room_id: ROOM.into(),
             mv: GameMove::Blokus2021(yellow_pento_l()),
@@ -126,7 +133,7 @@ fn example(name: &str) -> String {
                 (ScoreCause::Regular, String::new(), 2, 87),
                 (ScoreCause::Regular, String::new(), 0, 65),
             ],
-            Some(("alice", Team::One)),
+            Some(("alice", 0)),
         )))]),
         "left" => {
             client(&[ClientMessage::Close])
@@ -155,7 +162,7 @@ fn example(name: &str) -> String {
                             10,
                         ),
                     ],
-                    Some(("alice", Team::One)),
+                    Some(("alice", 0)),
                 ))),
                 ServerMessage::Left {
                     room_id: ROOM.into(),
@@ -167,7 +174,7 @@ fn example(name: &str) -> String {
                         mv: GameMove::Blokus2021(mv),
                     })),
                 },
-                ServerMessage::Close,
+                ServerMessage::Close(CloseElement::Short),
             ])
         }
         "errorpacket" => server(&[ServerMessage::ErrorPacket {
@@ -260,8 +267,8 @@ fn example(name: &str) -> String {
 /// Every error text, with placeholders, as a Markdown table.
 fn texts_table() -> String {
     let mv = GameMove::Blokus2021(yellow_pento_l());
-    let alice = texts::player_description(Team::One, "alice");
-    let bob = texts::player_description(Team::Two, "bob");
+    let alice = texts::player_description(0, "alice");
+    let bob = texts::player_description(1, "bob");
     let mistake = Mistake::NoSharedCorner;
     let description = mistake_move_description(mistake, &illegal_mono());
     let rows: Vec<(&str, String)> = vec![
@@ -297,15 +304,15 @@ fn texts_table() -> String {
         ("move after the game ended", texts::game_already_over(&mv)),
         (
             "move while not on turn",
-            texts::not_your_turn(&alice, &bob, &mv),
+            texts::not_your_turn(&alice, &bob, &mv.description()),
         ),
         (
             "move while not on turn (room error)",
-            texts::not_your_turn_room_error(&alice, &bob, &mv),
+            texts::not_your_turn_room_error(&alice, &bob, &mv.description()),
         ),
         (
             "move while not on turn (result reason, Spielleiter)",
-            texts::not_your_turn_reason(&mv),
+            texts::not_your_turn_reason(&mv.description()),
         ),
         (
             "move without a move request",
@@ -423,7 +430,7 @@ fn readme_examples_decode() {
         let text = format!("<protocol>{}</protocol>", example(name));
         for frame in crate::util::frames(text.as_bytes()) {
             let server = ServerMessage::decode(&frame, GameType::Blokus2021);
-            let client = ClientMessage::decode(&frame);
+            let client = ClientMessage::decode(&frame, Some(GameType::Blokus2021));
             assert!(server.is_ok() && client.is_ok(), "{name}");
         }
     }

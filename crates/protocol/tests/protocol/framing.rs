@@ -24,7 +24,9 @@ fn decode_all_client(events: &[StreamEvent]) -> Vec<ClientMessage> {
     events
         .iter()
         .filter_map(|e| match e {
-            StreamEvent::Frame(f) => Some(ClientMessage::decode(f.as_bytes()).expect("decodes")),
+            StreamEvent::Frame(f) => Some(
+                ClientMessage::decode(f.as_bytes(), Some(GameType::Blokus2021)).expect("decodes"),
+            ),
             StreamEvent::End => None,
         })
         .collect()

@@ -4,12 +4,12 @@
 
 use spielleiter_protocol::{
     ClientMessage, DecodeError, GameMove, GameType, MoveError, RoomData, ServerMessage,
-    blokus2021::WireMove,
+    games::blokus2021::WireMove,
 };
 use spielleiter_rules::blokus::{Color, Move, PieceKind, Placement, Rotation};
 
 fn decode(xml: &str) -> Result<ClientMessage, DecodeError> {
-    ClientMessage::decode(xml.as_bytes())
+    ClientMessage::decode(xml.as_bytes(), Some(GameType::Blokus2021))
 }
 
 fn set_move(piece: &str) -> String {
@@ -284,7 +284,9 @@ fn malformed_xml_is_an_error() {
     ] {
         assert!(decode(xml).is_err(), "{xml}");
     }
-    assert!(ClientMessage::decode(b"<join gameType=\"\xff\"/>").is_err());
+    assert!(
+        ClientMessage::decode(b"<join gameType=\"\xff\"/>", Some(GameType::Blokus2021)).is_err()
+    );
 }
 
 #[test]

@@ -8,11 +8,11 @@ use spielleiter_protocol::{
     Aggregation, ClientMessage, Decimal, FrameDecoder, GameMove, GameResult, GameState, GameType,
     PlayerScore, PlayerScoreReport, Prepare, RoomData, ScoreCause, ScoreFragment, ScoreValue,
     ServerMessage, ServerStreamEncoder, SlotDescriptor, StreamEvent, Winner,
-    blokus2021::{State, WireMove},
+    dialect::{CloseElement, MoveRequestClass, ResultLayout},
+    games::blokus2021::{State, WireMove},
 };
 use spielleiter_rules::blokus::{
     BOARD_SIZE, ByColor, Color, ColorSet, Move, PieceKind, PieceSet, Placement, Rotation, Setup,
-    Team,
 };
 use tokio_util::codec::Decoder;
 
@@ -30,8 +30,9 @@ fn color() -> impl Strategy<Value = Color> {
     prop::sample::select(Color::ALL.to_vec())
 }
 
-fn team() -> impl Strategy<Value = Team> {
-    prop::sample::select(Team::ALL.to_vec())
+/// A seat of a Blokus 2021 room.
+fn seat() -> impl Strategy<Value = usize> {
+    0..GameType::Blokus2021.player_count()
 }
 
 fn placement() -> impl Strategy<Value = Placement> {
@@ -134,6 +135,7 @@ fn result() -> impl Strategy<Value = GameResult> {
                 vec(decimal(), 0..3),
             )
                 .prop_map(|(cause, reason, parts)| PlayerScore {
+                    display_name: String::new(),
                     cause,
                     reason,
                     parts,
@@ -141,22 +143,24 @@ fn result() -> impl Strategy<Value = GameResult> {
             0..3,
         ),
         vec(
-            (text(), team()).prop_map(|(display_name, team)| Winner { display_name, team }),
+            (text(), seat()).prop_map(|(display_name, seat)| Winner { display_name, seat }),
             0..3,
         ),
     )
         .prop_map(|(definition, scores, winners)| GameResult {
+            layout: ResultLayout::Season2021,
             definition,
             scores,
             winners,
+            conclusion: None,
         })
 }
 
 fn room_data() -> impl Strategy<Value = RoomData> {
     prop_oneof![
-        team().prop_map(|team| RoomData::Welcome { team }),
+        seat().prop_map(|seat| RoomData::Welcome { seat }),
         state().prop_map(RoomData::Memento),
-        Just(RoomData::MoveRequest),
+        prop::sample::select(MoveRequestClass::ALL.to_vec()).prop_map(RoomData::MoveRequest),
         (text(), option::of(game_move())).prop_map(|(message, original_message)| {
             RoomData::Error {
                 message,
@@ -216,7 +220,7 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
         Just(ClientMessage::Close),
         name()
             .prop_filter("not a known packet", |n| {
-                ClientMessage::decode(format!("<{n}/>").as_bytes())
+                ClientMessage::decode(format!("<{n}/>").as_bytes(), Some(GameType::Blokus2021))
                     .is_ok_and(|m| matches!(m, ClientMessage::Unknown { .. }))
             })
             .prop_map(|name| ClientMessage::Unknown { name }),
@@ -264,7 +268,7 @@ fn server_message() -> impl Strategy<Value = ServerMessage> {
             }
         ),
         (text(), room_data()).prop_map(|(room_id, data)| ServerMessage::Room { room_id, data }),
-        Just(ServerMessage::Close),
+        prop::sample::select(CloseElement::ALL.to_vec()).prop_map(ServerMessage::Close),
     ]
 }
 
@@ -282,7 +286,7 @@ proptest! {
     #[test]
     fn client_messages_round_trip(message in client_message()) {
         let xml = message.to_xml();
-        let decoded = ClientMessage::decode(xml.as_bytes());
+        let decoded = ClientMessage::decode(xml.as_bytes(), Some(GameType::Blokus2021));
         prop_assert_eq!(decoded.ok(), Some(message), "{}", xml);
     }
 
@@ -342,7 +346,7 @@ proptest! {
             prop_assert!(buf.len() <= LIMIT + chunk.len() + prefix.len());
             while let Ok(Some(StreamEvent::Frame(frame))) = decoder.decode(&mut buf) {
                 prop_assert!(frame.as_bytes().len() <= LIMIT);
-                let _ = ClientMessage::decode(frame.as_bytes());
+                let _ = ClientMessage::decode(frame.as_bytes(), Some(GameType::Blokus2021));
                 let _ = ServerMessage::decode(frame.as_bytes(), GameType::Blokus2021);
             }
             prop_assert!(buf.len() <= LIMIT);
@@ -352,7 +356,7 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic_the_message_parsers(bytes in vec(any::<u8>(), 0..256)) {
-        let _ = ClientMessage::decode(&bytes);
+        let _ = ClientMessage::decode(&bytes, Some(GameType::Blokus2021));
         let _ = ServerMessage::decode(&bytes, GameType::Blokus2021);
     }
 }

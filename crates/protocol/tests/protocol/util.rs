@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use bytes::BytesMut;
 use spielleiter_protocol::{
     FrameDecoder, FramingError, StreamEvent,
-    blokus2021::{State, WireMove},
+    games::blokus2021::{State, WireMove},
 };
 use spielleiter_rules::blokus::{Color, Move, PieceKind, Placement, Rotation, Setup};
 use tokio_util::codec::Decoder;

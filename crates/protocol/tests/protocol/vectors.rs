@@ -5,9 +5,10 @@ use spielleiter_protocol::{
     ClientMessage, ClientStreamEncoder, Decimal, GameMove, GameResult, GameState, GameType,
     PlayerScore, Prepare, RoomData, ScoreCause, ServerMessage, ServerStreamEncoder, SlotDescriptor,
     Winner,
-    blokus2021::{WireMove, score_definition},
+    dialect::{MoveRequestClass, ResultLayout},
+    games::blokus2021::{WireMove, score_definition},
 };
-use spielleiter_rules::blokus::{Color, PieceKind, Rotation, Setup, Team};
+use spielleiter_rules::blokus::{Color, PieceKind, Rotation, Setup};
 
 use crate::util::{
     ROOM, frames, illegal_mono, initial_state, midgame_state, packet, vector, yellow_pento_l,
@@ -25,7 +26,7 @@ fn check_server_vector(name: &str, expected: ServerMessage) {
     assert_eq!(expected.to_xml(), packet(name), "{name} encodes");
 }
 
-fn memento(state: spielleiter_protocol::blokus2021::State) -> ServerMessage {
+fn memento(state: spielleiter_protocol::games::blokus2021::State) -> ServerMessage {
     ServerMessage::Room {
         room_id: ROOM.into(),
         data: RoomData::Memento(GameState::from(state)),
@@ -46,10 +47,12 @@ fn result(scores: [(ScoreCause, &str, i64, i64); 2]) -> ServerMessage {
     ServerMessage::Room {
         room_id: ROOM.into(),
         data: RoomData::Result(GameResult {
+            layout: ResultLayout::Season2021,
             definition: score_definition(),
             scores: scores
                 .into_iter()
                 .map(|(cause, reason, win, points)| PlayerScore {
+                    display_name: String::new(),
                     cause,
                     reason: reason.into(),
                     parts: vec![Decimal::integer(win), Decimal::integer(points)],
@@ -57,8 +60,9 @@ fn result(scores: [(ScoreCause, &str, i64, i64); 2]) -> ServerMessage {
                 .collect(),
             winners: vec![Winner {
                 display_name: "alice".into(),
-                team: Team::One,
+                seat: 0,
             }],
+            conclusion: None,
         }),
     }
 }
@@ -122,8 +126,8 @@ fn error_packet() {
 }
 
 fn check_client_vector(name: &str, expected: ClientMessage) {
-    let decoded =
-        ClientMessage::decode(packet(name).as_bytes()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let decoded = ClientMessage::decode(packet(name).as_bytes(), Some(GameType::Blokus2021))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(decoded, expected, "{name} decodes");
     assert_eq!(expected.to_xml(), packet(name), "{name} encodes");
 }
@@ -169,9 +173,9 @@ pub fn join_sequence_server_messages() -> Vec<ServerMessage> {
         ServerMessage::Joined {
             room_id: JOIN_ROOM.into(),
         },
-        room(RoomData::Welcome { team: Team::One }),
+        room(RoomData::Welcome { seat: 0 }),
         room(RoomData::Memento(initial.into())),
-        room(RoomData::MoveRequest),
+        room(RoomData::MoveRequest(MoveRequestClass::Qualified)),
         room(RoomData::Memento(after.into())),
     ]
 }
@@ -231,7 +235,7 @@ fn join_sequence_client_to_server() {
     let text = vector("join-sequence.client-to-server.xml");
     let decoded: Vec<ClientMessage> = frames(text.as_bytes())
         .iter()
-        .map(|f| ClientMessage::decode(f).expect("decodes"))
+        .map(|f| ClientMessage::decode(f, Some(GameType::Blokus2021)).expect("decodes"))
         .collect();
     let expected = join_sequence_client_messages();
     assert_eq!(decoded, expected);
@@ -245,7 +249,7 @@ fn admin_prepare_client_to_server() {
     let text = vector("admin-prepare.client-to-server.xml");
     let decoded: Vec<ClientMessage> = frames(text.as_bytes())
         .iter()
-        .map(|f| ClientMessage::decode(f).expect("decodes"))
+        .map(|f| ClientMessage::decode(f, Some(GameType::Blokus2021)).expect("decodes"))
         .collect();
     let slot = |name: &str| SlotDescriptor {
         display_name: Some(name.into()),

@@ -126,6 +126,14 @@ mod tests {
     }
 
     #[test]
+    fn three_moves_each_turn() {
+        let game = Counting::default();
+        assert_eq!(crate::perft(&game, 2), 9);
+        assert_eq!(crate::perft(&game, 6), 729);
+        assert_eq!(crate::perft(&game, 7), 0);
+    }
+
+    #[test]
     fn counts_outside_one_to_three_are_refused() {
         let mut game = Counting::default();
         assert_eq!(game.play(&Count(4)), Err(CountingMistake::OutOfRange));

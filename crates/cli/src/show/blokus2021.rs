@@ -1,10 +1,53 @@
-//! Text pictures for people: a Blokus board with coordinates, and a game
-//! result with names, points and causes. Used by `play` and `demo`.
+//! Blokus 2021 for people: seats as teams with their colours, and the board
+//! with coordinates.
 
 use std::fmt::Write;
 
-use spielleiter_protocol::{Decimal, result::GameResult};
-use spielleiter_rules::blokus::{BOARD_SIZE, Blokus, Color, Team};
+use spielleiter_protocol::Decimal;
+use spielleiter_rules::{
+    AnyGame,
+    blokus::{BOARD_SIZE, Blokus, Color, ROUND_LIMIT, Team},
+};
+
+use super::Presentation;
+
+/// Blokus 2021's [`Presentation`].
+#[derive(Clone, Copy, Debug)]
+pub struct Blokus2021;
+
+impl Presentation for Blokus2021 {
+    fn seat(&self, seat: usize, name: &str) -> String {
+        let team = Team::ALL[seat.min(1)];
+        let [a, b] = team.colors().map(Color::name);
+        if name.is_empty() {
+            format!("team {} ({a}, {b})", team.name())
+        } else {
+            format!("{name} (team {}: {a}, {b})", team.name())
+        }
+    }
+
+    fn points(&self, parts: &[Decimal]) -> String {
+        let points = parts
+            .first()
+            .map_or_else(|| "?".to_owned(), Decimal::to_string);
+        format!("{points} points")
+    }
+
+    // Irrefutable while the catalogue has a single game.
+    #[allow(irrefutable_let_patterns)]
+    fn picture(&self, game: &AnyGame) -> Option<String> {
+        let AnyGame::Blokus2021(game) = game else {
+            return None;
+        };
+        Some(format!(
+            "Start piece {}; the game ended after {} turns (round {}).\n\n{}    B blue, R red: team ONE · Y yellow, G green: team TWO\n",
+            game.start_piece(),
+            game.turn(),
+            game.round().min(ROUND_LIMIT),
+            board_picture(game)
+        ))
+    }
+}
 
 /// The board with column and row numbers; one letter per colour (`B`lue,
 /// `Y`ellow, `R`ed, `G`reen), `.` for an empty field.
@@ -34,56 +77,18 @@ pub fn board_picture(game: &Blokus) -> String {
     out
 }
 
-fn team_label(team: Team, names: &[String; 2]) -> String {
-    let [a, b] = team.colors().map(Color::name);
-    let name = &names[team.index()];
-    if name.is_empty() {
-        format!("team {} ({a}, {b})", team.name())
-    } else {
-        format!("{name} (team {}: {a}, {b})", team.name())
-    }
-}
-
-fn number(value: Option<&Decimal>) -> String {
-    value.map_or_else(|| "?".to_owned(), Decimal::to_string)
-}
-
-/// One line per team with its points and cause, then who won. `names` are
-/// the display names of team ONE and team TWO.
-pub fn result_text(result: &GameResult, names: &[String; 2]) -> String {
-    let mut out = String::new();
-    for (team, score) in [Team::One, Team::Two].into_iter().zip(&result.scores) {
-        let _ = write!(
-            out,
-            "{}: {} points, {}",
-            team_label(team, names),
-            number(score.parts.get(1)),
-            score.cause.name()
-        );
-        if !score.reason.is_empty() {
-            let _ = write!(out, " ({})", score.reason);
-        }
-        out.push('\n');
-    }
-    match result.winners.as_slice() {
-        [] => out.push_str("No winner.\n"),
-        [winner] => {
-            let _ = writeln!(out, "Winner: {}", team_label(winner.team, names));
-        }
-        _ => out.push_str("Draw.\n"),
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use spielleiter_protocol::{
-        blokus2021::score_definition,
-        result::{PlayerScore, ScoreCause, Winner},
+        GameType,
+        dialect::ResultLayout,
+        games::blokus2021::score_definition,
+        result::{GameResult, PlayerScore, ScoreCause, Winner},
     };
     use spielleiter_rules::blokus::{Move, MoveList, PieceKind};
 
     use super::*;
+    use crate::show::result_text;
 
     #[test]
     fn the_board_shows_pieces_by_colour_with_coordinates() {
@@ -103,11 +108,13 @@ mod tests {
     #[test]
     fn results_name_teams_points_causes_and_the_winner() {
         let score = |cause, points| PlayerScore {
+            display_name: String::new(),
             cause,
             reason: String::new(),
             parts: vec![Decimal::integer(0), Decimal::integer(points)],
         };
         let result = GameResult {
+            layout: ResultLayout::Season2021,
             definition: score_definition(),
             scores: vec![
                 score(ScoreCause::Regular, 87),
@@ -115,10 +122,15 @@ mod tests {
             ],
             winners: vec![Winner {
                 display_name: "alice".to_owned(),
-                team: Team::One,
+                seat: 0,
             }],
+            conclusion: None,
         };
-        let text = result_text(&result, &["alice".to_owned(), String::new()]);
+        let text = result_text(
+            GameType::Blokus2021,
+            &result,
+            &["alice".to_owned(), String::new()],
+        );
         assert_eq!(
             text,
             "alice (team ONE: BLUE, RED): 87 points, REGULAR\n\

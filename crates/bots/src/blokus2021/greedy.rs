@@ -58,7 +58,7 @@ struct Score {
     blocked: u32,
 }
 
-impl Bot for GreedyBot {
+impl Bot<Blokus> for GreedyBot {
     fn name(&self) -> &'static str {
         "greedy"
     }
@@ -104,7 +104,7 @@ mod tests {
     use spielleiter_rules::blokus::{PieceKind, Team};
 
     use super::*;
-    use crate::RandomBot;
+    use crate::blokus2021::RandomBot;
 
     /// The corner count of `mv` computed the long way: play it and look at
     /// the resulting position.

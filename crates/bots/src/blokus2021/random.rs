@@ -27,7 +27,7 @@ impl<R: Rng> RandomBot<R> {
     }
 }
 
-impl<R: Rng> Bot for RandomBot<R> {
+impl<R: Rng> Bot<Blokus> for RandomBot<R> {
     fn name(&self) -> &'static str {
         "random"
     }
@@ -56,7 +56,7 @@ mod tests {
         RandomBot::new(Pcg64::new(seed, 0xa02b_dbf7_bb3c_0a7a_c28f_a16a_64ab_f96d))
     }
 
-    fn play_out(bot: &mut impl Bot, start: PieceKind) -> Vec<Move> {
+    fn play_out(bot: &mut impl Bot<Blokus>, start: PieceKind) -> Vec<Move> {
         let mut game = Blokus::new(start);
         let mut moves = Vec::new();
         while !game.is_over() {

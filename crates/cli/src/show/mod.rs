@@ -1,0 +1,85 @@
+//! Text for people: a game result with names, points and causes, and a
+//! picture of a final position. Used by `play` and `demo`.
+//!
+//! The generic text names seats by label (`team ONE`); a game can present
+//! itself better with a [`Presentation`] in its own module here
+//! ([`blokus2021`]), listed in [`presentation`]. A game without one is shown
+//! plainly.
+
+pub mod blokus2021;
+
+use std::fmt::Write;
+
+use spielleiter_protocol::{Decimal, result::GameResult, seats::seat_label};
+use spielleiter_rules::{AnyGame, GameType};
+
+/// How a game shows its seats, points and positions to people.
+pub trait Presentation: Sync {
+    /// A seat with its player's display name (empty if none), e.g.
+    /// `alice (team ONE: BLUE, RED)`.
+    fn seat(&self, seat: usize, name: &str) -> String {
+        if name.is_empty() {
+            format!("team {}", seat_label(seat))
+        } else {
+            format!("{name} (team {})", seat_label(seat))
+        }
+    }
+
+    /// The game's own parts of a score (the parts after the win points),
+    /// e.g. `87 points`.
+    fn points(&self, parts: &[Decimal]) -> String {
+        let parts: Vec<String> = parts.iter().map(Decimal::to_string).collect();
+        format!("{} points", parts.join("/"))
+    }
+
+    /// A picture of the position with a line that sums it up, if the game
+    /// has one.
+    fn picture(&self, game: &AnyGame) -> Option<String> {
+        let _ = game;
+        None
+    }
+}
+
+/// The plain presentation of games without their own.
+struct Plain;
+
+impl Presentation for Plain {}
+
+/// How `game` presents itself.
+pub fn presentation(game: GameType) -> &'static dyn Presentation {
+    match game {
+        GameType::Blokus2021 => &blokus2021::Blokus2021,
+        #[allow(unreachable_patterns)]
+        _ => &Plain,
+    }
+}
+
+/// One line per seat with its points and cause, then who won. `names` are
+/// the display names in seat order.
+pub fn result_text(game: GameType, result: &GameResult, names: &[String]) -> String {
+    let show = presentation(game);
+    let name = |seat: usize| names.get(seat).map_or("", String::as_str);
+    let mut out = String::new();
+    for (seat, score) in result.scores.iter().enumerate() {
+        let own_parts = score.parts.get(1..).unwrap_or_default();
+        let _ = write!(
+            out,
+            "{}: {}, {}",
+            show.seat(seat, name(seat)),
+            show.points(own_parts),
+            score.cause.name()
+        );
+        if !score.reason.is_empty() {
+            let _ = write!(out, " ({})", score.reason);
+        }
+        out.push('\n');
+    }
+    match result.winners.as_slice() {
+        [] => out.push_str("No winner.\n"),
+        [winner] => {
+            let _ = writeln!(out, "Winner: {}", show.seat(winner.seat, name(winner.seat)));
+        }
+        _ => out.push_str("Draw.\n"),
+    }
+    out
+}

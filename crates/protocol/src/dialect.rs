@@ -1,0 +1,270 @@
+//! [`Dialect`]: what differs between the official seasons on the wire, as
+//! one value a game chooses (decisions.md §14). The server and the generic
+//! message code read the dialect of a room's game instead of asking which
+//! game it is.
+//!
+//! A dialect says which `class` a move request has, how the close packet is
+//! written, how a result is laid out, how a player is named in texts and
+//! what the texts say ([`SeasonTexts`]), whether a violation's error packet
+//! follows the result, who is timed by default, and whether a connection
+//! stays open after a game or a refused join. What the seasons share (the
+//! lobby, the envelope of room messages, mementos) needs no entry.
+//!
+//! Spielleiter's product decisions hold for every season (decisions.md
+//! §5–§12), so some fields have the same value in every dialect Spielleiter
+//! speaks; they are fields all the same, so that the server never asks for
+//! the season.
+//!
+//! [`SEASON_2021`] is the dialect of the 2021 season, exactly as
+//! Spielleiter has always spoken it.
+
+use std::fmt;
+
+use crate::{result::Conclusion, texts};
+
+/// The `class` of the move request (`<data class="…"/>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveRequestClass {
+    /// `sc.framework.plugins.protocol.MoveRequest` (2021: no alias).
+    Qualified,
+    /// `moveRequest` (2022 on).
+    Alias,
+}
+
+impl MoveRequestClass {
+    /// Every form, as the reader recognises them.
+    pub const ALL: &[MoveRequestClass] = &[MoveRequestClass::Qualified, MoveRequestClass::Alias];
+
+    /// The `class` attribute.
+    pub const fn class(self) -> &'static str {
+        match self {
+            MoveRequestClass::Qualified => "sc.framework.plugins.protocol.MoveRequest",
+            MoveRequestClass::Alias => "moveRequest",
+        }
+    }
+
+    /// The form with this `class`, if any.
+    pub fn from_class(class: &str) -> Option<MoveRequestClass> {
+        MoveRequestClass::ALL
+            .iter()
+            .copied()
+            .find(|form| form.class() == class)
+    }
+}
+
+/// The element of the server's close packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CloseElement {
+    /// `<close/>` (Spielleiter's 2021 dialect; the alias of 2027).
+    Short,
+    /// `<sc.protocol.CloseConnection/>` (2022: the class had no alias).
+    Qualified,
+}
+
+impl CloseElement {
+    /// Every form, as the reader recognises them.
+    pub const ALL: &[CloseElement] = &[CloseElement::Short, CloseElement::Qualified];
+
+    /// The element name.
+    pub const fn element(self) -> &'static str {
+        match self {
+            CloseElement::Short => "close",
+            CloseElement::Qualified => "sc.protocol.CloseConnection",
+        }
+    }
+
+    /// The form with this element name, if any.
+    pub fn from_element(name: &str) -> Option<CloseElement> {
+        CloseElement::ALL
+            .iter()
+            .copied()
+            .find(|form| form.element() == name)
+    }
+}
+
+/// How a result (`<data class="result">`) is laid out after its
+/// `<definition>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResultLayout {
+    /// 2021: one `<score cause reason>` per player, then one
+    /// `<winner displayName>` with `<color class="team">` per winner (both
+    /// players on a draw).
+    Season2021,
+    /// 2022: `<scores>` with one `<entry>` per player (`<player name?
+    /// team/>`, `<score cause reason>`), then `<winner team/>` if one player
+    /// won alone.
+    Season2022,
+    /// 2027: `<scores>` as in 2022 but `<score>` without attributes, then
+    /// always `<winner team? regular reason/>`.
+    Season2027,
+}
+
+/// How a player ran out of time, for texts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TimeLimit {
+    /// The move came after the soft limit.
+    Soft,
+    /// No move came within the hard limit.
+    Hard,
+}
+
+/// Why a player left a game, in the official names (2022 and 2027 print it
+/// in the reason).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LeaveCause {
+    /// The client closed the connection (`</protocol>`, `<close/>`).
+    ReceivedDisconnect,
+    /// The connection broke or the client stopped reading.
+    LostConnection,
+    /// The client broke the protocol (malformed XML, a malformed move).
+    ProtocolError,
+    /// The seat was never taken.
+    NotConnected,
+    /// Anything else.
+    Unknown,
+}
+
+impl LeaveCause {
+    /// The official name, e.g. `LOST_CONNECTION`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            LeaveCause::ReceivedDisconnect => "RECEIVED_DISCONNECT",
+            LeaveCause::LostConnection => "LOST_CONNECTION",
+            LeaveCause::ProtocolError => "PROTOCOL_ERROR",
+            LeaveCause::NotConnected => "NOT_CONNECTED",
+            LeaveCause::Unknown => "UNKNOWN",
+        }
+    }
+}
+
+/// The texts of a move the server refuses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViolationTexts {
+    /// The room `error` message.
+    pub room_error: String,
+    /// The reason of the offender's score.
+    pub reason: String,
+    /// The `errorpacket` message the offender gets after the result, if the
+    /// season sends one.
+    pub error_packet: Option<String>,
+}
+
+/// The texts a season puts on the wire about a game: how players are named,
+/// what a refused move and an irregular end say. Each season has one
+/// implementation; [`Dialect::texts`] picks it.
+pub trait SeasonTexts: fmt::Debug + Sync {
+    /// How a player is named in texts about the order of play, e.g.
+    /// `Team 1(alice)` in 2021.
+    fn player(&self, seat: usize, display_name: &str) -> String;
+
+    /// An illegal move of `display_name`: the mistake's official text and,
+    /// where the season names it, the move's description.
+    fn rule_violation(
+        &self,
+        display_name: &str,
+        mistake: &str,
+        move_description: Option<&str>,
+    ) -> ViolationTexts;
+
+    /// A move from `actual` while `expected` is on turn (both named by
+    /// [`player`](Self::player)).
+    fn not_your_turn(&self, expected: &str, actual: &str, move_description: &str)
+    -> ViolationTexts;
+
+    /// A move from `player` (named by [`player`](Self::player)), who is on
+    /// turn but was not asked (the room is paused).
+    fn move_not_requested(&self, player: &str, move_description: &str) -> ViolationTexts;
+
+    /// The reason of a player who left.
+    fn left(&self, display_name: &str, cause: LeaveCause) -> String;
+
+    /// The reason of a player who ran out of time; the limits in whole
+    /// seconds.
+    fn timeout(
+        &self,
+        display_name: &str,
+        kind: TimeLimit,
+        soft_secs: u64,
+        hard_secs: u64,
+    ) -> String;
+
+    /// The reason of every player when an administrator cancelled the game.
+    fn cancelled(&self) -> String;
+
+    /// The reason of every player when the server ended the game at shutdown.
+    fn shutdown(&self) -> String;
+
+    /// How the game ended, for layouts that state it (2027): `regular`
+    /// unless someone left, broke a rule, ran out of time or the game was
+    /// stopped; the offender's reason, if any; the winners' names. `None`
+    /// (the default) for seasons whose results do not say.
+    fn conclusion(
+        &self,
+        regular: bool,
+        offender_reason: Option<&str>,
+        winners: &[&str],
+    ) -> Option<Conclusion> {
+        let _ = (regular, offender_reason, winners);
+        None
+    }
+}
+
+/// What differs between seasons on the wire; see the module documentation.
+#[derive(Clone, Copy, Debug)]
+pub struct Dialect {
+    /// The class of the move request.
+    pub move_request: MoveRequestClass,
+    /// The server's close packet at the end of a game.
+    pub close: CloseElement,
+    /// How results are laid out.
+    pub result_layout: ResultLayout,
+    /// The name of the first score fragment, the win points (2 win, 1 draw,
+    /// 0 loss), which the server puts in front of the game's own parts.
+    pub win_points_fragment: &'static str,
+    /// Whether an offender's game parts are written as 0 (2022, 2027) or as
+    /// they stand (2021).
+    pub zero_offender_parts: bool,
+    /// Whether players who joined without a prepared slot are timed.
+    pub times_joined_players: bool,
+    /// Whether a player's connection is closed after its game's result.
+    pub closes_after_game: bool,
+    /// Whether a connection is closed after the server refused its join.
+    pub closes_after_refused_join: bool,
+    /// Whether results are recorded for `scoreForPlayer` in test mode.
+    pub test_mode: bool,
+    /// The season's texts.
+    pub texts: &'static dyn SeasonTexts,
+}
+
+/// The 2021 season as Spielleiter speaks it: the official 21.4.0 wire with
+/// Spielleiter's decisions (every player timed, `<close/>`, connections
+/// stay open after refused requests and close after the game).
+pub const SEASON_2021: Dialect = Dialect {
+    move_request: MoveRequestClass::Qualified,
+    close: CloseElement::Short,
+    result_layout: ResultLayout::Season2021,
+    win_points_fragment: "Gewinner",
+    zero_offender_parts: false,
+    times_joined_players: true,
+    closes_after_game: true,
+    closes_after_refused_join: false,
+    test_mode: true,
+    texts: &texts::Season2021,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_forms_are_read_back() {
+        for &form in MoveRequestClass::ALL {
+            assert_eq!(MoveRequestClass::from_class(form.class()), Some(form));
+        }
+        for &form in CloseElement::ALL {
+            assert_eq!(CloseElement::from_element(form.element()), Some(form));
+        }
+        assert_eq!(MoveRequestClass::from_class("MoveRequest"), None);
+        assert_eq!(CloseElement::from_element("Close"), None);
+    }
+}

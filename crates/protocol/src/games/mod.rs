@@ -1,0 +1,385 @@
+//! The games on the wire. Each game has a folder here with its
+//! implementation of [`WireGame`] (its state and move XML, its move
+//! classes, its score fragments, the texts of its mistakes and moves, and
+//! the [`Dialect`] of its season); the list at the bottom of this file
+//! joins them into [`GameState`] and [`GameMove`], enums with one variant
+//! per game that dispatch without `dyn`.
+//!
+//! The variants are named as in the rules crate's catalogue, and the glue
+//! to [`AnyGame`], [`AnyMove`] and [`AnyMistake`] matches them one to one,
+//! so a game missing from either list does not compile.
+
+use spielleiter_rules::{AnyGame, AnyMistake, AnyMove, Game, GameType};
+
+use crate::{
+    dialect::Dialect,
+    error::DecodeError,
+    result::{Aggregation, ScoreFragment},
+    xml::{ByteSink, Element, XmlReader, XmlWriter},
+};
+
+pub mod blokus2021;
+#[cfg(feature = "test-games")]
+pub mod counting;
+
+/// The official text for a move that belongs to no game of the room
+/// (`INVALID_FORMAT`, the same in every season).
+pub const INVALID_FORMAT_TEXT: &str = "Der Zug konnte nicht erkannt werden";
+
+/// What is game-specific on the wire, implemented once per game (by a unit
+/// type in the game's folder).
+pub(crate) trait WireGame {
+    /// The rules of the game.
+    type Game: Game;
+    /// The state as a memento carries it.
+    type State;
+    /// A move as the wire carries it (it may say less than the rules' move,
+    /// which [`resolve_move`](Self::resolve_move) completes).
+    type Move;
+
+    /// The season the game speaks.
+    const DIALECT: &'static Dialect;
+
+    /// The game's own score fragments, which follow the win points in a
+    /// result's definition (one per part of [`Game::score`]).
+    fn score_fragments() -> Vec<ScoreFragment>;
+
+    /// The state of `game` for a memento; `display_names` in seat order.
+    fn state(game: &Self::Game, display_names: &[&str]) -> Self::State;
+
+    /// The turn counter the state carries.
+    fn state_turn(state: &Self::State) -> u32;
+
+    /// The players' display names the state carries, in seat order (none
+    /// if the game's states do not name the players).
+    fn state_names(state: &Self::State) -> Vec<String> {
+        let _ = state;
+        Vec::new()
+    }
+
+    /// The game a state describes, for clients.
+    ///
+    /// # Errors
+    ///
+    /// Why the state is no consistent position of the game.
+    fn game_of_state(state: &Self::State) -> Result<Self::Game, String>;
+
+    /// Writes the `<state class="state" …>` element.
+    fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &Self::State);
+
+    /// Reads a `<state>` element.
+    fn read_state(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<Self::State, DecodeError>;
+
+    /// Whether `class` is one of the game's move classes.
+    fn is_move_class(class: &str) -> bool;
+
+    /// The `class` of a move.
+    fn move_class(mv: &Self::Move) -> &'static str;
+
+    /// Whether [`write_move_content`](Self::write_move_content) writes
+    /// anything (otherwise the move's element is written empty).
+    fn move_has_content(mv: &Self::Move) -> bool;
+
+    /// Writes the children of a move element.
+    fn write_move_content<S: ByteSink>(w: &mut XmlWriter<'_, S>, mv: &Self::Move);
+
+    /// Reads the content of a move element whose `class` is one of the
+    /// game's move classes.
+    fn read_move(
+        r: &mut XmlReader<'_>,
+        el: &Element<'_>,
+        class: &str,
+    ) -> Result<Self::Move, DecodeError>;
+
+    /// The rules' move for a wire move sent in `game`.
+    fn resolve_move(mv: &Self::Move, game: &Self::Game) -> <Self::Game as Game>::Move;
+
+    /// The wire form of a rules' move.
+    fn wire_move(mv: <Self::Game as Game>::Move) -> Self::Move;
+
+    /// The official description of a move in texts.
+    fn describe_move(mv: &Self::Move) -> String;
+
+    /// The official text of `mistake` and, where the season names the move
+    /// with it, the move's description.
+    fn mistake_texts(
+        mistake: <Self::Game as Game>::Mistake,
+        mv: &Self::Move,
+    ) -> (&'static str, Option<String>);
+}
+
+/// A state that is no consistent position of its game (a client checks the
+/// states it gets).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("inconsistent {game} state: {reason}")]
+pub struct InvalidState {
+    /// The game.
+    pub game: GameType,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// Generates [`GameState`], [`GameMove`] and their dispatch from the list
+/// of games. Each entry names the rules catalogue's variant, the type that
+/// implements [`WireGame`], and that type's state and move types.
+macro_rules! wire_catalogue {
+    ($(
+        $(#[doc = $doc:literal])*
+        $variant:ident {
+            $(cfg: $cfg:meta,)?
+            wire: $wire:ty,
+            state: $state:ty,
+            moves: $move:ty $(,)?
+        }
+    )*) => {
+        /// The state inside a memento (boxed: a board makes it large).
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum GameState {
+            $(
+                $(#[doc = $doc])*
+                $(#[cfg($cfg)])?
+                $variant(Box<$state>),
+            )*
+        }
+
+        /// A move as it travels in `<data class="…">`, `<lastMove>` or
+        /// `<originalMessage>`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum GameMove {
+            $(
+                $(#[doc = $doc])*
+                $(#[cfg($cfg)])?
+                $variant($move),
+            )*
+        }
+
+        /// The dialect of `game`'s season.
+        pub fn dialect(game: GameType) -> &'static Dialect {
+            match game {
+                $($(#[cfg($cfg)])? GameType::$variant => <$wire as WireGame>::DIALECT,)*
+            }
+        }
+
+        /// The score definition of `game`'s results: the win points, then
+        /// the game's own fragments.
+        pub fn score_definition(game: GameType) -> Vec<ScoreFragment> {
+            let fragments = match game {
+                $($(#[cfg($cfg)])? GameType::$variant => <$wire as WireGame>::score_fragments(),)*
+            };
+            let win_points = ScoreFragment {
+                name: dialect(game).win_points_fragment.to_owned(),
+                aggregation: Aggregation::Sum,
+                relevant_for_ranking: true,
+            };
+            std::iter::once(win_points).chain(fragments).collect()
+        }
+
+        impl GameState {
+            /// The game the state belongs to.
+            pub fn game_type(&self) -> GameType {
+                match self {
+                    $($(#[cfg($cfg)])? GameState::$variant(_) => GameType::$variant,)*
+                }
+            }
+
+            /// The number of turns played (`turn` attribute).
+            pub fn turn(&self) -> u32 {
+                match self {
+                    $($(#[cfg($cfg)])? GameState::$variant(state) => <$wire as WireGame>::state_turn(state),)*
+                }
+            }
+
+            /// The players' display names the state carries, in seat order
+            /// (none if the game's states do not name the players).
+            pub fn display_names(&self) -> Vec<String> {
+                match self {
+                    $($(#[cfg($cfg)])? GameState::$variant(state) => <$wire as WireGame>::state_names(state),)*
+                }
+            }
+
+            /// The state of `game` as a memento carries it, with the
+            /// display names of the players in seat order.
+            pub fn of_game(game: &AnyGame, display_names: &[&str]) -> GameState {
+                match game {
+                    $(
+                        $(#[cfg($cfg)])?
+                        AnyGame::$variant(game) => GameState::$variant(Box::new(
+                            <$wire as WireGame>::state(game, display_names),
+                        )),
+                    )*
+                }
+            }
+
+            /// The game the state describes.
+            ///
+            /// # Errors
+            ///
+            /// [`InvalidState`] if the state is no consistent position.
+            pub fn to_game(&self) -> Result<AnyGame, InvalidState> {
+                let invalid = |reason| InvalidState { game: self.game_type(), reason };
+                match self {
+                    $(
+                        $(#[cfg($cfg)])?
+                        GameState::$variant(state) => <$wire as WireGame>::game_of_state(state)
+                            .map(AnyGame::$variant)
+                            .map_err(invalid),
+                    )*
+                }
+            }
+
+            /// Writes the `<state class="state" …>` element.
+            pub(crate) fn write<S: ByteSink>(&self, w: &mut XmlWriter<'_, S>) {
+                match self {
+                    $($(#[cfg($cfg)])? GameState::$variant(state) => <$wire as WireGame>::write_state(w, state),)*
+                }
+            }
+
+            /// Reads a `<state>` element of `game`.
+            pub(crate) fn read(
+                r: &mut XmlReader<'_>,
+                el: Element<'_>,
+                game: GameType,
+            ) -> Result<GameState, DecodeError> {
+                Ok(match game {
+                    $(
+                        $(#[cfg($cfg)])?
+                        GameType::$variant => {
+                            GameState::$variant(Box::new(<$wire as WireGame>::read_state(r, el)?))
+                        }
+                    )*
+                })
+            }
+        }
+
+        impl GameMove {
+            /// The game the move belongs to.
+            pub fn game_type(&self) -> GameType {
+                match self {
+                    $($(#[cfg($cfg)])? GameMove::$variant(_) => GameType::$variant,)*
+                }
+            }
+
+            /// The `class` attribute, e.g. `sc.plugin2021.SetMove`.
+            pub fn class(&self) -> &'static str {
+                match self {
+                    $($(#[cfg($cfg)])? GameMove::$variant(mv) => <$wire as WireGame>::move_class(mv),)*
+                }
+            }
+
+            /// The official description used in error texts.
+            pub fn description(&self) -> String {
+                match self {
+                    $($(#[cfg($cfg)])? GameMove::$variant(mv) => <$wire as WireGame>::describe_move(mv),)*
+                }
+            }
+
+            /// Whether `class` names a move of `game`.
+            pub fn is_move_class(game: GameType, class: &str) -> bool {
+                match game {
+                    $($(#[cfg($cfg)])? GameType::$variant => <$wire as WireGame>::is_move_class(class),)*
+                }
+            }
+
+            /// Writes the move as element `name` with its `class` attribute.
+            pub(crate) fn write_element<S: ByteSink>(&self, w: &mut XmlWriter<'_, S>, name: &str) {
+                w.start(name);
+                w.attr("class", self.class());
+                match self {
+                    $(
+                        $(#[cfg($cfg)])?
+                        GameMove::$variant(mv) => {
+                            if <$wire as WireGame>::move_has_content(mv) {
+                                w.open();
+                                <$wire as WireGame>::write_move_content(w, mv);
+                                w.close(name);
+                            } else {
+                                w.end_empty();
+                            }
+                        }
+                    )*
+                }
+            }
+
+            /// Reads the content of `el`, a move element of class `class`,
+            /// as a move of `game`; `None` if the class is no move class of
+            /// `game` (then nothing has been consumed).
+            pub(crate) fn read(
+                r: &mut XmlReader<'_>,
+                el: &Element<'_>,
+                class: &str,
+                game: GameType,
+            ) -> Result<Option<GameMove>, DecodeError> {
+                if !GameMove::is_move_class(game, class) {
+                    return Ok(None);
+                }
+                Ok(Some(match game {
+                    $(
+                        $(#[cfg($cfg)])?
+                        GameType::$variant => {
+                            GameMove::$variant(<$wire as WireGame>::read_move(r, el, class)?)
+                        }
+                    )*
+                }))
+            }
+
+            /// The move for the rules of `game` (the wire may leave out
+            /// what the game fills in, e.g. the colour of a Blokus pass);
+            /// `None` if the move belongs to another game than `game`.
+            pub fn resolve(&self, game: &AnyGame) -> Option<AnyMove> {
+                match (self, game) {
+                    $(
+                        $(#[cfg($cfg)])?
+                        (GameMove::$variant(mv), AnyGame::$variant(game)) => {
+                            Some(AnyMove::$variant(<$wire as WireGame>::resolve_move(mv, game)))
+                        }
+                    )*
+                    // Unreachable while the catalogue has a single game.
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+
+            /// The official text of `mistake` and, where the official
+            /// server names the move with it, this move's description: the
+            /// parts of the rule-violation texts.
+            pub fn mistake_texts(&self, mistake: AnyMistake) -> (&'static str, Option<String>) {
+                match (mistake, self) {
+                    $(
+                        $(#[cfg($cfg)])?
+                        (AnyMistake::$variant(mistake), GameMove::$variant(mv)) => {
+                            <$wire as WireGame>::mistake_texts(mistake, mv)
+                        }
+                    )*
+                    // A mistake of another game cannot come from this move;
+                    // the move was not understood.
+                    #[allow(unreachable_patterns)]
+                    _ => (INVALID_FORMAT_TEXT, None),
+                }
+            }
+        }
+
+        impl From<AnyMove> for GameMove {
+            fn from(mv: AnyMove) -> GameMove {
+                match mv {
+                    $($(#[cfg($cfg)])? AnyMove::$variant(mv) => GameMove::$variant(<$wire as WireGame>::wire_move(mv)),)*
+                }
+            }
+        }
+    };
+}
+
+wire_catalogue! {
+    /// Blokus 2021.
+    Blokus2021 {
+        wire: blokus2021::Blokus2021,
+        state: blokus2021::State,
+        moves: blokus2021::WireMove,
+    }
+    /// The three-seat counting game of the tests.
+    TestCounting {
+        cfg: feature = "test-games",
+        wire: counting::Counting,
+        state: counting::State,
+        moves: counting::WireCount,
+    }
+}

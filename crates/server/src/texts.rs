@@ -1,0 +1,50 @@
+//! Every text the server sends: the protocol crate's official texts
+//! (re-exported) plus the few situations only Spielleiter's server has.
+//! The texts about a game come from the game's dialect instead (see
+//! [`wire`](crate::wire)).
+
+use std::time::Duration;
+
+pub use spielleiter_protocol::texts::*;
+
+const SERVER_EXCEPTION: &str = "spielleiter.server.ServerException";
+
+/// The connection limit is reached.
+pub fn server_full(limit: usize) -> String {
+    format!("{SERVER_EXCEPTION}: The server is full ({limit} connections); try again later")
+}
+
+/// A connection that neither joined nor authenticated in time.
+pub fn idle(limit: Duration) -> String {
+    format!(
+        "{SERVER_EXCEPTION}: No request within {} seconds; closing the connection",
+        limit.as_secs()
+    )
+}
+
+/// A second join from a connection that already plays.
+pub fn already_seated(room_id: &str) -> String {
+    format!(
+        "{SERVER_EXCEPTION}: This connection already plays in room {room_id}; use a new connection for another game"
+    )
+}
+
+/// A move while the room still waits for players.
+pub fn game_not_started(room_id: &str) -> String {
+    format!("{SERVER_EXCEPTION}: The game in room {room_id} has not started yet")
+}
+
+/// `scoreForPlayer` for a name without recorded games.
+pub fn no_scores(display_name: &str) -> String {
+    format!("{SERVER_EXCEPTION}: No scores recorded for player '{display_name}' (is test mode on?)")
+}
+
+/// A `prepare` with more slots than the game has seats.
+pub fn too_many_slots(given: usize, players: usize) -> String {
+    format!("{SERVER_EXCEPTION}: {given} slots given, but the game has {players} players")
+}
+
+/// A request for a new game while the server shuts down.
+pub fn shutting_down() -> String {
+    format!("{SERVER_EXCEPTION}: The server is shutting down and starts no new games")
+}
