@@ -1,0 +1,117 @@
+//! Board pictures of every game Spielleiter hosts, as SVG (the web pages,
+//! `spielleiter render`), PNG (through resvg, feature `png`) and text for a
+//! terminal (`spielleiter replay show`). One renderer for all of them: a
+//! position becomes a [`Picture`], which draws itself in each format.
+//!
+//! Pure functions of the rules' positions: no I/O (but the fonts for PNG),
+//! no clock, no protocol. Names, results and other text that the position
+//! does not know come in [`Labels`].
+//!
+//! # Layout
+//!
+//! - [`picture`]: any game of the catalogue ([`AnyGame`]), chosen by its
+//!   type; games without a board drawing of their own get their seats and
+//!   scores only.
+//! - One module per game for its own picture: [`blokus`] (the Blokus
+//!   seasons), [`ostseeschach`].
+//! - `scene`: the game-independent picture (a board of coloured fields or
+//!   pieces, the last move, one line per seat), drawn by `svg` and `text`.
+//!
+//! # Example
+//!
+//! ```
+//! use spielleiter_render::{Labels, picture};
+//! use spielleiter_rules::{AnyGame, blokus::{Blokus, PieceKind}};
+//!
+//! let game = AnyGame::Blokus2021(Blokus::new(PieceKind::PentoL));
+//! let labels = Labels { names: vec!["alice".into(), "bob".into()], notes: vec![] };
+//! let svg = picture(&game, &labels).svg();
+//! assert!(svg.starts_with("<svg") && svg.contains("alice"));
+//! ```
+#![deny(missing_docs)]
+
+pub mod blokus;
+pub mod ostseeschach;
+#[cfg(feature = "png")]
+mod png;
+mod scene;
+mod svg;
+mod text;
+
+use spielleiter_rules::{AnyGame, Game, GameType};
+
+#[cfg(feature = "png")]
+pub use png::{PngError, fonts_available, png};
+
+use crate::scene::{Board, Ground, Scene, SeatLine, seat_name};
+
+/// What a picture shows beyond the position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Labels {
+    /// The players' display names in seat order; a blank or missing name
+    /// shows the seat's label (`ONE`, `TWO`, …).
+    pub names: Vec<String>,
+    /// Lines under the seats, e.g. the result.
+    pub notes: Vec<String>,
+}
+
+/// The picture of a position, ready to be drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picture(Scene);
+
+impl Picture {
+    /// The picture as an SVG document.
+    pub fn svg(&self) -> String {
+        svg::draw(&self.0)
+    }
+
+    /// The picture as text for a terminal; `color` adds ANSI colours.
+    pub fn text(&self, color: bool) -> String {
+        text::draw(&self.0, color)
+    }
+}
+
+/// The picture of `game`, drawn as its type's module draws it.
+pub fn picture(game: &AnyGame, labels: &Labels) -> Picture {
+    match game {
+        AnyGame::Blokus2021(game) => {
+            blokus::swc(game, "Blokus 2021", GameType::Blokus2021.id(), labels)
+        }
+        // A game without a drawing of its own (a test game).
+        #[allow(unreachable_patterns)]
+        game => seats_only(game, labels),
+    }
+}
+
+/// The seats and scores of any game, with no board.
+fn seats_only(game: &AnyGame, labels: &Labels) -> Picture {
+    let over = game.is_over();
+    let seats = (0..game.player_count())
+        .map(|seat| SeatLine {
+            name: seat_name(&labels.names, seat),
+            colors: Vec::new(),
+            score: game
+                .score(seat)
+                .as_slice()
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(" · "),
+            gems: 0,
+            to_move: game.player_to_move() == Some(seat),
+        })
+        .collect();
+    let game_id = game.game_type().id();
+    let mut title = format!("{game_id} · turn {}", game.turn());
+    if over {
+        title.push_str(" · game over");
+    }
+    Picture(Scene {
+        game_id,
+        turn: game.turn(),
+        title,
+        board: Board::new(0, 0, 0, Ground::Grid, &[]),
+        seats,
+        notes: labels.notes.clone(),
+    })
+}

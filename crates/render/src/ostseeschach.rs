@@ -1,0 +1,96 @@
+//! Pictures of Ostseeschach: the 8×8 board with every piece as a disc of
+//! its team's colour and its kind's letter (`H` Herzmuschel, `M` Möwe, `S`
+//! Seestern, `R` Robbe), towers with the buried piece under the top one and
+//! their height, the last move's two fields marked, and per team its
+//! ambers (as gems) and score parts.
+
+use spielleiter_rules::ostseeschach::{BOARD_SIZE, Ostseeschach, Team};
+
+use crate::{
+    Labels, Picture,
+    scene::{Board, Ground, Scene, SeatLine, Swatch, Token, move_note, seat_name, title},
+};
+
+/// The teams' colours: ONE red, TWO blue, as the official viewer.
+const TEAMS: [Swatch; 2] = [
+    Swatch {
+        name: "ONE",
+        label: "red",
+        fill: "#c8372d",
+        letter: '1',
+        ansi_background: 41,
+    },
+    Swatch {
+        name: "TWO",
+        label: "blue",
+        fill: "#2f5fae",
+        letter: '2',
+        ansi_background: 44,
+    },
+];
+
+/// The side of a field, in pixels.
+const FIELD: u32 = 56;
+
+/// The key to the letters, under the seats.
+const KEY: &str = "H Herzmuschel · M Möwe · S Seestern · R Robbe · a number: a tower's height";
+
+/// An Ostseeschach game.
+pub fn picture(game: &Ostseeschach, labels: &Labels) -> Picture {
+    let over = game.is_over();
+    let mut board = Board::new(BOARD_SIZE, BOARD_SIZE, FIELD, Ground::Checkered, &TEAMS);
+    board.tokens = game
+        .pieces()
+        .filter_map(|(field, piece)| {
+            let x = usize::try_from(field.x).ok()?;
+            let y = usize::try_from(field.y).ok()?;
+            Some(Token {
+                x,
+                y,
+                color: piece.team.index(),
+                // Only opponents are captured: a tower's buried piece is
+                // the other team's.
+                under: (piece.count > 1).then(|| piece.team.opponent().index()),
+                letter: piece.kind.letter(),
+                height: piece.count,
+                label: piece.to_string(),
+            })
+        })
+        .collect();
+    if let Some(mv) = game.last_move() {
+        board.last_move = [mv.from, mv.to]
+            .into_iter()
+            .filter(|c| c.is_on_board())
+            .map(|c| (c.x as usize, c.y as usize))
+            .collect();
+    }
+    let seats = Team::ALL
+        .iter()
+        .map(|&team| {
+            let [ambers, lead] = game.score_parts(team);
+            let amber_word = if ambers == 1 { "amber" } else { "ambers" };
+            SeatLine {
+                name: seat_name(&labels.names, team.index()),
+                colors: vec![team.index()],
+                score: format!("{ambers} {amber_word} · furthest light piece {lead}"),
+                gems: ambers,
+                to_move: !over && game.team_to_move() == team,
+            }
+        })
+        .collect();
+    let turn = game.turn();
+    let mut notes = vec![KEY.to_owned()];
+    notes.extend(move_note(
+        game.last_move(),
+        (!over).then(|| game.team_to_move()),
+    ));
+    notes.extend(labels.notes.iter().cloned());
+    Picture(Scene {
+        game_id: "swc_2022_ostseeschach",
+        turn,
+        title: title("Ostseeschach", turn, turn / 2 + 1, over),
+        board,
+        seats,
+        notes,
+    })
+}

@@ -1,0 +1,130 @@
+//! Draws a [`Scene`] as text for a terminal: the heading, the board with
+//! coordinates, and one line per seat; with `color` the fields get ANSI
+//! background colours.
+//!
+//! Blokus boards use one letter per field (`B`, `Y`, `R`, `G`; `.` empty)
+//! and lower-case letters for the last move's fields; with colour two
+//! blanks per field and `()` on the last move. Ostseeschach fields are the
+//! official two characters (`MM`, `r2`; lower case for team TWO) with `>`
+//! before the fields of the last move.
+
+use std::fmt::Write;
+
+use crate::scene::{Board, Scene};
+
+/// ANSI: back to normal.
+const RESET: &str = "\x1b[0m";
+/// ANSI: the background of the last move's fields on a board of pieces.
+const LAST_MOVE_BACKGROUND: u8 = 43;
+
+/// The terminal picture of `scene`.
+pub(crate) fn draw(scene: &Scene, color: bool) -> String {
+    let board = &scene.board;
+    let width = field_width(board, color);
+    let mut out = String::with_capacity(2048);
+    out.push_str(&scene.title);
+    out.push('\n');
+    draw_header(&mut out, board.columns, width);
+    for y in 0..board.rows {
+        let _ = write!(out, "{y:>2} ");
+        for x in 0..board.columns {
+            draw_field(&mut out, board, x, y, color);
+        }
+        out.push('\n');
+    }
+    for seat in &scene.seats {
+        let marker = if seat.to_move { "> " } else { "  " };
+        let colors: Vec<&str> = seat
+            .colors
+            .iter()
+            .map(|&c| board.palette[c].label)
+            .collect();
+        let _ = writeln!(
+            out,
+            "{marker}{} ({}): {}",
+            seat.name,
+            colors.join(", "),
+            seat.score
+        );
+    }
+    for note in &scene.notes {
+        out.push_str(note);
+        out.push('\n');
+    }
+    out
+}
+
+/// Characters per field.
+fn field_width(board: &Board, color: bool) -> usize {
+    match (board.tiles.is_empty(), color) {
+        (true, _) => 3,
+        (false, false) => 1,
+        (false, true) => 2,
+    }
+}
+
+/// Column numbers: two lines (tens, ones) for one-character fields on a
+/// wide board, else one line with each number right-aligned in its field.
+fn draw_header(out: &mut String, columns: usize, width: usize) {
+    if width == 1 {
+        if columns > 10 {
+            out.push_str("   ");
+            for x in 0..columns {
+                out.push(char::from(b'0' + (x / 10 % 10) as u8));
+            }
+            out.push('\n');
+        }
+        out.push_str("   ");
+        for x in 0..columns {
+            out.push(char::from(b'0' + (x % 10) as u8));
+        }
+    } else {
+        out.push_str("   ");
+        for x in 0..columns {
+            let _ = write!(out, "{x:>width$}");
+        }
+    }
+    out.push('\n');
+}
+
+fn draw_field(out: &mut String, board: &Board, x: usize, y: usize, color: bool) {
+    let last = board.in_last_move(x, y);
+    if board.tiles.is_empty() {
+        let token = board.tokens.iter().find(|t| (t.x, t.y) == (x, y));
+        let text = token.map_or("..", |t| t.label.as_str());
+        let mark = if last { '>' } else { ' ' };
+        match (color, token) {
+            (true, Some(token)) => {
+                let background = board.palette[token.color].ansi_background;
+                let _ = write!(out, "{mark}\x1b[1;97;{background}m{text}{RESET}");
+            }
+            (true, None) if last => {
+                let _ = write!(out, "{mark}\x1b[{LAST_MOVE_BACKGROUND}m{text}{RESET}");
+            }
+            _ => {
+                out.push(mark);
+                out.push_str(text);
+            }
+        }
+        return;
+    }
+    match (board.tile(x, y), color) {
+        (Some(tile), false) => {
+            let letter = board.palette[tile].letter;
+            out.push(if last {
+                letter.to_ascii_lowercase()
+            } else {
+                letter
+            });
+        }
+        (None, false) => out.push('.'),
+        (Some(tile), true) => {
+            let background = board.palette[tile].ansi_background;
+            let text = if last { "()" } else { "  " };
+            let _ = write!(out, "\x1b[1;30;{background}m{text}{RESET}");
+        }
+        (None, true) => {
+            let _ = write!(out, "\x1b[2m· {RESET}");
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Golden pictures: the SVG and the terminal text of a fixed position of
+//! each game, byte for byte against the files in `tests/golden/`.
+//!
+//! After an intended change of the pictures, rewrite the files with
+//! `SPIELLEITER_BLESS=1 cargo test -p spielleiter-render --test golden`,
+//! look at them (an SVG opens in any browser; with the feature `png` the
+//! test also writes PNGs to `target/render-golden/`), and commit them.
+
+use std::path::{Path, PathBuf};
+
+use spielleiter_render::{Labels, Picture, blokus, ostseeschach, picture};
+use spielleiter_rules::{
+    AnyGame,
+    blokus::{Blokus, Blokus2027, Move, PieceKind},
+    ostseeschach::{Move as OstseeMove, Ostseeschach, StartLine},
+};
+
+/// Compares `actual` with the golden file `name`, or writes it when
+/// blessing.
+fn golden(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    if std::env::var_os("SPIELLEITER_BLESS").is_some() {
+        std::fs::write(&path, actual).expect("golden file written");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|error| {
+        panic!(
+            "{}: {error}; write it with SPIELLEITER_BLESS=1",
+            path.display()
+        )
+    });
+    assert!(
+        expected == actual,
+        "{name} differs from {}; if the change is intended, rewrite it with SPIELLEITER_BLESS=1 and look at it\n--- expected\n{expected}\n--- actual\n{actual}",
+        path.display()
+    );
+}
+
+/// Checks all three forms of a picture: SVG and text against their files,
+/// and (with the feature `png`) that the SVG rasterises.
+fn check(name: &str, picture: &Picture) {
+    let svg = picture.svg();
+    golden(&format!("{name}.svg"), &svg);
+    golden(&format!("{name}.txt"), &picture.text(false));
+    write_png(name, &svg);
+}
+
+#[cfg(feature = "png")]
+fn write_png(name: &str, svg: &str) {
+    let png = spielleiter_render::png(svg, 1.0).expect("the SVG rasterises");
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "{name}: a PNG");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/render-golden");
+    std::fs::create_dir_all(&dir).expect("target/render-golden");
+    std::fs::write(dir.join(format!("{name}.png")), png).expect("PNG written");
+}
+
+#[cfg(not(feature = "png"))]
+fn write_png(_: &str, _: &str) {
+    let _ = PathBuf::new();
+}
+
+fn names() -> Labels {
+    Labels {
+        names: vec!["Alice & <Bob>".to_owned(), String::new()],
+        notes: vec!["a note from the caller".to_owned()],
+    }
+}
+
+fn blokus_moves(moves: &[&str]) -> Vec<Move> {
+    moves
+        .iter()
+        .map(|text| text.parse().expect("a move in the text form"))
+        .collect()
+}
+
+#[test]
+fn blokus_2021() {
+    let mut game = Blokus::new(PieceKind::PentoL);
+    for mv in blokus_moves(&[
+        "BLUE PENTO_L NONE true 0 16",
+        "YELLOW PENTO_L RIGHT true 16 0",
+        "RED PENTO_L LEFT true 16 18",
+        "GREEN PENTO_L MIRROR true 0 0",
+        "BLUE MONO NONE false 2 15",
+        "YELLOW PENTO_P LEFT false 17 2",
+        "RED TETRO_L MIRROR true 14 17",
+        "GREEN PENTO_P RIGHT true 1 4",
+        "BLUE DOMINO RIGHT false 0 14",
+        "YELLOW PENTO_V MIRROR false 14 4",
+        "RED PENTO_S NONE false 12 15",
+        "GREEN PENTO_S NONE true 2 2",
+        "BLUE TRIO_L NONE false 3 13",
+        "YELLOW TETRO_Z NONE false 11 4",
+    ]) {
+        game.play(&mv).expect("legal");
+    }
+    check(
+        "blokus-2021",
+        &picture(&AnyGame::Blokus2021(game), &names()),
+    );
+}
+
+#[test]
+fn blokus_2027() {
+    let mut game = Blokus2027::new(PieceKind::PentoX);
+    for mv in blokus_moves(&[
+        "BLUE PENTO_X NONE false 17 6",
+        "YELLOW PENTO_X NONE false 10 0",
+        "RED PENTO_X NONE false 17 13",
+        "GREEN PENTO_X NONE false 7 17",
+        "BLUE DOMINO RIGHT false 17 9",
+        "YELLOW PENTO_U NONE false 13 2",
+        "RED PENTO_U MIRROR false 15 16",
+        "GREEN TETRO_L LEFT true 4 18",
+        "BLUE PENTO_S LEFT true 17 2",
+        "YELLOW PENTO_W LEFT false 10 4",
+    ]) {
+        game.play(&mv).expect("legal");
+    }
+    check(
+        "blokus-2027",
+        &blokus::swc(&game, "Blokus 2027", "swc_2027_blokus", &names()),
+    );
+}
+
+#[test]
+fn ostseeschach() {
+    let line: StartLine = "HMSRHMSR".parse().expect("a start line");
+    let mut game = Ostseeschach::new(line);
+    for text in [
+        "0,7-2,6", "7,4-5,3", "0,3-2,2", "5,3-3,4", "0,4-1,3", "7,0-6,2", "2,2-4,1", "3,4-5,3",
+        "2,6-3,4", "7,5-6,6", "0,6-1,6", "5,3-4,5", "4,1-6,2", "4,5-2,6", "0,1-1,1", "6,6-5,6",
+        "3,4-4,6", "2,6-4,5", "1,6-2,5", "5,6-4,6", "1,1-2,1", "7,3-6,2", "1,3-2,2", "4,5-2,6",
+    ] {
+        let mv: OstseeMove = text.parse().expect("a move");
+        game.play(&mv).expect("legal");
+    }
+    let picture = ostseeschach::picture(&game, &names());
+    let svg = picture.svg();
+    // The position has a tower and an amber; the picture shows both.
+    assert!(svg.contains(r#"data-height="2""#), "{svg}");
+    assert!(svg.contains("data-gem"), "{svg}");
+    check("ostseeschach", &picture);
+}
+
+#[test]
+fn the_start_of_a_game_has_no_last_move() {
+    let game = AnyGame::Blokus2021(Blokus::new(PieceKind::PentoW));
+    let svg = picture(&game, &Labels::default()).svg();
+    assert!(!svg.contains("data-last-move"), "{svg}");
+    assert!(svg.contains(r#"data-turn="0""#));
+    assert!(!svg.contains("data-color"), "an empty board: {svg}");
+    let start = Ostseeschach::new("HMSRHMSR".parse().expect("a start line"));
+    let svg = ostseeschach::picture(&start, &Labels::default()).svg();
+    assert_eq!(svg.matches("data-piece=").count(), 16);
+    assert!(!svg.contains("data-last-move"), "{svg}");
+}
