@@ -49,6 +49,12 @@ impl Stock {
         self.kinds
     }
 
+    /// Bit `k` set iff two pieces of kind `k` are left.
+    #[inline]
+    pub(crate) const fn doubles(self) -> u32 {
+        self.doubles
+    }
+
     /// Whether no piece is left.
     #[inline]
     pub(crate) const fn is_empty(self) -> bool {
@@ -462,8 +468,9 @@ impl<V: Variant<N>, const N: usize> Engine<V, N> {
     pub(crate) fn has_legal_move(&self, color: usize) -> bool {
         let masks = self.placement_masks(color);
         let table = V::table();
-        // Kinds come smallest first in every set; a small piece is the
-        // likeliest to fit, and asking row by row stops at the first fit.
+        // A small piece is the likeliest to fit, and asking row by row
+        // stops at the first fit; the 21-piece set lists its kinds smallest
+        // first.
         let mut kinds = self.placeable_kinds(color);
         if !masks.has_anchor() {
             return false;

@@ -16,6 +16,10 @@
 //!   corners, any first piece, no voluntary pass, the end when no colour
 //!   can place. Same moves and move lists as the seasons, its own
 //!   [`ClassicMistake`].
+//! - [`bcl::Bcl`]: the 10×10 game of the BLOKUS Champions League
+//!   (`blokus_bcl`; `decisions.md` §20–§22): two players, the league's own
+//!   12 blocks, `place_to` moves in (row, column) coordinates; its own
+//!   module [`bcl`].
 //!
 //! # Example
 //!
@@ -31,6 +35,7 @@
 //! assert_eq!(game.current_color(), Color::Yellow);
 //! ```
 
+pub mod bcl;
 mod check_order;
 pub mod classic;
 pub mod color;
@@ -55,4 +60,4 @@ pub use piece::{PieceKind, PieceSet, Rotation, Shape};
 pub use position::{Blokus, Blokus2027, Board, SetupError, SwcBlokus, SwcVariant};
 pub use setup::{BOARD_SIZE, ROUND_LIMIT, Setup};
 pub use shapes::{SHAPE_COUNT, SHAPES};
-pub use variant::{ClassicRules, Swc2021, Swc2027, Variant};
+pub use variant::{BclRules, ClassicRules, Swc2021, Swc2027, Variant};

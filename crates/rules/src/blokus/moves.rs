@@ -9,7 +9,7 @@ use super::{
     piece::{PieceKind, Rotation},
     shapes::SHAPES,
 };
-use crate::polyomino::{MAX_CELLS, Shape};
+use crate::polyomino::Shape;
 
 /// A piece placement exactly as a client sends it: the rotation and flip are
 /// kept as labels, so several placements can cover the same cells (a
@@ -56,19 +56,7 @@ impl Placement {
     /// generation labels it) and the top-left corner of the cells' bounding
     /// box; `None` if the cells are no piece kind's shape.
     pub fn from_cells(color: Color, cells: &[(i32, i32)]) -> Option<Placement> {
-        let (&(x0, _), &(_, y0)) = (
-            cells.iter().min_by_key(|c| c.0)?,
-            cells.iter().min_by_key(|c| c.1)?,
-        );
-        let mut relative = [(0i8, 0i8); MAX_CELLS];
-        if cells.len() > MAX_CELLS {
-            return None;
-        }
-        for (to, &(x, y)) in relative.iter_mut().zip(cells) {
-            let (dx, dy) = (x.checked_sub(x0)?, y.checked_sub(y0)?);
-            *to = (i8::try_from(dx).ok()?, i8::try_from(dy).ok()?);
-        }
-        let shape = Shape::from_cells(&relative[..cells.len()]);
+        let (shape, x0, y0) = Shape::of_cells(cells)?;
         let fixed = SHAPES.shape(SHAPES.find(&shape)?);
         Some(Placement {
             color,

@@ -3,7 +3,7 @@
 //! `blokus::engine`) is compiled once per variant with its rules folded in
 //! (no run-time branching on the variant in the move generator).
 //!
-//! | | [`Swc2021`] | [`Swc2027`] | [`ClassicRules`] | BCL |
+//! | | [`Swc2021`] | [`Swc2027`] | [`ClassicRules`] | [`BclRules`] |
 //! | --- | --- | --- | --- | --- |
 //! | board | 20×20 | 20×20 | 20×20 | 10×10 |
 //! | colours | 4 | 4 | 4 | 2 |
@@ -20,7 +20,11 @@
 
 use core::{fmt::Debug, hash::Hash};
 
-use super::{setup::ROUND_LIMIT, shapes::SHAPES};
+use super::{
+    bcl::pieces::{self, BCL_SHAPES},
+    setup::ROUND_LIMIT,
+    shapes::SHAPES,
+};
 use crate::polyomino::{Bitboard, ShapeTable, Shapes};
 
 /// The rules of one Blokus variant on an `N`×`N` board. Implemented only by
@@ -98,6 +102,7 @@ mod sealed {
     impl Sealed for super::Swc2021 {}
     impl Sealed for super::Swc2027 {}
     impl Sealed for super::ClassicRules {}
+    impl Sealed for super::BclRules {}
 }
 
 /// The side of the 20×20 boards.
@@ -172,5 +177,35 @@ impl Variant<SIDE> for ClassicRules {
     #[inline]
     fn table() -> &'static Self::Table {
         &SHAPES
+    }
+}
+
+/// The side of the BLOKUS Champions League board.
+pub(crate) const BCL_SIDE: usize = 10;
+
+/// The 10×10 game of the BLOKUS Champions League (`blokus_bcl`;
+/// `decisions.md` §20–§22): two colours, one per player, starting at (0,0)
+/// and (9,9), with the league's own 12 blocks (SQUARE and WORM twice).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BclRules;
+
+impl Variant<BCL_SIDE> for BclRules {
+    const COLORS: usize = 2;
+    type Table = ShapeTable<{ pieces::KIND_COUNT }, { pieces::SHAPE_COUNT }>;
+    const DOUBLES: u32 = pieces::DOUBLES;
+    const START: StartRule = StartRule::AnyPiece;
+    const START_FIELDS: [Bitboard<BCL_SIDE>; 4] = [
+        Bitboard::single(0, 0),
+        Bitboard::single(BCL_SIDE - 1, BCL_SIDE - 1),
+        Bitboard::EMPTY,
+        Bitboard::EMPTY,
+    ];
+    const PASS: PassRule = PassRule::Never;
+    const END: EndRule = EndRule::NoColorLeft;
+    const SCORING: Scoring = Scoring::Cells;
+
+    #[inline]
+    fn table() -> &'static Self::Table {
+        &BCL_SHAPES
     }
 }

@@ -140,6 +140,23 @@ impl Shape {
         Shape::from_cells(moved)
     }
 
+    /// The shape of absolute cells `(x, y)` given in any order, and the
+    /// top-left corner of their bounding box; `None` for more than
+    /// [`MAX_CELLS`] cells, none, or cells too far apart for a piece.
+    pub fn of_cells(cells: &[(i32, i32)]) -> Option<(Shape, i32, i32)> {
+        let x0 = cells.iter().map(|c| c.0).min()?;
+        let y0 = cells.iter().map(|c| c.1).min()?;
+        let mut relative = [(0i8, 0i8); MAX_CELLS];
+        if cells.len() > MAX_CELLS {
+            return None;
+        }
+        for (to, &(x, y)) in relative.iter_mut().zip(cells) {
+            let (dx, dy) = (x.checked_sub(x0)?, y.checked_sub(y0)?);
+            *to = (i8::try_from(dx).ok()?, i8::try_from(dy).ok()?);
+        }
+        Some((Shape::from_cells(&relative[..cells.len()]), x0, y0))
+    }
+
     /// The cells, row by row (y, then x).
     #[inline]
     pub const fn cells(&self) -> &[(i8, i8)] {

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use spielleiter_rules::blokus::{
     Blokus2027, Classic, ClassicPlayers, Color, MoveList, PieceKind, Setup,
+    bcl::{Bcl, BclMoveList, BclPlayer},
 };
 
 use crate::util::{cell_key, reference_placements_2027};
@@ -48,6 +49,18 @@ fn classic(color: &str) -> (usize, usize) {
     (generated.len(), reference.len())
 }
 
+/// The engine's and the reference's first moves of a BCL player.
+fn bcl(player: &str) -> (usize, usize) {
+    let player: BclPlayer = player.parse().expect("ONE or TWO");
+    let game = Bcl::new();
+    let mut moves = BclMoveList::new();
+    game.placements_of(player, &mut moves);
+    let generated: BTreeSet<_> = moves.iter().map(|p| crate::bcl::key(&p)).collect();
+    let reference = crate::bcl::reference_keys(&game, player);
+    assert_eq!(generated, reference, "{player}");
+    (moves.len(), reference.len())
+}
+
 #[test]
 fn first_move_counts_match_the_data() {
     let mut games = BTreeSet::new();
@@ -55,10 +68,11 @@ fn first_move_counts_match_the_data() {
         let (engine, reference) = match game {
             "swc_2027_blokus" => swc2027(setup),
             "blokus_classic" => classic(setup),
+            "blokus_bcl" => bcl(setup),
             other => panic!("unknown game {other}"),
         };
         assert_eq!((engine, reference), (count, count), "{game} {setup}");
         games.insert(game);
     }
-    assert_eq!(games.len(), 2);
+    assert_eq!(games.len(), 3);
 }

@@ -15,6 +15,8 @@ mod perft;
 mod swc2027;
 // Classic Blokus for 4, 3 and 2 players.
 mod classic;
+// The 10×10 BLOKUS Champions League game.
+mod bcl;
 // First-move counts of every variant, tests/data/first-moves.txt.
 mod first_moves;
 

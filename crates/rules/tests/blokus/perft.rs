@@ -6,6 +6,7 @@ use std::{fs, path::Path};
 
 use spielleiter_rules::blokus::{
     Blokus, Blokus2027, Classic, Move, Placement,
+    bcl::{Bcl, BclMove, PlaceTo},
     perft::{Perft, perft},
 };
 
@@ -145,6 +146,20 @@ fn perft_files() {
                         &mut checked,
                     );
                 }
+                "blokus_bcl" => {
+                    let game = block.bcl();
+                    let moves = |g: &Bcl| crate::bcl::reference(g, g.current_player());
+                    let play = |g: &mut Bcl, p: &PlaceTo| {
+                        g.play(&BclMove::Place(*p))
+                            .expect("reference moves are legal")
+                    };
+                    check_block(
+                        block,
+                        &game,
+                        |d| reference_perft(&game, d, &moves, &play, &Bcl::is_over),
+                        &mut checked,
+                    );
+                }
                 other => panic!("{}: unknown game {other}", path.display()),
             }
         }
@@ -153,7 +168,12 @@ fn perft_files() {
     files.sort();
     assert_eq!(
         files,
-        ["blokus_classic", "swc_2021_blokus", "swc_2027_blokus"]
+        [
+            "blokus_bcl",
+            "blokus_classic",
+            "swc_2021_blokus",
+            "swc_2027_blokus"
+        ]
     );
     assert!(
         checked.engine >= 30 && checked.reference >= 25,

@@ -11,7 +11,9 @@
 #![allow(dead_code)] // each includer uses its own part
 
 use spielleiter_rules::blokus::{
-    Classic, ClassicPlayers, Move, PieceKind, SwcBlokus, SwcVariant, notation::parse_classic,
+    Classic, ClassicPlayers, Move, PieceKind, SwcBlokus, SwcVariant,
+    bcl::{Bcl, BclMove},
+    notation::parse_classic,
 };
 
 /// A whole perft file.
@@ -100,6 +102,21 @@ impl Block {
         let mut game = Classic::new(ClassicPlayers::Four);
         for (line, text) in &self.moves {
             let mv = parse_classic(text).unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
+            game.play_recorded(&mv)
+                .unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
+        }
+        game
+    }
+}
+
+impl Block {
+    /// The position of a BCL block.
+    pub fn bcl(&self) -> Bcl {
+        let mut game = Bcl::new();
+        for (line, text) in &self.moves {
+            let mv: BclMove = text
+                .parse()
+                .unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
             game.play_recorded(&mv)
                 .unwrap_or_else(|e| panic!("line {line}: {text}: {e}"));
         }
