@@ -86,8 +86,11 @@ async fn reservations_decide_the_seat_not_the_order_of_joining() {
     assert_eq!(alice.join_prepared(&codes[0]).await, room);
     assert_eq!(alice.room_data().await, RoomData::Welcome { seat: 0 });
     assert_eq!(bob.room_data().await, RoomData::Welcome { seat: 1 });
-    let GameState::Blokus2021(state) = state_of(alice.room_data().await);
-    assert_eq!(state.display_names, ["alice".to_owned(), "bob".to_owned()]);
+    let state = state_of(alice.room_data().await);
+    assert_eq!(
+        state.display_names(),
+        ["alice".to_owned(), "bob".to_owned()]
+    );
 
     // Administrators hear of every join.
     for occupied in [1, 2] {

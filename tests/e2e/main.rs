@@ -15,3 +15,5 @@ mod lifecycle;
 mod client;
 // Floods and expensive input next to the reference game.
 mod flood;
+// N seats: the three-seat test game and its own dialect.
+mod seats;

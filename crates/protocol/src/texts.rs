@@ -49,9 +49,13 @@ pub fn room_full(room_id: &str) -> String {
 }
 
 /// A `gameType` that names no game (`None`: the attribute was missing),
-/// listing the available ones.
+/// listing the available ones (test-only games are not named).
 pub fn unknown_game_type(game_type: Option<&str>, available: &[GameType]) -> String {
-    let available: Vec<&str> = available.iter().map(|g| g.id()).collect();
+    let available: Vec<&str> = available
+        .iter()
+        .filter(|g| g.is_listed())
+        .map(|g| g.id())
+        .collect();
     format!(
         "sc.server.plugins.UnknownGameTypeException: Unknown GameType UUID: {} (available: {})",
         game_type.unwrap_or("null"),

@@ -143,7 +143,7 @@ fn example(name: &str) -> String {
                 }])
         }
         "rule-violation" => {
-            let GameMove::Blokus2021(mv) = GameMove::Blokus2021(illegal_mono());
+            let mv = illegal_mono();
             let mistake = Mistake::NoSharedCorner;
             let description = mistake_move_description(mistake, &mv);
             let text = blokus2021::mistake_text(mistake);

@@ -15,7 +15,7 @@
 //! </state>
 //! ```
 //!
-//! A move is `<data class="test.Count" amount="2"/>`.
+//! A move is `<data class="test.Count"><amount>2</amount></data>`.
 
 use spielleiter_rules::counting::{Count, Counting as Rules, CountingMistake, SEATS};
 
@@ -124,27 +124,33 @@ impl WireGame for Counting {
     }
 
     fn move_has_content(_mv: &Count) -> bool {
-        false
+        true
     }
 
-    fn write_move_content<S: ByteSink>(_w: &mut XmlWriter<'_, S>, _mv: &Count) {}
+    fn write_move_content<S: ByteSink>(w: &mut XmlWriter<'_, S>, mv: &Count) {
+        w.text_element("amount", &mv.0.to_string());
+    }
 
     fn read_move(
         r: &mut XmlReader<'_>,
         el: &Element<'_>,
         _class: &str,
     ) -> Result<Count, DecodeError> {
-        let amount = el.attribute("amount")?.ok_or(MoveError::MissingAttribute {
-            element: "data",
-            attribute: "amount",
-        })?;
-        let amount = amount
-            .parse()
-            .map_err(|_| DecodeError::invalid("amount", amount.as_ref()))?;
+        let mut amount = None;
         while let Some(child) = r.next_child(el)? {
-            r.skip(child)?;
+            if child.name() == "amount" {
+                let text = r.text(child)?;
+                amount = Some(
+                    text.parse()
+                        .map_err(|_| DecodeError::invalid("amount", text.as_ref()))?,
+                );
+            } else {
+                r.skip(child)?;
+            }
         }
-        Ok(Count(amount))
+        Ok(Count(
+            amount.ok_or(MoveError::MissingElement { element: "amount" })?,
+        ))
     }
 
     fn resolve_move(mv: &Count, _game: &Rules) -> Count {
@@ -177,5 +183,32 @@ impl From<Rules> for GameState {
 impl From<Count> for GameMove {
     fn from(mv: Count) -> GameMove {
         GameMove::TestCounting(mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use spielleiter_rules::GameType;
+
+    use super::*;
+    use crate::ClientMessage;
+
+    #[test]
+    fn moves_round_trip_for_the_counting_game_only() {
+        let message = ClientMessage::Move {
+            room_id: "r".to_owned(),
+            mv: GameMove::TestCounting(Count(2)),
+        };
+        let xml = message.to_xml();
+        assert_eq!(
+            xml,
+            "<room roomId=\"r\">\n  <data class=\"test.Count\">\n    <amount>2</amount>\n  </data>\n</room>"
+        );
+        let decoded = ClientMessage::decode(xml.as_bytes(), Some(GameType::TestCounting));
+        assert_eq!(decoded.ok(), Some(message));
+        assert!(matches!(
+            ClientMessage::decode(xml.as_bytes(), Some(GameType::Blokus2021)),
+            Ok(ClientMessage::RoomWithoutMove { .. })
+        ));
     }
 }
