@@ -17,3 +17,5 @@ mod client;
 mod flood;
 // N seats: the three-seat test game and its own dialect.
 mod seats;
+// Passphrase guessing and unused reservations.
+mod security;

@@ -158,6 +158,38 @@ fn list(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
     found
 }
 
+/// Packets read from a raw socket half, for tests that read and write
+/// separately.
+#[derive(Debug, Default)]
+pub struct ServerStream {
+    decoder: FrameDecoder,
+    buffer: BytesMut,
+}
+
+impl ServerStream {
+    /// The next packet, `End` or `Eof` from `socket`; fails the test after
+    /// [`PATIENCE`].
+    pub async fn next(&mut self, socket: &mut (impl tokio::io::AsyncRead + Unpin)) -> Received {
+        loop {
+            match self.decoder.decode(&mut self.buffer) {
+                Ok(Some(StreamEvent::Frame(frame))) => {
+                    let message = ServerMessage::decode(frame.as_bytes(), GameType::Blokus2021)
+                        .expect("a decodable packet");
+                    return Received::Message(message);
+                }
+                Ok(Some(StreamEvent::End)) => return Received::End,
+                Ok(None) => {}
+                Err(e) => panic!("server stream is not well-formed: {e}"),
+            }
+            match tokio::time::timeout(PATIENCE, socket.read_buf(&mut self.buffer)).await {
+                Err(_) => panic!("nothing received within {PATIENCE:?}"),
+                Ok(Ok(0) | Err(_)) => return Received::Eof,
+                Ok(Ok(_)) => {}
+            }
+        }
+    }
+}
+
 /// What a client saw arrive.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Received {
@@ -186,7 +218,10 @@ pub struct TestClient {
 impl TestClient {
     /// Connects without sending anything.
     pub async fn connect(addr: SocketAddr) -> TestClient {
-        let stream = TcpStream::connect(addr).await.unwrap();
+        TestClient::over(TcpStream::connect(addr).await.unwrap())
+    }
+
+    fn over(stream: TcpStream) -> TestClient {
         stream.set_nodelay(true).unwrap();
         TestClient {
             stream,
@@ -196,6 +231,14 @@ impl TestClient {
             game: GameType::Blokus2021,
             raw: Vec::new(),
         }
+    }
+
+    /// Connects from the local address `from` (any `127.x.y.z` works on
+    /// Linux), to appear as another host.
+    pub async fn connect_from(addr: SocketAddr, from: std::net::IpAddr) -> TestClient {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(SocketAddr::new(from, 0)).unwrap();
+        TestClient::over(socket.connect(addr).await.unwrap())
     }
 
     /// The socket, for tests that write in their own way.
@@ -555,10 +598,12 @@ impl BackgroundGame {
     }
 }
 
-/// Waits for the finished replay of `room_id` in `dir` and reads it.
+/// Waits for the finished replay of `room_id` in `dir` and reads it. The
+/// replay thread works in real time: so does this wait, also in a test on
+/// tokio's paused clock.
 pub async fn wait_for_replay_of(dir: &Path, room_id: &str) -> spielleiter_protocol::Replay {
     let needle = format!("roomId=\"{room_id}\"");
-    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let deadline = std::time::Instant::now() + PATIENCE;
     loop {
         let finished = list(dir, |name| {
             name.ends_with(".xml") || name.ends_with(".xml.gz")
@@ -574,10 +619,12 @@ pub async fn wait_for_replay_of(dir: &Path, room_id: &str) -> spielleiter_protoc
             }
         }
         assert!(
-            tokio::time::Instant::now() < deadline,
+            std::time::Instant::now() < deadline,
             "no replay of room {room_id} in {dir:?}"
         );
-        tokio::time::sleep(Duration::from_millis(10)).await;
+        tokio::task::spawn_blocking(|| std::thread::sleep(Duration::from_millis(10)))
+            .await
+            .unwrap();
     }
 }
 

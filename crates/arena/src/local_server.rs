@@ -54,6 +54,8 @@ impl LocalServer {
             replay_dir: replay_dir.clone().unwrap_or_default(),
             // Games are over when the match stops the server.
             shutdown_grace: Duration::ZERO,
+            // Every player runs on this machine; --parallel may need many.
+            loopback_exempt: true,
             ..Config::default()
         };
         let server = EmbeddedServer::start(config)

@@ -31,6 +31,9 @@ pub struct ServeArgs {
     /// Connections served at once [default: 1024].
     #[arg(long, env = "SPIELLEITER_MAX_CONNECTIONS", value_name = "N")]
     max_connections: Option<usize>,
+    /// Connections served at once from one IP address [default: 32].
+    #[arg(long, env = "SPIELLEITER_MAX_CONNECTIONS_PER_IP", value_name = "N")]
+    max_connections_per_ip: Option<usize>,
     /// Largest accepted message in bytes [default: 1048576].
     #[arg(long, env = "SPIELLEITER_MAX_MESSAGE_BYTES", value_name = "BYTES")]
     max_message_bytes: Option<usize>,
@@ -129,6 +132,7 @@ impl ServeArgs {
     fn overrides(&self) -> Overrides {
         Overrides {
             max_connections: self.max_connections,
+            max_connections_per_ip: self.max_connections_per_ip,
             max_message_bytes: self.max_message_bytes,
             max_nesting_depth: None,
             idle_limit_secs: self.idle_limit_secs,

@@ -250,6 +250,12 @@ impl FrameDecoder {
         self.phase == Phase::Ended
     }
 
+    /// Whether a packet has begun and not yet ended: its bytes so far stay
+    /// in the buffer until it is complete.
+    pub fn in_packet(&self) -> bool {
+        self.packet_start.is_some()
+    }
+
     fn fail(&mut self, src: &mut BytesMut, error: FramingError) -> FramingError {
         self.phase = Phase::Failed;
         src.clear();

@@ -23,6 +23,13 @@ use crate::clock::TimeLimits;
 /// directory. Missing is fine; unreadable or invalid is an error.
 pub const DEFAULT_CONFIG_PATH: &str = "config/spielleiter.toml";
 
+/// Passphrases shorter than this are warned about at start.
+pub const MIN_PASSPHRASE_CHARS: usize = 12;
+
+/// Passphrases that appear in examples (the official TestClient's default,
+/// this repository's config file): warned about at start.
+const EXAMPLE_PASSPHRASES: [&str; 2] = ["examplepassword", "change me"];
+
 /// The validated configuration the server runs with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
@@ -42,12 +49,38 @@ pub struct Config {
     /// How long running games may continue after a shutdown signal before
     /// they are ended.
     pub shutdown_grace: Duration,
+    /// Connections served at once from one IP address.
+    pub max_connections_per_ip: usize,
+    /// Whether loopback addresses (127.0.0.0/8, ::1) are exempt from
+    /// [`Config::max_connections_per_ip`].
+    pub loopback_exempt: bool,
+    /// How long a message may take from its first byte to its last.
+    pub message_timeout: Duration,
+    /// Bytes of unfinished messages held for all connections together;
+    /// beyond it, a connection with a large unfinished message is closed.
+    pub max_unfinished_bytes: usize,
+    /// Bytes waiting to be sent to a player (or any connection that is not
+    /// an administrator) before its reader stops reading.
+    pub player_outbox_bytes: usize,
+    /// The same bound for administrators, who observe whole games.
+    pub observer_outbox_bytes: usize,
+    /// How long a connection may stay over its outbox bound before it is
+    /// closed (a player loses with `LEFT`).
+    pub slow_reader_grace: Duration,
     /// The administrator passphrase; `None` disables administration.
     pub admin_passphrase: Option<String>,
+    /// The delay after the first failed `authenticate` from an address; it
+    /// doubles with every further failure.
+    pub auth_backoff_initial: Duration,
+    /// The longest delay between failed `authenticate`s from one address.
+    pub auth_backoff_max: Duration,
     /// Whether rooms created by `join` start paused.
     pub start_paused: bool,
     /// The game of a `join` without `gameType` when no room is open.
     pub default_game: GameType,
+    /// How long a prepared room may wait for its reserved players before it
+    /// is closed and its codes expire.
+    pub reservation_expiry: Duration,
     /// Seed for the start-piece draws; `None` seeds from the OS.
     pub seed: Option<u64>,
     /// Whether players are timed (can be switched off per prepared slot).
@@ -104,9 +137,19 @@ impl Default for Config {
             max_nesting_depth: 32,
             idle_limit: Duration::from_secs(60),
             shutdown_grace: Duration::from_secs(10),
+            max_connections_per_ip: 32,
+            loopback_exempt: false,
+            message_timeout: Duration::from_secs(10),
+            max_unfinished_bytes: 64 << 20,
+            player_outbox_bytes: 4 << 20,
+            observer_outbox_bytes: 16 << 20,
+            slow_reader_grace: Duration::from_secs(10),
             admin_passphrase: None,
+            auth_backoff_initial: Duration::from_millis(100),
+            auth_backoff_max: Duration::from_secs(10),
             start_paused: false,
             default_game: GameType::DEFAULT,
+            reservation_expiry: Duration::from_secs(3600),
             seed: None,
             timeouts: true,
             move_limits: GameType::ALL
@@ -172,12 +215,32 @@ pub struct Overrides {
     pub idle_limit_secs: Option<u64>,
     /// See [`Config::shutdown_grace`], in seconds.
     pub shutdown_grace_secs: Option<u64>,
+    /// See [`Config::max_connections_per_ip`].
+    pub max_connections_per_ip: Option<usize>,
+    /// See [`Config::loopback_exempt`].
+    pub loopback_exempt: Option<bool>,
+    /// See [`Config::message_timeout`], in seconds.
+    pub message_timeout_secs: Option<u64>,
+    /// See [`Config::max_unfinished_bytes`].
+    pub max_unfinished_bytes: Option<usize>,
+    /// See [`Config::player_outbox_bytes`].
+    pub player_outbox_bytes: Option<usize>,
+    /// See [`Config::observer_outbox_bytes`].
+    pub observer_outbox_bytes: Option<usize>,
+    /// See [`Config::slow_reader_grace`], in seconds.
+    pub slow_reader_grace_secs: Option<u64>,
     /// See [`Config::admin_passphrase`].
     pub admin_passphrase: Option<String>,
+    /// See [`Config::auth_backoff_initial`], in milliseconds.
+    pub auth_backoff_initial_ms: Option<u64>,
+    /// See [`Config::auth_backoff_max`], in milliseconds.
+    pub auth_backoff_max_ms: Option<u64>,
     /// See [`Config::start_paused`].
     pub start_paused: Option<bool>,
     /// See [`Config::default_game`].
     pub default_game: Option<GameType>,
+    /// See [`Config::reservation_expiry`], in seconds.
+    pub reservation_expiry_secs: Option<u64>,
     /// See [`Config::seed`].
     pub seed: Option<u64>,
     /// `Some(false)` switches all move timing off.
@@ -230,12 +293,21 @@ struct FileServer {
     max_nesting_depth: Option<usize>,
     idle_limit_secs: Option<u64>,
     shutdown_grace_secs: Option<u64>,
+    max_connections_per_ip: Option<usize>,
+    loopback_exempt: Option<bool>,
+    message_timeout_secs: Option<u64>,
+    max_unfinished_bytes: Option<usize>,
+    player_outbox_bytes: Option<usize>,
+    observer_outbox_bytes: Option<usize>,
+    slow_reader_grace_secs: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileAdmin {
     passphrase: Option<String>,
+    backoff_initial_ms: Option<u64>,
+    backoff_max_ms: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -244,6 +316,7 @@ struct FileGames {
     start_paused: Option<bool>,
     default: Option<String>,
     seed: Option<u64>,
+    reservation_expiry_secs: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -398,9 +471,19 @@ impl Config {
             max_nesting_depth: server.max_nesting_depth,
             idle_limit_secs: server.idle_limit_secs,
             shutdown_grace_secs: server.shutdown_grace_secs,
+            max_connections_per_ip: server.max_connections_per_ip,
+            loopback_exempt: server.loopback_exempt,
+            message_timeout_secs: server.message_timeout_secs,
+            max_unfinished_bytes: server.max_unfinished_bytes,
+            player_outbox_bytes: server.player_outbox_bytes,
+            observer_outbox_bytes: server.observer_outbox_bytes,
+            slow_reader_grace_secs: server.slow_reader_grace_secs,
             admin_passphrase: admin.passphrase,
+            auth_backoff_initial_ms: admin.backoff_initial_ms,
+            auth_backoff_max_ms: admin.backoff_max_ms,
             start_paused: games.start_paused,
             default_game,
+            reservation_expiry_secs: games.reservation_expiry_secs,
             seed: games.seed,
             timeouts: clock.enabled,
             soft_timeout_ms: clock.soft_limit_ms,
@@ -425,9 +508,19 @@ impl Config {
             max_nesting_depth,
             idle_limit_secs,
             shutdown_grace_secs,
+            max_connections_per_ip,
+            loopback_exempt,
+            message_timeout_secs,
+            max_unfinished_bytes,
+            player_outbox_bytes,
+            observer_outbox_bytes,
+            slow_reader_grace_secs,
             admin_passphrase,
+            auth_backoff_initial_ms,
+            auth_backoff_max_ms,
             start_paused,
             default_game,
+            reservation_expiry_secs,
             seed,
             timeouts,
             soft_timeout_ms,
@@ -451,6 +544,31 @@ impl Config {
         set(
             &mut self.shutdown_grace,
             shutdown_grace_secs.map(Duration::from_secs),
+        );
+        set(&mut self.max_connections_per_ip, max_connections_per_ip);
+        set(&mut self.loopback_exempt, loopback_exempt);
+        set(
+            &mut self.message_timeout,
+            message_timeout_secs.map(Duration::from_secs),
+        );
+        set(&mut self.max_unfinished_bytes, max_unfinished_bytes);
+        set(&mut self.player_outbox_bytes, player_outbox_bytes);
+        set(&mut self.observer_outbox_bytes, observer_outbox_bytes);
+        set(
+            &mut self.slow_reader_grace,
+            slow_reader_grace_secs.map(Duration::from_secs),
+        );
+        set(
+            &mut self.auth_backoff_initial,
+            auth_backoff_initial_ms.map(Duration::from_millis),
+        );
+        set(
+            &mut self.auth_backoff_max,
+            auth_backoff_max_ms.map(Duration::from_millis),
+        );
+        set(
+            &mut self.reservation_expiry,
+            reservation_expiry_secs.map(Duration::from_secs),
         );
         // An empty passphrase would let anyone in; treat it as "none".
         if let Some(passphrase) = admin_passphrase {
@@ -521,6 +639,36 @@ impl Config {
                 );
             }
         }
+        if self.max_connections_per_ip == 0 {
+            return invalid("server.max_connections_per_ip", "must be at least 1");
+        }
+        if self.message_timeout.is_zero() {
+            return invalid("server.message_timeout_secs", "must be at least 1");
+        }
+        if self.max_unfinished_bytes < self.max_message_bytes {
+            return invalid(
+                "server.max_unfinished_bytes",
+                "must not be smaller than server.max_message_bytes",
+            );
+        }
+        if self.player_outbox_bytes < 64 * 1024 {
+            return invalid("server.player_outbox_bytes", "must be at least 65536");
+        }
+        if self.observer_outbox_bytes < self.player_outbox_bytes {
+            return invalid(
+                "server.observer_outbox_bytes",
+                "must not be smaller than server.player_outbox_bytes",
+            );
+        }
+        if self.auth_backoff_max < self.auth_backoff_initial {
+            return invalid(
+                "admin.backoff_max_ms",
+                "must not be shorter than admin.backoff_initial_ms",
+            );
+        }
+        if self.reservation_expiry.is_zero() {
+            return invalid("games.reservation_expiry_secs", "must be at least 1");
+        }
         Ok(())
     }
 
@@ -532,6 +680,24 @@ impl Config {
                 TimeLimits { soft, hard }
             })
         })
+    }
+
+    /// Settings that work but are probably a mistake, in words for the log
+    /// at start: a passphrase that is short or an example anyone knows.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if let Some(passphrase) = &self.admin_passphrase {
+            if EXAMPLE_PASSPHRASES.contains(&passphrase.as_str()) {
+                warnings.push(format!(
+                    "the administrator passphrase is the well-known example `{passphrase}`: anyone who can reach the server can administrate it"
+                ));
+            } else if passphrase.chars().count() < MIN_PASSPHRASE_CHARS {
+                warnings.push(format!(
+                    "the administrator passphrase has fewer than {MIN_PASSPHRASE_CHARS} characters: easy to guess"
+                ));
+            }
+        }
+        warnings
     }
 
     /// The socket address to listen on.
@@ -602,6 +768,20 @@ mod tests {
             ..Overrides::default()
         });
         assert_eq!(config.admin_passphrase, None);
+    }
+
+    #[test]
+    fn short_and_example_passphrases_are_warned_about() {
+        let with = |passphrase: Option<&str>| Config {
+            admin_passphrase: passphrase.map(str::to_owned),
+            ..Config::default()
+        };
+        assert!(with(None).warnings().is_empty());
+        assert!(with(Some("a long enough secret")).warnings().is_empty());
+        let short = with(Some("secret")).warnings();
+        assert!(short[0].contains("fewer than 12 characters"), "{short:?}");
+        let example = with(Some("examplepassword")).warnings();
+        assert!(example[0].contains("well-known example"), "{example:?}");
     }
 
     #[test]

@@ -6,12 +6,19 @@
 //! seated player sends moves to its room; an administrator (after
 //! `authenticate`) prepares, observes, pauses, steps and cancels rooms.
 
-use std::{net::SocketAddr, sync::Arc, time::Duration};
+use std::{
+    net::SocketAddr,
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::Duration,
+};
 
 use bytes::BytesMut;
 use spielleiter_protocol::{
     ClientMessage, DecodeError, FrameDecoder, GameMove, GameType, StreamEvent, dialect::LeaveCause,
-    games,
+    error::prefix, games,
 };
 use tokio::{
     io::AsyncReadExt,
@@ -24,9 +31,11 @@ use tracing::{Instrument, debug, info, warn};
 use crate::{
     config::Config,
     ids::{ReservationCode, RoomId},
+    limits::AuthBackoff,
     lobby::{LobbyError, LobbyHandle, PrepareRequest},
     outbound::{self, ConnId, Outbox},
     room::{RoomCommand, RoomHandle, SeatSpec},
+    stats::ServerStats,
     texts, wire,
 };
 
@@ -45,6 +54,21 @@ const FAREWELL_LIMIT: Duration = Duration::from_secs(8);
 /// The connection's writer task.
 type WriterTask = AbortOnDropHandle<std::io::Result<()>>;
 
+/// How many refused or bad requests of one connection are logged at INFO;
+/// the rest go to DEBUG and are counted in one line at the end, so that a
+/// flooding client cannot flood the log.
+const COMPLAINTS_AT_INFO: u32 = 10;
+
+/// An unfinished message larger than this is closed when the unfinished
+/// messages of all connections together exceed their bound. Every
+/// protocol request is far smaller; only a peer holding a large message
+/// open is affected.
+const LARGE_UNFINISHED: usize = 64 * 1024;
+
+/// A read buffer larger than this is given back once it is empty, so that
+/// one large message does not keep its memory for the connection's life.
+const KEPT_BUFFER: usize = 64 * 1024;
+
 /// Everything a connection needs from the server.
 #[derive(Clone, Debug)]
 pub struct ConnectionContext {
@@ -56,6 +80,12 @@ pub struct ConnectionContext {
     pub closing: CancellationToken,
     /// Cancelled when the server begins to shut down.
     pub stopping: CancellationToken,
+    /// Bytes of unfinished messages held by all connections.
+    pub unfinished: Arc<AtomicUsize>,
+    /// The server's counters.
+    pub stats: Arc<ServerStats>,
+    /// The passphrase back-off per address.
+    pub auth: Arc<AuthBackoff>,
 }
 
 /// Serves one accepted connection until it ends.
@@ -67,6 +97,7 @@ pub async fn serve(socket: TcpStream, peer: SocketAddr, id: ConnId, context: Con
         }
         let (read_half, write_half) = socket.into_split();
         let (outbox, writer) = outbound::channel(id);
+        outbox.set_limit(context.config.player_outbox_bytes);
         // Aborted when dropped: a writer stuck on a client that does not read
         // must not outlive its connection.
         let mut writer =
@@ -74,14 +105,31 @@ pub async fn serve(socket: TcpStream, peer: SocketAddr, id: ConnId, context: Con
         debug!("connected");
         let mut connection = Connection {
             id,
+            peer,
             outbox,
             context,
             seat: None,
             admin: false,
+            complaints: 0,
+            unfinished: 0,
         };
         let mut read_half = read_half;
         let ended = connection.read_loop(&mut read_half, &mut writer).await;
+        connection.hold_unfinished(0);
+        match ended {
+            Ended::SlowReader => ServerStats::count(&connection.context.stats.slow_readers),
+            Ended::SlowMessage => ServerStats::count(&connection.context.stats.slow_messages),
+            _ => {}
+        }
         connection.cleanup(ended.leave_cause()).await;
+        if let Some(suppressed) = connection.complaints.checked_sub(COMPLAINTS_AT_INFO)
+            && suppressed > 0
+        {
+            info!(
+                suppressed,
+                "further bad requests of this connection were logged at DEBUG only"
+            );
+        }
         // At shutdown nobody waits long for stragglers.
         let linger_for = if connection.context.stopping.is_cancelled() {
             SHUTDOWN_LINGER
@@ -89,10 +137,14 @@ pub async fn serve(socket: TcpStream, peer: SocketAddr, id: ConnId, context: Con
             LINGER
         };
         let closing = connection.context.closing.clone();
-        tokio::select! {
-            () = farewell(read_half, writer, linger_for) => {}
-            // The server is closing every connection: stop waiting.
-            () = closing.cancelled() => {}
+        // A client that does not read would not take its last packets
+        // either: it is dropped at once (the writer with it).
+        if !matches!(ended, Ended::SlowReader) {
+            tokio::select! {
+                () = farewell(read_half, writer, linger_for) => {}
+                // The server is closing every connection: stop waiting.
+                () = closing.cancelled() => {}
+            }
         }
         debug!(?ended, "disconnected");
     }
@@ -100,10 +152,11 @@ pub async fn serve(socket: TcpStream, peer: SocketAddr, id: ConnId, context: Con
     .await;
 }
 
-/// Tells a connection beyond the connection limit so, and closes it.
-pub async fn refuse(socket: TcpStream, limit: usize) {
+/// Tells a connection beyond a connection limit why (`text`), and closes
+/// it.
+pub async fn refuse(socket: TcpStream, text: String) {
     let (outbox, writer) = outbound::channel(ConnId(0));
-    let _ = outbox.send(wire::error_packet(&texts::server_full(limit), None));
+    let _ = outbox.send(wire::error_packet(&text, None));
     let _ = outbox.send(wire::close());
     outbox.close();
     let (mut read_half, write_half) = socket.into_split();
@@ -122,6 +175,11 @@ enum Ended {
     ProtocolError,
     /// The client did nothing useful for too long.
     Idle,
+    /// The client sent a message too slowly, or held a large unfinished
+    /// message while the server was short of memory for them.
+    SlowMessage,
+    /// The client did not read what the server sent it.
+    SlowReader,
     /// The socket failed.
     Io,
     /// The server is shutting down.
@@ -134,7 +192,8 @@ impl Ended {
         match self {
             Ended::ByClient => LeaveCause::ReceivedDisconnect,
             Ended::ProtocolError => LeaveCause::ProtocolError,
-            Ended::ByServer | Ended::Idle | Ended::Io | Ended::Shutdown => {
+            Ended::SlowMessage => LeaveCause::ProtocolError,
+            Ended::ByServer | Ended::Idle | Ended::Io | Ended::Shutdown | Ended::SlowReader => {
                 LeaveCause::LostConnection
             }
         }
@@ -149,11 +208,30 @@ enum Flow {
 
 struct Connection {
     id: ConnId,
+    peer: SocketAddr,
     outbox: Outbox,
     context: ConnectionContext,
     /// The room this connection plays in, if any.
     seat: Option<RoomHandle>,
     admin: bool,
+    /// Refused or bad requests so far (see [`COMPLAINTS_AT_INFO`]).
+    complaints: u32,
+    /// Bytes of an unfinished message this connection holds, as counted in
+    /// [`ConnectionContext::unfinished`].
+    unfinished: usize,
+}
+
+/// Logs a refused or bad request: at INFO for the first
+/// [`COMPLAINTS_AT_INFO`] of a connection, at DEBUG after that.
+macro_rules! complain {
+    ($connection:expr, $($arg:tt)+) => {
+        $connection.complaints = $connection.complaints.saturating_add(1);
+        if $connection.complaints <= COMPLAINTS_AT_INFO {
+            info!($($arg)+);
+        } else {
+            debug!($($arg)+);
+        }
+    };
 }
 
 impl Connection {
@@ -164,11 +242,19 @@ impl Connection {
         let mut buffer = BytesMut::with_capacity(4096);
         let mut read_at = Instant::now();
         let mut idle_deadline = read_at + config.idle_limit;
+        // When the message now arriving must be complete.
+        let mut message_deadline: Option<Instant> = None;
+        // Since when the outbox has been over its bound.
+        let mut over_since: Option<Instant> = None;
+        let mut outbox_state = self.outbox.watch_limit();
         'read: loop {
-            loop {
+            // Handle what has arrived, unless the client has not read enough
+            // of its answers: then it waits (back-pressure), unread.
+            while !*outbox_state.borrow_and_update() {
                 match decoder.decode(&mut buffer) {
                     Ok(Some(StreamEvent::Frame(frame))) => {
                         idle_deadline = Instant::now() + config.idle_limit;
+                        message_deadline = None;
                         if let Flow::Stop(ended) = self.on_frame(frame.as_bytes(), read_at).await {
                             break 'read ended;
                         }
@@ -176,15 +262,47 @@ impl Connection {
                     Ok(Some(StreamEvent::End)) => break 'read Ended::ByClient,
                     Ok(None) => break,
                     Err(error) => {
-                        info!(%error, "unreadable stream");
+                        complain!(self, %error, "unreadable stream");
                         self.fail(texts::framing_error(&error));
                         break 'read Ended::ProtocolError;
                     }
                 }
             }
+            let over = *outbox_state.borrow();
+            let now = Instant::now();
+            if over && over_since.is_none() {
+                debug!(
+                    queued_bytes = self.outbox.queued_bytes(),
+                    "client reads too slowly; pausing its requests"
+                );
+                ServerStats::count(&self.context.stats.reads_paused);
+            }
+            let over_deadline =
+                over.then(|| *over_since.get_or_insert(now) + config.slow_reader_grace);
+            if !over {
+                over_since = None;
+            }
+            if decoder.in_packet() {
+                message_deadline.get_or_insert(now + config.message_timeout);
+                if !self.hold_unfinished(buffer.len()) {
+                    complain!(
+                        self,
+                        bytes = buffer.len(),
+                        "unfinished message refused: the server holds too many"
+                    );
+                    self.fail(texts::unfinished_messages_over_bound());
+                    break Ended::SlowMessage;
+                }
+            } else {
+                message_deadline = None;
+                self.hold_unfinished(0);
+                if buffer.is_empty() && buffer.capacity() > KEPT_BUFFER {
+                    buffer = BytesMut::with_capacity(4096);
+                }
+            }
             let idle_applies = self.playing().is_none() && !self.admin;
             tokio::select! {
-                read = socket.read_buf(&mut buffer) => {
+                read = socket.read_buf(&mut buffer), if !over => {
                     read_at = Instant::now();
                     match read {
                         Ok(0) => break Ended::ByClient,
@@ -195,15 +313,33 @@ impl Connection {
                         }
                     }
                 }
+                // The outbox went over or under its bound.
+                Ok(()) = outbox_state.changed() => {}
+                () = sleep_until_some(over_deadline) => {
+                    warn!(
+                        queued_bytes = self.outbox.queued_bytes(),
+                        grace_secs = config.slow_reader_grace.as_secs(),
+                        "client does not read its messages; closing"
+                    );
+                    break Ended::SlowReader;
+                }
+                () = sleep_until_some(message_deadline), if !over => {
+                    complain!(self, limit_secs = config.message_timeout.as_secs(), "message not completed in time");
+                    self.fail(texts::message_timeout(config.message_timeout));
+                    break Ended::SlowMessage;
+                }
                 () = tokio::time::sleep_until(idle_deadline), if idle_applies => {
-                    info!(limit_secs = config.idle_limit.as_secs(), "idle connection closed");
+                    complain!(self, limit_secs = config.idle_limit.as_secs(), "idle connection closed");
                     self.fail(texts::idle(config.idle_limit));
                     break Ended::Idle;
                 }
                 _ = &mut *writer => break Ended::ByServer,
                 () = self.outbox.overflowed() => {
-                    warn!("client does not read its messages; closing");
-                    break Ended::Io;
+                    warn!(
+                        queued_bytes = self.outbox.queued_bytes(),
+                        "client does not read its messages (twice its bound queued); closing"
+                    );
+                    break Ended::SlowReader;
                 }
                 () = self.context.closing.cancelled() => {
                     let _ = self.outbox.send(wire::close());
@@ -212,6 +348,21 @@ impl Connection {
                 }
             }
         }
+    }
+
+    /// Records that this connection now holds `bytes` of an unfinished
+    /// message. `false` if that is a large message while all connections
+    /// together hold more than their bound: the connection must go.
+    fn hold_unfinished(&mut self, bytes: usize) -> bool {
+        let total = &self.context.unfinished;
+        if bytes >= self.unfinished {
+            total.fetch_add(bytes - self.unfinished, Ordering::Relaxed);
+        } else {
+            total.fetch_sub(self.unfinished - bytes, Ordering::Relaxed);
+        }
+        self.unfinished = bytes;
+        bytes <= LARGE_UNFINISHED
+            || total.load(Ordering::Relaxed) <= self.context.config.max_unfinished_bytes
     }
 
     /// The room this connection plays in, if its game is still on.
@@ -315,7 +466,7 @@ impl Connection {
             }
             ClientMessage::Close => Flow::Stop(Ended::ByClient),
             ClientMessage::Unknown { ref name } => {
-                info!(element = %name, "unknown packet");
+                complain!(self, element = %prefix(name), "unknown packet");
                 self.reject(&texts::unknown_message(name), &message);
                 Flow::Continue
             }
@@ -327,7 +478,7 @@ impl Connection {
     /// both close the connection (and lose a running game). Other shape
     /// errors are answered and forgiven.
     fn on_undecodable(&mut self, error: &DecodeError) -> Flow {
-        info!(%error, "undecodable packet");
+        complain!(self, %error, "undecodable packet");
         let text = texts::malformed_message(error);
         match error {
             DecodeError::Xml(_)
@@ -370,7 +521,7 @@ impl Connection {
                 Flow::Continue
             }
             Err(error) => {
-                info!(%error, "join refused");
+                complain!(self, %error, "join refused");
                 if game.is_some_and(|g| games::dialect(g).closes_after_refused_join) {
                     self.fail_with_request(error.message(), request);
                     Flow::Stop(Ended::ProtocolError)
@@ -424,27 +575,43 @@ impl Connection {
     }
 
     async fn authenticate(&mut self, password: &str, request: &ClientMessage) -> Flow {
-        match &self.context.config.admin_passphrase {
-            None => {
-                self.reject(&texts::administration_disabled(), request);
-                Flow::Continue
-            }
-            Some(expected) if constant_time_eq(expected.as_bytes(), password.as_bytes()) => {
-                if !self.admin {
-                    self.admin = true;
-                    info!("administrator authenticated");
-                    self.context.lobby.register_admin(self.outbox.clone()).await;
-                }
-                Flow::Continue
-            }
-            Some(_) => {
-                // Guessing is not free: a wrong passphrase costs the
-                // connection, as on the official server.
-                warn!("wrong administrator passphrase");
-                self.fail_with_request(texts::authentication_failed(), request);
-                Flow::Stop(Ended::ProtocolError)
-            }
+        let Some(expected) = self.context.config.admin_passphrase.clone() else {
+            self.reject(&texts::administration_disabled(), request);
+            return Flow::Continue;
+        };
+        // Guessing is not free: after a failure, attempts from this address
+        // wait their turn, longer with every failure.
+        let ip = self.peer.ip();
+        let turn = self.context.auth.reserve(ip);
+        tokio::select! {
+            () = tokio::time::sleep_until(turn) => {}
+            () = self.context.closing.cancelled() => return Flow::Stop(Ended::Shutdown),
         }
+        if constant_time_eq(expected.as_bytes(), password.as_bytes()) {
+            self.context.auth.succeeded(ip);
+            if !self.admin {
+                self.admin = true;
+                self.outbox
+                    .set_limit(self.context.config.observer_outbox_bytes);
+                info!("administrator authenticated");
+                self.context.lobby.register_admin(self.outbox.clone()).await;
+            }
+            return Flow::Continue;
+        }
+        // A wrong passphrase costs the connection, as on the official
+        // server.
+        self.context.auth.failed(ip);
+        ServerStats::count(&self.context.stats.failed_authentications);
+        if let Some(suppressed) = self.context.auth.log_allowed() {
+            warn!(
+                peer = %self.peer,
+                failures = self.context.auth.failures(ip),
+                suppressed,
+                "wrong administrator passphrase"
+            );
+        }
+        self.fail_with_request(texts::authentication_failed(), request);
+        Flow::Stop(Ended::ProtocolError)
     }
 
     async fn administrate(&mut self, request: &ClientMessage) {
@@ -592,6 +759,13 @@ async fn linger(socket: &mut OwnedReadHalf, duration: Duration) {
         if n == 0 {
             break;
         }
+    }
+}
+
+async fn sleep_until_some(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
     }
 }
 

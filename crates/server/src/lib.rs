@@ -4,8 +4,9 @@
 //!
 //! # Layout
 //!
-//! - [`server`]: the accept loop, the connection limit and the shutdown
-//!   sequence; [`run`] is the entry point.
+//! - [`server`]: the accept loop, the connection limits and the shutdown
+//!   sequence; [`run`] is the entry point. [`limits`]: the limits per peer
+//!   address.
 //! - [`connection`]: one task per client reading its stream; [`outbound`]:
 //!   its bounded send queue and writer task.
 //! - [`lobby`]: one task owning the room registry and reservations.
@@ -25,6 +26,7 @@ pub mod config;
 pub mod connection;
 pub mod ending;
 pub mod ids;
+pub mod limits;
 pub mod lobby;
 pub mod outbound;
 pub mod replay;

@@ -16,7 +16,7 @@ use std::{
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
-use spielleiter_protocol::{games, result::PlayerScoreReport};
+use spielleiter_protocol::{error::prefix, games, result::PlayerScoreReport};
 use spielleiter_rules::{AnyGame, GameType};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
@@ -88,16 +88,16 @@ pub struct PrepareRequest {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LobbyError {
     /// No hosted game has this id (or none was given and no room is open).
-    #[error("unknown game type {requested:?}")]
+    #[error("unknown game type {}", prefix(requested.as_deref().unwrap_or("(none)")))]
     UnknownGameType {
         /// The id as sent.
         requested: Option<String>,
     },
     /// No room has this id.
-    #[error("no room {0}")]
+    #[error("no room {}", prefix(.0.as_str()))]
     UnknownRoom(RoomId),
     /// The room has no open seat.
-    #[error("room {0} is full")]
+    #[error("room {} is full", prefix(.0.as_str()))]
     RoomFull(RoomId),
     /// The code was never issued or is used up.
     #[error("unknown reservation code")]

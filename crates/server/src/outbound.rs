@@ -1,15 +1,32 @@
-//! The sending side of a connection: a bounded queue of encoded packets and
-//! the one writer task that drains it, so packets never interleave and a slow
-//! reader never stalls the room or lobby that sends to it.
+//! The sending side of a connection: a queue of encoded packets bounded in
+//! bytes, and the one writer task that drains it, so packets never
+//! interleave and a slow reader never stalls the room or lobby that sends
+//! to it.
+//!
+//! Two bounds: above the *limit* the connection is over its bound — its
+//! reader stops reading requests (back-pressure; its own replies cannot grow
+//! the queue further) and, if it stays over for the grace period, the
+//! connection is closed. Packets from others (states, notices) may still
+//! be queued up to twice the limit; beyond that a send fails at once and
+//! the connection is closed. Memory per connection is so bounded by bytes,
+//! whatever the packets' sizes.
 
-use std::{fmt, time::Duration};
+use std::{
+    fmt,
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::Duration,
+};
 
 use bytes::Bytes;
 use tokio::{
     io::{AsyncWrite, AsyncWriteExt},
-    sync::{mpsc, oneshot},
+    sync::{mpsc, oneshot, watch},
     time::Instant,
 };
+use tokio_util::sync::CancellationToken;
 use tracing::debug;
 
 /// Identifies a connection for as long as the server runs.
@@ -22,10 +39,13 @@ impl fmt::Display for ConnId {
     }
 }
 
-/// How many packets may wait for one connection. A player gets a handful per
-/// move; a full queue means the peer stopped reading, and the connection is
-/// closed rather than letting memory grow.
-pub const QUEUE_CAPACITY: usize = 256;
+/// The bound of a new outbox in bytes, until [`Outbox::set_limit`] says
+/// otherwise (the configuration's player bound).
+pub const DEFAULT_LIMIT: usize = 4 << 20;
+
+/// What one queued packet costs beyond its bytes (the queue's node, the
+/// buffer's header), so that many tiny packets count too.
+const ITEM_OVERHEAD: usize = 128;
 
 /// What the writer task is asked to do.
 #[derive(Debug)]
@@ -43,7 +63,8 @@ enum Outbound {
 /// Why a packet could not be queued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SendError {
-    /// The peer does not read fast enough; the connection is being closed.
+    /// The peer does not read: twice its bound is queued; the connection is
+    /// being closed.
     #[error("outbound queue full")]
     Full,
     /// The connection is already closed.
@@ -51,13 +72,48 @@ pub enum SendError {
     Closed,
 }
 
+/// What the outbox handles and the writer share.
+#[derive(Debug)]
+struct Shared {
+    /// Bytes queued or being written (with [`ITEM_OVERHEAD`] per packet).
+    queued: AtomicUsize,
+    /// The bound in bytes.
+    limit: AtomicUsize,
+    /// Whether `queued` is above `limit`; the connection's reader watches it.
+    over: watch::Sender<bool>,
+    /// Cancelled when a send failed for lack of room: the connection's own
+    /// task closes it.
+    overflow: CancellationToken,
+}
+
+impl Shared {
+    /// Brings `over` in line with the counters. Called after every change
+    /// that may cross the bound; each call reads the current values, so the
+    /// last one is right whatever the order of concurrent changes.
+    fn refresh(&self) {
+        let over = self.queued.load(Ordering::Acquire) > self.limit.load(Ordering::Relaxed);
+        self.over.send_if_modified(|state| {
+            let changed = *state != over;
+            *state = over;
+            changed
+        });
+    }
+
+    fn release(&self, bytes: usize) {
+        let before = self.queued.fetch_sub(bytes, Ordering::AcqRel);
+        let limit = self.limit.load(Ordering::Relaxed);
+        if before > limit && before - bytes <= limit {
+            self.refresh();
+        }
+    }
+}
+
 /// A cheap, cloneable handle for sending packets to one connection.
 #[derive(Clone, Debug)]
 pub struct Outbox {
     id: ConnId,
-    queue: mpsc::Sender<Outbound>,
-    /// Set when the queue overflowed, so the connection's own task closes it.
-    overflow: tokio_util::sync::CancellationToken,
+    queue: mpsc::UnboundedSender<Outbound>,
+    shared: Arc<Shared>,
 }
 
 impl Outbox {
@@ -96,45 +152,93 @@ impl Outbox {
 
     /// Asks the writer to end the stream after everything queued so far.
     pub fn close(&self) {
-        // If the queue is full the connection is being torn down anyway.
-        let _ = self.queue.try_send(Outbound::Close);
+        let _ = self.queue.send(Outbound::Close);
     }
 
-    /// Resolves when the queue overflowed (the peer stopped reading).
+    /// Sets the bound in bytes (an administrator, who observes whole games,
+    /// gets a larger one than a player).
+    pub fn set_limit(&self, bytes: usize) {
+        self.shared.limit.store(bytes.max(1), Ordering::Relaxed);
+        self.shared.refresh();
+    }
+
+    /// Whether more than the bound is queued: the connection should stop
+    /// reading requests until the peer has taken some.
+    pub fn is_over_limit(&self) -> bool {
+        *self.shared.over.borrow()
+    }
+
+    /// Follows [`Outbox::is_over_limit`] as it changes.
+    pub fn watch_limit(&self) -> watch::Receiver<bool> {
+        self.shared.over.subscribe()
+    }
+
+    /// Bytes queued or being written, [`ITEM_OVERHEAD`] per packet included.
+    pub fn queued_bytes(&self) -> usize {
+        self.shared.queued.load(Ordering::Relaxed)
+    }
+
+    /// Resolves when a send failed for lack of room (twice the bound is
+    /// queued: the peer stopped reading).
     pub async fn overflowed(&self) {
-        self.overflow.cancelled().await;
+        self.shared.overflow.cancelled().await;
     }
 
     fn push(&self, item: Outbound) -> Result<(), SendError> {
-        self.queue.try_send(item).map_err(|e| match e {
-            mpsc::error::TrySendError::Full(_) => {
-                self.overflow.cancel();
-                SendError::Full
-            }
-            mpsc::error::TrySendError::Closed(_) => SendError::Closed,
-        })
+        let size = match &item {
+            Outbound::Packet { bytes, .. } => bytes.len() + ITEM_OVERHEAD,
+            Outbound::Close => 0,
+        };
+        let shared = &self.shared;
+        let before = shared.queued.fetch_add(size, Ordering::AcqRel);
+        let after = before + size;
+        let limit = shared.limit.load(Ordering::Relaxed);
+        // Under the bound any packet goes (however large); over it, others'
+        // packets may fill up to twice the bound.
+        if before > limit && after > limit.saturating_mul(2) {
+            shared.queued.fetch_sub(size, Ordering::AcqRel);
+            shared.overflow.cancel();
+            return Err(SendError::Full);
+        }
+        if self.queue.send(item).is_err() {
+            shared.queued.fetch_sub(size, Ordering::AcqRel);
+            return Err(SendError::Closed);
+        }
+        if before <= limit && after > limit {
+            shared.refresh();
+        }
+        Ok(())
     }
 }
 
 /// The writer task's end of the queue.
 #[derive(Debug)]
 pub struct Writer {
-    queue: mpsc::Receiver<Outbound>,
+    queue: mpsc::UnboundedReceiver<Outbound>,
+    shared: Arc<Shared>,
 }
 
-/// A new outbox for connection `id` and the writer that drains it.
+/// A new outbox for connection `id` (bound [`DEFAULT_LIMIT`]) and the
+/// writer that drains it.
 pub fn channel(id: ConnId) -> (Outbox, Writer) {
-    let (queue, rx) = mpsc::channel(QUEUE_CAPACITY);
+    let (queue, rx) = mpsc::unbounded_channel();
+    let shared = Arc::new(Shared {
+        queued: AtomicUsize::new(0),
+        limit: AtomicUsize::new(DEFAULT_LIMIT),
+        over: watch::Sender::new(false),
+        overflow: CancellationToken::new(),
+    });
     let outbox = Outbox {
         id,
         queue,
-        overflow: tokio_util::sync::CancellationToken::new(),
+        shared: Arc::clone(&shared),
     };
-    (outbox, Writer { queue: rx })
+    (outbox, Writer { queue: rx, shared })
 }
 
-/// The most packets written in one go.
-const BATCH_LIMIT: usize = 64;
+/// Packets queued together go out in one write up to this many bytes; a
+/// larger packet is written on its own without copying.
+const BATCH_BYTES: usize = 64 * 1024;
 
 /// How long the final `</protocol>` may take to write before the socket is
 /// dropped anyway.
@@ -150,22 +254,28 @@ impl Writer {
     /// The first I/O error; the connection is unusable then.
     pub async fn run<W: AsyncWrite + Unpin>(mut self, mut socket: W) -> std::io::Result<()> {
         let mut started = false;
-        let mut batch = Vec::with_capacity(16);
         // Packets queued together go out in one write: a state and the move
         // request after it cost one system call, not two.
         let mut joined = Vec::new();
         let mut reports = Vec::new();
-        'writing: while self.queue.recv_many(&mut batch, BATCH_LIMIT).await > 0 {
+        let mut next = self.queue.recv().await;
+        'writing: while let Some(first) = next.take() {
             let mut close = false;
-            joined.clear();
-            for item in batch.drain(..) {
-                match item {
+            let mut taken = 0;
+            let mut item = Some(first);
+            while let Some(current) = item.take() {
+                match current {
                     Outbound::Packet { bytes, written } => {
                         if !started {
                             joined.extend_from_slice(b"<protocol>");
                             started = true;
                         }
-                        joined.extend_from_slice(&bytes);
+                        taken += bytes.len() + ITEM_OVERHEAD;
+                        if joined.is_empty() && bytes.len() >= BATCH_BYTES {
+                            socket.write_all(&bytes).await?;
+                        } else {
+                            joined.extend_from_slice(&bytes);
+                        }
                         reports.extend(written);
                     }
                     Outbound::Close => {
@@ -173,11 +283,19 @@ impl Writer {
                         break;
                     }
                 }
+                if joined.len() < BATCH_BYTES {
+                    item = self.queue.try_recv().ok();
+                }
             }
             if !joined.is_empty() {
                 socket.write_all(&joined).await?;
-                socket.flush().await?;
             }
+            socket.flush().await?;
+            joined.clear();
+            if joined.capacity() > 4 * BATCH_BYTES {
+                joined.shrink_to(BATCH_BYTES);
+            }
+            self.shared.release(taken);
             let now = Instant::now();
             for report in reports.drain(..) {
                 let _ = report.send(now);
@@ -185,6 +303,7 @@ impl Writer {
             if close {
                 break 'writing;
             }
+            next = self.queue.recv().await;
         }
         self.queue.close();
         let end: &[u8] = if started {
@@ -249,17 +368,71 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_peer_that_stops_reading_overflows_instead_of_blocking() {
+    async fn a_peer_that_stops_reading_is_bounded_by_bytes_not_packets() {
         let (outbox, _writer) = channel(ConnId(3));
-        let mut result = Ok(());
-        for _ in 0..=QUEUE_CAPACITY {
-            result = outbox.send(Bytes::from_static(b"x"));
+        outbox.set_limit(10_000);
+        let packet = Bytes::from(vec![b'x'; 872]); // 1,000 bytes with overhead
+        let mut over = outbox.watch_limit();
+        // Ten packets fill the bound exactly: not over yet.
+        for _ in 0..10 {
+            outbox.send(packet.clone()).expect("within the bound");
         }
-        assert_eq!(result, Err(SendError::Full));
+        assert!(!outbox.is_over_limit());
+        // One more is over the bound: the reader is told to stop reading.
+        outbox
+            .send(packet.clone())
+            .expect("over the bound, within twice");
+        assert!(outbox.is_over_limit());
+        assert!(over.has_changed().expect("open"));
+        assert!(*over.borrow_and_update());
+        // Others may fill up to twice the bound, not beyond.
+        for _ in 0..9 {
+            outbox.send(packet.clone()).expect("within twice the bound");
+        }
+        assert_eq!(outbox.send(packet.clone()), Err(SendError::Full));
+        assert_eq!(outbox.queued_bytes(), 20_000);
         // The overflow is signalled to whoever owns the connection.
         tokio::time::timeout(Duration::from_secs(1), outbox.overflowed())
             .await
             .expect("overflow signalled");
+        // However large, a packet goes through when the queue is under the
+        // bound.
+        let (outbox, _writer) = channel(ConnId(5));
+        outbox.set_limit(1000);
+        outbox
+            .send(Bytes::from(vec![b'x'; 5000]))
+            .expect("a large packet into an empty queue");
+    }
+
+    #[tokio::test]
+    async fn writing_brings_the_queue_back_under_the_bound() {
+        let (outbox, writer) = channel(ConnId(6));
+        outbox.set_limit(2000);
+        let (mut client, server) = tokio::io::duplex(64);
+        let task = tokio::spawn(writer.run(server));
+        let mut over = outbox.watch_limit();
+        for _ in 0..3 {
+            outbox.send(Bytes::from(vec![b'y'; 872])).expect("queued");
+        }
+        assert!(outbox.is_over_limit());
+        over.borrow_and_update();
+        // The peer reads everything: the queue drains and says so.
+        let mut sink = Vec::new();
+        let reading = tokio::spawn(async move {
+            tokio::io::AsyncReadExt::read_to_end(&mut client, &mut sink)
+                .await
+                .map(|_| sink)
+        });
+        over.changed().await.expect("open");
+        assert!(!*over.borrow());
+        assert_eq!(outbox.queued_bytes(), 0);
+        outbox.close();
+        task.await.expect("joined").expect("no I/O error");
+        let text = reading.await.expect("joined").expect("read");
+        assert_eq!(
+            text.len(),
+            "<protocol>".len() + 3 * 872 + "\n</protocol>".len()
+        );
     }
 
     #[tokio::test]

@@ -9,7 +9,9 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use spielleiter_protocol::{Dialect, GameMove, dialect::LeaveCause, games, result::GameResult};
+use spielleiter_protocol::{
+    Dialect, GameMove, dialect::LeaveCause, error::prefix, games, result::GameResult,
+};
 use spielleiter_rules::{AnyGame, AnyMistake, Game, GameType};
 use tokio::{
     sync::{mpsc, oneshot},
@@ -513,7 +515,7 @@ impl Room {
         .ok_or(SeatError::Full)?;
         // `joined` is the first packet of this room the player sees.
         let _ = outbox.send(wire::joined(&self.id));
-        info!(seat = index, conn = %outbox.id(), name = %self.seats[index].spec.display_name, "player seated");
+        info!(seat = index, conn = %outbox.id(), name = %prefix(&self.seats[index].spec.display_name), "player seated");
         self.seats[index].occupant = Some(outbox);
         let occupied = self.seats.iter().filter(|s| s.occupant.is_some()).count();
         let still_open = self

@@ -20,7 +20,7 @@ use std::{
 
 use spielleiter_rules::GameType;
 use tokio::{
-    net::TcpListener,
+    net::{TcpListener, TcpStream},
     sync::{Semaphore, oneshot},
     task::JoinHandle,
 };
@@ -30,15 +30,22 @@ use tracing::{error, info, warn};
 use crate::{
     config::Config,
     connection::{self, ConnectionContext},
+    limits::{AddressSlots, AuthBackoff, LogBudget},
     lobby::{self, LobbySettings},
     outbound::ConnId,
     replay::{ReplaySettings, ReplayStore},
     stats::ServerStats,
+    texts,
 };
 
 /// How long the final phase (ending games, closing connections) may take
 /// after the grace period before the server stops waiting.
 const FINAL_PHASE_LIMIT: Duration = Duration::from_secs(15);
+
+/// Refused connections told why at once; beyond this many, a refused
+/// connection is closed without a word, so that a flood of connections
+/// cannot hold sockets through the refusals.
+const REFUSALS_AT_ONCE: usize = 64;
 
 /// Runs the server on `listener` until `shutdown` resolves, then shuts down
 /// gracefully.
@@ -65,6 +72,9 @@ pub async fn run_with_stats(
     shutdown: impl Future<Output = ()>,
     stats: Arc<ServerStats>,
 ) -> std::io::Result<()> {
+    for warning in config.warnings() {
+        warn!("{warning}");
+    }
     let config = Arc::new(config);
     let tracker = TaskTracker::new();
     let room_shutdown = CancellationToken::new();
@@ -79,7 +89,7 @@ pub async fn run_with_stats(
         false => None,
     };
     let lobby = lobby::spawn(
-        lobby_settings(&config, seed, stats, replays),
+        lobby_settings(&config, seed, Arc::clone(&stats), replays),
         room_shutdown.clone(),
         &tracker,
     );
@@ -88,8 +98,17 @@ pub async fn run_with_stats(
         config: Arc::clone(&config),
         closing: closing.clone(),
         stopping: stopping.clone(),
+        unfinished: Arc::default(),
+        stats,
+        auth: Arc::new(AuthBackoff::new(
+            config.auth_backoff_initial,
+            config.auth_backoff_max,
+        )),
     };
     let permits = Arc::new(Semaphore::new(config.max_connections));
+    let refusals = Arc::new(Semaphore::new(REFUSALS_AT_ONCE));
+    let slots = AddressSlots::new(config.max_connections_per_ip, config.loopback_exempt);
+    let mut refusal_log = LogBudget::new(10, Duration::from_secs(10));
     let next_id = AtomicU64::new(1);
 
     tokio::pin!(shutdown);
@@ -98,17 +117,30 @@ pub async fn run_with_stats(
             accepted = listener.accept() => match accepted {
                 Ok((socket, peer)) => {
                     let id = ConnId(next_id.fetch_add(1, Ordering::Relaxed));
+                    let Some(slot) = slots.take(peer.ip()) else {
+                        if let Some(suppressed) = refusal_log.allow() {
+                            warn!(%peer, limit = config.max_connections_per_ip, suppressed, "connection limit per address reached; refusing");
+                        }
+                        ServerStats::count(&context.stats.refused_connections);
+                        let text = texts::address_full(config.max_connections_per_ip);
+                        refuse(&tracker, &refusals, socket, text);
+                        continue;
+                    };
                     match Arc::clone(&permits).try_acquire_owned() {
                         Ok(permit) => {
                             let context = context.clone();
                             tracker.spawn(async move {
                                 connection::serve(socket, peer, id, context).await;
-                                drop(permit);
+                                drop((permit, slot));
                             });
                         }
                         Err(_) => {
-                            warn!(%peer, limit = config.max_connections, "connection limit reached; refusing");
-                            tracker.spawn(connection::refuse(socket, config.max_connections));
+                            if let Some(suppressed) = refusal_log.allow() {
+                                warn!(%peer, limit = config.max_connections, suppressed, "connection limit reached; refusing");
+                            }
+                            ServerStats::count(&context.stats.refused_connections);
+                            let text = texts::server_full(config.max_connections);
+                            refuse(&tracker, &refusals, socket, text);
                         }
                     }
                 }
@@ -154,6 +186,17 @@ pub async fn run_with_stats(
     }
     info!("shut down");
     Ok(())
+}
+
+/// Tells a refused connection why, unless [`REFUSALS_AT_ONCE`] are being
+/// told already: then it is just closed.
+fn refuse(tracker: &TaskTracker, refusals: &Arc<Semaphore>, socket: TcpStream, text: String) {
+    if let Ok(permit) = Arc::clone(refusals).try_acquire_owned() {
+        tracker.spawn(async move {
+            connection::refuse(socket, text).await;
+            drop(permit);
+        });
+    }
 }
 
 fn lobby_settings(

@@ -104,6 +104,18 @@ pub struct ServerStats {
     /// Rooms that did not answer the lobby in time and were taken out of
     /// the registry.
     pub rooms_unresponsive: AtomicU64,
+    /// `authenticate` requests with a wrong passphrase.
+    pub failed_authentications: AtomicU64,
+    /// Connections refused at once (a connection limit was reached).
+    pub refused_connections: AtomicU64,
+    /// Times a connection's requests were left unread because it had not
+    /// read enough of its answers (back-pressure).
+    pub reads_paused: AtomicU64,
+    /// Connections closed because they did not read what they were sent.
+    pub slow_readers: AtomicU64,
+    /// Connections closed because a message took too long, or was large
+    /// and unfinished while the server held too many such bytes.
+    pub slow_messages: AtomicU64,
 }
 
 impl ServerStats {

@@ -14,6 +14,28 @@ pub fn server_full(limit: usize) -> String {
     format!("{SERVER_EXCEPTION}: The server is full ({limit} connections); try again later")
 }
 
+/// The connection limit per address is reached.
+pub fn address_full(limit: usize) -> String {
+    format!(
+        "{SERVER_EXCEPTION}: Your address holds the most connections allowed ({limit}); close one and try again"
+    )
+}
+
+/// A message that took longer than the limit from first to last byte.
+pub fn message_timeout(limit: Duration) -> String {
+    format!(
+        "{SERVER_EXCEPTION}: A message was not completed within {} seconds; closing the connection",
+        limit.as_secs()
+    )
+}
+
+/// A large unfinished message while the server holds too many.
+pub fn unfinished_messages_over_bound() -> String {
+    format!(
+        "{SERVER_EXCEPTION}: The server is short of memory for unfinished messages; send smaller messages at once"
+    )
+}
+
 /// A connection that neither joined nor authenticated in time.
 pub fn idle(limit: Duration) -> String {
     format!(

@@ -127,12 +127,44 @@ pub fn close_as(form: CloseElement) -> Bytes {
     stream(&ServerMessage::Close(form))
 }
 
-/// `<errorpacket message="…">`, echoing the request if there is one.
+/// The longest `message` of an error packet, in bytes; a longer text (one
+/// that repeats long client input) is cut and ends with `…`.
+pub const ERROR_TEXT_LIMIT: usize = 1024;
+
+/// The longest request an error packet echoes as `<originalRequest>`, in
+/// bytes as written; a longer one is not echoed.
+pub const ECHO_LIMIT: usize = 1024;
+
+/// `<errorpacket message="…">`, echoing the request if there is one. What
+/// a client sent is never repeated at length: the text is cut at
+/// [`ERROR_TEXT_LIMIT`] and a request longer than [`ECHO_LIMIT`] is left
+/// out, so an error reply stays small whatever provoked it.
 pub fn error_packet(message: &str, request: Option<&ClientMessage>) -> Bytes {
-    stream(&ServerMessage::ErrorPacket {
-        message: message.to_owned(),
+    let message = cut(message, ERROR_TEXT_LIMIT);
+    let packet = stream(&ServerMessage::ErrorPacket {
+        message: message.clone(),
         original_request: request.map(|r| Box::new(r.clone())),
+    });
+    if packet.len() <= message.len() + ECHO_LIMIT + 256 {
+        return packet;
+    }
+    stream(&ServerMessage::ErrorPacket {
+        message,
+        original_request: None,
     })
+}
+
+/// `text` cut to at most `limit` bytes at a character boundary, with `…`
+/// when something was cut.
+fn cut(text: &str, limit: usize) -> String {
+    if text.len() <= limit {
+        return text.to_owned();
+    }
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
 }
 
 /// The welcome message telling `seat` which seat it has.

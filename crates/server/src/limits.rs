@@ -1,0 +1,339 @@
+//! Limits per peer address: how many connections one address holds
+//! ([`AddressSlots`]), how fast it may guess the administrator passphrase
+//! ([`AuthBackoff`]), and [`LogBudget`], which keeps a flood of refusals from
+//! flooding the log.
+//!
+//! An IPv6 address counts as its /64 network: one host usually has a whole
+//! /64 to pick addresses from.
+
+use std::{
+    collections::HashMap,
+    net::{IpAddr, Ipv6Addr},
+    sync::{Arc, Mutex, PoisonError},
+    time::Duration,
+};
+
+use tokio::time::Instant;
+
+/// The address a limit is kept for: an IPv4 address written as IPv6
+/// (`::ffff:1.2.3.4`) counts as the IPv4 address, an IPv6 address as its
+/// /64 network.
+fn key(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) if !v6.is_loopback() => {
+            IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !u128::from(u64::MAX)))
+        }
+        other => other,
+    }
+}
+
+/// Connections held per address.
+#[derive(Clone, Debug)]
+pub struct AddressSlots {
+    limit: usize,
+    loopback_exempt: bool,
+    held: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+/// One connection's slot; given back when dropped.
+#[derive(Debug)]
+pub struct AddressSlot {
+    ip: IpAddr,
+    held: Option<Arc<Mutex<HashMap<IpAddr, usize>>>>,
+}
+
+impl AddressSlots {
+    /// At most `limit` connections per address; loopback addresses are
+    /// unlimited if `loopback_exempt`.
+    pub fn new(limit: usize, loopback_exempt: bool) -> AddressSlots {
+        AddressSlots {
+            limit,
+            loopback_exempt,
+            held: Arc::default(),
+        }
+    }
+
+    /// A slot for a connection from `ip`, or `None` if the address holds
+    /// the limit already.
+    pub fn take(&self, ip: IpAddr) -> Option<AddressSlot> {
+        let ip = key(ip);
+        if self.loopback_exempt && ip.is_loopback() {
+            return Some(AddressSlot { ip, held: None });
+        }
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = held.entry(ip).or_insert(0);
+        if *count >= self.limit {
+            return None;
+        }
+        *count += 1;
+        Some(AddressSlot {
+            ip,
+            held: Some(Arc::clone(&self.held)),
+        })
+    }
+
+    /// Connections `ip` holds now.
+    pub fn held_by(&self, ip: IpAddr) -> usize {
+        let held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        held.get(&key(ip)).copied().unwrap_or(0)
+    }
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        if let Some(held) = &self.held {
+            let mut held = held.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(count) = held.get_mut(&self.ip) {
+                *count -= 1;
+                if *count == 0 {
+                    held.remove(&self.ip);
+                }
+            }
+        }
+    }
+}
+
+/// The passphrase back-off: after a failed `authenticate`, further
+/// attempts from the same address are spaced out, from
+/// [`Config::auth_backoff_initial`](crate::Config::auth_backoff_initial)
+/// doubling with every failure up to
+/// [`Config::auth_backoff_max`](crate::Config::auth_backoff_max). Attempts
+/// on many connections at once are spaced too: each reserves its turn. A
+/// success resets the address.
+#[derive(Debug)]
+pub struct AuthBackoff {
+    initial: Duration,
+    max: Duration,
+    addresses: Mutex<HashMap<IpAddr, Failures>>,
+    log: Mutex<LogBudget>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Failures {
+    count: u32,
+    /// When the next attempt may be checked.
+    next: Instant,
+}
+
+/// More addresses than this in the table: the ones whose back-off has long
+/// run out are forgotten.
+const BACKOFF_TABLE_PRUNE: usize = 10_000;
+
+impl AuthBackoff {
+    /// A back-off from `initial` to `max`.
+    pub fn new(initial: Duration, max: Duration) -> AuthBackoff {
+        AuthBackoff {
+            initial,
+            max,
+            addresses: Mutex::default(),
+            log: Mutex::new(LogBudget::new(10, Duration::from_secs(10))),
+        }
+    }
+
+    fn delay(&self, failures: u32) -> Duration {
+        match failures {
+            0 => Duration::ZERO,
+            n => self
+                .initial
+                .saturating_mul(1 << (n - 1).min(30))
+                .min(self.max),
+        }
+    }
+
+    /// When an attempt from `ip` may be checked; the attempt after it has
+    /// to wait its turn behind this one.
+    pub fn reserve(&self, ip: IpAddr) -> Instant {
+        let now = Instant::now();
+        let mut addresses = self
+            .addresses
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let Some(entry) = addresses.get_mut(&key(ip)) else {
+            return now;
+        };
+        let at = entry.next.max(now);
+        entry.next = at + self.delay(entry.count);
+        at
+    }
+
+    /// An attempt from `ip` failed.
+    pub fn failed(&self, ip: IpAddr) {
+        let now = Instant::now();
+        let mut addresses = self
+            .addresses
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if addresses.len() >= BACKOFF_TABLE_PRUNE {
+            let max = self.max;
+            addresses.retain(|_, entry| entry.next + max > now);
+        }
+        let entry = addresses.entry(key(ip)).or_insert(Failures {
+            count: 0,
+            next: now,
+        });
+        entry.count = entry.count.saturating_add(1);
+        entry.next = entry.next.max(now + self.delay(entry.count));
+    }
+
+    /// An attempt from `ip` succeeded: its back-off is over.
+    pub fn succeeded(&self, ip: IpAddr) {
+        let mut addresses = self
+            .addresses
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        addresses.remove(&key(ip));
+    }
+
+    /// The failures recorded for `ip`.
+    pub fn failures(&self, ip: IpAddr) -> u32 {
+        let addresses = self
+            .addresses
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        addresses.get(&key(ip)).map_or(0, |entry| entry.count)
+    }
+
+    /// Whether a failure may be logged now; see [`LogBudget::allow`].
+    pub fn log_allowed(&self) -> Option<u64> {
+        self.log
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .allow()
+    }
+}
+
+/// A budget of log lines: at most `lines` per `window`; what is over budget
+/// is counted and reported with the next line that is logged.
+#[derive(Debug)]
+pub struct LogBudget {
+    lines: u32,
+    window: Duration,
+    window_start: Option<Instant>,
+    logged: u32,
+    suppressed: u64,
+}
+
+impl LogBudget {
+    /// At most `lines` lines per `window`.
+    pub fn new(lines: u32, window: Duration) -> LogBudget {
+        LogBudget {
+            lines,
+            window,
+            window_start: None,
+            logged: 0,
+            suppressed: 0,
+        }
+    }
+
+    /// `Some(n)` if a line may be logged now (`n` lines were suppressed
+    /// since the last one), `None` if this one is suppressed.
+    pub fn allow(&mut self) -> Option<u64> {
+        let now = Instant::now();
+        if self
+            .window_start
+            .is_none_or(|start| now >= start + self.window)
+        {
+            self.window_start = Some(now);
+            self.logged = 0;
+        }
+        if self.logged < self.lines {
+            self.logged += 1;
+            Some(std::mem::take(&mut self.suppressed))
+        } else {
+            self.suppressed += 1;
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::net::{Ipv4Addr, Ipv6Addr};
+
+    use super::*;
+
+    #[test]
+    fn an_address_gets_its_limit_and_slots_come_back() {
+        let slots = AddressSlots::new(2, false);
+        let ip = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1));
+        let mapped = IpAddr::V6(Ipv4Addr::new(10, 0, 0, 1).to_ipv6_mapped());
+        let first = slots.take(ip).expect("first");
+        let _second = slots
+            .take(mapped)
+            .expect("the same address, written as IPv6");
+        assert!(slots.take(ip).is_none());
+        // Another address is not affected.
+        assert!(slots.take(IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2))).is_some());
+        drop(first);
+        assert_eq!(slots.held_by(ip), 1);
+        assert!(slots.take(ip).is_some());
+    }
+
+    #[test]
+    fn loopback_is_limited_unless_exempt() {
+        let local = IpAddr::V6(Ipv6Addr::LOCALHOST);
+        let limited = AddressSlots::new(1, false);
+        let _one = limited.take(local).expect("one");
+        assert!(limited.take(local).is_none());
+        let exempt = AddressSlots::new(1, true);
+        let held: Vec<_> = (0..10).map(|_| exempt.take(local)).collect();
+        assert!(held.iter().all(Option::is_some));
+    }
+
+    #[test]
+    fn ipv6_addresses_count_per_64_network() {
+        let slots = AddressSlots::new(1, false);
+        let one: IpAddr = "2001:db8:1:2::1".parse().expect("address");
+        let same_net: IpAddr = "2001:db8:1:2:ffff::9".parse().expect("address");
+        let other_net: IpAddr = "2001:db8:1:3::1".parse().expect("address");
+        let _held = slots.take(one).expect("first");
+        assert!(slots.take(same_net).is_none());
+        assert!(slots.take(other_net).is_some());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn failed_attempts_are_spaced_out_exponentially_per_address() {
+        let backoff = AuthBackoff::new(Duration::from_millis(100), Duration::from_secs(10));
+        let guesser = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1));
+        let start = Instant::now();
+        // Attempts one after the other, each failing.
+        let mut waits = Vec::new();
+        for _ in 0..10 {
+            let at = backoff.reserve(guesser);
+            tokio::time::sleep_until(at).await;
+            waits.push(at - start);
+            backoff.failed(guesser);
+        }
+        let millis: Vec<u128> = waits
+            .windows(2)
+            .map(|w| (w[1] - w[0]).as_millis())
+            .collect();
+        assert_eq!(
+            millis,
+            [100, 200, 400, 800, 1600, 3200, 6400, 10_000, 10_000]
+        );
+        // Many attempts at once each wait their turn.
+        let turns: Vec<Instant> = (0..3).map(|_| backoff.reserve(guesser)).collect();
+        assert!(
+            turns
+                .windows(2)
+                .all(|w| w[1] - w[0] == Duration::from_secs(10))
+        );
+        // Another address is not slowed down; a success resets.
+        let admin = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2));
+        assert_eq!(backoff.reserve(admin), Instant::now());
+        backoff.succeeded(guesser);
+        assert_eq!(backoff.reserve(guesser), Instant::now());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_log_budget_counts_what_it_suppresses() {
+        let mut budget = LogBudget::new(2, Duration::from_secs(10));
+        assert_eq!(budget.allow(), Some(0));
+        assert_eq!(budget.allow(), Some(0));
+        assert_eq!(budget.allow(), None);
+        assert_eq!(budget.allow(), None);
+        tokio::time::sleep(Duration::from_secs(10)).await;
+        assert_eq!(budget.allow(), Some(2));
+    }
+}

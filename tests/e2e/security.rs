@@ -1,0 +1,81 @@
+//! Passphrase guessing and prepared rooms nobody uses, next to the
+//! reference game.
+
+use std::{
+    net::{IpAddr, Ipv4Addr},
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
+};
+
+use spielleiter_e2e::{BackgroundGame, Received, TestClient, TestServer};
+use spielleiter_protocol::{ClientMessage, ServerMessage};
+use spielleiter_server::stats::ServerStats;
+use tokio::time::Instant;
+
+/// Authenticates and returns the answer: `None` if the server accepted
+/// (it says nothing), the error text otherwise.
+async fn authenticate(client: &mut TestClient, password: &str) -> Option<String> {
+    client
+        .send(&ClientMessage::Authenticate {
+            password: password.to_owned(),
+        })
+        .await;
+    // Long patience: on the paused clock a guess may wait its turn for
+    // minutes. An accepted passphrase is answered by nothing; a request
+    // after it shows the connection is an administrator's.
+    client
+        .send(&ClientMessage::TestMode { test_mode: false })
+        .await;
+    match client.next_within(Duration::from_secs(3600)).await {
+        Some(Received::Message(ServerMessage::Testing { .. })) => None,
+        Some(Received::Message(ServerMessage::ErrorPacket { message, .. })) => Some(message),
+        other => panic!("expected an answer, got {other:?}"),
+    }
+}
+
+// On tokio's paused clock: the back-off's minutes pass at once, and the
+// clock of the reference game runs on the same clock.
+#[tokio::test(start_paused = true)]
+async fn a_thousand_wrong_guesses_take_minutes_while_the_right_passphrase_works_elsewhere() {
+    let server = TestServer::start(|_| {}).await;
+    let reference = BackgroundGame::start(&server, Duration::ZERO).await;
+    let started = Instant::now();
+    let guesses = Arc::new(AtomicU64::new(0));
+    let mut guessers = Vec::new();
+    // Sixteen connections at once from one address.
+    for _ in 0..16 {
+        let (addr, guesses) = (server.addr, Arc::clone(&guesses));
+        guessers.push(tokio::spawn(async move {
+            while guesses.fetch_add(1, Ordering::Relaxed) < 1000 {
+                let mut guesser = TestClient::connect(addr).await;
+                let text = authenticate(&mut guesser, "guess").await;
+                let text = text.expect("a wrong passphrase is refused");
+                assert!(text.contains("Failed to authenticate"), "{text}");
+                guesser.expect_closed().await;
+            }
+        }));
+    }
+    // Meanwhile the administrator, from another address, gets in at once.
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    assert!(ServerStats::get(&server.stats.failed_authentications) >= 5);
+    let other_host = IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2));
+    let mut admin = TestClient::connect_from(server.addr, other_host).await;
+    let asked = Instant::now();
+    assert_eq!(authenticate(&mut admin, &server.passphrase).await, None);
+    assert!(
+        asked.elapsed() < Duration::from_millis(100),
+        "{:?}",
+        asked.elapsed()
+    );
+    for guesser in guessers {
+        guesser.await.unwrap();
+    }
+    let took = started.elapsed();
+    assert_eq!(ServerStats::get(&server.stats.failed_authentications), 1000);
+    assert!(took >= Duration::from_secs(30), "1,000 guesses in {took:?}");
+    reference.finish().await;
+    server.shutdown().await;
+}
