@@ -23,6 +23,7 @@
 //! ```
 
 mod bitboard;
+mod game;
 mod movelist;
 mod moves;
 pub mod notation;
@@ -33,6 +34,7 @@ mod position;
 mod setup;
 mod start_line;
 
+pub use game::new_random_game;
 pub use movelist::{Iter as MoveListIter, MoveList};
 pub use moves::{Coordinates, Mistake, Move};
 pub use outcome::{EndReason, Outcome, WinReason};
