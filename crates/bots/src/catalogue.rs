@@ -72,8 +72,6 @@ macro_rules! bot_catalogue {
                             AnyMove::$variant(bot.choose_move(game))
                         }
                     )*
-                    // Unreachable while the catalogue has a single game.
-                    #[allow(unreachable_patterns)]
                     (_, other) => panic!(
                         "a bot for {built_for} was asked to move in {}",
                         other.game_type()

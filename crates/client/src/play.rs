@@ -206,8 +206,6 @@ mod tests {
     }
 
     fn first_legal(game: &AnyGame) -> AnyMove {
-        // Irrefutable while the catalogue has a single game.
-        #[allow(irrefutable_let_patterns)]
         let AnyGame::Blokus2021(game) = game else {
             panic!("a Blokus game");
         };

@@ -16,7 +16,7 @@
 //! the season.
 //!
 //! [`SEASON_2021`] is the dialect of the 2021 season, exactly as
-//! Spielleiter has always spoken it.
+//! Spielleiter has always spoken it; [`SEASON_2022`] that of 2022.
 
 use std::fmt;
 
@@ -221,8 +221,8 @@ pub struct Dialect {
     /// The name of the first score fragment, the win points (2 win, 1 draw,
     /// 0 loss), which the server puts in front of the game's own parts.
     pub win_points_fragment: &'static str,
-    /// Whether an offender's game parts are written as 0 (2022, 2027) or as
-    /// they stand (2021).
+    /// Whether an offender's game parts are written as 0 or as they stand
+    /// (2021 and 2022, as their official servers do).
     pub zero_offender_parts: bool,
     /// Whether players who joined without a prepared slot are timed.
     pub times_joined_players: bool,
@@ -250,6 +250,25 @@ pub const SEASON_2021: Dialect = Dialect {
     closes_after_refused_join: false,
     test_mode: true,
     texts: &texts::Season2021,
+};
+
+/// The 2022 season as Spielleiter speaks it: the official 22.x wire
+/// (`ostseeschach-2022.md`: `moveRequest`, `<sc.protocol.CloseConnection/>`,
+/// the 2022 result layout and texts) with Spielleiter's decisions: every
+/// player timed, a hard timeout reported as `HARD_TIMEOUT` and the opponent
+/// named winner after any timeout, connections closed after the game and
+/// kept open after a refused join.
+pub const SEASON_2022: Dialect = Dialect {
+    move_request: MoveRequestClass::Alias,
+    close: CloseElement::Qualified,
+    result_layout: ResultLayout::Season2022,
+    win_points_fragment: "Siegpunkte",
+    zero_offender_parts: false,
+    times_joined_players: true,
+    closes_after_game: true,
+    closes_after_refused_join: false,
+    test_mode: true,
+    texts: &texts::Season2022,
 };
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! The Software-Challenge XML wire protocol, byte-compatible with the
-//! official server (season 2021): framing, typed messages, the official
+//! official server (seasons 2021 and 2022): framing, typed messages, the official
 //! encoding, and replay files.
 //!
 //! # Layout
@@ -18,8 +18,10 @@
 //! [`codec`] joins both directions into `tokio_util::codec::Framed`-ready
 //! codecs: [`ServerCodec`] for the server, [`ClientCodec`] for clients.
 //!
-//! The game-specific parts live in one module per game ([`blokus2021`]) and
-//! are joined by the enums of [`game`]. [`result`] holds the game-independent
+//! The game-specific parts live in one module per game in [`games`]
+//! ([`blokus2021`](games::blokus2021),
+//! [`ostseeschach2022`](games::ostseeschach2022)) and are joined by the
+//! enums of [`games`]; [`dialect`] says what differs between the seasons. [`result`] holds the game-independent
 //! result shapes; [`texts`] every official message text the server sends.
 //!
 //! # Example

@@ -10,8 +10,9 @@
 //! so that nobody mistakes them for official ones.
 //!
 //! The texts about a game that differ between seasons are behind
-//! [`SeasonTexts`]; [`Season2021`] gives the 2021 ones. The texts of a
-//! game's own mistakes and moves live with the game (`games::…`).
+//! [`SeasonTexts`]; [`Season2021`] gives the 2021 ones, [`Season2022`]
+//! the 2022 ones. The texts of a game's own mistakes and moves live with
+//! the game (`games::…`).
 
 use crate::{
     GameType,
@@ -257,6 +258,15 @@ pub fn hard_timeout_reason(seconds: u64) -> String {
     timeout_reason(seconds)
 }
 
+/// The official reason of a timeout of `kind`, naming its limit (the
+/// same wording in 2021 and 2022).
+fn timeout_reason_of(kind: TimeLimit, soft_secs: u64, hard_secs: u64) -> String {
+    match kind {
+        TimeLimit::Soft => soft_timeout_reason(soft_secs),
+        TimeLimit::Hard => hard_timeout_reason(hard_secs),
+    }
+}
+
 fn timeout_reason(seconds: u64) -> String {
     format!(
         "Der Spieler hat innerhalb von {seconds} Sekunden nach Aufforderung keinen Zug gesendet"
@@ -331,10 +341,90 @@ impl SeasonTexts for Season2021 {
         soft_secs: u64,
         hard_secs: u64,
     ) -> String {
-        match kind {
-            TimeLimit::Soft => soft_timeout_reason(soft_secs),
-            TimeLimit::Hard => hard_timeout_reason(hard_secs),
+        timeout_reason_of(kind, soft_secs, hard_secs)
+    }
+
+    fn cancelled(&self) -> String {
+        CANCELLED_REASON.to_owned()
+    }
+
+    fn shutdown(&self) -> String {
+        SHUTDOWN_REASON.to_owned()
+    }
+}
+
+/// How the official 2022 server prints a player: `ONE(alice)` for the
+/// first seat, `ONE()` for a player without display name.
+pub fn player_description_2022(seat: usize, display_name: &str) -> String {
+    format!("{}({display_name})", crate::seats::seat_label(seat))
+}
+
+/// The result reason of a player who left, in 2022: the official text with
+/// the cause, e.g. `Der Spieler hat das Spiel verlassen: LOST_CONNECTION`.
+pub fn left_reason_2022(cause: LeaveCause) -> String {
+    format!("{LEFT_REASON}: {}", cause.name())
+}
+
+/// The texts of the 2022 season (`ostseeschach-2022.md` §13): a refused
+/// move's room error goes with a reason but no error packet; a move out of
+/// turn or without request is reported with the official exception text,
+/// which is also the reason; players are named `ONE(alice)`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Season2022;
+
+impl SeasonTexts for Season2022 {
+    fn player(&self, seat: usize, display_name: &str) -> String {
+        player_description_2022(seat, display_name)
+    }
+
+    fn rule_violation(
+        &self,
+        display_name: &str,
+        mistake: &str,
+        move_description: Option<&str>,
+    ) -> ViolationTexts {
+        ViolationTexts {
+            room_error: rule_violation_room_error(display_name, mistake, move_description),
+            reason: rule_violation_reason(mistake, move_description),
+            error_packet: None,
         }
+    }
+
+    fn not_your_turn(
+        &self,
+        expected: &str,
+        actual: &str,
+        move_description: &str,
+    ) -> ViolationTexts {
+        let text = not_your_turn_room_error(expected, actual, move_description);
+        ViolationTexts {
+            room_error: text.clone(),
+            reason: text,
+            error_packet: None,
+        }
+    }
+
+    fn move_not_requested(&self, player: &str, _move_description: &str) -> ViolationTexts {
+        let text = move_not_requested_room_error(player);
+        ViolationTexts {
+            room_error: text.clone(),
+            reason: text,
+            error_packet: None,
+        }
+    }
+
+    fn left(&self, _display_name: &str, cause: LeaveCause) -> String {
+        left_reason_2022(cause)
+    }
+
+    fn timeout(
+        &self,
+        _display_name: &str,
+        kind: TimeLimit,
+        soft_secs: u64,
+        hard_secs: u64,
+    ) -> String {
+        timeout_reason_of(kind, soft_secs, hard_secs)
     }
 
     fn cancelled(&self) -> String {
@@ -404,7 +494,7 @@ mod tests {
             "sc.api.plugins.exceptions.GameRoomException: Room R is already full!"
         );
         assert_eq!(
-            unknown_game_type(Some("chess"), GameType::ALL),
+            unknown_game_type(Some("chess"), &[GameType::Blokus2021]),
             "sc.server.plugins.UnknownGameTypeException: Unknown GameType UUID: chess (available: swc_2021_blokus)"
         );
         assert_eq!(

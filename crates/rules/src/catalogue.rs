@@ -20,6 +20,7 @@ use rand_core::Rng;
 use crate::{
     blokus,
     game::{Game, PlayerSet, ScoreParts},
+    ostseeschach,
 };
 
 /// Generates [`GameType`], [`AnyGame`], [`AnyMove`], [`AnyMistake`] and
@@ -213,8 +214,7 @@ macro_rules! catalogue {
                             Game::play(game, mv).map_err(AnyMistake::$variant)
                         }
                     )*
-                    // Unreachable while the catalogue has a single game.
-                    #[allow(unreachable_patterns)]
+                    // A move of another game.
                     _ => Err(AnyMistake::WrongGame),
                 }
             }
@@ -265,6 +265,14 @@ catalogue! {
         move_time_ms: (2000, 10000),
         game: blokus::Blokus,
         new: blokus::new_random_game,
+    }
+    /// Ostseeschach as in the Software-Challenge 2022.
+    Ostseeschach2022 {
+        id: "swc_2022_ostseeschach",
+        players: 2,
+        move_time_ms: (2000, 10000),
+        game: ostseeschach::Ostseeschach,
+        new: ostseeschach::new_random_game,
     }
     /// A three-seat counting game, for tests only (feature `test-games`).
     TestCounting {

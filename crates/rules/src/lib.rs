@@ -13,7 +13,7 @@
 //!   [`AnyGame`], [`AnyMove`] and [`AnyMistake`].
 //! - One module per game: [`blokus`] (one engine for the Blokus variants:
 //!   2021, `swc_2021_blokus`), [`ostseeschach`] (Ostseeschach 2022,
-//!   `swc_2022_ostseeschach`; rules only, not yet in the catalogue).
+//!   `swc_2022_ostseeschach`).
 //! - [`polyomino`]: board geometry and piece tables shared by the Blokus
 //!   variants (bitboards, oriented shapes, bit-parallel placement search).
 //!

@@ -33,8 +33,6 @@ impl Presentation for Blokus2021 {
         format!("{points} points")
     }
 
-    // Irrefutable while the catalogue has a single game.
-    #[allow(irrefutable_let_patterns)]
     fn picture(&self, game: &AnyGame) -> Option<String> {
         let AnyGame::Blokus2021(game) = game else {
             return None;

@@ -21,6 +21,7 @@ use crate::{
 pub mod blokus2021;
 #[cfg(feature = "test-games")]
 pub mod counting;
+pub mod ostseeschach2022;
 
 /// The official text for a move that belongs to no game of the room
 /// (`INVALID_FORMAT`, the same in every season).
@@ -333,8 +334,6 @@ macro_rules! wire_catalogue {
                             Some(AnyMove::$variant(<$wire as WireGame>::resolve_move(mv, game)))
                         }
                     )*
-                    // Unreachable while the catalogue has a single game.
-                    #[allow(unreachable_patterns)]
                     _ => None,
                 }
             }
@@ -374,6 +373,12 @@ wire_catalogue! {
         wire: blokus2021::Blokus2021,
         state: blokus2021::State,
         moves: blokus2021::WireMove,
+    }
+    /// Ostseeschach 2022.
+    Ostseeschach2022 {
+        wire: ostseeschach2022::Ostseeschach2022,
+        state: ostseeschach2022::State,
+        moves: ostseeschach2022::WireMove,
     }
     /// The three-seat counting game of the tests.
     TestCounting {

@@ -4,6 +4,8 @@
 mod util;
 // Every example file decodes to the expected value and encodes back.
 mod vectors;
+// The same for the 2022 season's files (Ostseeschach).
+mod season2022;
 // The frame decoder on transcripts split at every byte, and edge cases.
 mod framing;
 // Single packets: leniency, typed errors.

@@ -170,8 +170,6 @@ mod tests {
         assert_eq!(state.turn(), game.turn());
         assert_eq!(state.game_type(), GameType::Blokus2021);
         assert_eq!(state.to_game(), Ok(game));
-        // Irrefutable while the catalogue has a single game.
-        #[allow(irrefutable_let_patterns)]
         let GameState::Blokus2021(state) = state else {
             panic!("a Blokus state");
         };
