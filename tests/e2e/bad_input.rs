@@ -262,7 +262,8 @@ async fn lobby_mistakes_are_answered_and_the_connection_stays_usable() {
             .await;
         let text = error_text(client.message().await);
         assert!(
-            text.ends_with("Unknown GameType UUID: chess (available: swc_2021_blokus)"),
+            text.contains("Unknown GameType UUID: chess (available: swc_2021_blokus, ")
+                && text.contains(" swc_2022_ostseeschach"),
             "{text}"
         );
 
