@@ -30,15 +30,14 @@ pub enum ArenaError {
     },
     /// The results file holds games of other players.
     #[error(
-        "results file {path} holds games of {} vs {}; choose another file to start a new match",
-        found[0],
-        found[1]
+        "results file {path} holds games of {}; choose another file to start a new match",
+        found.join(" vs ")
     )]
     OtherMatch {
         /// The file.
         path: PathBuf,
         /// The players found in it.
-        found: [String; 2],
+        found: Vec<String>,
     },
     /// The log directory cannot be created.
     #[error("cannot create the log directory {path}: {source}")]

@@ -1,7 +1,8 @@
-//! One game of a match: prepare a room with two reserved slots, observe it,
-//! start the players one after the other (so a player that never joins is
-//! known by name), follow the game as observer until the room is left, then
-//! make sure both players are gone and write down what happened.
+//! One game of a match: prepare a room with a reserved slot per seat,
+//! observe it, start the players one after the other (so a player that
+//! never joins is known by name), follow the game as observer until the room
+//! is left, then make sure every player is gone and write down what
+//! happened.
 //!
 //! Whatever a player does, the game ends: a program that ends before it
 //! joined, does not join in time, or holds the game past the match's game
@@ -9,7 +10,10 @@
 //! irregular with that player as the offender.
 
 use std::{
+    future::Future,
     path::PathBuf,
+    pin::Pin,
+    task::Poll,
     time::{Duration, SystemTime},
 };
 
@@ -58,13 +62,30 @@ impl Seat {
     }
 }
 
-/// Waits for the player of `seat` to end; never resolves for a seat whose
-/// player is not running (the caller's guard keeps it from being polled).
-async fn exit_of(seat: &mut Seat) -> String {
-    match &mut seat.launched {
-        Some(launched) if seat.exit.is_none() => launched.wait().await,
-        _ => std::future::pending().await,
-    }
+/// A running player's end, as its seat waits for it.
+type ExitWait<'a> = Pin<Box<dyn Future<Output = String> + Send + 'a>>;
+
+/// Waits for the first of the running players to end: its seat and how it
+/// ended. Never resolves while no player runs.
+async fn first_exit(seats: &mut [Seat]) -> (usize, String) {
+    let mut waits: Vec<(usize, ExitWait<'_>)> = seats
+        .iter_mut()
+        .enumerate()
+        .filter(|(_, seat)| seat.exit.is_none())
+        .filter_map(|(index, seat)| {
+            let launched = seat.launched.as_mut()?;
+            Some((index, Box::pin(launched.wait()) as Pin<Box<_>>))
+        })
+        .collect();
+    std::future::poll_fn(|cx| {
+        for (index, wait) in &mut waits {
+            if let Poll::Ready(exit) = wait.as_mut().poll(cx) {
+                return Poll::Ready((*index, exit));
+            }
+        }
+        Poll::Pending
+    })
+    .await
 }
 
 /// What woke the game loop.
@@ -95,9 +116,9 @@ pub(crate) async fn play_game(
 ) -> Result<GameOutcome, ArenaError> {
     let started = Instant::now();
     let wall_start = SystemTime::now();
-    // Player 1 takes the first slot (team ONE, first move) in odd games.
-    let first = if game % 2 == 1 { 0 } else { 1 };
-    let slot_players = [first, 1 - first];
+    // Which player sits in each seat (seat 0 moves first); the seats rotate
+    // from game to game.
+    let slot_players = settings.seat_players(game);
 
     let mut admin = Connection::connect((settings.host.as_str(), settings.port)).await?;
     admin.authenticate(&settings.passphrase).await?;
@@ -117,17 +138,22 @@ pub(crate) async fn play_game(
         })
         .await?;
     let room = prepared.room_id;
-    let [code_one, code_two]: [String; 2] = prepared.reservations.try_into().map_err(|_| {
-        ArenaError::Admin(ClientError::Protocol("`prepared` without two reservations"))
-    })?;
-    let codes = [code_one, code_two];
+    let codes = prepared.reservations;
+    if codes.len() != slot_players.len() {
+        return Err(ArenaError::Admin(ClientError::Protocol(
+            "`prepared` without a reservation per seat",
+        )));
+    }
     admin.observe(&room, settings.game).await?;
 
-    let mut seats = slot_players.map(|player| Seat {
-        player,
-        launched: None,
-        exit: None,
-    });
+    let mut seats: Vec<Seat> = slot_players
+        .iter()
+        .map(|&player| Seat {
+            player,
+            launched: None,
+            exit: None,
+        })
+        .collect();
     let mut joined = 0;
     let mut running = false;
     // The seat to move, as the last state says.
@@ -157,17 +183,12 @@ pub(crate) async fn play_game(
             admin.cancel(&room).await?;
             deadline = Instant::now() + CANCEL_PATIENCE;
         }
-        let event = {
-            let [first_seat, second_seat] = &mut seats;
-            let (first_running, second_running) = (first_seat.running(), second_seat.running());
-            tokio::select! {
-                biased;
-                () = shutdown.cancelled() => Event::Interrupted,
-                message = admin.recv() => Event::Message(message),
-                exit = exit_of(first_seat), if first_running => Event::Exit(0, exit),
-                exit = exit_of(second_seat), if second_running => Event::Exit(1, exit),
-                () = tokio::time::sleep_until(deadline) => Event::Deadline,
-            }
+        let event = tokio::select! {
+            biased;
+            () = shutdown.cancelled() => Event::Interrupted,
+            message = admin.recv() => Event::Message(message),
+            (seat, exit) = first_exit(&mut seats) => Event::Exit(seat, exit),
+            () = tokio::time::sleep_until(deadline) => Event::Deadline,
         };
         match event {
             Event::Interrupted => {
@@ -192,11 +213,17 @@ pub(crate) async fn play_game(
                     player_count,
                 } if room_id == room => {
                     joined = player_count as usize;
-                    if joined == 1 && seats[1].launched.is_none() && detected.is_none() {
+                    // The next player starts once the previous one has joined.
+                    if joined < seats.len()
+                        && seats[joined].launched.is_none()
+                        && detected.is_none()
+                    {
                         deadline = Instant::now() + settings.connect_timeout;
-                        if let Err(reason) = start_seat(settings, game, &mut seats[1], &codes[1]) {
+                        if let Err(reason) =
+                            start_seat(settings, game, &mut seats[joined], &codes[joined])
+                        {
                             detected = Some(Detected {
-                                slot: 1,
+                                slot: joined,
                                 cause: Cause::Crashed,
                                 reason,
                             });
@@ -244,7 +271,7 @@ pub(crate) async fn play_game(
                     }
                 } else if !running {
                     Detected {
-                        slot: joined.min(1),
+                        slot: joined.min(seats.len() - 1),
                         cause: Cause::NoConnection,
                         reason: format!(
                             "did not join within {} s",
@@ -334,7 +361,7 @@ fn start_seat(
 /// A player's program ended before the game did.
 fn on_player_exit(
     slot: usize,
-    seats: &[Seat; 2],
+    seats: &[Seat],
     joined: usize,
     detected: &mut Option<Detected>,
     ended_while_seated: &mut Option<usize>,
@@ -357,7 +384,7 @@ fn on_player_exit(
     }
 }
 
-async fn kill_all(seats: &mut [Seat; 2], why: &str) {
+async fn kill_all(seats: &mut [Seat], why: &str) {
     for seat in seats {
         if seat.running()
             && let Some(launched) = &mut seat.launched
@@ -400,21 +427,22 @@ fn whole(value: Option<&Decimal>) -> u32 {
 fn record_game(
     settings: &MatchSettings,
     game: u32,
-    slot_players: [usize; 2],
+    slot_players: Vec<usize>,
     result: Option<&GameResult>,
     detected: Option<Detected>,
     room: String,
     replay: Option<PathBuf>,
     duration: Duration,
 ) -> GameRecord {
+    let players = slot_players.len();
     let mut record = GameRecord {
         game,
         players: settings.names(),
         starter: slot_players[0] as u8 + 1,
-        win_points: [0; 2],
-        points: [0; 2],
-        causes: [Cause::Unknown; 2],
-        reasons: [String::new(), String::new()],
+        win_points: vec![0; players],
+        points: vec![0; players],
+        causes: vec![Cause::Unknown; players],
+        reasons: vec![String::new(); players],
         duration_ms: duration.as_millis().try_into().unwrap_or(u64::MAX),
         room,
         replay,
@@ -428,15 +456,22 @@ fn record_game(
         }
     }
     // An end the runner detected overrides the cancelled room's result:
-    // the offender loses, the other player wins.
+    // the offender loses, everybody else wins (alone or shared, as the
+    // server scores irregular ends).
     if let Some(found) = detected {
         let offender = slot_players[found.slot];
-        record.causes[offender] = found.cause;
-        record.reasons[offender] = found.reason;
-        record.causes[1 - offender] = Cause::Regular;
-        record.reasons[1 - offender].clear();
-        record.win_points[offender] = 0;
-        record.win_points[1 - offender] = 2;
+        let others_win = if players > 2 { 1 } else { 2 };
+        for player in 0..players {
+            if player == offender {
+                record.causes[player] = found.cause;
+                record.reasons[player].clone_from(&found.reason);
+                record.win_points[player] = 0;
+            } else {
+                record.causes[player] = Cause::Regular;
+                record.reasons[player].clear();
+                record.win_points[player] = others_win;
+            }
+        }
     }
     record
 }

@@ -50,23 +50,20 @@ impl TerminalProgress {
         } else {
             String::new()
         };
-        let [a, b] = &summary.players;
+        let players: Vec<String> = summary
+            .players
+            .iter()
+            .map(|p| format!("{} {}-{}-{}", p.name, p.wins, p.draws, p.losses))
+            .collect();
         let mut err = std::io::stderr().lock();
         let _ = write!(
             err,
-            "\r\x1b[2K[{}{}] {}/{}  {} {}-{}-{}  {} {}-{}-{}  irregular {}{eta}",
+            "\r\x1b[2K[{}{}] {}/{}  {}  irregular {}{eta}",
             "#".repeat(filled),
             ".".repeat(BAR_WIDTH - filled),
             self.done,
             self.total,
-            a.name,
-            a.wins,
-            a.draws,
-            a.losses,
-            b.name,
-            b.wins,
-            b.draws,
-            b.losses,
+            players.join("  "),
             summary.irregular_games,
         );
         let _ = err.flush();
@@ -84,18 +81,35 @@ impl TerminalProgress {
 
 /// One line describing a finished game.
 pub fn game_line(record: &GameRecord, total: u32) -> String {
-    let [a, b] = &record.players;
-    let outcome = match record.win_points[0].cmp(&record.win_points[1]) {
-        std::cmp::Ordering::Greater => format!("{a} wins"),
-        std::cmp::Ordering::Less => format!("{b} wins"),
-        std::cmp::Ordering::Equal => "draw".to_owned(),
+    let best = record.win_points.iter().copied().max().unwrap_or(0);
+    let winners: Vec<&str> = record
+        .players
+        .iter()
+        .zip(&record.win_points)
+        .filter(|&(_, &w)| w == best && best > 0)
+        .map(|(name, _)| name.as_str())
+        .collect();
+    let outcome = match winners.as_slice() {
+        [winner] => format!("{winner} wins"),
+        [] => "draw".to_owned(),
+        several if several.len() == record.players.len() => "draw".to_owned(),
+        several => format!("{} share the win", several.join(" and ")),
     };
+    let score = match (record.players.as_slice(), record.points.as_slice()) {
+        ([a, b], [points_a, points_b]) => format!("{a} {points_a} – {points_b} {b}"),
+        (players, points) => players
+            .iter()
+            .zip(points)
+            .map(|(name, points)| format!("{name} {points}"))
+            .collect::<Vec<_>>()
+            .join(" – "),
+    };
+    let starter = usize::from(record.starter.saturating_sub(1));
     let mut line = format!(
-        "game {}/{total}: {a} {} – {} {b} ({} started), {outcome}, {:.1} s",
+        "game {}/{total}: {} ({} started), {outcome}, {:.1} s",
         record.game,
-        record.points[0],
-        record.points[1],
-        record.players[usize::from(record.starter.saturating_sub(1)).min(1)],
+        score,
+        record.players.get(starter).map_or("?", String::as_str),
         record.duration_ms as f64 / 1000.0,
     );
     for (name, (cause, reason)) in record

@@ -71,25 +71,27 @@ impl Cause {
     }
 }
 
-/// One finished game. Pairs are indexed by player: `[player 1, player 2]`
-/// as named on the command line, whichever of them started.
+/// One finished game. Lists are indexed by player: `[player 1, player 2,
+/// …]` as named on the command line, whichever seat each had.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The game's number in the match, from 1.
     pub game: u32,
     /// The players' display names.
-    pub players: [String; 2],
-    /// Which player (1 or 2) had team ONE and so made the first move.
+    pub players: Vec<String>,
+    /// Which player (from 1) had the first seat (team ONE) and so made the
+    /// first move.
     pub starter: u8,
-    /// Win points: 2 for a win, 1 for a draw, 0 for a loss.
-    pub win_points: [u32; 2],
-    /// The game points each player's team scored.
-    pub points: [u32; 2],
+    /// Win points: 2 for a win, 1 for a shared win (a draw), 0 for a loss.
+    pub win_points: Vec<u32>,
+    /// The game points each player scored (the first of the game's own
+    /// score parts; Blokus: the team's points).
+    pub points: Vec<u32>,
     /// How the game ended for each player.
-    pub causes: [Cause; 2],
+    pub causes: Vec<Cause>,
     /// The server's reason texts (empty for a regular end), or the match
     /// runner's explanation of an end it detected.
-    pub reasons: [String; 2],
+    pub reasons: Vec<String>,
     /// Wall-clock time from preparing the room to the end of the game.
     pub duration_ms: u64,
     /// The server's room id.
@@ -125,7 +127,7 @@ impl ResultsFile {
     /// record, or the records are of other players than `players`.
     pub fn open(
         path: &Path,
-        players: &[String; 2],
+        players: &[String],
     ) -> Result<(ResultsFile, Vec<GameRecord>), ArenaError> {
         let io_error = |source: io::Error| ArenaError::ResultsFile {
             path: path.to_owned(),
@@ -144,7 +146,7 @@ impl ResultsFile {
                 .map_err(io_error)?;
             file.set_len(complete_len as u64).map_err(io_error)?;
         }
-        if let Some(other) = records.iter().find(|r| &r.players != players) {
+        if let Some(other) = records.iter().find(|r| r.players != players) {
             return Err(ArenaError::OtherMatch {
                 path: path.to_owned(),
                 found: other.players.clone(),
@@ -237,12 +239,12 @@ mod tests {
     pub(crate) fn record(game: u32, win_points: [u32; 2], causes: [Cause; 2]) -> GameRecord {
         GameRecord {
             game,
-            players: ["alice".to_owned(), "bob".to_owned()],
+            players: names().to_vec(),
             starter: if game % 2 == 1 { 1 } else { 2 },
-            win_points,
-            points: [50, 40],
-            causes,
-            reasons: [String::new(), String::new()],
+            win_points: win_points.to_vec(),
+            points: vec![50, 40],
+            causes: causes.to_vec(),
+            reasons: vec![String::new(), String::new()],
             duration_ms: 120,
             room: format!("room-{game}"),
             replay: None,

@@ -69,6 +69,20 @@ pub async fn run_match(
             "--parallel must be at least 1".to_owned(),
         ));
     }
+    let seats = settings.game.player_count();
+    if settings.players.len() != seats {
+        return Err(ArenaError::Settings(format!(
+            "{} is a game of {seats} players, but the match has {}",
+            settings.game,
+            settings.players.len()
+        )));
+    }
+    for player in &settings.players {
+        if let Program::Builtin(kind) = player.program {
+            kind.build(settings.game, 0)
+                .map_err(|e| ArenaError::Settings(e.to_string()))?;
+        }
+    }
     let names = settings.names();
     let (mut results, mut records) = ResultsFile::open(&settings.results, &names)?;
     let resumed = records.len() as u32;

@@ -1,6 +1,7 @@
-//! What a match is: the two players (a program or a built-in bot each), how
-//! many games, how many at once, where the server is, and the limits that
-//! turn a crashed or hung player into a recorded irregular game.
+//! What a match is: the game, its players (a program or a built-in bot
+//! each, one per seat), how many games, how many at once, where the server
+//! is, and the limits that turn a crashed or hung player into a recorded
+//! irregular game.
 
 use std::{fmt, path::PathBuf, str::FromStr, time::Duration};
 
@@ -39,7 +40,7 @@ impl fmt::Display for Program {
     }
 }
 
-/// One of the two players.
+/// One of the players.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerSpec {
     /// The display name, also used for log file names.
@@ -55,9 +56,10 @@ pub struct PlayerSpec {
 pub struct MatchSettings {
     /// The game played.
     pub game: GameType,
-    /// Player 1 and player 2. Player 1 starts the odd-numbered games,
-    /// player 2 the even-numbered ones.
-    pub players: [PlayerSpec; 2],
+    /// Player 1, player 2, …: as many as the game has seats. The seats
+    /// rotate from game to game ([`MatchSettings::seat_players`]), so each
+    /// player sits in every seat, and starts, equally often.
+    pub players: Vec<PlayerSpec>,
     /// Games in the whole match, including those already in the results.
     pub games: u32,
     /// Games played at the same time.
@@ -97,7 +99,7 @@ impl MatchSettings {
     /// server: the default game, 100 games one at a time, `match-results.jsonl`, `log/`,
     /// 30 s to connect, 20 minutes per game, 5 s to exit, no early stop
     /// (20 games before testing significance when it is asked for).
-    pub fn new(players: [PlayerSpec; 2], host: String, port: u16, passphrase: String) -> Self {
+    pub fn new(players: Vec<PlayerSpec>, host: String, port: u16, passphrase: String) -> Self {
         MatchSettings {
             game: GameType::DEFAULT,
             players,
@@ -119,8 +121,19 @@ impl MatchSettings {
     }
 
     /// The display names, player 1 first.
-    pub fn names(&self) -> [String; 2] {
-        [self.players[0].name.clone(), self.players[1].name.clone()]
+    pub fn names(&self) -> Vec<String> {
+        self.players.iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// Which player sits in each seat in game number `game` (from 1): the
+    /// seats rotate by one player per game, so player 1 has the first seat
+    /// (and the first move) in game 1, player 2 in game 2, and so on; over
+    /// any run of as many games as there are players, every player sits in
+    /// every seat once.
+    pub fn seat_players(&self, game: u32) -> Vec<usize> {
+        let players = self.players.len().max(1);
+        let shift = (game.saturating_sub(1) as usize) % players;
+        (0..players).map(|seat| (seat + shift) % players).collect()
     }
 }
 
@@ -162,6 +175,36 @@ mod tests {
             Program::Builtin(BotKind::Random).to_string(),
             "builtin:random"
         );
+    }
+
+    #[test]
+    fn seats_rotate_over_every_player() {
+        let player = |name: &str| PlayerSpec {
+            name: name.to_owned(),
+            program: Program::Builtin(BotKind::Random),
+            timed: true,
+        };
+        let two = MatchSettings::new(
+            vec![player("a"), player("b")],
+            "localhost".into(),
+            1,
+            String::new(),
+        );
+        // Player 1 starts the odd games, player 2 the even ones.
+        assert_eq!(two.seat_players(1), [0, 1]);
+        assert_eq!(two.seat_players(2), [1, 0]);
+        assert_eq!(two.seat_players(3), [0, 1]);
+        let three = MatchSettings {
+            players: vec![player("a"), player("b"), player("c")],
+            ..two
+        };
+        let mut seats_of_player = [[0; 3]; 3];
+        for game in 1..=6 {
+            for (seat, player) in three.seat_players(game).into_iter().enumerate() {
+                seats_of_player[player][seat] += 1;
+            }
+        }
+        assert_eq!(seats_of_player, [[2; 3]; 3]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! Match statistics from the game records: per player wins, draws, losses,
-//! average game points with their standard deviation, and irregular ends by
-//! kind; for the pair an Elo difference with a 95 % confidence interval.
+//! Match statistics from the game records: per player wins, draws (shared
+//! wins), losses, average game points with their standard deviation, and
+//! irregular ends by kind; for a match of two players an Elo difference
+//! with a 95 % confidence interval.
 
 use std::fmt;
 
@@ -41,9 +42,9 @@ impl Irregular {
 pub struct PlayerStats {
     /// The display name.
     pub name: String,
-    /// Games won.
+    /// Games won alone.
     pub wins: u32,
-    /// Games drawn.
+    /// Games drawn: the win shared with others (or nobody won).
     pub draws: u32,
     /// Games lost.
     pub losses: u32,
@@ -74,11 +75,12 @@ pub struct Summary {
     pub games: u32,
     /// Games in which somebody's end was irregular.
     pub irregular_games: u32,
-    /// Player 1, player 2.
-    pub players: [PlayerStats; 2],
+    /// Player 1, player 2, ….
+    pub players: Vec<PlayerStats>,
     /// Player 1's score fraction: (wins + draws / 2) / games.
     pub score: f64,
-    /// Player 1's Elo advantage; `None` without games.
+    /// Player 1's Elo advantage over player 2; `None` without games and in
+    /// matches of more than two players.
     pub elo: Option<EloDifference>,
 }
 
@@ -101,7 +103,7 @@ pub fn elo_from_score(score: f64) -> f64 {
 impl Summary {
     /// Computes the statistics of `records`; `names` are the players'
     /// display names (used when there are no records yet).
-    pub fn from_records(names: &[String; 2], records: &[GameRecord]) -> Summary {
+    pub fn from_records(names: &[String], records: &[GameRecord]) -> Summary {
         let stats = |player: usize| {
             let mut stats = PlayerStats {
                 name: names[player].clone(),
@@ -113,30 +115,31 @@ impl Summary {
                 irregular: Irregular::default(),
             };
             for record in records {
-                let (own, other) = (record.win_points[player], record.win_points[1 - player]);
-                match own.cmp(&other) {
-                    std::cmp::Ordering::Greater => stats.wins += 1,
-                    std::cmp::Ordering::Equal => stats.draws += 1,
-                    std::cmp::Ordering::Less => stats.losses += 1,
+                match outcome(record, player) {
+                    Outcome::Win => stats.wins += 1,
+                    Outcome::Draw => stats.draws += 1,
+                    Outcome::Loss => stats.losses += 1,
                 }
-                stats.irregular.count(record.causes[player]);
+                stats
+                    .irregular
+                    .count(record.causes.get(player).copied().unwrap_or(Cause::Unknown));
             }
             let points: Vec<f64> = records
                 .iter()
-                .map(|r| f64::from(r.points[player]))
+                .map(|r| f64::from(r.points.get(player).copied().unwrap_or(0)))
                 .collect();
             (stats.points_mean, stats.points_sd) = mean_and_sd(&points);
             stats
         };
-        let players = [stats(0), stats(1)];
+        let players: Vec<PlayerStats> = (0..names.len()).map(stats).collect();
         let games = records.len() as u32;
         // Player 1's score in each game: 1, ½ or 0.
         let scores: Vec<f64> = records
             .iter()
-            .map(|r| match r.win_points[0].cmp(&r.win_points[1]) {
-                std::cmp::Ordering::Greater => 1.0,
-                std::cmp::Ordering::Equal => 0.5,
-                std::cmp::Ordering::Less => 0.0,
+            .map(|r| match outcome(r, 0) {
+                Outcome::Win => 1.0,
+                Outcome::Draw => 0.5,
+                Outcome::Loss => 0.0,
             })
             .collect();
         let score = if games == 0 {
@@ -149,8 +152,28 @@ impl Summary {
             irregular_games: records.iter().filter(|r| !r.is_regular()).count() as u32,
             players,
             score,
-            elo: (games > 0).then(|| elo_interval(&scores)),
+            elo: (games > 0 && names.len() == 2).then(|| elo_interval(&scores)),
         }
+    }
+}
+
+/// How a game ended for one player.
+enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// A player with the most win points won, alone, or drew with the others
+/// that have as many (a shared win, or nobody won); everybody else lost.
+fn outcome(record: &GameRecord, player: usize) -> Outcome {
+    let own = record.win_points.get(player).copied().unwrap_or(0);
+    let best = record.win_points.iter().copied().max().unwrap_or(0);
+    let sharing = record.win_points.iter().filter(|&&w| w == best).count();
+    match (own == best, sharing) {
+        (false, _) => Outcome::Loss,
+        (true, 1) => Outcome::Win,
+        (true, _) => Outcome::Draw,
     }
 }
 
@@ -171,6 +194,9 @@ pub struct Significance {
 /// of a player winning at most as many games as it did is at most `level`,
 /// the other player is better. The test is one-sided for each player.
 pub fn significantly_better(summary: &Summary, level: f64) -> Option<Significance> {
+    if summary.players.len() != 2 {
+        return None;
+    }
     (0..2).find_map(|player| {
         let p_value = binomial_half_cdf(summary.games, summary.players[player].wins);
         (p_value <= level).then_some(Significance {
@@ -303,12 +329,12 @@ mod tests {
     fn record(game: u32, win_points: [u32; 2], points: [u32; 2], causes: [Cause; 2]) -> GameRecord {
         GameRecord {
             game,
-            players: ["a".to_owned(), "b".to_owned()],
+            players: names().to_vec(),
             starter: 1,
-            win_points,
-            points,
-            causes,
-            reasons: Default::default(),
+            win_points: win_points.to_vec(),
+            points: points.to_vec(),
+            causes: causes.to_vec(),
+            reasons: vec![String::new(); 2],
             duration_ms: 1,
             room: String::new(),
             replay: None,
@@ -317,6 +343,34 @@ mod tests {
 
     fn names() -> [String; 2] {
         ["a".to_owned(), "b".to_owned()]
+    }
+
+    #[test]
+    fn three_players_win_share_and_lose_and_have_no_elo() {
+        let names = ["a".to_owned(), "b".to_owned(), "c".to_owned()];
+        let r = Cause::Regular;
+        let game = |game, win_points: [u32; 3]| GameRecord {
+            game,
+            players: names.to_vec(),
+            starter: 1,
+            win_points: win_points.to_vec(),
+            points: vec![5, 4, 3],
+            causes: vec![r; 3],
+            reasons: vec![String::new(); 3],
+            duration_ms: 1,
+            room: String::new(),
+            replay: None,
+        };
+        let records = [game(1, [2, 0, 0]), game(2, [1, 0, 1]), game(3, [0, 0, 0])];
+        let summary = Summary::from_records(&names, &records);
+        let counts: Vec<[u32; 3]> = summary
+            .players
+            .iter()
+            .map(|p| [p.wins, p.draws, p.losses])
+            .collect();
+        assert_eq!(counts, [[1, 2, 0], [0, 1, 2], [0, 2, 1]]);
+        assert_eq!(summary.elo, None);
+        assert!(significantly_better(&summary, 0.5).is_none());
     }
 
     #[test]
@@ -339,7 +393,9 @@ mod tests {
             record(4, [2, 0], [30, 0], [r, Cause::Crashed]),
         ];
         let summary = Summary::from_records(&names(), &records);
-        let [a, b] = &summary.players;
+        let [a, b] = &summary.players[..] else {
+            panic!("two players");
+        };
         assert_eq!((a.wins, a.draws, a.losses), (2, 1, 1));
         assert_eq!((b.wins, b.draws, b.losses), (1, 1, 2));
         assert_eq!(a.points_mean, 60.0);

@@ -13,6 +13,7 @@ use spielleiter_arena::{
     Program, Quiet, ResultsFile, Summary, run_match,
 };
 use spielleiter_bots::BotKind;
+use spielleiter_protocol::GameType;
 use tokio_util::sync::CancellationToken;
 
 /// Every match here ends long before this, or the test fails as a hang.
@@ -36,9 +37,13 @@ fn player(name: &str, program: Program) -> PlayerSpec {
     }
 }
 
-fn settings(server: &LocalServer, dir: &Path, players: [PlayerSpec; 2]) -> MatchSettings {
+fn settings<const N: usize>(
+    server: &LocalServer,
+    dir: &Path,
+    players: [PlayerSpec; N],
+) -> MatchSettings {
     let mut settings = MatchSettings::new(
-        players,
+        players.to_vec(),
         "127.0.0.1".to_owned(),
         server.addr().port(),
         server.passphrase().to_owned(),
@@ -57,7 +62,7 @@ fn bots() -> [PlayerSpec; 2] {
     ]
 }
 
-fn rows(path: &Path, names: &[String; 2]) -> Vec<GameRecord> {
+fn rows(path: &Path, names: &[String]) -> Vec<GameRecord> {
     ResultsFile::open(path, names).unwrap().1
 }
 
@@ -91,7 +96,9 @@ async fn builtin_bots_play_a_match_whose_summary_matches_its_rows() {
     let summary = &report.summary;
     assert_eq!(summary.games, 4);
     assert_eq!(summary.irregular_games, 0);
-    let [a, b] = &summary.players;
+    let [a, b] = &summary.players[..] else {
+        panic!("two players");
+    };
     assert_eq!(a.wins + a.draws + a.losses, 4);
     assert_eq!((a.wins, a.draws, a.losses), (b.losses, b.draws, b.wins));
     let mean = rows.iter().map(|r| f64::from(r.points[0])).sum::<f64>() / 4.0;
@@ -214,7 +221,9 @@ async fn players_that_crash_or_never_connect_end_as_irregular_games() {
         assert!(row.reasons[1].contains("exit status: 3"), "{row:?}");
         assert_eq!(row.replay, None, "the game never started");
     }
-    let [bot, crasher] = &report.summary.players;
+    let [bot, crasher] = &report.summary.players[..] else {
+        panic!("two players");
+    };
     assert_eq!(
         (bot.wins, crasher.losses, crasher.irregular.crashes),
         (2, 2, 2)
@@ -292,5 +301,56 @@ async fn a_match_stops_once_one_player_is_significantly_better() {
     // delays the stop a little, but far fewer than 40 games are played.
     let games = report.records.len();
     assert!((5..20).contains(&games), "{games} games");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn three_players_rotate_through_the_seats_of_a_three_seat_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server(dir.path()).await;
+    let players = ["a", "b", "c"].map(|name| player(name, Program::Builtin(BotKind::Random)));
+    let mut settings = settings(&server, dir.path(), players);
+    settings.game = GameType::TestCounting;
+    settings.games = 3;
+    let report = tokio::time::timeout(
+        LIMIT,
+        run_match(settings, CancellationToken::new(), &mut Quiet),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(report.summary.games, 3);
+    assert_eq!(report.summary.irregular_games, 0);
+    assert_eq!(report.summary.players.len(), 3);
+    assert_eq!(report.summary.elo, None);
+    let mut records = report.records;
+    records.sort_by_key(|r| r.game);
+    // Each player had the first seat once.
+    let starters: Vec<u8> = records.iter().map(|r| r.starter).collect();
+    assert_eq!(starters, [1, 2, 3]);
+    for record in &records {
+        assert_eq!(record.players, ["a", "b", "c"]);
+        assert!(record.is_regular(), "{record:?}");
+        // Two rounds of 1..=3 each.
+        assert!(
+            record.points.iter().all(|p| (2..=6).contains(p)),
+            "{record:?}"
+        );
+        assert!(record.win_points.iter().any(|&w| w > 0), "{record:?}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_match_needs_a_player_per_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server(dir.path()).await;
+    let mut settings = settings(&server, dir.path(), bots());
+    settings.game = GameType::TestCounting;
+    let refused = run_match(settings, CancellationToken::new(), &mut Quiet).await;
+    assert!(
+        matches!(&refused, Err(spielleiter_arena::ArenaError::Settings(text)) if text.contains("3 players")),
+        "{refused:?}"
+    );
     server.stop().await;
 }

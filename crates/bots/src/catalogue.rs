@@ -96,4 +96,9 @@ bot_catalogue! {
         game: spielleiter_rules::blokus::Blokus,
         bots: blokus2021::bot,
     }
+    TestCounting {
+        cfg: feature = "test-games",
+        game: spielleiter_rules::counting::Counting,
+        bots: crate::counting::bot,
+    }
 }

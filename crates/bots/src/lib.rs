@@ -34,6 +34,8 @@
 
 pub mod blokus2021;
 mod catalogue;
+#[cfg(feature = "test-games")]
+pub mod counting;
 mod kind;
 
 pub use catalogue::AnyBot;

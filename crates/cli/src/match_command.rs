@@ -1,5 +1,6 @@
-//! `spielleiter match`: many games between two players with a summary — the
-//! official TestClient's options, plus parallel games, a resumable results
+//! `spielleiter match`: many games between the players of a game (two, or
+//! as many as the game has seats) with a summary — the official
+//! TestClient's options, plus `--game`, parallel games, a resumable results
 //! file, a progress bar and an Elo estimate. A thin layer over
 //! `spielleiter-arena`.
 
@@ -11,12 +12,16 @@ use spielleiter_arena::{
     LocalServer, LocalServerSettings, MatchSettings, PlayerSpec, Program, TerminalProgress,
     distinct_names, run_match,
 };
+use spielleiter_rules::GameType;
 use tokio_util::sync::CancellationToken;
 
 /// Options of a match. As in the TestClient, `-h` is the host; help is
 /// `--help`.
 #[derive(Debug, Args)]
 pub struct MatchArgs {
+    /// The game.
+    #[arg(long, default_value_t = GameType::DEFAULT, value_name = "ID")]
+    game: GameType,
     /// Number of games in the match (games already in the results file
     /// count).
     #[arg(short, long, default_value_t = 100, value_name = "N")]
@@ -28,12 +33,24 @@ pub struct MatchArgs {
     /// Player 2, like player 1.
     #[arg(long, value_name = "EXE")]
     player2: Program,
+    /// Player 3, for games of three or four players.
+    #[arg(long, value_name = "EXE")]
+    player3: Option<Program>,
+    /// Player 4, for games of four players.
+    #[arg(long, value_name = "EXE", requires = "player3")]
+    player4: Option<Program>,
     /// Display name of player 1.
     #[arg(long, default_value = "player1", value_name = "NAME")]
     name1: String,
     /// Display name of player 2.
     #[arg(long, default_value = "player2", value_name = "NAME")]
     name2: String,
+    /// Display name of player 3.
+    #[arg(long, default_value = "player3", value_name = "NAME")]
+    name3: String,
+    /// Display name of player 4.
+    #[arg(long, default_value = "player4", value_name = "NAME")]
+    name4: String,
     /// Time neither player.
     #[arg(long)]
     no_timeout: bool,
@@ -43,6 +60,12 @@ pub struct MatchArgs {
     /// Do not time player 2.
     #[arg(long)]
     no_timeout2: bool,
+    /// Do not time player 3.
+    #[arg(long)]
+    no_timeout3: bool,
+    /// Do not time player 4.
+    #[arg(long)]
+    no_timeout4: bool,
     /// Start a server in this process on a free port (or on `--port`) with
     /// a random administrator passphrase.
     #[arg(long)]
@@ -116,23 +139,34 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
 
 async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
     let seed = args.seed.unwrap_or_else(rand::random);
-    let mut names = distinct_names(vec![args.name1.clone(), args.name2.clone()]).into_iter();
-    let (name1, name2) = (
-        names.next().unwrap_or_default(),
-        names.next().unwrap_or_default(),
-    );
-    let players = [
-        PlayerSpec {
-            name: name1,
-            program: args.player1.clone(),
-            timed: !(args.no_timeout || args.no_timeout1),
-        },
-        PlayerSpec {
-            name: name2,
-            program: args.player2.clone(),
-            timed: !(args.no_timeout || args.no_timeout2),
-        },
+    let programs = [
+        (Some(&args.player1), &args.name1, args.no_timeout1),
+        (Some(&args.player2), &args.name2, args.no_timeout2),
+        (args.player3.as_ref(), &args.name3, args.no_timeout3),
+        (args.player4.as_ref(), &args.name4, args.no_timeout4),
     ];
+    let given: Vec<(&Program, &String, bool)> = programs
+        .into_iter()
+        .filter_map(|(program, name, untimed)| Some((program?, name, untimed)))
+        .collect();
+    let seats = args.game.player_count();
+    if given.len() != seats {
+        anyhow::bail!(
+            "{} is a game of {seats} players; the match names {} (--player1 … --player4)",
+            args.game,
+            given.len()
+        );
+    }
+    let names = distinct_names(given.iter().map(|(_, name, _)| (*name).clone()).collect());
+    let players: Vec<PlayerSpec> = given
+        .into_iter()
+        .zip(names)
+        .map(|((program, _, untimed), name)| PlayerSpec {
+            name,
+            program: program.clone(),
+            timed: !(args.no_timeout || untimed),
+        })
+        .collect();
     let server = if args.start_server {
         Some(
             LocalServer::start(LocalServerSettings {
@@ -171,6 +205,7 @@ async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
             settings
         }
     };
+    settings.game = args.game;
     settings.games = args.tests;
     settings.parallel = args.parallel;
     settings.results = args.results.clone();
@@ -181,12 +216,15 @@ async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
     settings.seed = seed;
     settings.significance = args.significance;
     settings.min_tests = args.min_tests;
+    let lineup: Vec<String> = settings
+        .players
+        .iter()
+        .map(|p| format!("{} ({})", p.name, p.program))
+        .collect();
     println!(
-        "{} ({}) vs {} ({}) on {}:{}",
-        settings.players[0].name,
-        settings.players[0].program,
-        settings.players[1].name,
-        settings.players[1].program,
+        "{}: {} on {}:{}",
+        settings.game,
+        lineup.join(" vs "),
         settings.host,
         settings.port
     );
