@@ -79,3 +79,84 @@ async fn a_thousand_wrong_guesses_take_minutes_while_the_right_passphrase_works_
     reference.finish().await;
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_prepared_room_whose_players_do_not_come_expires_and_administrators_hear_of_it() {
+    let server =
+        TestServer::start(|config| config.reservation_expiry = Duration::from_secs(1)).await;
+    // Prepared too, and running longer than the expiry: it is not touched.
+    let reference = BackgroundGame::start(&server, Duration::from_millis(20)).await;
+    let mut admin = server.admin().await;
+    admin
+        .send(&ClientMessage::Prepare(spielleiter_protocol::Prepare {
+            game_type: Some("swc_2021_blokus".to_owned()),
+            pause: false,
+            slots: vec![
+                spielleiter_e2e::slot("early"),
+                spielleiter_e2e::slot("never"),
+            ],
+        }))
+        .await;
+    let ServerMessage::Prepared {
+        room_id,
+        reservations,
+    } = admin.message().await
+    else {
+        panic!("expected <prepared>");
+    };
+    admin
+        .send(&ClientMessage::Observe {
+            room_id: room_id.clone(),
+        })
+        .await;
+    let mut early = server.connect().await;
+    assert_eq!(early.join_prepared(&reservations[0]).await, room_id);
+    let prepared_at = Instant::now();
+
+    // The player who came is told the game will not happen, and let go.
+    let rest = early.until_end().await;
+    let waited = prepared_at.elapsed();
+    assert!(
+        waited >= Duration::from_millis(900) && waited < Duration::from_secs(10),
+        "{waited:?}"
+    );
+    let result = spielleiter_e2e::result_of(&rest).expect("a result");
+    assert!(result.winners.is_empty(), "{result:?}");
+    assert!(
+        result.scores[0]
+            .reason
+            .contains("nicht rechtzeitig besetzt"),
+        "{result:?}"
+    );
+    // The administrator hears of it; the unused code is void.
+    let mut notice = None;
+    let mut observed_result = false;
+    while notice.is_none() || !observed_result {
+        match admin.message().await {
+            ServerMessage::ErrorPacket { message, .. } => notice = Some(message),
+            ServerMessage::Room {
+                room_id: id,
+                data: spielleiter_protocol::room::RoomData::Result(_),
+            } if id == room_id => observed_result = true,
+            _ => {}
+        }
+    }
+    let notice = notice.unwrap();
+    assert!(
+        notice.contains(&room_id) && notice.contains("not all used within 1 seconds"),
+        "{notice}"
+    );
+    let mut late = server.connect().await;
+    late.send(&ClientMessage::JoinPrepared {
+        reservation_code: reservations[1].clone(),
+    })
+    .await;
+    match late.message().await {
+        ServerMessage::ErrorPacket { message, .. } => {
+            assert!(message.contains("UnknownReservationException"), "{message}")
+        }
+        other => panic!("expected an error, got {other:?}"),
+    }
+    reference.finish().await;
+    server.shutdown().await;
+}

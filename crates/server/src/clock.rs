@@ -75,6 +75,15 @@ impl MoveClock {
     }
 }
 
+/// Sleeps until `deadline`, or forever without one (a `select!` branch
+/// that is off).
+pub(crate) async fn sleep_until_some(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,6 +29,7 @@ use tokio_util::{codec::Decoder, sync::CancellationToken, task::AbortOnDropHandl
 use tracing::{Instrument, debug, info, warn};
 
 use crate::{
+    clock::sleep_until_some,
     config::Config,
     ids::{ReservationCode, RoomId},
     limits::AuthBackoff,
@@ -759,13 +760,6 @@ async fn linger(socket: &mut OwnedReadHalf, duration: Duration) {
         if n == 0 {
             break;
         }
-    }
-}
-
-async fn sleep_until_some(deadline: Option<Instant>) {
-    match deadline {
-        Some(deadline) => tokio::time::sleep_until(deadline).await,
-        None => std::future::pending().await,
     }
 }
 

@@ -41,6 +41,8 @@ pub enum Ending {
     },
     /// An administrator cancelled the game.
     Cancelled,
+    /// A prepared room's reserved players did not all come in time.
+    Expired,
     /// The server shut down before the game ended.
     Shutdown,
 }
@@ -69,6 +71,11 @@ pub trait ReasonTexts {
     fn shutdown(&self) -> String;
     /// The reason when an administrator cancelled the game.
     fn cancelled(&self) -> String;
+    /// The reason when a prepared room expired before its game began:
+    /// only Spielleiter has that, in every season's words.
+    fn expired(&self) -> String {
+        crate::texts::reservations_expired_reason()
+    }
 }
 
 impl Ending {
@@ -78,7 +85,7 @@ impl Ending {
             Ending::Violation { seat, .. }
             | Ending::Left { seat, .. }
             | Ending::Timeout { seat, .. } => Some(*seat),
-            Ending::Regular | Ending::Cancelled | Ending::Shutdown => None,
+            Ending::Regular | Ending::Cancelled | Ending::Expired | Ending::Shutdown => None,
         }
     }
 
@@ -97,6 +104,7 @@ impl Ending {
             Ending::Left { seat, cause } => format!("seat {seat} left ({})", cause.name()),
             Ending::Timeout { seat, kind } => format!("seat {seat} timed out ({kind:?})"),
             Ending::Cancelled => "cancelled".to_owned(),
+            Ending::Expired => "reservations expired".to_owned(),
             Ending::Shutdown => "server shutdown".to_owned(),
         }
     }
@@ -106,7 +114,7 @@ impl Ending {
         let players = game.player_count();
         let winners = match self {
             Ending::Regular => game.winners(),
-            Ending::Cancelled | Ending::Shutdown => PlayerSet::EMPTY,
+            Ending::Cancelled | Ending::Expired | Ending::Shutdown => PlayerSet::EMPTY,
             _ => (0..players)
                 .filter(|&s| Some(s) != self.offender())
                 .collect(),
@@ -131,6 +139,7 @@ impl Ending {
                     // The cause stays `REGULAR`, as officially; the reason
                     // tells a cancelled game from a regular draw.
                     Ending::Cancelled => (ScoreCause::Regular, texts.cancelled()),
+                    Ending::Expired => (ScoreCause::Regular, texts.expired()),
                     _ => (ScoreCause::Regular, String::new()),
                 };
                 let win_points = match (winners.contains(seat), winners.len()) {

@@ -10,20 +10,24 @@
 //! room cannot freeze the lobby.
 
 use std::{
-    collections::{BTreeMap, HashMap},
+    collections::{BTreeMap, HashMap, VecDeque},
     sync::Arc,
+    time::Duration,
 };
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 use spielleiter_protocol::{error::prefix, games, result::PlayerScoreReport};
 use spielleiter_rules::{AnyGame, GameType};
-use tokio::sync::{mpsc, oneshot};
+use tokio::{
+    sync::{mpsc, oneshot},
+    time::Instant,
+};
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 use tracing::{Instrument, debug, error, info, warn};
 
 use crate::{
-    clock::TimeLimits,
+    clock::{TimeLimits, sleep_until_some},
     ids::{ReservationCode, RoomId},
     outbound::{ConnId, Outbox},
     replay::ReplayStore,
@@ -47,6 +51,8 @@ pub struct LobbySettings {
     pub limits: BTreeMap<GameType, Option<TimeLimits>>,
     /// The game of a `join` without `gameType` when no room is open.
     pub default_game: GameType,
+    /// How long a prepared room waits for its reserved players.
+    pub reservation_expiry: Duration,
     /// Where replays go, or `None` for no replays.
     pub replay: Option<ReplayStore>,
     /// Seed of the generator that seeds each room's random source.
@@ -313,6 +319,8 @@ struct Lobby {
     room_events: mpsc::UnboundedSender<RoomEvent>,
     room_shutdown: CancellationToken,
     tracker: TaskTracker,
+    /// When each prepared room with reservations expires, oldest first.
+    expiries: VecDeque<(Instant, RoomId)>,
 }
 
 /// A seat of a game of `game_type` for whoever joins first, timed if the
@@ -361,6 +369,7 @@ impl Lobby {
             room_events,
             room_shutdown,
             tracker: tracker.clone(),
+            expiries: VecDeque::new(),
         };
         (lobby, events_rx)
     }
@@ -381,8 +390,12 @@ impl Lobby {
                             self.scores.record(&names, &result);
                         }
                     }
+                    RoomEvent::Expired(room_id) => self.room_expired(&room_id),
                     RoomEvent::Ended(room_id) => self.room_ended(&room_id),
                 },
+                () = sleep_until_some(self.expiries.front().map(|(at, _)| *at)) => {
+                    self.expire_due();
+                }
                 command = commands.recv() => match command {
                     Some(command) => self.handle(command).await,
                     None => break,
@@ -549,6 +562,34 @@ impl Lobby {
         self.check_drained();
     }
 
+    /// Tells every prepared room whose time is up to expire (a room whose
+    /// game has begun ignores it).
+    fn expire_due(&mut self) {
+        let now = Instant::now();
+        while let Some((at, room_id)) = self.expiries.front() {
+            if *at > now {
+                break;
+            }
+            if let Some(entry) = self.rooms.get(room_id) {
+                entry.handle.try_send(RoomCommand::Expire);
+            }
+            self.expiries.pop_front();
+        }
+    }
+
+    /// A prepared room expired: its codes are void, and the administrators
+    /// hear of it.
+    fn room_expired(&mut self, room_id: &RoomId) {
+        self.reservations.retain(|_, (room, _)| room != room_id);
+        info!(room = %room_id, expiry_secs = self.settings.reservation_expiry.as_secs(), "reservations expired");
+        let notice = wire::error_packet(
+            &texts::reservations_expired(room_id.as_str(), self.settings.reservation_expiry),
+            None,
+        );
+        self.admins
+            .retain(|_, admin| admin.send(notice.clone()).is_ok());
+    }
+
     fn prepare(&mut self, request: PrepareRequest) -> Result<Prepared, LobbyError> {
         self.refuse_when_draining()?;
         let game_type = request
@@ -569,6 +610,13 @@ impl Lobby {
         seats.resize_with(players, || open_seat(game_type));
         let reserved: Vec<usize> = (0..players).filter(|&i| seats[i].reserved).collect();
         let room_id = self.create_room(game_type, seats, request.paused);
+        if !reserved.is_empty() {
+            // Every room gets the same time, so the queue stays in order.
+            self.expiries.push_back((
+                Instant::now() + self.settings.reservation_expiry,
+                room_id.clone(),
+            ));
+        }
         let codes = reserved
             .into_iter()
             .map(|seat| {
@@ -652,6 +700,7 @@ mod tests {
             start_paused: false,
             limits: BTreeMap::new(),
             default_game: GameType::DEFAULT,
+            reservation_expiry: Duration::from_secs(3600),
             replay: None,
             seed: 1,
             stats: Arc::default(),

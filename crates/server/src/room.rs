@@ -21,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
 use crate::{
-    clock::{MoveClock, TimeLimits, Timeout},
+    clock::{MoveClock, TimeLimits, Timeout, sleep_until_some},
     ending::Ending,
     ids::RoomId,
     outbound::{ConnId, Outbox},
@@ -116,6 +116,9 @@ pub enum RoomCommand {
     Step,
     /// An administrator aborts the game.
     Cancel,
+    /// A prepared room's reservations have expired: a room still waiting
+    /// for players ends without a game; a running one ignores this.
+    Expire,
     /// The server is shutting down: a room still waiting for players ends
     /// now; a running game may go on until the grace period is over.
     Drain,
@@ -131,6 +134,8 @@ pub enum RoomEvent {
         /// The result.
         result: GameResult,
     },
+    /// A prepared room expired before its game began.
+    Expired(RoomId),
     /// The room has ended and can be forgotten.
     Ended(RoomId),
 }
@@ -494,6 +499,13 @@ impl Room {
                 if self.phase != Phase::Over {
                     info!("cancelled by an administrator");
                     self.finish(Ending::Cancelled);
+                }
+            }
+            RoomCommand::Expire => {
+                if self.phase == Phase::Waiting {
+                    info!("reserved players did not all come in time; closing the room");
+                    let _ = self.events.send(RoomEvent::Expired(self.id.clone()));
+                    self.finish(Ending::Expired);
                 }
             }
         }
@@ -874,13 +886,6 @@ async fn wait_for_report(
 ) -> Result<Instant, oneshot::error::RecvError> {
     match report {
         Some(report) => report.await,
-        None => std::future::pending().await,
-    }
-}
-
-async fn sleep_until_some(deadline: Option<Instant>) {
-    match deadline {
-        Some(deadline) => tokio::time::sleep_until(deadline).await,
         None => std::future::pending().await,
     }
 }

@@ -212,6 +212,7 @@ fn lobby_settings(
             .map(|&game| (game, config.limits(game)))
             .collect(),
         default_game: config.default_game,
+        reservation_expiry: config.reservation_expiry,
         replay,
         seed,
         stats,

@@ -14,6 +14,21 @@ pub fn server_full(limit: usize) -> String {
     format!("{SERVER_EXCEPTION}: The server is full ({limit} connections); try again later")
 }
 
+/// The result reason of a prepared room whose reserved players did not all
+/// come in time.
+pub fn reservations_expired_reason() -> String {
+    "Das Spiel wurde nicht begonnen: die reservierten Plätze wurden nicht rechtzeitig besetzt"
+        .to_owned()
+}
+
+/// Tells administrators that a prepared room expired.
+pub fn reservations_expired(room_id: &str, after: Duration) -> String {
+    format!(
+        "{SERVER_EXCEPTION}: Room {room_id} was closed: its reservations were not all used within {} seconds",
+        after.as_secs()
+    )
+}
+
 /// The connection limit per address is reached.
 pub fn address_full(limit: usize) -> String {
     format!(
