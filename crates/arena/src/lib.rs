@@ -1,10 +1,12 @@
-//! The match runner: plays many games between two players — programs
-//! started with the contest's convention or built-in bots — on a
-//! Spielleiter server through the administration protocol, and turns the
-//! results into statistics. The official TestClient's job, and more:
-//! parallel games, a resumable results file, an Elo estimate, and players
-//! that crash or hang recorded as irregular games instead of stopping the
-//! match.
+//! The match runner: plays many games of any hosted game between its
+//! players — programs started with the contest's convention or built-in
+//! bots, one per seat — on a Spielleiter server through the administration
+//! protocol, and turns the results into statistics. The official
+//! TestClient's job, and more: any game and player count (the seats rotate
+//! so every player starts and sits in every seat equally often), parallel
+//! games, a resumable results file, an Elo estimate for two players, and
+//! players that crash or hang recorded as irregular games instead of
+//! stopping the match.
 //!
 //! # Layout
 //!

@@ -35,17 +35,18 @@ enum Command {
     /// (`-h HOST -p PORT -r RESERVATION`).
     #[command(disable_help_flag = true)]
     Play(play::PlayArgs),
-    /// Play many games between two players and summarise them (the
-    /// official TestClient, plus parallel games, resumable results and Elo).
+    /// Play many games of a game between its players and summarise them
+    /// (the official TestClient, plus `--game`, parallel games, resumable
+    /// results and Elo).
     #[command(disable_help_flag = true)]
     Match(Box<match_command::MatchArgs>),
-    /// Watch one whole game between two built-in bots on a server started in
-    /// this process.
+    /// Watch one whole game of built-in bots on a server started in this
+    /// process.
     Demo(demo::DemoArgs),
     /// Measure the server: many concurrent games of built-in bots over
     /// loopback TCP (games per minute, server-added latency, memory, clock).
     Bench(bench::BenchArgs),
-    /// Count Blokus 2021 move sequences from a position (move generator check
+    /// Count a game's move sequences from a position (move generator check
     /// and benchmark).
     Perft(perft::PerftArgs),
     /// Check that a server answers on its game port (exit status 0), e.g. as

@@ -2,6 +2,19 @@
 //! TCP for remote AI clients. It holds no game rules itself: the rules
 //! crate plays the games, the protocol crate speaks the wire.
 //!
+//! The server names no game: it drives every game of the rules crate's
+//! catalogue through `AnyGame` (seats `0..player_count()`, whose turn it is,
+//! the game's score parts and regular winners), reads moves for the game of
+//! the sender's room, and asks the game's [`Dialect`] wherever seasons
+//! differ (the move request's class, the close packet, the texts about a
+//! game, the result's layout, who is timed, whether a connection stays open
+//! after the game). What is the server's own for every game: win points (2
+//! for a sole win, 1 each for a shared one) and irregular ends (the
+//! offender gets nothing, everybody else wins), see [`ending`]. Adding a game
+//! changes nothing here.
+//!
+//! [`Dialect`]: spielleiter_protocol::Dialect
+//!
 //! # Layout
 //!
 //! - [`server`]: the accept loop, the connection limits and the shutdown
