@@ -16,11 +16,16 @@
 //! the season.
 //!
 //! [`SEASON_2021`] is the dialect of the 2021 season, exactly as
-//! Spielleiter has always spoken it; [`SEASON_2022`] that of 2022.
+//! Spielleiter has always spoken it; [`SEASON_2022`] that of 2022,
+//! [`SEASON_2027`] that of 2027 (whose texts live with its one game,
+//! [`blokus2027`](crate::games::blokus2027)).
 
 use std::fmt;
 
-use crate::{result::Conclusion, texts};
+use crate::{
+    result::{Conclusion, ScoreCause},
+    texts,
+};
 
 /// The `class` of the move request (`<data class="…"/>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -149,40 +154,49 @@ pub struct ViolationTexts {
     pub error_packet: Option<String>,
 }
 
+/// A player as the texts name it: by its display name, or where a season
+/// says so, by its seat when the name is blank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Player<'a> {
+    /// The player's seat.
+    pub seat: usize,
+    /// The player's display name (empty if it has none).
+    pub display_name: &'a str,
+}
+
 /// The texts a season puts on the wire about a game: how players are named,
 /// what a refused move and an irregular end say. Each season has one
 /// implementation; [`Dialect::texts`] picks it.
 pub trait SeasonTexts: fmt::Debug + Sync {
-    /// How a player is named in texts about the order of play, e.g.
-    /// `Team 1(alice)` in 2021.
-    fn player(&self, seat: usize, display_name: &str) -> String;
-
-    /// An illegal move of `display_name`: the mistake's official text and,
+    /// An illegal move of `offender`: the mistake's official text and,
     /// where the season names it, the move's description.
     fn rule_violation(
         &self,
-        display_name: &str,
+        offender: Player<'_>,
         mistake: &str,
         move_description: Option<&str>,
     ) -> ViolationTexts;
 
-    /// A move from `actual` while `expected` is on turn (both named by
-    /// [`player`](Self::player)).
-    fn not_your_turn(&self, expected: &str, actual: &str, move_description: &str)
-    -> ViolationTexts;
+    /// A move from `actual` while `expected` is on turn.
+    fn not_your_turn(
+        &self,
+        expected: Player<'_>,
+        actual: Player<'_>,
+        move_description: &str,
+    ) -> ViolationTexts;
 
-    /// A move from `player` (named by [`player`](Self::player)), who is on
-    /// turn but was not asked (the room is paused).
-    fn move_not_requested(&self, player: &str, move_description: &str) -> ViolationTexts;
+    /// A move from `player`, who is on turn but was not asked (the room is
+    /// paused).
+    fn move_not_requested(&self, player: Player<'_>, move_description: &str) -> ViolationTexts;
 
     /// The reason of a player who left.
-    fn left(&self, display_name: &str, cause: LeaveCause) -> String;
+    fn left(&self, player: Player<'_>, cause: LeaveCause) -> String;
 
     /// The reason of a player who ran out of time; the limits in whole
     /// seconds.
     fn timeout(
         &self,
-        display_name: &str,
+        player: Player<'_>,
         kind: TimeLimit,
         soft_secs: u64,
         hard_secs: u64,
@@ -196,16 +210,25 @@ pub trait SeasonTexts: fmt::Debug + Sync {
 
     /// How the game ended, for layouts that state it (2027): `regular`
     /// unless someone left, broke a rule, ran out of time or the game was
-    /// stopped; the offender's reason, if any; the winners' names. `None`
-    /// (the default) for seasons whose results do not say.
+    /// stopped; the reason of an irregular end (the offender's, or the
+    /// common one of a cancelled or stopped game); the winners. `None` (the
+    /// default) for seasons whose results do not say.
     fn conclusion(
         &self,
         regular: bool,
-        offender_reason: Option<&str>,
-        winners: &[&str],
+        irregular_reason: Option<&str>,
+        winners: &[Player<'_>],
     ) -> Option<Conclusion> {
-        let _ = (regular, offender_reason, winners);
+        let _ = (regular, irregular_reason, winners);
         None
+    }
+
+    /// The cause of an irregular end with this reason, for layouts that
+    /// write the reason but no causes (2027). [`ScoreCause::Unknown`] (the
+    /// default) for seasons whose results name their causes.
+    fn cause_of(&self, reason: &str) -> ScoreCause {
+        let _ = reason;
+        ScoreCause::Unknown
     }
 }
 
@@ -269,6 +292,25 @@ pub const SEASON_2022: Dialect = Dialect {
     closes_after_refused_join: false,
     test_mode: true,
     texts: &texts::Season2022,
+};
+
+/// The 2027 season as Spielleiter speaks it (`blokus-2027.md` §6–§10): the
+/// move request `moveRequest`, results with `<scores>` entries and an
+/// always present `<winner regular reason>`, violators' parts zeroed, no
+/// `errorpacket` after a refused move, no test mode (removed in 2027);
+/// with Spielleiter's decisions (every player timed, `<close/>` after the
+/// game, connections stay open after refused requests).
+pub const SEASON_2027: Dialect = Dialect {
+    move_request: MoveRequestClass::Alias,
+    close: CloseElement::Short,
+    result_layout: ResultLayout::Season2027,
+    win_points_fragment: "Siegpunkte",
+    zero_offender_parts: true,
+    times_joined_players: true,
+    closes_after_game: true,
+    closes_after_refused_join: false,
+    test_mode: false,
+    texts: &crate::games::blokus2027::Season2027,
 };
 
 #[cfg(test)]

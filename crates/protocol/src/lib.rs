@@ -1,6 +1,6 @@
 //! The Software-Challenge XML wire protocol, byte-compatible with the
-//! official server (seasons 2021 and 2022): framing, typed messages, the
-//! official encoding, and replay files.
+//! official server of each hosted season (2021, 2022, 2027): framing, typed
+//! messages, the official encoding, and replay files.
 //!
 //! # Layout
 //!
@@ -20,13 +20,15 @@
 //!
 //! The game-specific parts live in one module per game in [`games`]
 //! ([`blokus2021`](games::blokus2021),
-//! [`ostseeschach2022`](games::ostseeschach2022)) and are joined by the
-//! enums of [`games`] ([`GameState`], [`GameMove`]). [`dialect`] says what
-//! differs between the seasons (a [`Dialect`] per season, chosen by each
-//! game); [`seats`] names seats `ONE`, `TWO`, … for every game. [`result`]
-//! holds the game-independent result shapes and their layouts; [`texts`]
-//! every official message text the server sends. Everything outside
-//! [`games`] is the same for every game.
+//! [`ostseeschach2022`](games::ostseeschach2022),
+//! [`blokus2027`](games::blokus2027); the Blokus seasons build on the
+//! shared [`blokus`](games::blokus) pieces) and are joined by the enums of
+//! [`games`] ([`GameState`], [`GameMove`]). [`dialect`] says what differs
+//! between the seasons (a [`Dialect`] per season, chosen by each game);
+//! [`seats`] names seats `ONE`, `TWO`, … for every game. [`result`] holds
+//! the game-independent result shapes and their layouts; [`texts`] every
+//! official message text the server sends. Everything outside [`games`] is
+//! the same for every game.
 //!
 //! A room packet carries a move, a state or a result of one game, so it is
 //! read for a game: [`ClientMessage::decode`] takes the game the sender
@@ -39,12 +41,15 @@
 //!    XML), the move classes and move XML, how a wire move becomes the
 //!    rules' move, the game's score fragments, the official texts of its
 //!    mistakes and the description of its moves, and its season's
-//!    [`Dialect`].
+//!    [`Dialect`]. A new season of a game already hosted shares its pieces
+//!    instead (as `blokus2027` implements the shared `BlokusSeason`: move
+//!    classes, state layout, texts).
 //! 2. One entry in the list at the bottom of `src/games/mod.rs`, named as in
 //!    the rules crate's catalogue.
 //! 3. For a new season: its [`Dialect`] constant in [`dialect`] and its
-//!    [`SeasonTexts`](dialect::SeasonTexts) in [`texts`]; the result layouts
-//!    of 2021, 2022 and 2027 exist already ([`ResultLayout`](dialect::ResultLayout)).
+//!    [`SeasonTexts`](dialect::SeasonTexts) (in [`texts`], or with the
+//!    season's one game); the result layouts of 2021, 2022 and 2027 exist
+//!    already ([`ResultLayout`](dialect::ResultLayout)).
 //!
 //! # Test-only games
 //!

@@ -10,7 +10,7 @@ use std::{fmt, str::FromStr};
 use spielleiter_rules::{GameType, PlayerSet};
 
 use crate::{
-    dialect::ResultLayout,
+    dialect::{Dialect, Player, ResultLayout},
     error::DecodeError,
     games,
     seats::{SEAT_LABELS, parse_seat, seat_label},
@@ -443,12 +443,18 @@ impl GameResult {
         }
     }
 
-    /// Reads the children of `<data class="result">`, written in `layout`.
+    /// Reads the children of `<data class="result">`, written in the
+    /// layout of `dialect`. What the 2027 layout leaves out is restored as
+    /// the server meant it: a regular end without a winner team is a draw
+    /// of all seats with the most win points, and the players who lost an
+    /// irregular end (or all, if nobody won) get the conclusion's reason
+    /// and the cause it tells.
     pub(crate) fn read_content(
         r: &mut XmlReader<'_>,
         el: &Element<'_>,
-        layout: ResultLayout,
+        dialect: &Dialect,
     ) -> Result<Self, DecodeError> {
+        let layout = dialect.result_layout;
         let mut result = GameResult {
             layout,
             definition: Vec::new(),
@@ -512,7 +518,36 @@ impl GameResult {
                 .unwrap_or_default();
             result.winners.push(Winner { display_name, seat });
         }
+        if let Some(conclusion) = result.conclusion.as_deref() {
+            if conclusion.regular && result.winners.is_empty() {
+                result.winners = result.tied_seats();
+            } else if !conclusion.regular {
+                let cause = dialect.texts.cause_of(&conclusion.reason);
+                let reason = conclusion.reason.clone();
+                for (seat, score) in result.scores.iter_mut().enumerate() {
+                    if !result.winners.iter().any(|w| w.seat == seat) {
+                        score.cause = cause;
+                        score.reason.clone_from(&reason);
+                    }
+                }
+            }
+        }
         Ok(result)
+    }
+
+    /// The seats with the most win points (the first part), as winners.
+    fn tied_seats(&self) -> Vec<Winner> {
+        let win_points = |score: &PlayerScore| score.parts.first().and_then(|p| p.as_integer());
+        let best = self.scores.iter().filter_map(win_points).max();
+        self.scores
+            .iter()
+            .enumerate()
+            .filter(|(_, score)| best.is_some() && win_points(score) == best)
+            .map(|(seat, score)| Winner {
+                display_name: score.display_name.clone(),
+                seat,
+            })
+            .collect()
     }
 }
 
@@ -572,14 +607,25 @@ impl GameResult {
                 seat,
             })
             .collect();
-        let winner_names: Vec<&str> = winners.iter().map(|w| w.display_name.as_str()).collect();
-        let offender_reason = seats.iter().find(|s| s.offender).map(|s| s.reason.as_str());
+        let winner_players: Vec<Player<'_>> = winners
+            .iter()
+            .map(|w| Player {
+                seat: w.seat,
+                display_name: &w.display_name,
+            })
+            .collect();
+        // An irregular end's reason is the offender's, or, without one (a
+        // cancelled or stopped game), the one every player has.
+        let irregular_reason = (!regular)
+            .then(|| seats.iter().find(|s| s.offender).or(seats.first()))
+            .flatten()
+            .map(|s| s.reason.as_str());
         GameResult {
             layout: dialect.result_layout,
             definition: games::score_definition(game),
             conclusion: dialect
                 .texts
-                .conclusion(regular, offender_reason, &winner_names)
+                .conclusion(regular, irregular_reason, &winner_players)
                 .map(Box::new),
             scores,
             winners,
@@ -788,10 +834,18 @@ mod tests {
     }
 
     fn decode(xml: &str, layout: ResultLayout) -> GameResult {
+        let dialect = match layout {
+            ResultLayout::Season2027 => crate::dialect::SEASON_2027,
+            // The other layouts state their causes: no season's texts needed.
+            _ => Dialect {
+                result_layout: layout,
+                ..crate::dialect::SEASON_2021
+            },
+        };
         let mut r = XmlReader::new(xml.as_bytes());
         let room = r.root().expect("room");
         let data = r.next_child(&room).expect("data").expect("data");
-        GameResult::read_content(&mut r, &data, layout).expect("result")
+        GameResult::read_content(&mut r, &data, &dialect).expect("result")
     }
 
     fn encode(room_id: &str, result: &GameResult) -> String {
@@ -910,63 +964,65 @@ mod tests {
 
     #[test]
     fn the_2027_layout_matches_the_vectors() {
-        let result = |parts: [[i64; 2]; 2], winners, regular, reason: &str| GameResult {
-            layout: ResultLayout::Season2027,
-            definition: fragments(&["Siegpunkte", "Punkte"]),
-            scores: vec![
-                score("alice", ScoreCause::Regular, "", &parts[0]),
-                score("bob", ScoreCause::Regular, "", &parts[1]),
-            ],
-            winners,
-            conclusion: Some(Box::new(Conclusion {
-                regular,
-                reason: reason.to_owned(),
-            })),
-        };
+        let result =
+            |bob: PlayerScore, alice_parts: &[i64], winners, regular, reason: &str| GameResult {
+                layout: ResultLayout::Season2027,
+                definition: fragments(&["Siegpunkte", "Punkte"]),
+                scores: vec![score("alice", ScoreCause::Regular, "", alice_parts), bob],
+                winners,
+                conclusion: Some(Box::new(Conclusion {
+                    regular,
+                    reason: reason.to_owned(),
+                })),
+            };
         check(
             "season-2027/10-result-regular-win.xml",
             ROOM_2027,
             &result(
-                [[2, 131], [0, 118]],
+                score("bob", ScoreCause::Regular, "", &[0, 118]),
+                &[2, 131],
                 vec![winner("alice", 0)],
                 true,
                 "alice hat am meisten Punkte erzielt.",
             ),
         );
-        let draw = result(
-            [[1, 124], [1, 124]],
-            Vec::new(),
-            true,
-            "Beide Spieler sind gleichauf",
+        // A draw names no winner team; both players won.
+        check(
+            "season-2027/12-result-draw.xml",
+            ROOM_2027,
+            &result(
+                score("bob", ScoreCause::Regular, "", &[1, 124]),
+                &[1, 124],
+                vec![winner("alice", 0), winner("bob", 1)],
+                true,
+                "Beide Spieler sind gleichauf",
+            ),
         );
-        check("season-2027/12-result-draw.xml", ROOM_2027, &draw);
-        // Both winners of a draw are written as no winner team.
-        let both = GameResult {
-            winners: vec![winner("alice", 0), winner("bob", 1)],
-            ..draw
-        };
-        assert_eq!(
-            encode(ROOM_2027, &both),
-            vector("season-2027/12-result-draw.xml")
-        );
+        // The loser of an irregular end has the conclusion's reason and
+        // the cause it tells, which the layout does not write.
+        let violation = "Regelverletzung von bob: Der erste Zug muss an den Rand gesetzt werden bei 'Setze PENTO_V(Farbe Gelb)[8,8]'";
         check(
             "season-2027/22-result-rule-violation.xml",
             ROOM_2027,
             &result(
-                [[2, 5], [0, 0]],
+                score("bob", ScoreCause::RuleViolation, violation, &[0, 0]),
+                &[2, 5],
                 vec![winner("alice", 0)],
                 false,
-                "Regelverletzung von bob: Der erste Zug muss an den Rand gesetzt werden bei 'Setze PENTO_V(Farbe Gelb)[8,8]'",
+                violation,
             ),
         );
+        let late =
+            "bob hat fuer die Antwort auf die Zugaufforderung laenger als 2 Sekunden gebraucht.";
         check(
             "season-2027/23-result-soft-timeout.xml",
             ROOM_2027,
             &result(
-                [[2, 5], [0, 0]],
+                score("bob", ScoreCause::SoftTimeout, late, &[0, 0]),
+                &[2, 5],
                 vec![winner("alice", 0)],
                 false,
-                "bob hat fuer die Antwort auf die Zugaufforderung laenger als 2 Sekunden gebraucht.",
+                late,
             ),
         );
     }

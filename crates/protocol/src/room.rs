@@ -181,11 +181,7 @@ impl RoomData {
                 r.skip(el)?;
                 RoomData::Paused { paused }
             }
-            RESULT_CLASS => RoomData::Result(GameResult::read_content(
-                r,
-                &el,
-                dialect(game).result_layout,
-            )?),
+            RESULT_CLASS => RoomData::Result(GameResult::read_content(r, &el, dialect(game))?),
             _ => match GameMove::read(r, &el, &class, game)? {
                 Some(mv) => RoomData::Move(mv),
                 None => {

@@ -17,7 +17,7 @@
 use crate::{
     GameType,
     client::ClientMessage,
-    dialect::{LeaveCause, SeasonTexts, TimeLimit, ViolationTexts},
+    dialect::{LeaveCause, Player, SeasonTexts, TimeLimit, ViolationTexts},
     error::DecodeError,
     framing::FramingError,
     games::GameMove,
@@ -292,18 +292,14 @@ pub const CANCELLED_REASON: &str = "Das Spiel wurde von einem Administrator abge
 pub struct Season2021;
 
 impl SeasonTexts for Season2021 {
-    fn player(&self, seat: usize, display_name: &str) -> String {
-        player_description(seat, display_name)
-    }
-
     fn rule_violation(
         &self,
-        display_name: &str,
+        offender: Player<'_>,
         mistake: &str,
         move_description: Option<&str>,
     ) -> ViolationTexts {
         ViolationTexts {
-            room_error: rule_violation_room_error(display_name, mistake, move_description),
+            room_error: rule_violation_room_error(offender.display_name, mistake, move_description),
             reason: rule_violation_reason(mistake, move_description),
             error_packet: Some(rule_violation(mistake, move_description)),
         }
@@ -311,32 +307,35 @@ impl SeasonTexts for Season2021 {
 
     fn not_your_turn(
         &self,
-        expected: &str,
-        actual: &str,
+        expected: Player<'_>,
+        actual: Player<'_>,
         move_description: &str,
     ) -> ViolationTexts {
+        let expected = player_description(expected.seat, expected.display_name);
+        let actual = player_description(actual.seat, actual.display_name);
         ViolationTexts {
-            room_error: not_your_turn_room_error(expected, actual, move_description),
+            room_error: not_your_turn_room_error(&expected, &actual, move_description),
             reason: not_your_turn_reason(move_description),
-            error_packet: Some(not_your_turn(expected, actual, move_description)),
+            error_packet: Some(not_your_turn(&expected, &actual, move_description)),
         }
     }
 
-    fn move_not_requested(&self, player: &str, move_description: &str) -> ViolationTexts {
+    fn move_not_requested(&self, player: Player<'_>, move_description: &str) -> ViolationTexts {
+        let player = player_description(player.seat, player.display_name);
         ViolationTexts {
-            room_error: move_not_requested_room_error(player),
+            room_error: move_not_requested_room_error(&player),
             reason: move_not_requested_reason(move_description),
-            error_packet: Some(move_not_requested(player)),
+            error_packet: Some(move_not_requested(&player)),
         }
     }
 
-    fn left(&self, _display_name: &str, _cause: LeaveCause) -> String {
+    fn left(&self, _player: Player<'_>, _cause: LeaveCause) -> String {
         LEFT_REASON.to_owned()
     }
 
     fn timeout(
         &self,
-        _display_name: &str,
+        _player: Player<'_>,
         kind: TimeLimit,
         soft_secs: u64,
         hard_secs: u64,
@@ -373,18 +372,14 @@ pub fn left_reason_2022(cause: LeaveCause) -> String {
 pub struct Season2022;
 
 impl SeasonTexts for Season2022 {
-    fn player(&self, seat: usize, display_name: &str) -> String {
-        player_description_2022(seat, display_name)
-    }
-
     fn rule_violation(
         &self,
-        display_name: &str,
+        offender: Player<'_>,
         mistake: &str,
         move_description: Option<&str>,
     ) -> ViolationTexts {
         ViolationTexts {
-            room_error: rule_violation_room_error(display_name, mistake, move_description),
+            room_error: rule_violation_room_error(offender.display_name, mistake, move_description),
             reason: rule_violation_reason(mistake, move_description),
             error_packet: None,
         }
@@ -392,11 +387,15 @@ impl SeasonTexts for Season2022 {
 
     fn not_your_turn(
         &self,
-        expected: &str,
-        actual: &str,
+        expected: Player<'_>,
+        actual: Player<'_>,
         move_description: &str,
     ) -> ViolationTexts {
-        let text = not_your_turn_room_error(expected, actual, move_description);
+        let text = not_your_turn_room_error(
+            &player_description_2022(expected.seat, expected.display_name),
+            &player_description_2022(actual.seat, actual.display_name),
+            move_description,
+        );
         ViolationTexts {
             room_error: text.clone(),
             reason: text,
@@ -404,8 +403,11 @@ impl SeasonTexts for Season2022 {
         }
     }
 
-    fn move_not_requested(&self, player: &str, _move_description: &str) -> ViolationTexts {
-        let text = move_not_requested_room_error(player);
+    fn move_not_requested(&self, player: Player<'_>, _move_description: &str) -> ViolationTexts {
+        let text = move_not_requested_room_error(&player_description_2022(
+            player.seat,
+            player.display_name,
+        ));
         ViolationTexts {
             room_error: text.clone(),
             reason: text,
@@ -413,13 +415,13 @@ impl SeasonTexts for Season2022 {
         }
     }
 
-    fn left(&self, _display_name: &str, cause: LeaveCause) -> String {
+    fn left(&self, _player: Player<'_>, cause: LeaveCause) -> String {
         left_reason_2022(cause)
     }
 
     fn timeout(
         &self,
-        _display_name: &str,
+        _player: Player<'_>,
         kind: TimeLimit,
         soft_secs: u64,
         hard_secs: u64,

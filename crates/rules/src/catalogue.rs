@@ -274,6 +274,14 @@ catalogue! {
         game: ostseeschach::Ostseeschach,
         new: ostseeschach::new_random_game,
     }
+    /// Blokus as in the Software-Challenge 2027, the current season.
+    Blokus2027 {
+        id: "swc_2027_blokus",
+        players: 2,
+        move_time_ms: (2000, 10000),
+        game: blokus::Blokus2027,
+        new: blokus::new_random_game,
+    }
     /// A three-seat counting game, for tests only (feature `test-games`).
     TestCounting {
         cfg: feature = "test-games",
@@ -336,7 +344,7 @@ impl FromStr for GameType {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::blokus::{Blokus, Color, Mistake, Move, PieceKind};
+    use crate::blokus::{Blokus, Blokus2027, Color, Mistake, Move, PieceKind};
 
     #[test]
     fn game_type_ids_round_trip() {
@@ -345,6 +353,7 @@ mod tests {
             assert_eq!(game_type.id().parse(), Ok(game_type));
         }
         assert_eq!(GameType::Blokus2021.id(), "swc_2021_blokus");
+        assert_eq!(GameType::Blokus2027.id(), "swc_2027_blokus");
         assert!(GameType::Blokus2021.is_listed());
         assert_eq!(GameType::from_id("SWC_2021_BLOKUS"), None);
         assert_eq!("chess".parse::<GameType>(), Err(UnknownGameType));
@@ -392,5 +401,29 @@ mod tests {
             ([5].as_slice(), [0].as_slice())
         );
         assert_eq!(game.winners(), PlayerSet::single(0));
+    }
+
+    #[test]
+    fn blokus_2027_is_its_own_game() {
+        let mut game = AnyGame::Blokus2027(Blokus2027::new(PieceKind::PentoX));
+        assert_eq!(game.game_type(), GameType::Blokus2027);
+        let mut first = None;
+        let mut count = 0;
+        game.for_each_legal_move(|mv| {
+            first.get_or_insert(mv);
+            count += 1;
+        });
+        // PENTO_X touches the border with a tip: 18 places along each edge,
+        // the four at the corners touching two edges.
+        assert_eq!(count, 68);
+        let Some(AnyMove::Blokus2027(first)) = first else {
+            panic!("a 2027 move");
+        };
+        assert_eq!(
+            game.play(&AnyMove::Blokus2021(first)),
+            Err(AnyMistake::WrongGame)
+        );
+        assert_eq!(game.play(&AnyMove::Blokus2027(first)), Ok(()));
+        assert_eq!((game.turn(), game.player_to_move()), (1, Some(1)));
     }
 }

@@ -10,7 +10,7 @@
 use bytes::{Bytes, BytesMut};
 use spielleiter_protocol::{
     ClientMessage, Dialect, GameMove, GameState, ServerMessage,
-    dialect::{CloseElement, LeaveCause, SeasonTexts, TimeLimit},
+    dialect::{CloseElement, LeaveCause, Player, SeasonTexts, TimeLimit},
     result::{GameResult, PlayerScoreReport, SeatResult},
     room::RoomData,
 };
@@ -205,6 +205,14 @@ fn display_name<'a>(seats: &[SeatView<'a>], seat: usize) -> &'a str {
     seats.get(seat).map_or("", |s| s.display_name)
 }
 
+/// The player of `seat`, as texts name it.
+fn player<'a>(seats: &[SeatView<'a>], seat: usize) -> Player<'a> {
+    Player {
+        seat,
+        display_name: display_name(seats, seat),
+    }
+}
+
 /// The messages for an illegal move, in the texts of `dialect`.
 pub fn rule_violation(
     room_id: &RoomId,
@@ -215,11 +223,10 @@ pub fn rule_violation(
     dialect: &Dialect,
 ) -> Violation<Packet> {
     let (mistake_text, described) = mv.mistake_texts(mistake);
-    let texts = dialect.texts.rule_violation(
-        display_name(seats, seat),
-        mistake_text,
-        described.as_deref(),
-    );
+    let texts =
+        dialect
+            .texts
+            .rule_violation(player(seats, seat), mistake_text, described.as_deref());
     violation(room_id, mv, texts, |message| both(&message, 1024))
 }
 
@@ -235,14 +242,13 @@ pub fn unrequested_move(
     dialect: &Dialect,
 ) -> Violation<Bytes> {
     let texts = dialect.texts;
-    let describe = |s: usize| texts.player(s, display_name(seats, s));
-    let sender = describe(seat);
+    let sender = player(seats, seat);
     let description = mv.description();
     let texts = match on_turn {
         Some(expected) if expected != seat => {
-            texts.not_your_turn(&describe(expected), &sender, &description)
+            texts.not_your_turn(player(seats, expected), sender, &description)
         }
-        _ => texts.move_not_requested(&sender, &description),
+        _ => texts.move_not_requested(sender, &description),
     };
     violation(room_id, mv, texts, |message| stream(&message))
 }
@@ -300,7 +306,7 @@ pub struct DialectReasons<'a> {
 
 impl ReasonTexts for DialectReasons<'_> {
     fn left(&self, seat: usize, cause: LeaveCause) -> String {
-        self.texts.left(display_name(self.seats, seat), cause)
+        self.texts.left(player(self.seats, seat), cause)
     }
 
     fn timeout(&self, seat: usize, kind: Timeout) -> String {
@@ -309,7 +315,7 @@ impl ReasonTexts for DialectReasons<'_> {
             Timeout::Hard => TimeLimit::Hard,
         };
         self.texts.timeout(
-            display_name(self.seats, seat),
+            player(self.seats, seat),
             kind,
             self.limits.soft.as_secs(),
             self.limits.hard.as_secs(),

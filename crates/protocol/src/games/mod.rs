@@ -8,6 +8,10 @@
 //! The variants are named as in the rules crate's catalogue, and the glue
 //! to [`AnyGame`], [`AnyMove`] and [`AnyMistake`] matches them one to one,
 //! so a game missing from either list does not compile.
+//!
+//! Games that share pieces of their wire form share a module: the Blokus
+//! seasons 2021 and 2027 both build on [`blokus`], and each holds only what
+//! its season says differently.
 
 use spielleiter_rules::{AnyGame, AnyMistake, AnyMove, Game, GameType};
 
@@ -18,7 +22,9 @@ use crate::{
     xml::{ByteSink, Element, XmlReader, XmlWriter},
 };
 
+pub mod blokus;
 pub mod blokus2021;
+pub mod blokus2027;
 #[cfg(feature = "test-games")]
 pub mod counting;
 pub mod ostseeschach2022;
@@ -351,7 +357,6 @@ macro_rules! wire_catalogue {
                     )*
                     // A mistake of another game cannot come from this move;
                     // the move was not understood.
-                    #[allow(unreachable_patterns)]
                     _ => (INVALID_FORMAT_TEXT, None),
                 }
             }
@@ -372,7 +377,13 @@ wire_catalogue! {
     Blokus2021 {
         wire: blokus2021::Blokus2021,
         state: blokus2021::State,
-        moves: blokus2021::WireMove,
+        moves: blokus::WireMove,
+    }
+    /// Blokus 2027.
+    Blokus2027 {
+        wire: blokus2027::Blokus2027,
+        state: blokus2027::State,
+        moves: blokus::WireMove,
     }
     /// Ostseeschach 2022.
     Ostseeschach2022 {

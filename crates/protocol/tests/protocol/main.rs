@@ -6,6 +6,8 @@ mod util;
 mod vectors;
 // The same for the 2022 season's files (Ostseeschach).
 mod season2022;
+// The same for the Blokus 2027 examples.
+mod season2027;
 // The frame decoder on transcripts split at every byte, and edge cases.
 mod framing;
 // Single packets: leniency, typed errors.

@@ -6,7 +6,7 @@
 use spielleiter_protocol::{
     ClientMessage, GameMove, GameResult, GameState, GameType, RoomData, ScoreCause, SeatResult,
     ServerMessage,
-    dialect::{LeaveCause, MoveRequestClass, TimeLimit},
+    dialect::{LeaveCause, MoveRequestClass, Player, TimeLimit},
     games::{
         self,
         ostseeschach2022::{describe_move, mistake_text},
@@ -18,6 +18,12 @@ use spielleiter_rules::{
 };
 
 use crate::util::{frames, packet, vector};
+
+/// The second player, as the season's texts name it.
+const BOB: Player<'static> = Player {
+    seat: 1,
+    display_name: "bob",
+};
 
 const ROOM: &str = "f3c1e2a4-5b6d-4e7f-8a9b-0c1d2e3f4a5b";
 const GAME: GameType = GameType::Ostseeschach2022;
@@ -238,7 +244,7 @@ fn a_rule_violation_error_and_result() {
     let mv = Move::new(7, 3, 6, 3);
     assert_eq!(game.is_legal(&mv), Err(Mistake::InvalidMovement));
     let texts = games::dialect(GAME).texts.rule_violation(
-        "bob",
+        BOB,
         mistake_text(Mistake::InvalidMovement),
         Some(&describe_move(&mv)),
     );
@@ -263,7 +269,7 @@ fn a_rule_violation_error_and_result() {
 fn a_departure_result() {
     let reason = games::dialect(GAME)
         .texts
-        .left("bob", LeaveCause::LostConnection);
+        .left(BOB, LeaveCause::LostConnection);
     check_server_vector(
         "24-result-left.xml",
         room(RoomData::Result(result(
@@ -280,7 +286,7 @@ fn a_timeout_result_names_the_winner_unlike_the_official_server() {
     // vector's.
     let reason = games::dialect(GAME)
         .texts
-        .timeout("bob", TimeLimit::Soft, 2, 10);
+        .timeout(BOB, TimeLimit::Soft, 2, 10);
     let ours = room(RoomData::Result(result(
         &game_after(1),
         Some((ScoreCause::SoftTimeout, reason)),

@@ -1,15 +1,16 @@
-//! Blokus 2021 as the server drives it: the [`Game`] implementation (seat 0
-//! is team ONE, seat 1 team TWO) and the catalogue's constructor.
+//! The Software-Challenge Blokus seasons as the server drives them: the
+//! [`Game`] implementation of [`SwcBlokus`] for every season (seat 0 is
+//! team ONE, seat 1 team TWO) and the catalogue's constructor.
 
 use rand_core::Rng;
 
-use super::{Blokus, Mistake, Move, MoveList, Team};
+use super::{Mistake, Move, MoveList, SwcBlokus, SwcVariant, Team};
 use crate::game::{Game, PlayerSet, ScoreParts};
 
-/// A new game whose start piece is drawn from `rng` (the catalogue's
-/// constructor for `swc_2021_blokus`).
-pub fn new_random_game<R: Rng + ?Sized>(rng: &mut R) -> Blokus {
-    Blokus::new(Blokus::random_start_piece(rng))
+/// A new game of the season `V` whose start piece is drawn from `rng` (the
+/// catalogue's constructor for `swc_2021_blokus` and `swc_2027_blokus`).
+pub fn new_random_game<V: SwcVariant, R: Rng + ?Sized>(rng: &mut R) -> SwcBlokus<V> {
+    SwcBlokus::new(SwcBlokus::<V>::random_start_piece(rng))
 }
 
 /// The team of seat `seat`.
@@ -21,7 +22,7 @@ fn team(seat: usize) -> Team {
     Team::ALL[seat]
 }
 
-impl Game for Blokus {
+impl<V: SwcVariant> Game for SwcBlokus<V> {
     type Move = Move;
     type Mistake = Mistake;
 
@@ -30,23 +31,23 @@ impl Game for Blokus {
     }
 
     fn turn(&self) -> u32 {
-        Blokus::turn(self)
+        SwcBlokus::turn(self)
     }
 
     fn player_to_move(&self) -> Option<usize> {
-        (!Blokus::is_over(self)).then(|| self.current_team().index())
+        (!SwcBlokus::is_over(self)).then(|| self.current_team().index())
     }
 
     fn play(&mut self, mv: &Move) -> Result<(), Mistake> {
-        Blokus::play(self, mv)
+        SwcBlokus::play(self, mv)
     }
 
     fn is_over(&self) -> bool {
-        Blokus::is_over(self)
+        SwcBlokus::is_over(self)
     }
 
     fn has_legal_move(&self) -> bool {
-        !Blokus::is_over(self) && Blokus::has_legal_move(self, self.current_color())
+        !SwcBlokus::is_over(self) && SwcBlokus::has_legal_move(self, self.current_color())
     }
 
     fn for_each_legal_move(&self, mut f: impl FnMut(Move)) {

@@ -1,29 +1,41 @@
 //! Blokus 2021 on the wire (`swc_2021_blokus`, `blokus-2021.md` §6, §7,
-//! §9, §11), in the 2021 season's dialect: the state inside a memento
-//! ([`state`]), the moves `sc.plugin2021.SetMove` and
-//! `sc.plugin2021.SkipMove` ([`moves`]), the score fragments, and the German
-//! texts of mistakes and moves ([`texts`]).
+//! §9, §11), in the 2021 season's dialect: the state inside a memento in
+//! the 2021 layout ([`state`]), the move classes `sc.plugin2021.SetMove` and
+//! `sc.plugin2021.SkipMove`, and the score fragments. The moves themselves,
+//! the parts of the state and the German texts are the Blokus pieces both
+//! seasons share ([`blokus`](super::blokus)).
 
-pub mod moves;
 pub mod state;
-pub mod texts;
 
 use spielleiter_rules::{
     GameType,
-    blokus::{Blokus, Mistake, Move},
+    blokus::{Blokus, Mistake, Setup, Swc2021},
 };
 
-pub use self::{
-    moves::{SET_MOVE_CLASS, SKIP_MOVE_CLASS, WireMove, describe_move},
-    state::State,
-    texts::{german_name, mistake_move_description, mistake_names_move, mistake_text},
+pub use self::state::State;
+pub use super::blokus::{
+    MoveClasses, WireMove, describe_move, german_name, mistake_move_description,
+    mistake_names_move, mistake_text,
 };
-use super::{GameMove, GameState, WireGame};
+use super::{GameState, blokus::BlokusSeason};
 use crate::{
     dialect::{Dialect, SEASON_2021},
     error::DecodeError,
-    result::{Aggregation, ScoreFragment},
+    result::ScoreFragment,
     xml::{ByteSink, Element, XmlReader, XmlWriter},
+};
+
+/// The `class` of a piece placement.
+pub const SET_MOVE_CLASS: &str = "sc.plugin2021.SetMove";
+
+/// The `class` of a pass.
+pub const SKIP_MOVE_CLASS: &str = "sc.plugin2021.SkipMove";
+
+/// The classes of the 2021 moves (the short aliases `setmove`/`skipmove`
+/// were never registered, `blokus-2021.md` §7).
+pub const MOVE_CLASSES: MoveClasses = MoveClasses {
+    set: SET_MOVE_CLASS,
+    skip: SKIP_MOVE_CLASS,
 };
 
 /// Name of the game's own score fragment, the team's points; starts with
@@ -36,24 +48,18 @@ pub fn score_definition() -> Vec<ScoreFragment> {
     super::score_definition(GameType::Blokus2021)
 }
 
-/// Blokus 2021's [`WireGame`].
+/// Blokus 2021 as a [`BlokusSeason`], which makes it a
+/// [`WireGame`](super::WireGame).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Blokus2021;
 
-impl WireGame for Blokus2021 {
-    type Game = Blokus;
+impl BlokusSeason for Blokus2021 {
+    type Variant = Swc2021;
     type State = State;
-    type Move = WireMove;
 
     const DIALECT: &'static Dialect = &SEASON_2021;
-
-    fn score_fragments() -> Vec<ScoreFragment> {
-        vec![ScoreFragment {
-            name: GAME_POINTS_FRAGMENT.to_owned(),
-            aggregation: Aggregation::Average,
-            relevant_for_ranking: true,
-        }]
-    }
+    const MOVE_CLASSES: MoveClasses = MOVE_CLASSES;
+    const POINTS_FRAGMENT: &'static str = GAME_POINTS_FRAGMENT;
 
     fn state(game: &Blokus, display_names: &[&str]) -> State {
         let name = |seat: usize| display_names.get(seat).copied().unwrap_or("").to_owned();
@@ -63,16 +69,12 @@ impl WireGame for Blokus2021 {
         }
     }
 
-    fn state_turn(state: &State) -> u32 {
-        state.setup.turn
+    fn setup(state: &State) -> &Setup {
+        &state.setup
     }
 
     fn state_names(state: &State) -> Vec<String> {
         state.display_names.to_vec()
-    }
-
-    fn game_of_state(state: &State) -> Result<Blokus, String> {
-        Blokus::from_setup(&state.setup).map_err(|error| error.to_string())
     }
 
     fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) {
@@ -83,48 +85,8 @@ impl WireGame for Blokus2021 {
         state::read_state(r, el)
     }
 
-    fn is_move_class(class: &str) -> bool {
-        matches!(class, SET_MOVE_CLASS | SKIP_MOVE_CLASS)
-    }
-
-    fn move_class(mv: &WireMove) -> &'static str {
-        mv.class()
-    }
-
-    fn move_has_content(mv: &WireMove) -> bool {
-        moves::move_has_content(mv)
-    }
-
-    fn write_move_content<S: ByteSink>(w: &mut XmlWriter<'_, S>, mv: &WireMove) {
-        moves::write_move_content(w, mv);
-    }
-
-    fn read_move(
-        r: &mut XmlReader<'_>,
-        el: &Element<'_>,
-        class: &str,
-    ) -> Result<WireMove, DecodeError> {
-        moves::read_move(r, el, class)?.ok_or_else(|| DecodeError::UnknownClass {
-            element: "data",
-            class: class.to_owned(),
-        })
-    }
-
-    /// A pass without colour is for the colour on turn (decisions.md §4).
-    fn resolve_move(mv: &WireMove, game: &Blokus) -> Move {
-        mv.resolve(game.current_color())
-    }
-
-    fn wire_move(mv: Move) -> WireMove {
-        WireMove::from(mv)
-    }
-
-    fn describe_move(mv: &WireMove) -> String {
-        mv.description()
-    }
-
-    fn mistake_texts(mistake: Mistake, mv: &WireMove) -> (&'static str, Option<String>) {
-        (mistake_text(mistake), mistake_move_description(mistake, mv))
+    fn mistake_text(mistake: Mistake) -> &'static str {
+        mistake_text(mistake)
     }
 }
 
@@ -134,17 +96,15 @@ impl From<State> for GameState {
     }
 }
 
-impl From<WireMove> for GameMove {
-    fn from(mv: WireMove) -> GameMove {
-        GameMove::Blokus2021(mv)
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use spielleiter_rules::{AnyGame, AnyMistake, AnyMove, Game, blokus::Color};
+    use spielleiter_rules::{
+        AnyGame, AnyMistake, AnyMove, Game,
+        blokus::{Color, Move},
+    };
 
     use super::*;
+    use crate::games::GameMove;
 
     fn new_game() -> AnyGame {
         let mut rng = rand_pcg::Pcg64::new(7, 11);

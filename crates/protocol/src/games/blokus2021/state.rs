@@ -1,15 +1,17 @@
 //! The Blokus 2021 state inside a memento (`blokus-2021.md` §6): the
 //! position ([`Setup`] from the rules crate) plus the players' names, to and
-//! from XML.
+//! from XML, in the 2021 layout.
 
-use spielleiter_rules::blokus::{
-    BOARD_SIZE, ByColor, Color, ColorSet, Move, PieceKind, PieceSet, Setup, Team,
-};
+use spielleiter_rules::blokus::{Setup, Team};
 
-use super::moves::{WireMove, read_move, write_move_content};
+use super::MOVE_CLASSES;
 use crate::{
     error::DecodeError,
-    xml::{ByteSink, Element, XmlReader, XmlWriter, parse_bool},
+    games::blokus::state::{
+        read_setup, write_board, write_last_move, write_last_move_mono, write_shape_lists,
+        write_valid_colors,
+    },
+    xml::{ByteSink, Element, XmlReader, XmlWriter},
 };
 
 /// A Blokus 2021 state as a memento carries it: the position plus the
@@ -33,20 +35,6 @@ impl State {
     }
 }
 
-const SHAPE_LISTS: [&str; 4] = ["blueShapes", "yellowShapes", "redShapes", "greenShapes"];
-
-macro_rules! shape_elements {
-    ($($name:literal)*) => { [$(concat!("<shape>", $name, "</shape>")),*] };
-}
-
-/// `<shape>NAME</shape>` for every kind in enum order: a memento lists up to
-/// 84 of them, so they are written in one piece each.
-const SHAPE_ELEMENTS: [&str; 21] = shape_elements!(
-    "MONO" "DOMINO" "TRIO_L" "TRIO_I" "TETRO_O" "TETRO_T" "TETRO_I" "TETRO_L" "TETRO_Z"
-    "PENTO_L" "PENTO_T" "PENTO_V" "PENTO_S" "PENTO_Z" "PENTO_I" "PENTO_P" "PENTO_W" "PENTO_U"
-    "PENTO_R" "PENTO_X" "PENTO_Y"
-);
-
 /// Writes `<state class="state" …>` with every child in the official order
 /// (`blokus-2021.md` §6).
 pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) {
@@ -58,29 +46,8 @@ pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) 
     w.attr_raw("startPiece", setup.start_piece.name());
     w.open();
     w.text_element_with_class("startTeam", "team", Team::One.name());
-    for (color, list) in Color::ALL.into_iter().zip(SHAPE_LISTS) {
-        let shapes = setup.remaining[color];
-        w.start(list);
-        if shapes.is_empty() {
-            w.end_empty();
-            continue;
-        }
-        w.open();
-        for kind in shapes.iter() {
-            w.raw_element(SHAPE_ELEMENTS[kind.index()]);
-        }
-        w.close(list);
-    }
-    w.start("validColors");
-    if setup.valid_colors.is_empty() {
-        w.end_empty();
-    } else {
-        w.open();
-        for color in setup.valid_colors.iter() {
-            w.text_element_raw("color", color.name());
-        }
-        w.close("validColors");
-    }
+    write_shape_lists(w, setup);
+    write_valid_colors(w, setup);
     for (element, team) in [("first", Team::One), ("second", Team::Two)] {
         w.start(element);
         w.attr("displayName", state.display_name(team));
@@ -88,238 +55,28 @@ pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) 
         w.text_element_with_class("color", "team", team.name());
         w.close(element);
     }
-    w.start("board");
-    let mut fields = setup.occupied_fields().peekable();
-    if fields.peek().is_none() {
-        w.end_empty();
-    } else {
-        w.open();
-        let mut buf = [0; FIELD_ELEMENT_MAX];
-        for (x, y, color) in fields {
-            w.raw_element_bytes(field_element(x, y, color, &mut buf));
-        }
-        w.close("board");
-    }
-    if let Some(last) = &setup.last_move {
-        let mv = WireMove::from(*last);
-        w.start("lastMove");
-        w.attr_raw("class", mv.class());
-        w.open();
-        write_move_content(w, &mv);
-        w.close("lastMove");
-    }
-    w.start("lastMoveMono");
-    if setup.last_move_mono.iter().all(|(_, m)| m.is_none()) {
-        w.end_empty();
-    } else {
-        w.open();
-        for (color, mono) in setup.last_move_mono.iter() {
-            if let Some(mono) = mono {
-                w.start("entry");
-                w.open();
-                w.text_element_raw("color", color.name());
-                w.text_element_raw("boolean", if *mono { "true" } else { "false" });
-                w.close("entry");
-            }
-        }
-        w.close("lastMoveMono");
-    }
+    write_board(w, setup);
+    write_last_move(w, setup, &MOVE_CLASSES);
+    write_last_move_mono(w, setup);
     w.close("state");
-}
-
-/// The longest `<field …/>` element: two-digit coordinates and `YELLOW`.
-const FIELD_ELEMENT_MAX: usize = 40;
-
-/// `<field x="X" y="Y" content="COLOR"/>` for a board field, built in one
-/// piece: the board is most of a state, and writing each field as one
-/// slice instead of a dozen small ones makes encoding a late-game state
-/// several times faster. The bytes are ASCII.
-fn field_element(x: usize, y: usize, color: Color, buf: &mut [u8; FIELD_ELEMENT_MAX]) -> &[u8] {
-    fn put(buf: &mut [u8; FIELD_ELEMENT_MAX], len: &mut usize, bytes: &[u8]) {
-        buf[*len..*len + bytes.len()].copy_from_slice(bytes);
-        *len += bytes.len();
-    }
-    fn number(buf: &mut [u8; FIELD_ELEMENT_MAX], len: &mut usize, n: usize) {
-        if n >= 10 {
-            put(buf, len, &[b'0' + (n / 10 % 10) as u8]);
-        }
-        put(buf, len, &[b'0' + (n % 10) as u8]);
-    }
-    let mut len = 0;
-    put(buf, &mut len, b"<field x=\"");
-    number(buf, &mut len, x);
-    put(buf, &mut len, b"\" y=\"");
-    number(buf, &mut len, y);
-    put(buf, &mut len, b"\" content=\"");
-    put(buf, &mut len, color.name().as_bytes());
-    put(buf, &mut len, b"\"/>");
-    &buf[..len]
-}
-
-fn parse_color(value: &str) -> Result<Color, DecodeError> {
-    value
-        .parse()
-        .map_err(|_| DecodeError::invalid("colour", value))
-}
-
-fn parse_board_coordinate(value: &str) -> Result<usize, DecodeError> {
-    value
-        .parse::<usize>()
-        .ok()
-        .filter(|&v| v < BOARD_SIZE)
-        .ok_or_else(|| DecodeError::invalid("board coordinate", value))
 }
 
 /// Reads a `<state>` element. Children may come in any order; unknown ones
 /// are skipped; missing collections are empty.
 pub(crate) fn read_state(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<State, DecodeError> {
-    let (mut turn, mut start_piece) = (None, None);
-    for attr in el.attributes() {
-        let (key, value) = attr?;
-        match key {
-            "turn" => {
-                turn = Some(
-                    value
-                        .parse::<u32>()
-                        .map_err(|_| DecodeError::invalid("turn", value.as_ref()))?,
-                )
-            }
-            "startPiece" => {
-                start_piece = Some(
-                    value
-                        .parse::<PieceKind>()
-                        .map_err(|_| DecodeError::invalid("piece kind", value.as_ref()))?,
-                )
-            }
-            _ => {}
-        }
-    }
-    let missing = |attribute| DecodeError::MissingAttribute {
-        element: "state",
-        attribute,
-    };
-    let mut setup = Setup::new(start_piece.ok_or(missing("startPiece"))?);
-    setup.turn = turn.ok_or(missing("turn"))?;
-    setup.remaining = ByColor([PieceSet::EMPTY; 4]);
-    setup.valid_colors = ColorSet::EMPTY;
     let mut display_names = [String::new(), String::new()];
-    while let Some(child) = r.next_child(&el)? {
-        match child.name() {
-            name if SHAPE_LISTS.contains(&name) => {
-                let index = SHAPE_LISTS.iter().position(|&l| l == name).unwrap_or(0);
-                let mut set = PieceSet::EMPTY;
-                while let Some(shape) = r.next_child(&child)? {
-                    if shape.name() == "shape" {
-                        let text = r.text(shape)?;
-                        set.insert(
-                            text.parse()
-                                .map_err(|_| DecodeError::invalid("piece kind", text.as_ref()))?,
-                        );
-                    } else {
-                        r.skip(shape)?;
-                    }
-                }
-                setup.remaining[Color::from_index(index)] = set;
-            }
-            "validColors" => {
-                while let Some(color) = r.next_child(&child)? {
-                    if color.name() == "color" {
-                        setup.valid_colors.insert(parse_color(&r.text(color)?)?);
-                    } else {
-                        r.skip(color)?;
-                    }
-                }
-            }
-            name @ ("first" | "second") => {
-                let index = usize::from(name == "second");
-                display_names[index] = child
-                    .attribute("displayName")?
-                    .unwrap_or_default()
-                    .into_owned();
-                r.skip(child)?;
-            }
-            "board" => {
-                while let Some(field) = r.next_child(&child)? {
-                    if field.name() == "field" {
-                        let (mut x, mut y, mut content) = (None, None, None);
-                        for attr in field.attributes() {
-                            let (key, value) = attr?;
-                            match key {
-                                "x" => x = Some(parse_board_coordinate(&value)?),
-                                "y" => y = Some(parse_board_coordinate(&value)?),
-                                "content" => content = Some(parse_color(&value)?),
-                                _ => {}
-                            }
-                        }
-                        let missing = |attribute| DecodeError::MissingAttribute {
-                            element: "field",
-                            attribute,
-                        };
-                        let (x, y) = (x.ok_or(missing("x"))?, y.ok_or(missing("y"))?);
-                        setup.board[y][x] = Some(content.ok_or(missing("content"))?);
-                    }
-                    r.skip(field)?;
-                }
-            }
-            "lastMove" => {
-                let class = child.class()?.into_owned();
-                let mv = read_move(r, &child, &class)?.ok_or(DecodeError::UnknownClass {
-                    element: "lastMove",
-                    class,
-                })?;
-                setup.last_move = Some(match mv {
-                    WireMove::Set(p) => Move::Set(p),
-                    WireMove::Skip(Some(c)) => Move::Skip(c),
-                    WireMove::Skip(None) => {
-                        return Err(DecodeError::MissingChild {
-                            element: "lastMove",
-                            child: "color",
-                        });
-                    }
-                });
-            }
-            "lastMoveMono" => {
-                while let Some(entry) = r.next_child(&child)? {
-                    if entry.name() != "entry" {
-                        r.skip(entry)?;
-                        continue;
-                    }
-                    let (mut color, mut mono) = (None, None);
-                    while let Some(item) = r.next_child(&entry)? {
-                        match item.name() {
-                            "color" => color = Some(parse_color(&r.text(item)?)?),
-                            "boolean" => mono = Some(parse_bool(&r.text(item)?)),
-                            _ => r.skip(item)?,
-                        }
-                    }
-                    let missing = |child| DecodeError::MissingChild {
-                        element: "entry",
-                        child,
-                    };
-                    setup.last_move_mono[color.ok_or(missing("color"))?] =
-                        Some(mono.ok_or(missing("boolean"))?);
-                }
-            }
-            _ => r.skip(child)?,
+    let setup = read_setup(r, el, &MOVE_CLASSES, |r, child| {
+        if let name @ ("first" | "second") = child.name() {
+            let index = usize::from(name == "second");
+            display_names[index] = child
+                .attribute("displayName")?
+                .unwrap_or_default()
+                .into_owned();
         }
-    }
+        r.skip(child)
+    })?;
     Ok(State {
         setup,
         display_names,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn precomputed_shape_elements_use_the_official_names() {
-        for kind in PieceKind::ALL {
-            assert_eq!(
-                SHAPE_ELEMENTS[kind.index()],
-                format!("<shape>{}</shape>", kind.name())
-            );
-        }
-    }
 }

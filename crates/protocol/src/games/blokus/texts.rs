@@ -1,6 +1,8 @@
-//! The official German texts of Blokus 2021: colour names in move
-//! descriptions and the explanations of the mistakes (`blokus-2021.md`
-//! §11.1).
+//! The official German texts of Blokus: colour names in move
+//! descriptions and the explanations of the mistakes, as the 2021 server
+//! words them (`blokus-2021.md` §11.1). The 2027 server words them the
+//! same but for `WRONG_COLOR` (`blokus-2027.md` §3.6), which its own module
+//! says.
 
 use spielleiter_rules::blokus::{Color, Mistake};
 
@@ -16,8 +18,8 @@ pub const fn german_name(color: Color) -> &'static str {
     }
 }
 
-/// The official German explanation of `mistake`, as sent in error messages
-/// and result reasons (`blokus-2021.md` §11.1).
+/// The official German explanation of `mistake`, as the 2021 server sends
+/// it in error messages and result reasons (`blokus-2021.md` §11.1).
 pub const fn mistake_text(mistake: Mistake) -> &'static str {
     match mistake {
         Mistake::WrongColor => "Die Farbe des Zuges ist nicht an der Reihe",
@@ -27,7 +29,8 @@ pub const fn mistake_text(mistake: Mistake) -> &'static str {
         Mistake::Obstructed => "Der Spielstein würde eine andere Farbe überlagern",
         Mistake::TouchesSameColor => "Der Spielstein berührt ein Feld gleicher Farbe",
         Mistake::NotInCorner => "Der erste Zug muss auf eine freie Ecke gesetzt werden",
-        // A 2027 mistake (`blokus-2027.md` §3.6); a 2021 game never reports it.
+        // A 2027 mistake (`blokus-2027.md` §3.6); a 2021 game never reports
+        // it, and a 2027 game never reports NOT_IN_CORNER.
         Mistake::NotOnBorder => "Der erste Zug muss an den Rand gesetzt werden",
         Mistake::NoSharedCorner => {
             "Alle Teile müssen ein vorheriges Teil gleicher Farbe über mindestens eine Ecke berühren"
@@ -37,7 +40,8 @@ pub const fn mistake_text(mistake: Mistake) -> &'static str {
 }
 
 /// Whether the official server names the move when it reports `mistake`
-/// (`blokus-2021.md` §11.1): not for `WRONG_SHAPE` and `DUPLICATE_SHAPE`.
+/// (`blokus-2021.md` §11.1, the same in 2027): not for `WRONG_SHAPE` and
+/// `DUPLICATE_SHAPE`.
 pub const fn mistake_names_move(mistake: Mistake) -> bool {
     !matches!(mistake, Mistake::WrongShape | Mistake::DuplicateShape)
 }

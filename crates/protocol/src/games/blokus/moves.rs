@@ -1,6 +1,8 @@
-//! The Blokus 2021 moves on the wire: `sc.plugin2021.SetMove` and
-//! `sc.plugin2021.SkipMove` (`blokus-2021.md` §7), and their official
-//! German descriptions (§11.2).
+//! The Blokus moves on the wire, the same in 2021 and 2027 but for their
+//! classes (`blokus-2021.md` §7, `blokus-2027.md` §5): a placement
+//! (`<piece color kind rotation isFlipped><position x y/></piece>`) or a
+//! pass (`<color>`), and their official German descriptions
+//! (`blokus-2021.md` §11.2, unchanged in 2027).
 
 use spielleiter_rules::blokus::{Color, Move, PieceKind, Placement, Rotation};
 
@@ -10,20 +12,38 @@ use crate::{
     xml::{ByteSink, Element, XmlReader, XmlWriter, parse_bool},
 };
 
-/// The `class` of a piece placement.
-pub const SET_MOVE_CLASS: &str = "sc.plugin2021.SetMove";
+/// The `class` names of a season's two moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveClasses {
+    /// The class of a placement, e.g. `sc.plugin2021.SetMove`.
+    pub set: &'static str,
+    /// The class of a pass, e.g. `sc.plugin2021.SkipMove`.
+    pub skip: &'static str,
+}
 
-/// The `class` of a pass.
-pub const SKIP_MOVE_CLASS: &str = "sc.plugin2021.SkipMove";
+impl MoveClasses {
+    /// The class of `mv`.
+    pub fn of(&self, mv: &WireMove) -> &'static str {
+        match mv {
+            WireMove::Set(_) => self.set,
+            WireMove::Skip(_) => self.skip,
+        }
+    }
+
+    /// Whether `class` is one of the two.
+    pub fn contains(&self, class: &str) -> bool {
+        class == self.set || class == self.skip
+    }
+}
 
 /// A move as a client sent it. Unlike the rules' [`Move`], a pass may lack
 /// its colour: a `SkipMove` without `<color>` means the colour on turn
 /// (decisions.md §4); [`WireMove::resolve`] fills it in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WireMove {
-    /// `sc.plugin2021.SetMove`.
+    /// A placement (`SetMove`).
     Set(Placement),
-    /// `sc.plugin2021.SkipMove`, with the colour if one was given.
+    /// A pass (`SkipMove`), with the colour if one was given.
     Skip(Option<Color>),
 }
 
@@ -33,14 +53,6 @@ impl WireMove {
         match self {
             WireMove::Set(placement) => Move::Set(placement),
             WireMove::Skip(color) => Move::Skip(color.unwrap_or(on_turn)),
-        }
-    }
-
-    /// The `class` attribute of the move.
-    pub fn class(&self) -> &'static str {
-        match self {
-            WireMove::Set(_) => SET_MOVE_CLASS,
-            WireMove::Skip(_) => SKIP_MOVE_CLASS,
         }
     }
 
@@ -109,14 +121,15 @@ pub(crate) fn move_has_content(mv: &WireMove) -> bool {
 }
 
 /// Reads the content of a move element whose class is `class`; `None` if
-/// the class is not a Blokus 2021 move.
+/// the class is none of `classes`.
 pub(crate) fn read_move(
     r: &mut XmlReader<'_>,
     el: &Element<'_>,
     class: &str,
+    classes: &MoveClasses,
 ) -> Result<Option<WireMove>, DecodeError> {
     let mv = match class {
-        SET_MOVE_CLASS => {
+        _ if class == classes.set => {
             let mut placement = None;
             while let Some(child) = r.next_child(el)? {
                 if child.name() == "piece" {
@@ -127,7 +140,7 @@ pub(crate) fn read_move(
             }
             WireMove::Set(placement.ok_or(MoveError::MissingElement { element: "piece" })?)
         }
-        SKIP_MOVE_CLASS => {
+        _ if class == classes.skip => {
             let mut color = None;
             while let Some(child) = r.next_child(el)? {
                 if child.name() == "color" {
