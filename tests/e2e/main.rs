@@ -19,3 +19,5 @@ mod flood;
 mod seats;
 // Passphrase guessing and unused reservations.
 mod security;
+// Blokus 2027 in the official 2027 layout, and next to a 2021 game.
+mod season2027;

@@ -93,6 +93,31 @@ impl TestServer {
         admin
     }
 
+    /// Prepares a room of `game` through the admin protocol with a reserved,
+    /// timed slot per name; returns the admin connection (which can go on
+    /// to observe or cancel), the room id and the reservation codes.
+    pub async fn prepare(
+        &self,
+        game: GameType,
+        names: &[&str],
+    ) -> (TestClient, String, Vec<String>) {
+        let mut admin = self.admin().await;
+        admin
+            .send(&ClientMessage::Prepare(spielleiter_protocol::Prepare {
+                game_type: Some(game.id().to_owned()),
+                pause: false,
+                slots: names.iter().map(|name| slot(name)).collect(),
+            }))
+            .await;
+        match admin.message().await {
+            ServerMessage::Prepared {
+                room_id,
+                reservations,
+            } => (admin, room_id, reservations),
+            other => panic!("expected <prepared>, got {other:?}"),
+        }
+    }
+
     /// Shuts down like [`TestServer::shutdown`], but leaves the replay
     /// directory for the caller to inspect (and remove).
     pub async fn shutdown_keeping_replays(mut self) -> PathBuf {
@@ -213,6 +238,10 @@ pub struct TestClient {
     game: GameType,
     /// Every byte received, for byte-level checks.
     pub raw: Vec<u8>,
+    /// Every packet received, decoded, in order.
+    pub seen: Vec<ServerMessage>,
+    /// Whether the server ended its document.
+    ended: bool,
 }
 
 impl TestClient {
@@ -230,7 +259,30 @@ impl TestClient {
             opened: false,
             game: GameType::Blokus2021,
             raw: Vec::new(),
+            seen: Vec::new(),
+            ended: false,
         }
+    }
+
+    /// Asserts that every byte received so far is exactly what the
+    /// protocol crate's encoder writes for the packets decoded from them:
+    /// the server wrote each packet in the official layout (attribute and
+    /// child order, indentation, escaping, the stream's framing). Decoding
+    /// is lenient about order and spacing; encoding is not.
+    pub fn assert_bytes_are_the_encoders(&self) {
+        let mut expected = Vec::new();
+        let mut encoder = spielleiter_protocol::ServerStreamEncoder::new();
+        for message in &self.seen {
+            encoder.write(message, &mut expected);
+        }
+        if self.ended {
+            encoder.finish(&mut expected);
+        }
+        assert_eq!(
+            String::from_utf8_lossy(&self.raw),
+            String::from_utf8_lossy(&expected),
+            "the bytes on the wire differ from the encoder's"
+        );
     }
 
     /// Connects from the local address `from` (any `127.x.y.z` works on
@@ -298,9 +350,13 @@ impl TestClient {
                                 String::from_utf8_lossy(frame.as_bytes())
                             )
                         });
+                    self.seen.push(message.clone());
                     return Some(Received::Message(message));
                 }
-                Ok(Some(StreamEvent::End)) => return Some(Received::End),
+                Ok(Some(StreamEvent::End)) => {
+                    self.ended = true;
+                    return Some(Received::End);
+                }
                 Ok(None) => {}
                 Err(e) => panic!("server stream is not well-formed: {e}"),
             }
@@ -371,6 +427,33 @@ impl TestClient {
             Received::Eof => {}
             other => panic!("expected EOF after </protocol>, got {other:?}"),
         }
+    }
+
+    /// Joins a room of `game` with `join` (and reads its packets from now
+    /// on); returns the room id from `joined`.
+    pub async fn join_game(&mut self, game: GameType) -> String {
+        self.reads(game);
+        self.send(&ClientMessage::Join {
+            game_type: Some(game.id().to_owned()),
+        })
+        .await;
+        expect_joined(self.message().await)
+    }
+
+    /// Redeems a reservation for a room of `game` (and reads its packets
+    /// from now on); returns the room id from `joined`.
+    pub async fn join_prepared_game(&mut self, code: &str, game: GameType) -> String {
+        self.reads(game);
+        self.join_prepared(code).await
+    }
+
+    /// Sends a move of any game for `room_id`.
+    pub async fn send_game_move(&mut self, room_id: &str, mv: GameMove) {
+        self.send(&ClientMessage::Move {
+            room_id: room_id.to_owned(),
+            mv,
+        })
+        .await;
     }
 
     /// Joins with `join` and returns the room id from `joined`.
@@ -602,6 +685,16 @@ impl BackgroundGame {
 /// replay thread works in real time: so does this wait, also in a test on
 /// tokio's paused clock.
 pub async fn wait_for_replay_of(dir: &Path, room_id: &str) -> spielleiter_protocol::Replay {
+    wait_for_replay_of_game(dir, room_id, GameType::Blokus2021).await
+}
+
+/// Waits for the finished replay of `room_id`, a room of `game`, in `dir`
+/// and reads it.
+pub async fn wait_for_replay_of_game(
+    dir: &Path,
+    room_id: &str,
+    game: GameType,
+) -> spielleiter_protocol::Replay {
     let needle = format!("roomId=\"{room_id}\"");
     let deadline = std::time::Instant::now() + PATIENCE;
     loop {
@@ -611,11 +704,8 @@ pub async fn wait_for_replay_of(dir: &Path, room_id: &str) -> spielleiter_protoc
         for path in finished {
             let text = read_replay_text(&path);
             if text.contains(&needle) {
-                return spielleiter_protocol::replay::read_replay(
-                    text.as_bytes(),
-                    GameType::Blokus2021,
-                )
-                .unwrap_or_else(|e| panic!("replay {path:?} is incomplete: {e}"));
+                return spielleiter_protocol::replay::read_replay(text.as_bytes(), game)
+                    .unwrap_or_else(|e| panic!("replay {path:?} is incomplete: {e}"));
             }
         }
         assert!(
