@@ -239,32 +239,9 @@ async fn large_unfinished_messages_are_refused_beyond_the_total_bound() {
     server.shutdown().await;
 }
 
-/// A log sink for one test thread.
-#[derive(Clone, Default)]
-struct CapturedLog(Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for CapturedLog {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[tokio::test]
 async fn a_flood_of_bad_requests_logs_ten_lines_and_a_count() {
-    let log = CapturedLog::default();
-    let sink = log.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::INFO)
-        .with_ansi(false)
-        .with_writer(move || sink.clone())
-        .finish();
-    // The test's runtime runs on this thread, server tasks included.
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let (log, _guard) = spielleiter_e2e::CapturedLog::install();
     let server = TestServer::start(|_| {}).await;
     let mut client = server.connect().await;
     // 500 unknown packets, each named with 5,000 characters.
@@ -278,7 +255,7 @@ async fn a_flood_of_bad_requests_logs_ten_lines_and_a_count() {
     }
     drop(client);
     server.shutdown().await;
-    let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+    let text = log.text();
     let unknown = text
         .lines()
         .filter(|l| l.contains("unknown packet"))

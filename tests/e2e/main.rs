@@ -21,3 +21,5 @@ mod seats;
 mod security;
 // Blokus 2027 in the official 2027 layout, and next to a 2021 game.
 mod season2027;
+// Faults of the machine: replay directory, full disk, a crash's leftovers.
+mod faults;

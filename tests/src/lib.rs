@@ -66,6 +66,7 @@ impl TestServer {
         configure(&mut config);
         let passphrase = config.admin_passphrase.clone().unwrap_or_default();
         let replays = config.replays;
+        let replay_dir = config.replay_dir.clone();
         let server = EmbeddedServer::start(config).await.unwrap();
         TestServer {
             addr: server.addr(),
@@ -212,6 +213,75 @@ impl ServerStream {
                 Ok(Ok(_)) => {}
             }
         }
+    }
+}
+
+/// The server's log lines (INFO and above) of one test, captured on the
+/// test's thread: a test on tokio's default (current-thread) runtime runs
+/// the in-process server's tasks there too.
+///
+/// One global subscriber writes every line into the buffer of the thread
+/// that logs it, if that thread captures: scoped subscribers per test would
+/// race on tracing's per-callsite interest cache when tests run in
+/// parallel.
+#[derive(Clone, Debug, Default)]
+pub struct CapturedLog(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+thread_local! {
+    static CAPTURE: std::cell::RefCell<Option<CapturedLog>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Ends a thread's capture when dropped.
+#[derive(Debug)]
+pub struct CaptureGuard(());
+
+impl Drop for CaptureGuard {
+    fn drop(&mut self) {
+        CAPTURE.with(|capture| capture.borrow_mut().take());
+    }
+}
+
+/// Writes into the capturing thread's buffer, or nowhere.
+struct ThreadSink;
+
+impl std::io::Write for ThreadSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        CAPTURE.with(|capture| {
+            if let Some(log) = capture.borrow().as_ref() {
+                log.0.lock().unwrap().extend_from_slice(buf);
+            }
+        });
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl CapturedLog {
+    /// Starts capturing this thread's log lines; capturing ends when the
+    /// guard is dropped.
+    pub fn install() -> (CapturedLog, CaptureGuard) {
+        static GLOBAL: std::sync::Once = std::sync::Once::new();
+        GLOBAL.call_once(|| {
+            let subscriber = tracing_subscriber::fmt()
+                .with_max_level(tracing::Level::INFO)
+                .with_ansi(false)
+                .with_writer(|| ThreadSink)
+                .finish();
+            // Another global subscriber (none is set) would only mean no
+            // capture, which the test then notices.
+            let _ = tracing::subscriber::set_global_default(subscriber);
+        });
+        let log = CapturedLog::default();
+        CAPTURE.with(|capture| *capture.borrow_mut() = Some(log.clone()));
+        (log, CaptureGuard(()))
+    }
+
+    /// Everything logged so far.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
     }
 }
 

@@ -9,6 +9,13 @@
 //! final `</protocol>` without line break. The room encodes the packets; this
 //! module only owns files.
 //!
+//! A replay that cannot be written (the disk is full, the directory was
+//! removed) never costs the game: its partial file is removed, and the room
+//! learns of the failure when the game ends ([`ReplayFailure`]) and reports
+//! it. Each partial file is locked while it is written; at start, partial
+//! files nobody holds (left by a crash) are moved aside as
+//! `NAME.xml.unfinished` ([`recover_unfinished`]).
+//!
 //! Why a thread and not async file I/O: tokio's file operations each go to
 //! the blocking pool, and a busy server with hundreds of games would pay a
 //! thread hand-off per packet. One thread that drains everything queued and
@@ -26,7 +33,7 @@ use std::{
 
 use bytes::Bytes;
 use tokio::sync::oneshot;
-use tracing::{debug, info, warn};
+use tracing::{debug, info};
 
 /// How long the replay thread lets packets gather between rounds of
 /// writing: at most this much of a running game is missing from its file
@@ -54,8 +61,28 @@ enum Job {
     },
     Finish {
         id: u64,
-        done: oneshot::Sender<Option<PathBuf>>,
+        done: oneshot::Sender<Result<PathBuf, ReplayFailure>>,
     },
+}
+
+/// Why a game's replay was not written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write the replay {}", path.display())]
+pub struct ReplayFailure {
+    /// The file (or, if none could be created, the directory).
+    pub path: PathBuf,
+    /// The operating system's error.
+    #[source]
+    pub cause: std::io::Error,
+}
+
+impl ReplayFailure {
+    fn new(path: &Path, cause: std::io::Error) -> ReplayFailure {
+        ReplayFailure {
+            path: path.to_owned(),
+            cause,
+        }
+    }
 }
 
 /// Why the replay directory cannot take replays.
@@ -125,10 +152,25 @@ impl ReplayStore {
     /// error), or the thread cannot be started.
     pub fn start(settings: ReplaySettings) -> std::io::Result<ReplayStore> {
         check_dir(&settings.dir)?;
+        match recover_unfinished(&settings.dir) {
+            Ok(0) => {}
+            Ok(moved) => tracing::warn!(
+                moved,
+                dir = %settings.dir.display(),
+                "replays left unfinished by an earlier run (a crash) moved aside as *.xml.unfinished"
+            ),
+            Err(error) => {
+                tracing::warn!(%error, dir = %settings.dir.display(), "cannot look for unfinished replays")
+            }
+        }
+        ReplayStore::spawn(Writer::new(settings))
+    }
+
+    fn spawn(writer: Writer) -> std::io::Result<ReplayStore> {
         let (jobs, rx) = mpsc::channel();
         thread::Builder::new()
             .name("replays".to_owned())
-            .spawn(move || Writer::new(settings).run(&rx))?;
+            .spawn(move || writer.run(&rx))?;
         Ok(ReplayStore {
             jobs,
             next_id: std::sync::Arc::default(),
@@ -153,8 +195,8 @@ impl ReplayStore {
 }
 
 /// The room's end of one replay. Recording never blocks and never fails the
-/// game: I/O errors are logged by the replay thread, which gives up that
-/// replay.
+/// game: on an I/O error the replay thread gives up that replay, and
+/// [`ReplayRecorder::finish`] says why.
 #[derive(Debug)]
 pub struct ReplayRecorder {
     id: u64,
@@ -171,11 +213,23 @@ impl ReplayRecorder {
     }
 
     /// Ends the document and waits until the file is in its final place.
-    /// Returns the final path, or `None` if the replay could not be written.
-    pub async fn finish(self) -> Option<PathBuf> {
+    ///
+    /// # Errors
+    ///
+    /// The replay could not be written (its partial file has been
+    /// removed), or the replay thread is gone.
+    pub async fn finish(self) -> Result<PathBuf, ReplayFailure> {
+        let gone = || {
+            ReplayFailure::new(
+                Path::new(""),
+                std::io::Error::other("the replay thread has stopped"),
+            )
+        };
         let (done, result) = oneshot::channel();
-        self.jobs.send(Job::Finish { id: self.id, done }).ok()?;
-        result.await.ok().flatten()
+        self.jobs
+            .send(Job::Finish { id: self.id, done })
+            .map_err(|_| gone())?;
+        result.await.unwrap_or_else(|_| Err(gone()))
     }
 }
 
@@ -210,8 +264,12 @@ fn sanitize(name: &str) -> String {
 /// The replay thread's state: every open replay.
 struct Writer {
     settings: ReplaySettings,
-    /// Open replays; `None` for one that failed and is given up.
-    open: HashMap<u64, Option<PartialFile>>,
+    /// Open replays, or why one failed (reported when its game ends).
+    open: HashMap<u64, Result<PartialFile, ReplayFailure>>,
+    /// For tests: writes fail once a file would hold more than this many
+    /// bytes, as on a full disk.
+    #[cfg(test)]
+    disk_space: Option<u64>,
 }
 
 impl Writer {
@@ -219,6 +277,8 @@ impl Writer {
         Writer {
             settings,
             open: HashMap::new(),
+            #[cfg(test)]
+            disk_space: None,
         }
     }
 
@@ -232,13 +292,8 @@ impl Writer {
             while let Some(current) = job.take() {
                 match current {
                     Job::Open { id, stem } => {
-                        let file = match PartialFile::create(&self.settings.dir, &stem) {
-                            Ok(file) => Some(file),
-                            Err(error) => {
-                                warn!(%error, dir = %self.settings.dir.display(), "cannot create replay file; this game is not recorded");
-                                None
-                            }
-                        };
+                        let file = PartialFile::create(&self.settings.dir, &stem)
+                            .map_err(|cause| ReplayFailure::new(&self.settings.dir, cause));
                         self.open.insert(id, file);
                     }
                     Job::Append { id, packet } => {
@@ -265,40 +320,61 @@ impl Writer {
         debug!(unfinished = self.open.len(), "replay thread done");
     }
 
+    /// Appends to a replay; on failure (a full disk) the partial file is
+    /// removed rather than left cut in the middle of an element, and the
+    /// failure kept for the game's end.
     fn append(&mut self, id: u64, bytes: &[u8]) {
+        #[cfg(test)]
+        let disk_space = self.disk_space;
         let Some(slot) = self.open.get_mut(&id) else {
             return;
         };
-        if let Some(file) = slot
-            && let Err(error) = file.file.write_all(bytes)
-        {
-            warn!(%error, path = %file.path.display(), "replay write failed; giving up this replay");
-            *slot = None;
+        let Ok(file) = slot else {
+            return;
+        };
+        let written = file.write(bytes);
+        #[cfg(test)]
+        let written = written.and_then(|()| match disk_space {
+            Some(space) if file.written > space => Err(std::io::Error::from_raw_os_error(28)),
+            _ => Ok(()),
+        });
+        if let Err(cause) = written {
+            let path = file.path.clone();
+            let _ = std::fs::remove_file(&path);
+            *slot = Err(ReplayFailure::new(&path, cause));
         }
     }
 
-    fn publish(&mut self, id: u64) -> Option<PathBuf> {
-        let file = self.open.remove(&id).flatten()?;
-        let path = file.path.clone();
-        match file.publish(self.settings.gzip) {
-            Ok(path) => {
-                info!(path = %path.display(), "replay written");
-                Some(path)
-            }
-            Err(error) => {
-                warn!(%error, path = %path.display(), "cannot finish replay");
-                None
+    fn publish(&mut self, id: u64) -> Result<PathBuf, ReplayFailure> {
+        let file = self.open.remove(&id).ok_or_else(|| {
+            ReplayFailure::new(
+                &self.settings.dir,
+                std::io::Error::other("the replay was never opened"),
+            )
+        })??;
+        let partial = file.path.clone();
+        let published = file.publish(self.settings.gzip);
+        match &published {
+            Ok(path) => info!(path = %path.display(), "replay written"),
+            Err(_) => {
+                // Whatever is left of it is no replay.
+                let _ = std::fs::remove_file(&partial);
+                let _ = std::fs::remove_file(partial.with_extension("partial.gz"));
             }
         }
+        published.map_err(|cause| ReplayFailure::new(&partial, cause))
     }
 }
 
-/// A replay being written: `dir/STEM.xml.partial` (numbered if taken).
+/// A replay being written: `dir/STEM.xml.partial` (numbered if taken),
+/// locked while it is written.
 struct PartialFile {
-    file: File,
+    file: LockedFile,
     path: PathBuf,
     dir: PathBuf,
     stem: String,
+    /// Bytes written so far.
+    written: u64,
 }
 
 impl PartialFile {
@@ -311,14 +387,23 @@ impl PartialFile {
                 .create_new(true)
                 .open(&path)
             {
-                Ok(mut file) => {
-                    file.write_all(b"<protocol>\n")?;
-                    return Ok(PartialFile {
-                        file,
-                        path,
-                        dir: dir.to_owned(),
-                        stem: stem.to_owned(),
+                Ok(file) => {
+                    let started = lock(file).and_then(|file| {
+                        let mut partial = PartialFile {
+                            file,
+                            path: path.clone(),
+                            dir: dir.to_owned(),
+                            stem: stem.to_owned(),
+                            written: 0,
+                        };
+                        partial.write(b"<protocol>\n")?;
+                        Ok(partial)
                     });
+                    if started.is_err() {
+                        // An empty or cut file is no replay.
+                        let _ = std::fs::remove_file(&path);
+                    }
+                    return started;
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => return Err(e),
@@ -327,21 +412,91 @@ impl PartialFile {
         unreachable!("u32 attempts exhausted")
     }
 
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.file.write_all(bytes)?;
+        self.written += bytes.len() as u64;
+        Ok(())
+    }
+
     /// Closes the document, syncs it, and moves it to its final name.
     fn publish(mut self, gzip: bool) -> std::io::Result<PathBuf> {
-        self.file.write_all(b"</protocol>")?;
+        self.write(b"</protocol>")?;
         self.file.sync_data()?;
-        drop(self.file);
+        // The lock is held until the file has its final name, so that no
+        // starting server takes it for a crash's leftover meanwhile.
+        let PartialFile {
+            file,
+            path,
+            dir,
+            stem,
+            ..
+        } = self;
         let (finished, extension) = if gzip {
-            let compressed = self.path.with_extension("partial.gz");
-            compress(&self.path, &compressed)?;
-            std::fs::remove_file(&self.path)?;
+            let compressed = path.with_extension("partial.gz");
+            compress(&path, &compressed)?;
+            std::fs::remove_file(&path)?;
             (compressed, "xml.gz")
         } else {
-            (self.path, "xml")
+            (path, "xml")
         };
-        publish_without_clobbering(&finished, &self.dir, &self.stem, extension)
+        let published = publish_without_clobbering(&finished, &dir, &stem, extension);
+        drop(file);
+        published
     }
+}
+
+/// A partial file, locked (on Unix) so that another server's start does
+/// not take it for a crash's leftover.
+#[cfg(unix)]
+type LockedFile = nix::fcntl::Flock<File>;
+#[cfg(not(unix))]
+type LockedFile = File;
+
+#[cfg(unix)]
+fn lock(file: File) -> std::io::Result<LockedFile> {
+    nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock)
+        .map_err(|(_, errno)| std::io::Error::from(errno))
+}
+
+#[cfg(not(unix))]
+fn lock(file: File) -> std::io::Result<LockedFile> {
+    Ok(file)
+}
+
+/// Moves every `*.xml.partial` file in `dir` that no running server writes
+/// (nobody holds its lock) aside as `*.xml.unfinished`: the readable prefix
+/// of a game a crash interrupted. Returns how many were moved. On systems
+/// without file locks nothing is moved.
+///
+/// # Errors
+///
+/// The directory cannot be read.
+pub fn recover_unfinished(dir: &Path) -> std::io::Result<usize> {
+    let mut moved = 0;
+    if !cfg!(unix) {
+        return Ok(moved);
+    }
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let Some(stem) = name.strip_suffix(".xml.partial") else {
+            continue;
+        };
+        let Ok(file) = File::open(&path) else {
+            continue;
+        };
+        // Held by a running server: not ours to touch.
+        let Ok(_held) = lock(file) else {
+            continue;
+        };
+        let target = dir.join(format!("{stem}.xml.unfinished"));
+        if !target.exists() && std::fs::rename(&path, &target).is_ok() {
+            moved += 1;
+        }
+    }
+    Ok(moved)
 }
 
 fn numbered(stem: &str, attempt: u32) -> String {
@@ -507,7 +662,7 @@ mod tests {
         let store = store(&dir, false);
         let first = store.open("g", &["a", "b"]);
         let second = store.open("g", &["a", "b"]);
-        let (p1, p2) = (first.finish().await, second.finish().await);
+        let (p1, p2) = (first.finish().await.ok(), second.finish().await.ok());
         let (p1, p2) = (p1.expect("first"), p2.expect("second"));
         assert_ne!(p1, p2);
         std::fs::remove_dir_all(dir).ok();
@@ -548,7 +703,69 @@ mod tests {
         std::fs::write(&dir, b"now a file").expect("file");
         let recorder = store.open("g", &["a", "b"]);
         recorder.record(Bytes::from_static(b"<room/>"));
-        assert_eq!(recorder.finish().await, None);
+        let failure = recorder.finish().await.expect_err("no replay");
+        assert!(failure.path.starts_with(&dir), "{failure:?}");
         std::fs::remove_file(dir).ok();
+    }
+
+    #[tokio::test]
+    async fn a_full_disk_loses_the_replay_without_leaving_a_cut_file() {
+        let dir = temp_dir("full");
+        let mut writer = Writer::new(ReplaySettings {
+            dir: dir.clone(),
+            gzip: false,
+        });
+        writer.disk_space = Some(100);
+        let store = ReplayStore::spawn(writer).expect("thread");
+        let recorder = store.open("g", &["a", "b"]);
+        recorder.record(Bytes::from_static(b"<room roomId=\"r\"/>"));
+        recorder.record(Bytes::from(vec![b'x'; 200]));
+        let failure = recorder.finish().await.expect_err("the disk is full");
+        assert_eq!(failure.cause.raw_os_error(), Some(28), "{failure:?}");
+        assert!(
+            failure.path.to_string_lossy().ends_with("_a_b.xml.partial"),
+            "{failure:?}"
+        );
+        let left: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
+        assert!(left.is_empty(), "nothing cut is left: {left:?}");
+        // The next game is recorded (the disk has room again).
+        let recorder = store.open("g", &["c", "d"]);
+        assert!(recorder.finish().await.is_ok());
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn partial_files_of_a_crash_are_moved_aside_but_not_those_being_written() {
+        let dir = temp_dir("recover");
+        std::fs::write(dir.join("replay_old.xml.partial"), "<protocol>\n<room/>\n")
+            .expect("a crash's leftover");
+        // Another server is writing this one.
+        let live = store(&dir, false).open("g", &["live", "game"]);
+        live.record(Bytes::from_static(b"<room/>"));
+        let mut live_partial = None;
+        for _ in 0..200 {
+            live_partial = std::fs::read_dir(&dir)
+                .expect("dir")
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .find(|p| p.to_string_lossy().ends_with("_live_game.xml.partial"));
+            if live_partial.is_some() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        let live_partial = live_partial.expect("the live partial file");
+        // The store's start moved the leftover aside.
+        assert!(dir.join("replay_old.xml.unfinished").exists());
+        assert!(!dir.join("replay_old.xml.partial").exists());
+        // Another start meanwhile: only the leftover of another crash moves.
+        std::fs::write(dir.join("replay_older.xml.partial"), "<protocol>\n")
+            .expect("another leftover");
+        assert_eq!(recover_unfinished(&dir).expect("readable"), 1);
+        assert!(dir.join("replay_older.xml.unfinished").exists());
+        assert!(live_partial.exists(), "a file being written stays");
+        assert!(live.finish().await.is_ok());
+        std::fs::remove_dir_all(dir).ok();
     }
 }

@@ -18,7 +18,7 @@ use tokio::{
     time::Instant,
 };
 use tokio_util::sync::CancellationToken;
-use tracing::{debug, info, warn};
+use tracing::{debug, error, info, warn};
 
 use crate::{
     clock::{MoveClock, TimeLimits, Timeout, sleep_until_some},
@@ -354,6 +354,47 @@ struct Room {
     last_move_read_at: Option<Instant>,
     /// The buffer size for the next memento: the last one's and some.
     memento_size: usize,
+    /// How the game ended, for the room's last log line.
+    outcome: Option<Outcome>,
+}
+
+/// A finished game in words, for the log.
+struct Outcome {
+    ending: String,
+    /// The winners' names, or `none`.
+    winners: String,
+    /// Each player's name, cause and score parts.
+    scores: String,
+}
+
+impl Outcome {
+    fn of(result: &GameResult, seats: &[SeatView<'_>], ending: &Ending) -> Outcome {
+        let name = |seat: usize| {
+            seats.get(seat).map_or_else(
+                || format!("seat {seat}"),
+                |s| prefix(s.display_name).to_string(),
+            )
+        };
+        let winners: Vec<String> = result.winners.iter().map(|w| name(w.seat)).collect();
+        let scores: Vec<String> = result
+            .scores
+            .iter()
+            .enumerate()
+            .map(|(seat, score)| {
+                let parts: Vec<String> = score.parts.iter().map(ToString::to_string).collect();
+                format!("{} {} {}", name(seat), score.cause.name(), parts.join("/"))
+            })
+            .collect();
+        Outcome {
+            ending: ending.describe(),
+            winners: if winners.is_empty() {
+                "none".to_owned()
+            } else {
+                winners.join(", ")
+            },
+            scores: scores.join("; "),
+        }
+    }
 }
 
 impl Room {
@@ -386,6 +427,7 @@ impl Room {
             stats: setup.stats,
             last_move_read_at: None,
             memento_size: 4096,
+            outcome: None,
         }
     }
 
@@ -445,8 +487,31 @@ impl Room {
         // From now on the room is unknown to its clients: sends fail, so a
         // late request is answered as for a room that does not exist.
         self.commands.close();
-        if let Some(replay) = self.replay.take() {
-            replay.finish().await;
+        let replay = match self.replay.take() {
+            Some(recorder) => match recorder.finish().await {
+                Ok(path) => path.display().to_string(),
+                Err(failure) => {
+                    // The result went out already; only the record is lost.
+                    ServerStats::count(&self.stats.replays_lost);
+                    error!(
+                        path = %failure.path.display(),
+                        cause = %failure.cause,
+                        lost_so_far = ServerStats::get(&self.stats.replays_lost),
+                        "the game's replay could not be written"
+                    );
+                    "lost".to_owned()
+                }
+            },
+            None => "off".to_owned(),
+        };
+        if let Some(outcome) = self.outcome.take() {
+            info!(
+                ending = %outcome.ending,
+                winners = %outcome.winners,
+                scores = %outcome.scores,
+                %replay,
+                "room closed"
+            );
         }
         let _ = self.events.send(RoomEvent::Ended(self.id.clone()));
         debug!("room closed");
@@ -787,6 +852,7 @@ impl Room {
                 result: result.clone(),
             });
         }
+        self.outcome = Some(Outcome::of(&result, &views, &ending));
         let result = wire::result(&self.id, result);
         info!(ending = %ending.describe(), "game over");
         for seat in 0..self.seats.len() {

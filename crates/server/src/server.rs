@@ -99,7 +99,7 @@ pub async fn run_with_stats(
         closing: closing.clone(),
         stopping: stopping.clone(),
         unfinished: Arc::default(),
-        stats,
+        stats: Arc::clone(&stats),
         auth: Arc::new(AuthBackoff::new(
             config.auth_backoff_initial,
             config.auth_backoff_max,
@@ -184,7 +184,17 @@ pub async fn run_with_stats(
     {
         warn!("some connections did not close in time");
     }
-    info!("shut down");
+    let count = |counter| ServerStats::get(counter);
+    info!(
+        games = count(&stats.games_finished),
+        moves = count(&stats.moves),
+        replays_lost = count(&stats.replays_lost),
+        refused_connections = count(&stats.refused_connections),
+        slow_readers = count(&stats.slow_readers),
+        slow_messages = count(&stats.slow_messages),
+        failed_authentications = count(&stats.failed_authentications),
+        "shut down"
+    );
     Ok(())
 }
 

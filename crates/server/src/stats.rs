@@ -104,6 +104,8 @@ pub struct ServerStats {
     /// Rooms that did not answer the lobby in time and were taken out of
     /// the registry.
     pub rooms_unresponsive: AtomicU64,
+    /// Games whose replay could not be written (their result was delivered).
+    pub replays_lost: AtomicU64,
     /// `authenticate` requests with a wrong passphrase.
     pub failed_authentications: AtomicU64,
     /// Connections refused at once (a connection limit was reached).
