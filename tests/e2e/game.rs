@@ -1,31 +1,9 @@
 use std::time::Duration;
 
-use spielleiter_e2e::{TestServer, blokus_of, joined_pair, play_out, result_of};
-use spielleiter_protocol::{
-    GameState, ServerMessage, result::ScoreCause, room::RoomData, seats::seat_label,
-};
+use spielleiter_e2e::{TestServer, blokus_of, joined_pair, mementos, play_out, result_of, shape};
+use spielleiter_protocol::{ServerMessage, result::ScoreCause, room::RoomData};
 use spielleiter_rules::blokus::Team;
 use spielleiter_server::stats::ServerStats;
-
-/// What a transcript looks like from one player's side, reduced to the
-/// packet kinds, with the turn of each memento.
-fn shape(transcript: &[ServerMessage]) -> Vec<String> {
-    transcript
-        .iter()
-        .map(|m| match m {
-            ServerMessage::Room { data, .. } => match data {
-                RoomData::Welcome { seat } => format!("welcome {}", seat_label(*seat)),
-                RoomData::Memento(state) => format!("memento {}", state.turn()),
-                RoomData::MoveRequest(_) => "request".to_owned(),
-                RoomData::Result(_) => "result".to_owned(),
-                other => format!("{other:?}"),
-            },
-            ServerMessage::Left { .. } => "left".to_owned(),
-            ServerMessage::Close(_) => "close".to_owned(),
-            other => format!("{other:?}"),
-        })
-        .collect()
-}
 
 #[tokio::test]
 async fn a_whole_game_in_the_official_order() {
@@ -45,17 +23,6 @@ async fn a_whole_game_in_the_official_order() {
     assert_eq!(sb[sb.len() - 3..], ["result", "left", "close"]);
 
     // Both players see exactly the same states, one per move.
-    let mementos = |t: &[ServerMessage]| -> Vec<GameState> {
-        t.iter()
-            .filter_map(|m| match m {
-                ServerMessage::Room {
-                    data: RoomData::Memento(s),
-                    ..
-                } => Some(s.clone()),
-                _ => None,
-            })
-            .collect()
-    };
     let (ma, mb) = (mementos(&a), mementos(&b));
     assert_eq!(ma, mb);
     assert!(

@@ -23,3 +23,5 @@ mod security;
 mod season2027;
 // Faults of the machine: replay directory, full disk, a crash's leftovers.
 mod faults;
+// Ostseeschach 2022 next to Blokus 2021: games, replays, observers, admin.
+mod ostseeschach;

@@ -15,11 +15,11 @@ use spielleiter_client::{Connection, GameReport, PlayOptions, play};
 use spielleiter_protocol::result::ScoreCause;
 use spielleiter_protocol::{
     ClientMessage, FrameDecoder, GameMove, GameState, GameType, ServerMessage, StreamEvent,
-    games::blokus2021::WireMove, room::RoomData,
+    games::blokus2021::WireMove, room::RoomData, seats::seat_label,
 };
 use spielleiter_rules::{
-    AnyGame,
-    blokus::{Blokus, MoveList, Team},
+    AnyGame, Game,
+    blokus::{Blokus, MoveList},
 };
 use spielleiter_server::{Config, EmbeddedServer};
 use tokio::{
@@ -570,15 +570,58 @@ pub fn first_legal_move(game: &Blokus) -> WireMove {
     WireMove::Set(placement)
 }
 
+/// The position of a memento of any game.
+pub fn game_of(state: &GameState) -> AnyGame {
+    state.to_game().unwrap()
+}
+
+/// The first legal move of the player to move in any game (in the game's
+/// generator order; for Blokus 2021 the same as [`first_legal_move`]).
+pub fn first_move(game: &AnyGame) -> GameMove {
+    let mut first = None;
+    game.for_each_legal_move(|mv| {
+        first.get_or_insert(mv);
+    });
+    GameMove::from(first.expect("the player asked can move"))
+}
+
+/// Asserts that `result` is the regular result of `last`, a finished
+/// position: every cause regular, each seat's own parts the game's score,
+/// the winners the game's.
+pub fn assert_regular_result(result: &spielleiter_protocol::result::GameResult, last: &AnyGame) {
+    assert!(last.is_over(), "the game ended early: {last:?}");
+    for (seat, score) in result.scores.iter().enumerate() {
+        assert_eq!(score.cause, ScoreCause::Regular, "{result:?}");
+        let own: Vec<Option<i64>> = score.parts[1..].iter().map(|p| p.as_integer()).collect();
+        let expected: Vec<Option<i64>> = last
+            .score(seat)
+            .as_slice()
+            .iter()
+            .map(|&p| Some(p))
+            .collect();
+        assert_eq!(own, expected, "seat {seat}");
+    }
+    let winners: Vec<usize> = result.winners.iter().map(|w| w.seat).collect();
+    assert_eq!(winners, last.winners().iter().collect::<Vec<_>>());
+}
+
 /// A bot that plays the first legal move whenever asked, after `think`.
 /// Returns every packet it saw until the server ended the stream.
-pub async fn play_out(
+pub async fn play_out(client: TestClient, room_id: String, think: Duration) -> Vec<ServerMessage> {
+    play_on(client, &room_id, think, None).await.0
+}
+
+/// [`play_out`] from the middle of a game: `state` is the last position
+/// the client has seen, if it has already read some of the game. Returns
+/// the packets seen from now on and the client (whose `raw` holds every
+/// byte received).
+pub async fn play_on(
     mut client: TestClient,
-    room_id: String,
+    room_id: &str,
     think: Duration,
-) -> Vec<ServerMessage> {
+    mut state: Option<AnyGame>,
+) -> (Vec<ServerMessage>, TestClient) {
     let mut seen = Vec::new();
-    let mut state: Option<Blokus> = None;
     loop {
         match client.next().await {
             Received::Message(message) => {
@@ -586,7 +629,7 @@ pub async fn play_out(
                     ServerMessage::Room {
                         data: RoomData::Memento(s),
                         ..
-                    } => state = Some(blokus_of(s)),
+                    } => state = Some(game_of(s)),
                     ServerMessage::Room {
                         data: RoomData::MoveRequest(_),
                         ..
@@ -595,23 +638,65 @@ pub async fn play_out(
                             tokio::time::sleep(think).await;
                         }
                         let game = state.as_ref().expect("a memento before the request");
-                        client.send_move(&room_id, first_legal_move(game)).await;
+                        client.send_game_move(room_id, first_move(game)).await;
                     }
                     _ => {}
                 }
                 seen.push(message);
             }
-            Received::End | Received::Eof => return seen,
+            Received::End | Received::Eof => return (seen, client),
         }
     }
 }
 
-/// Two clients that joined the same room with `join`.
+/// A transcript reduced to the packet kinds, with the turn of each memento
+/// (`welcome ONE`, `memento 0`, `request`, …, `result`, `left`, `close`).
+pub fn shape(transcript: &[ServerMessage]) -> Vec<String> {
+    transcript
+        .iter()
+        .map(|m| match m {
+            ServerMessage::Room { data, .. } => match data {
+                RoomData::Welcome { seat } => format!("welcome {}", seat_label(*seat)),
+                RoomData::Memento(state) => format!("memento {}", state.turn()),
+                RoomData::MoveRequest(_) => "request".to_owned(),
+                RoomData::Result(_) => "result".to_owned(),
+                other => format!("{other:?}"),
+            },
+            ServerMessage::Left { .. } => "left".to_owned(),
+            ServerMessage::Close(_) => "close".to_owned(),
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
+/// The states of a transcript's mementos, in order.
+pub fn mementos(transcript: &[ServerMessage]) -> Vec<GameState> {
+    transcript
+        .iter()
+        .filter_map(|m| match m {
+            ServerMessage::Room {
+                data: RoomData::Memento(s),
+                ..
+            } => Some(s.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Two clients that joined the same Blokus 2021 room with `join`.
 pub async fn joined_pair(server: &TestServer) -> (TestClient, TestClient, String) {
+    joined_pair_of(server, GameType::Blokus2021).await
+}
+
+/// Two clients that joined the same room of `game` with `join`.
+pub async fn joined_pair_of(
+    server: &TestServer,
+    game: GameType,
+) -> (TestClient, TestClient, String) {
     let mut one = server.connect().await;
-    let room = one.join().await;
+    let room = one.join_game(game).await;
     let mut two = server.connect().await;
-    let room_two = two.join().await;
+    let room_two = two.join_game(game).await;
     assert_eq!(room, room_two, "the second join fills the first room");
     (one, two, room)
 }
@@ -636,6 +721,7 @@ pub fn result_of(
 /// give for the final position, and a complete replay.
 #[derive(Debug)]
 pub struct BackgroundGame {
+    game: GameType,
     room_id: String,
     /// The replay directory, if the server writes replays.
     replay_dir: Option<PathBuf>,
@@ -652,14 +738,23 @@ pub struct ReferenceOutcome {
 }
 
 impl BackgroundGame {
-    /// Prepares a room through the admin protocol (so no other `join` lands
-    /// in it) and starts the two bots; each holds its move back until
-    /// `think` after the request.
+    /// A Blokus 2021 reference game ([`BackgroundGame::start_game`]).
     pub async fn start(server: &TestServer, think: Duration) -> BackgroundGame {
+        BackgroundGame::start_game(server, GameType::Blokus2021, think).await
+    }
+
+    /// Prepares a room of `game` through the admin protocol (so no other
+    /// `join` lands in it) and starts the two bots; each holds its move
+    /// back until `think` after the request.
+    pub async fn start_game(
+        server: &TestServer,
+        game: GameType,
+        think: Duration,
+    ) -> BackgroundGame {
         let mut admin = server.admin().await;
         admin
             .send(&ClientMessage::Prepare(spielleiter_protocol::Prepare {
-                game_type: Some("swc_2021_blokus".to_owned()),
+                game_type: Some(game.id().to_owned()),
                 pause: false,
                 slots: vec![slot("ref-greedy"), slot("ref-random")],
             }))
@@ -674,12 +769,9 @@ impl BackgroundGame {
         let mut handles = Vec::new();
         for (code, kind) in reservations.iter().zip([BotKind::Greedy, BotKind::Random]) {
             let mut connection = Connection::connect(server.addr).await.unwrap();
-            let room = connection
-                .join_prepared(code, GameType::Blokus2021)
-                .await
-                .unwrap();
+            let room = connection.join_prepared(code, game).await.unwrap();
             handles.push(tokio::spawn(async move {
-                let mut bot = kind.build(GameType::Blokus2021, 3).unwrap();
+                let mut bot = kind.build(game, 3).unwrap();
                 play(&mut connection, &room, PlayOptions { think }, |game| {
                     bot.choose_move(game)
                 })
@@ -689,6 +781,7 @@ impl BackgroundGame {
         }
         let players: [JoinHandle<GameReport>; 2] = handles.try_into().expect("two reservations");
         BackgroundGame {
+            game,
             room_id,
             replay_dir: server.replays.then(|| server.replay_dir.clone()),
             players,
@@ -717,27 +810,13 @@ impl BackgroundGame {
         );
         let result = one.result.clone().expect("the reference game has a result");
         assert_eq!(two.result.as_ref(), Some(&result));
-        assert!(
-            result.scores.iter().all(|s| s.cause == ScoreCause::Regular),
-            "the reference game was disturbed: {result:?}"
-        );
         assert_eq!(one.final_state, two.final_state);
-        let last = blokus_of(one.final_state.as_ref().expect("a final state"));
-        assert!(last.is_over(), "the reference game ended early");
-        let points = [last.team_points(Team::One), last.team_points(Team::Two)];
-        for (score, own) in result.scores.iter().zip(points) {
-            assert_eq!(score.parts[1].as_integer(), Some(i64::from(own)));
-        }
-        let winners: Vec<Team> = result.winners.iter().map(|w| Team::ALL[w.seat]).collect();
-        let expected: Vec<Team> = match points[0].cmp(&points[1]) {
-            std::cmp::Ordering::Greater => vec![Team::One],
-            std::cmp::Ordering::Less => vec![Team::Two],
-            std::cmp::Ordering::Equal => vec![Team::One, Team::Two],
-        };
-        assert_eq!(winners, expected);
+        let last = game_of(one.final_state.as_ref().expect("a final state"));
+        assert_eq!(last.game_type(), self.game);
+        assert_regular_result(&result, &last);
         let moves = one.moves_sent + two.moves_sent;
         if let Some(dir) = &self.replay_dir {
-            let replay = wait_for_replay_of(dir, &self.room_id).await;
+            let replay = wait_for_replay_of_game(dir, &self.room_id, self.game).await;
             assert_eq!(
                 replay.states.len(),
                 moves as usize + 1,
