@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use spielleiter_e2e::{
-    TestClient, TestServer, assert_regular_result, first_move, game_of, joined_pair_of, mementos,
-    play_on, play_out, result_of, shape, slot, wait_for_replay_of_game,
+    BackgroundGame, TestClient, TestServer, assert_regular_result, first_move, game_of,
+    joined_pair_of, mementos, play_on, play_out, result_of, shape, slot, wait_for_replay_of_game,
 };
 use spielleiter_protocol::{
     ClientMessage, GameState, GameType, Prepare, ServerMessage,
@@ -315,5 +315,19 @@ async fn a_cancelled_ostseeschach_game_has_no_winner() {
     }
     let observed = observe_to_the_end(&mut admin).await;
     assert!(result_of(&observed).is_some_and(|r| r.winners.is_empty()));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_built_in_bots_play_ostseeschach_over_tcp() {
+    let server = TestServer::start(|_| {}).await;
+    // `greedy` (ONE) against `random` (TWO) through the client library:
+    // a regular result for the final position and a complete replay.
+    let outcome = BackgroundGame::start_game(&server, OSTSEE, Duration::ZERO)
+        .await
+        .finish()
+        .await;
+    assert!(outcome.moves > 0);
+    assert_eq!(outcome.result.layout, ResultLayout::Season2022);
     server.shutdown().await;
 }

@@ -4,7 +4,7 @@
 
 use spielleiter_rules::{AnyGame, AnyMove, GameType};
 
-use crate::{Bot, BotKind, NoSuchBot, blokus2021};
+use crate::{Bot, BotKind, NoSuchBot, blokus2021, ostseeschach2022};
 
 /// Generates [`AnyBot`] and [`BotKind::build`] from the list of games with
 /// bots. Each entry names the rules catalogue's variant, the game's Rust
@@ -95,6 +95,10 @@ bot_catalogue! {
     Blokus2021 {
         game: spielleiter_rules::blokus::Blokus,
         bots: blokus2021::bot,
+    }
+    Ostseeschach2022 {
+        game: spielleiter_rules::ostseeschach::Ostseeschach,
+        bots: ostseeschach2022::bot,
     }
     TestCounting {
         cfg: feature = "test-games",

@@ -9,6 +9,10 @@
 //! - [`blokus2021`]: Blokus 2021's [`RandomBot`](blokus2021::RandomBot) (a
 //!   uniformly random legal placement) and [`GreedyBot`](blokus2021::GreedyBot)
 //!   (the largest piece, where it leaves its colour the most free corners).
+//! - [`ostseeschach2022`]: Ostseeschach 2022's
+//!   [`RandomBot`](ostseeschach2022::RandomBot) (a uniformly random legal
+//!   move) and [`GreedyBot`](ostseeschach2022::GreedyBot) (the move whose
+//!   worst reply leaves the best position: ambers first, then the pieces).
 //!
 //! # How to add a game's bots
 //!
@@ -37,6 +41,7 @@ mod catalogue;
 #[cfg(feature = "test-games")]
 pub mod counting;
 mod kind;
+pub mod ostseeschach2022;
 
 pub use catalogue::AnyBot;
 pub use kind::{BotKind, NoSuchBot, UnknownBot};
