@@ -11,12 +11,12 @@ use thiserror::Error;
 #[non_exhaustive]
 pub enum ArenaError {
     /// The results file cannot be read or written.
-    #[error("results file {path}: {source}")]
+    #[error("results file {path}: {cause}")]
     ResultsFile {
         /// The file.
         path: PathBuf,
         /// The I/O error.
-        source: io::Error,
+        cause: io::Error,
     },
     /// A complete line of the results file is not a game record.
     #[error("results file {path}, line {line}: not a game record: {reason}")]
@@ -40,12 +40,12 @@ pub enum ArenaError {
         found: Vec<String>,
     },
     /// The log directory cannot be created.
-    #[error("cannot create the log directory {path}: {source}")]
+    #[error("cannot create the log directory {path}: {cause}")]
     LogDir {
         /// The directory.
         path: PathBuf,
         /// The I/O error.
-        source: io::Error,
+        cause: io::Error,
     },
     /// The in-process server could not be started.
     #[error("cannot start the server")]
@@ -53,8 +53,16 @@ pub enum ArenaError {
     /// The server refused or broke the administration exchange (wrong
     /// passphrase, administration disabled, connection lost).
     #[error("administration failed: {0}")]
-    Admin(#[from] ClientError),
+    Admin(ClientError),
     /// The settings contradict each other.
     #[error("invalid match settings: {0}")]
     Settings(String),
+}
+
+// The cause is part of the message, so it is not also a `source`: an
+// error chain prints every cause once.
+impl From<ClientError> for ArenaError {
+    fn from(error: ClientError) -> Self {
+        ArenaError::Admin(error)
+    }
 }

@@ -129,9 +129,9 @@ impl ResultsFile {
         path: &Path,
         players: &[String],
     ) -> Result<(ResultsFile, Vec<GameRecord>), ArenaError> {
-        let io_error = |source: io::Error| ArenaError::ResultsFile {
+        let io_error = |cause: io::Error| ArenaError::ResultsFile {
             path: path.to_owned(),
-            source,
+            cause,
         };
         let text = match fs::read_to_string(path) {
             Ok(text) => text,
@@ -177,15 +177,15 @@ impl ResultsFile {
     pub fn append(&mut self, record: &GameRecord) -> Result<(), ArenaError> {
         let mut line = serde_json::to_vec(record).map_err(|e| ArenaError::ResultsFile {
             path: self.path.clone(),
-            source: e.into(),
+            cause: e.into(),
         })?;
         line.push(b'\n');
         self.file
             .write_all(&line)
             .and_then(|()| self.file.flush())
-            .map_err(|source| ArenaError::ResultsFile {
+            .map_err(|cause| ArenaError::ResultsFile {
                 path: self.path.clone(),
-                source,
+                cause,
             })
     }
 

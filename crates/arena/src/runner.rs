@@ -93,9 +93,9 @@ pub async fn run_match(
         .iter()
         .any(|p| matches!(p.program, Program::Executable(_)))
     {
-        std::fs::create_dir_all(&settings.log_dir).map_err(|source| ArenaError::LogDir {
+        std::fs::create_dir_all(&settings.log_dir).map_err(|cause| ArenaError::LogDir {
             path: settings.log_dir.clone(),
-            source,
+            cause,
         })?;
     }
     observer.started(resumed, to_play, &Summary::from_records(&names, &records));

@@ -36,10 +36,10 @@ use tokio::time::Instant;
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// Games played at the same time.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     concurrency: usize,
     /// Stop after this many complete games.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
     /// Stop after this many seconds, even if fewer games are complete.
     #[arg(long, default_value_t = 120)]

@@ -56,6 +56,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    exit_quietly_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => match environment::explain_parse_error(Cli::command(), &error) {
@@ -83,4 +84,26 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The exit status of a program ended by SIGPIPE, as a shell reports it.
+const CLOSED_PIPE_STATUS: i32 = 128 + 13;
+
+/// Output into a closed pipe (`spielleiter … | head`) ends the program
+/// quietly, as it ends other command-line tools. Rust ignores SIGPIPE, so
+/// printing then panics instead; that panic becomes a quiet exit.
+fn exit_quietly_on_closed_pipe() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
+            std::process::exit(CLOSED_PIPE_STATUS);
+        }
+        report(info);
+    }));
 }

@@ -58,14 +58,14 @@ fn parse_kind(name: &str) -> Result<PieceKind, String> {
 #[derive(Debug, thiserror::Error)]
 pub enum MoveFileError {
     /// The line is not a move in the text form.
-    #[error("line {line}: `{text}`: {source}")]
+    #[error("line {line}: `{text}`: {cause}")]
     Malformed {
         /// 1-based line number.
         line: usize,
         /// The line, trimmed.
         text: String,
         /// What is wrong with it.
-        source: ParseMoveError,
+        cause: ParseMoveError,
     },
     /// The move is illegal in the position reached.
     #[error("line {line}: `{text}` is illegal at turn {turn}: {mistake} ({})", mistake.name())]
@@ -94,10 +94,10 @@ pub fn replay(start_piece: PieceKind, text: &str) -> Result<Blokus, MoveFileErro
             continue;
         }
         let line = index + 1;
-        let mv: Move = content.parse().map_err(|source| MoveFileError::Malformed {
+        let mv: Move = content.parse().map_err(|cause| MoveFileError::Malformed {
             line,
             text: content.to_owned(),
-            source,
+            cause,
         })?;
         game.play(&mv).map_err(|mistake| MoveFileError::Illegal {
             line,

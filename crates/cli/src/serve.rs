@@ -53,8 +53,8 @@ pub struct ServeArgs {
     /// Seed for the random start pieces (reproducible games).
     #[arg(long, env = "SPIELLEITER_SEED")]
     seed: Option<u64>,
-    /// Time nobody (same as `--timeouts false`).
-    #[arg(long, conflicts_with = "timeouts")]
+    /// Time nobody (same as `--timeouts false`; beats SPIELLEITER_TIMEOUTS).
+    #[arg(long)]
     no_timeout: bool,
     /// Whether players are timed [default: true].
     #[arg(long, env = "SPIELLEITER_TIMEOUTS", value_name = "BOOL")]
@@ -102,7 +102,12 @@ pub struct ServerLocation {
     #[arg(long, env = "SPIELLEITER_CONFIG", value_name = "FILE")]
     config: Option<PathBuf>,
     /// Address to listen on (0.0.0.0 for all interfaces) [default: 127.0.0.1].
-    #[arg(long, env = "SPIELLEITER_LISTEN", value_name = "ADDR")]
+    #[arg(
+        long,
+        env = "SPIELLEITER_LISTEN",
+        value_name = "ADDR",
+        value_parser = spielleiter_server::config::resolve_listen
+    )]
     listen: Option<IpAddr>,
     /// TCP port; 0 picks a free one [default: 13050].
     #[arg(short, long, env = "SPIELLEITER_PORT")]
@@ -206,10 +211,17 @@ fn init_logging(config: &Config) -> anyhow::Result<()> {
     };
     let registry = tracing_subscriber::registry().with(filter);
     match config.log_format {
+        // Logs go to standard error; standard output is for results.
         LogFormat::Text => registry
-            .with(fmt::layer().with_ansi(std::io::stdout().is_terminal()))
+            .with(
+                fmt::layer()
+                    .with_writer(std::io::stderr)
+                    .with_ansi(std::io::stderr().is_terminal()),
+            )
             .init(),
-        LogFormat::Json => registry.with(fmt::layer().json()).init(),
+        LogFormat::Json => registry
+            .with(fmt::layer().json().with_writer(std::io::stderr))
+            .init(),
     }
     Ok(())
 }

@@ -349,3 +349,103 @@ fn invalid_environment_values_are_reported_under_the_variable() {
     assert_eq!(code, Some(2), "{error}");
     assert!(error.contains("'--port <PORT>'"), "{error}");
 }
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    // The reader is gone before anything is printed, as after `| head -0`.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let output = Command::new(BINARY)
+        .args([
+            "perft",
+            "--start-piece",
+            "PENTO_L",
+            "--depth",
+            "1",
+            "--by-kind",
+        ])
+        .current_dir(dir.path())
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(output.status.code(), Some(141));
+}
+
+#[test]
+fn the_cause_of_an_error_is_printed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.toml"), "[server]\nport = \"high\"\n").unwrap();
+    let output = run(dir.path(), &["serve", "--config", "bad.toml"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("invalid config file bad.toml"), "{stderr}");
+    assert_eq!(stderr.matches("TOML parse error").count(), 1, "{stderr}");
+}
+
+#[test]
+fn command_line_mistakes_are_refused_with_the_valid_choices() {
+    let dir = tempfile::tempdir().unwrap();
+    // A log level that would silently switch logging off.
+    let output = run(
+        dir.path(),
+        &["serve", "--port", "0", "--log-level", "verbose"],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("`verbose` is not a log level"), "{stderr}");
+    assert!(
+        stderr.contains("trace, debug, info, warn, error, off"),
+        "{stderr}"
+    );
+    // Nothing to measure.
+    for zero in [["--concurrency", "0"], ["--games", "0"]] {
+        let output = run(dir.path(), &[&["bench"][..], &zero[..]].concat());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{zero:?}");
+        assert!(stderr.contains("0 is not in 1.."), "{stderr}");
+    }
+}
+
+#[test]
+fn serve_listens_on_a_host_name_and_a_flag_beats_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    // `localhost` resolves; --no-timeout beats SPIELLEITER_TIMEOUTS=true.
+    let mut child = Command::new(BINARY)
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--listen",
+            "localhost",
+            "--no-timeout",
+        ])
+        .env("SPIELLEITER_TIMEOUTS", "true")
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    let mut log = String::new();
+    while std::io::BufRead::read_line(&mut stderr, &mut line).unwrap() > 0 {
+        log.push_str(&line);
+        if line.contains("listening on") {
+            break;
+        }
+        line.clear();
+    }
+    let _ = child.kill();
+    let output = child.wait_with_output().unwrap();
+    assert!(log.contains("Spielleiter listening on 127.0.0.1:"), "{log}");
+    assert!(log.contains("timeouts=false"), "{log}");
+    // Logs go to standard error, nothing to standard output.
+    assert!(
+        output.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}

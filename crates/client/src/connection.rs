@@ -80,9 +80,9 @@ impl Connection {
         let described = format!("{addr:?}");
         let stream = TcpStream::connect(addr)
             .await
-            .map_err(|source| ClientError::Connect {
+            .map_err(|cause| ClientError::Connect {
                 addr: described,
-                source,
+                cause,
             })?;
         Connection::from_stream(stream).await
     }

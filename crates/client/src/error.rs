@@ -10,22 +10,22 @@ use thiserror::Error;
 #[non_exhaustive]
 pub enum ClientError {
     /// The TCP connection could not be opened.
-    #[error("cannot connect to {addr}: {source}")]
+    #[error("cannot connect to {addr}: {cause}")]
     Connect {
         /// The address as given.
         addr: String,
         /// The I/O error.
-        source: io::Error,
+        cause: io::Error,
     },
     /// Reading or writing the socket failed.
     #[error("connection failed: {0}")]
-    Io(#[from] io::Error),
+    Io(io::Error),
     /// The server's byte stream is not a well-formed packet stream.
     #[error("the server's stream is malformed: {0}")]
-    Framing(#[from] FramingError),
+    Framing(FramingError),
     /// A packet from the server could not be understood.
     #[error("cannot understand a packet from the server: {0}")]
-    Decode(#[from] DecodeError),
+    Decode(DecodeError),
     /// The server answered a request with an error packet.
     #[error("the server refused `{request}`: {message}")]
     Refused {
@@ -42,8 +42,34 @@ pub enum ClientError {
     },
     /// A state from the server is not a consistent position.
     #[error("the server sent an inconsistent state: {0}")]
-    InvalidState(#[from] InvalidState),
+    InvalidState(InvalidState),
     /// The server broke the protocol's order of messages.
     #[error("protocol violation by the server: {0}")]
     Protocol(&'static str),
+}
+
+// The cause is part of the message, so it is not also a `source`: an
+// error chain prints every cause once.
+impl From<io::Error> for ClientError {
+    fn from(error: io::Error) -> Self {
+        ClientError::Io(error)
+    }
+}
+
+impl From<FramingError> for ClientError {
+    fn from(error: FramingError) -> Self {
+        ClientError::Framing(error)
+    }
+}
+
+impl From<DecodeError> for ClientError {
+    fn from(error: DecodeError) -> Self {
+        ClientError::Decode(error)
+    }
+}
+
+impl From<InvalidState> for ClientError {
+    fn from(error: InvalidState) -> Self {
+        ClientError::InvalidState(error)
+    }
 }

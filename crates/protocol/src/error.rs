@@ -45,7 +45,7 @@ impl fmt::Display for Prefix<'_> {
 pub enum DecodeError {
     /// The element is not well-formed XML (or not UTF-8).
     #[error("malformed XML: {}", prefix(&.0.to_string()))]
-    Xml(#[from] quick_xml::Error),
+    Xml(quick_xml::Error),
     /// An element repeats an attribute name (not well-formed XML).
     #[error("malformed XML: the attribute `{}` is repeated", prefix(name))]
     RepeatedAttribute {
@@ -98,7 +98,21 @@ pub enum DecodeError {
     },
     /// A move has the wrong shape (`blokus-2021.md` §7.3).
     #[error("malformed move: {0}")]
-    MalformedMove(#[from] MoveError),
+    MalformedMove(MoveError),
+}
+
+// The cause is part of the message, so it is not also a `source`: an
+// error chain prints every cause once.
+impl From<quick_xml::Error> for DecodeError {
+    fn from(error: quick_xml::Error) -> Self {
+        DecodeError::Xml(error)
+    }
+}
+
+impl From<MoveError> for DecodeError {
+    fn from(error: MoveError) -> Self {
+        DecodeError::MalformedMove(error)
+    }
 }
 
 impl DecodeError {

@@ -98,7 +98,7 @@ pub enum StreamEvent {
 pub enum FramingError {
     /// Reading from the socket failed.
     #[error("I/O error: {0}")]
-    Io(#[from] io::Error),
+    Io(io::Error),
     /// A packet is larger than the configured maximum.
     #[error("a message is larger than {limit} bytes")]
     TooLarge {
@@ -131,6 +131,14 @@ pub enum FramingError {
     /// The decoder already reported an error; it accepts no more input.
     #[error("the stream already failed")]
     AfterError,
+}
+
+// The cause is part of the message, so it is not also a `source`: an
+// error chain prints every cause once.
+impl From<io::Error> for FramingError {
+    fn from(error: io::Error) -> Self {
+        FramingError::Io(error)
+    }
 }
 
 /// Where the decoder is in the document.

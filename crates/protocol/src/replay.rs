@@ -96,19 +96,39 @@ impl Replay {
 pub enum ReplayError {
     /// Reading failed.
     #[error("reading the replay failed: {0}")]
-    Io(#[from] io::Error),
+    Io(io::Error),
     /// The file is not a sequence of XML elements inside a root element.
     #[error("the replay is not well-formed: {0}")]
-    Framing(#[from] FramingError),
+    Framing(FramingError),
     /// A packet cannot be parsed.
     #[error("a packet of the replay cannot be read: {0}")]
-    Decode(#[from] DecodeError),
+    Decode(DecodeError),
     /// A packet is not a room packet.
     #[error("a replay holds only room packets, found <{name}>")]
     NotARoomPacket {
         /// The packet's element name.
         name: String,
     },
+}
+
+// The cause is part of the message, so it is not also a `source`: an
+// error chain prints every cause once.
+impl From<io::Error> for ReplayError {
+    fn from(error: io::Error) -> Self {
+        ReplayError::Io(error)
+    }
+}
+
+impl From<FramingError> for ReplayError {
+    fn from(error: FramingError) -> Self {
+        ReplayError::Framing(error)
+    }
+}
+
+impl From<DecodeError> for ReplayError {
+    fn from(error: DecodeError) -> Self {
+        ReplayError::Decode(error)
+    }
 }
 
 /// Reads a replay of `game` from `input` (plain XML; decompress first).

@@ -10,7 +10,7 @@ use resvg::{tiny_skia, usvg};
 pub enum PngError {
     /// The SVG cannot be parsed.
     #[error("the SVG cannot be read: {0}")]
-    Svg(#[from] usvg::Error),
+    Svg(usvg::Error),
     /// The scale is not positive, or the picture would be larger than
     /// 16384 pixels on a side.
     #[error("the picture cannot be {0} times its size")]
@@ -18,6 +18,14 @@ pub enum PngError {
     /// PNG encoding failed.
     #[error("encoding the PNG failed: {0}")]
     Encode(String),
+}
+
+// The cause is part of the message, so it is not also a `source`: an
+// error chain prints every cause once.
+impl From<usvg::Error> for PngError {
+    fn from(error: usvg::Error) -> Self {
+        PngError::Svg(error)
+    }
 }
 
 /// The largest side of a PNG, in pixels.

@@ -172,20 +172,20 @@ impl Default for Config {
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// The file exists but cannot be read.
-    #[error("cannot read config file {path}: {source}")]
+    #[error("cannot read config file {path}: {cause}")]
     Read {
         /// The file.
         path: PathBuf,
         /// The I/O error.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The file is not valid TOML or has unknown keys or wrong types.
-    #[error("invalid config file {path}: {source}")]
+    #[error("invalid config file {path}: {cause}")]
     Parse {
         /// The file.
         path: PathBuf,
         /// What is wrong, with line and column.
-        source: Box<toml::de::Error>,
+        cause: Box<toml::de::Error>,
     },
     /// A value is out of range or inconsistent with another.
     #[error("invalid setting `{key}`: {reason}")]
@@ -286,7 +286,7 @@ struct FileConfig {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileServer {
-    listen: Option<IpAddr>,
+    listen: Option<String>,
     port: Option<u16>,
     max_connections: Option<usize>,
     max_message_bytes: Option<usize>,
@@ -400,10 +400,10 @@ impl Config {
                 match std::fs::read_to_string(default) {
                     Ok(text) => Some((default.to_owned(), text)),
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-                    Err(source) => {
+                    Err(cause) => {
                         return Err(ConfigError::Read {
                             path: default.to_owned(),
-                            source,
+                            cause,
                         });
                     }
                 }
@@ -426,7 +426,7 @@ impl Config {
     pub fn apply_file(&mut self, path: &Path, text: &str) -> Result<(), ConfigError> {
         let file: FileConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
             path: path.to_owned(),
-            source: Box::new(e),
+            cause: Box::new(e),
         })?;
         let FileConfig {
             server,
@@ -464,7 +464,15 @@ impl Config {
             })
             .collect::<Result<_, ConfigError>>()?;
         self.apply(Overrides {
-            listen: server.listen,
+            listen: server
+                .listen
+                .as_deref()
+                .map(resolve_listen)
+                .transpose()
+                .map_err(|reason| ConfigError::Invalid {
+                    key: "server.listen",
+                    reason,
+                })?,
             port: server.port,
             max_connections: server.max_connections,
             max_message_bytes: server.max_message_bytes,
@@ -669,6 +677,9 @@ impl Config {
         if self.reservation_expiry.is_zero() {
             return invalid("games.reservation_expiry_secs", "must be at least 1");
         }
+        if let Err(reason) = check_log_level(&self.log_level) {
+            return invalid("log.level", &reason);
+        }
         Ok(())
     }
 
@@ -706,10 +717,57 @@ impl Config {
     }
 }
 
+/// The address to listen on, given as an IP address or a host name
+/// (`localhost`): a name resolves to its first IPv4 address, or else its
+/// first address.
+///
+/// # Errors
+///
+/// The name does not resolve (the reason, in words).
+pub fn resolve_listen(text: &str) -> Result<IpAddr, String> {
+    if let Ok(ip) = text.parse() {
+        return Ok(ip);
+    }
+    let addresses: Vec<IpAddr> = std::net::ToSocketAddrs::to_socket_addrs(&(text, 0))
+        .map_err(|error| {
+            format!("`{text}` is no IP address and no host name that resolves ({error})")
+        })?
+        .map(|addr| addr.ip())
+        .collect();
+    addresses
+        .iter()
+        .find(|ip| ip.is_ipv4())
+        .or(addresses.first())
+        .copied()
+        .ok_or_else(|| format!("the host name `{text}` has no address"))
+}
+
+/// The words a log filter may consist of besides `target=level` directives.
+const LOG_LEVELS: [&str; 6] = ["trace", "debug", "info", "warn", "error", "off"];
+
+/// Checks a log filter: each comma-separated part is a level or a
+/// `target=level` directive. A bare word that is no level would be read as
+/// a target name and silently switch all other logging off.
+fn check_log_level(filter: &str) -> Result<(), String> {
+    for part in filter.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let level = match part.split_once('=') {
+            Some((_, level)) => level,
+            None => part,
+        };
+        if !LOG_LEVELS.contains(&level.to_ascii_lowercase().as_str()) {
+            return Err(format!(
+                "`{part}` is not a log level; use one of {} or `target=level` directives",
+                LOG_LEVELS.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn read_file(path: &Path) -> Result<String, ConfigError> {
-    std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+    std::fs::read_to_string(path).map_err(|cause| ConfigError::Read {
         path: path.to_owned(),
-        source,
+        cause,
     })
 }
 
@@ -782,6 +840,44 @@ mod tests {
         assert!(short[0].contains("fewer than 12 characters"), "{short:?}");
         let example = with(Some("examplepassword")).warnings();
         assert!(example[0].contains("well-known example"), "{example:?}");
+    }
+
+    #[test]
+    fn a_log_level_must_be_a_level_or_directives() {
+        for good in [
+            "info",
+            "DEBUG",
+            "warn,spielleiter_server=debug",
+            "off",
+            "a::b=trace",
+        ] {
+            assert!(check_log_level(good).is_ok(), "{good}");
+        }
+        for bad in ["verbose", "info,loud", "x=loud"] {
+            let reason = check_log_level(bad).expect_err(bad);
+            assert!(
+                reason.contains("trace, debug, info, warn, error, off"),
+                "{reason}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_listen_address_may_be_a_host_name() {
+        assert_eq!(
+            resolve_listen("0.0.0.0"),
+            Ok(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+        );
+        assert_eq!(
+            resolve_listen("localhost"),
+            Ok(IpAddr::V4(Ipv4Addr::LOCALHOST))
+        );
+        assert!(resolve_listen("no-such-host.invalid").is_err());
+        let mut config = Config::default();
+        config
+            .apply_file(Path::new("x.toml"), "[server]\nlisten = \"localhost\"\n")
+            .expect("a host name");
+        assert_eq!(config.listen, IpAddr::V4(Ipv4Addr::LOCALHOST));
     }
 
     #[test]
