@@ -845,7 +845,9 @@ pub async fn wait_for_replay_of_game(
     game: GameType,
 ) -> spielleiter_protocol::Replay {
     let needle = format!("roomId=\"{room_id}\"");
-    let deadline = std::time::Instant::now() + PATIENCE;
+    // Generous: the replay thread may be slow on a loaded machine, and a
+    // missing replay fails the test only after this.
+    let deadline = std::time::Instant::now() + 6 * PATIENCE;
     loop {
         let finished = list(dir, |name| {
             name.ends_with(".xml") || name.ends_with(".xml.gz")
