@@ -542,3 +542,52 @@ async fn a_2021_and_a_2027_game_at_once_each_in_its_own_dialect() {
     }
     server.shutdown().await;
 }
+
+/// A client that sends a bare `<join/>` as the organisers' Python SDK does
+/// (`<protocol>` and the packet in one write); returns the room it joined.
+async fn bare_join(client: &mut TestClient) -> String {
+    client.send_raw(b"<protocol><join/>\n").await;
+    match client.message().await {
+        ServerMessage::Joined { room_id } => room_id,
+        other => panic!("expected <joined>, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_bare_join_plays_the_current_season() {
+    let server = TestServer::start(|_| {}).await;
+    // A 2021 room waits for a second player; a bare join does not take it.
+    let mut waiting = server.connect().await;
+    let old_room = waiting.join().await;
+    let mut one = server.connect().await;
+    one.reads(GAME);
+    let room = bare_join(&mut one).await;
+    assert_ne!(room, old_room);
+    let mut two = server.connect().await;
+    two.reads(GAME);
+    assert_eq!(bare_join(&mut two).await, room, "the second fills it");
+    assert_eq!(one.room_data().await, RoomData::Welcome { seat: 0 });
+    let RoomData::Memento(state) = one.room_data().await else {
+        panic!("expected the initial state");
+    };
+    assert_eq!(state.game_type(), GAME);
+    assert_eq!(
+        one.room_data().await,
+        RoomData::MoveRequest(MoveRequestClass::Alias)
+    );
+    one.assert_bytes_are_the_encoders();
+    server.shutdown().await;
+
+    // The default game is a setting.
+    let server = TestServer::start(|config| config.default_game = GameType::Blokus2021).await;
+    let mut one = server.connect().await;
+    bare_join(&mut one).await;
+    let mut two = server.connect().await;
+    bare_join(&mut two).await;
+    assert_eq!(one.room_data().await, RoomData::Welcome { seat: 0 });
+    let RoomData::Memento(state) = one.room_data().await else {
+        panic!("expected the initial state");
+    };
+    assert_eq!(state.game_type(), GameType::Blokus2021);
+    server.shutdown().await;
+}

@@ -8,7 +8,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use rand_pcg::Pcg64;
 use spielleiter_bots::{
     Bot,
-    blokus2021::{GreedyBot, RandomBot},
+    blokus::{GreedyBot, RandomBot},
 };
 use spielleiter_rules::blokus::{Blokus, PieceKind, Team};
 

@@ -4,7 +4,7 @@
 
 use spielleiter_rules::{AnyGame, AnyMove, GameType};
 
-use crate::{Bot, BotKind, NoSuchBot, blokus2021, ostseeschach2022};
+use crate::{Bot, BotKind, NoSuchBot, blokus, ostseeschach2022};
 
 /// Generates [`AnyBot`] and [`BotKind::build`] from the list of games with
 /// bots. Each entry names the rules catalogue's variant, the game's Rust
@@ -94,7 +94,11 @@ macro_rules! bot_catalogue {
 bot_catalogue! {
     Blokus2021 {
         game: spielleiter_rules::blokus::Blokus,
-        bots: blokus2021::bot,
+        bots: blokus::bot,
+    }
+    Blokus2027 {
+        game: spielleiter_rules::blokus::Blokus2027,
+        bots: blokus::bot,
     }
     Ostseeschach2022 {
         game: spielleiter_rules::ostseeschach::Ostseeschach,

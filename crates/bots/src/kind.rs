@@ -90,9 +90,11 @@ mod tests {
     fn names_round_trip_and_build_the_named_bot() {
         for kind in BotKind::ALL {
             assert_eq!(kind.name().parse::<BotKind>(), Ok(kind));
-            let bot = kind.build(GameType::Blokus2021, 1).expect("a Blokus bot");
-            assert_eq!(bot.name(), kind.name());
-            assert_eq!(bot.game_type(), GameType::Blokus2021);
+            for game in [GameType::Blokus2021, GameType::Blokus2027] {
+                let bot = kind.build(game, 1).expect("a Blokus bot");
+                assert_eq!(bot.name(), kind.name());
+                assert_eq!(bot.game_type(), game);
+            }
         }
         assert_eq!(
             "Greedy".parse::<BotKind>(),

@@ -6,8 +6,8 @@
 //! - [`BotKind`] names the bots for command lines (`random`, `greedy`);
 //!   [`BotKind::build`] gives the bot of a kind for any hosted game, as an
 //!   [`AnyBot`] that plays [`AnyGame`](spielleiter_rules::AnyGame)s.
-//! - [`blokus2021`]: Blokus 2021's [`RandomBot`](blokus2021::RandomBot) (a
-//!   uniformly random legal placement) and [`GreedyBot`](blokus2021::GreedyBot)
+//! - [`blokus`]: the Blokus seasons' (2021, 2027) [`RandomBot`](blokus::RandomBot)
+//!   (a uniformly random legal placement) and [`GreedyBot`](blokus::GreedyBot)
 //!   (the largest piece, where it leaves its colour the most free corners).
 //! - [`ostseeschach2022`]: Ostseeschach 2022's
 //!   [`RandomBot`](ostseeschach2022::RandomBot) (a uniformly random legal
@@ -24,7 +24,7 @@
 //! # Example
 //!
 //! ```
-//! use spielleiter_bots::{Bot, blokus2021::GreedyBot};
+//! use spielleiter_bots::{Bot, blokus::GreedyBot};
 //! use spielleiter_rules::blokus::{Blokus, PieceKind};
 //!
 //! let mut game = Blokus::new(PieceKind::PentoL);
@@ -36,7 +36,7 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod blokus2021;
+pub mod blokus;
 mod catalogue;
 #[cfg(feature = "test-games")]
 pub mod counting;

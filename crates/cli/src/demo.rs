@@ -22,10 +22,10 @@ pub struct DemoArgs {
     /// The game, e.g. `swc_2021_blokus`.
     #[arg(long, default_value_t = GameType::DEFAULT, value_name = "ID")]
     game: GameType,
-    /// The bot of team ONE (in Blokus 2021: BLUE and RED, moves first).
+    /// The bot of team ONE (in Blokus: BLUE and RED, moves first).
     #[arg(long, default_value = "greedy", value_name = "BOT")]
     one: BotKind,
-    /// The bot of team TWO (in Blokus 2021: YELLOW and GREEN); in games of
+    /// The bot of team TWO (in Blokus: YELLOW and GREEN); in games of
     /// more players, of every further team.
     #[arg(long, default_value = "random", value_name = "BOT")]
     two: BotKind,

@@ -3,11 +3,11 @@
 //!
 //! Every game counts with the rules crate's generic `perft` (one node per
 //! distinct effect, no optional moves, nothing past the end of the game).
-//! Blokus 2021 has more: a move file replayed first, the start piece chosen
-//! (`--start-piece`), its fast counter and a split by piece kind; its
-//! counting rules are those of `spielleiter_rules::blokus::perft`: one node
-//! per distinct placement, no voluntary skips, stuck colours removed without
-//! a node.
+//! The Blokus seasons (2021, 2027) have more: a move file replayed first,
+//! the start piece chosen (`--start-piece`), their fast counter and a split
+//! by piece kind; their counting rules are those of
+//! `spielleiter_rules::blokus::perft`: one node per distinct placement, no
+//! voluntary skips, stuck colours removed without a node.
 
 use std::{fmt::Write as _, path::PathBuf, time::Instant};
 
@@ -18,7 +18,7 @@ use spielleiter_protocol::seats::seat_label;
 use spielleiter_rules::{
     AnyGame, Game, GameType,
     blokus::{
-        Blokus, Mistake, Move, PieceKind,
+        Mistake, Move, PieceKind, Swc2021, Swc2027, SwcBlokus, SwcVariant,
         notation::ParseMoveError,
         perft::{perft, perft_by_kind},
     },
@@ -30,13 +30,14 @@ pub struct PerftArgs {
     /// The game.
     #[arg(long, default_value_t = GameType::DEFAULT, value_name = "ID")]
     game: GameType,
-    /// Blokus 2021: the start piece shared by all colours, e.g. PENTO_L.
+    /// Blokus (2021, 2027): the start piece shared by all colours, e.g.
+    /// PENTO_L.
     #[arg(long, value_parser = parse_kind)]
     start_piece: Option<PieceKind>,
     /// Other games: the seed of what the game leaves to chance [default: 0].
     #[arg(long)]
     seed: Option<u64>,
-    /// Blokus 2021: a file of moves to play first, one per line:
+    /// Blokus (2021, 2027): a file of moves to play first, one per line:
     /// `COLOR KIND ROTATION FLIPPED X Y` or `COLOR SKIP`; blank lines and
     /// `#` comments are ignored.
     #[arg(long)]
@@ -44,7 +45,7 @@ pub struct PerftArgs {
     /// Count up to this many placements deep.
     #[arg(long)]
     depth: u32,
-    /// Blokus 2021: also split perft(1) by piece kind.
+    /// Blokus (2021, 2027): also split perft(1) by piece kind.
     #[arg(long)]
     by_kind: bool,
 }
@@ -81,13 +82,17 @@ pub enum MoveFileError {
     },
 }
 
-/// Plays the moves of a move file's text from the initial position.
+/// Plays the moves of a move file's text from the initial position of a
+/// game of the season `V`.
 ///
 /// # Errors
 ///
 /// The first malformed or illegal line.
-pub fn replay(start_piece: PieceKind, text: &str) -> Result<Blokus, MoveFileError> {
-    let mut game = Blokus::new(start_piece);
+pub fn replay<V: SwcVariant>(
+    start_piece: PieceKind,
+    text: &str,
+) -> Result<SwcBlokus<V>, MoveFileError> {
+    let mut game = SwcBlokus::<V>::new(start_piece);
     for (index, raw) in text.lines().enumerate() {
         let content = raw.split('#').next().unwrap_or_default().trim();
         if content.is_empty() {
@@ -116,8 +121,8 @@ pub fn replay(start_piece: PieceKind, text: &str) -> Result<Blokus, MoveFileErro
 /// An unreadable, malformed or illegal move file.
 pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     match args.game {
-        GameType::Blokus2021 => run_blokus_2021(args),
-        #[allow(unreachable_patterns)]
+        GameType::Blokus2021 => run_swc_blokus::<Swc2021>(args),
+        GameType::Blokus2027 => run_swc_blokus::<Swc2027>(args),
         other => run_any(other, args),
     }
 }
@@ -125,7 +130,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
 /// Any game: the generic count from the initial position.
 fn run_any(game_type: GameType, args: &PerftArgs) -> anyhow::Result<()> {
     if args.start_piece.is_some() || args.moves.is_some() || args.by_kind {
-        bail!("--start-piece, --moves and --by-kind are for swc_2021_blokus only");
+        bail!("--start-piece, --moves and --by-kind are for the Blokus seasons only");
     }
     let mut rng = Pcg64::new(u128::from(args.seed.unwrap_or(0)), 0x0a02_bdbf_7bb3_c0a7);
     let game = AnyGame::new(game_type, &mut rng);
@@ -146,14 +151,15 @@ fn run_any(game_type: GameType, args: &PerftArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Blokus 2021: a move file and the start piece, the fast counter.
-fn run_blokus_2021(args: &PerftArgs) -> anyhow::Result<()> {
+/// A Blokus season: a move file and the start piece, the fast counter.
+fn run_swc_blokus<V: SwcVariant>(args: &PerftArgs) -> anyhow::Result<()> {
+    let game = args.game;
     if args.seed.is_some() {
-        bail!("swc_2021_blokus takes --start-piece, not --seed");
+        bail!("{game} takes --start-piece, not --seed");
     }
     let start_piece = args
         .start_piece
-        .context("swc_2021_blokus needs --start-piece (e.g. PENTO_L)")?;
+        .with_context(|| format!("{game} needs --start-piece (e.g. PENTO_L)"))?;
     let text = match &args.moves {
         Some(path) => std::fs::read_to_string(path)
             .with_context(|| format!("cannot read move file {}", path.display()))?,
@@ -163,14 +169,14 @@ fn run_blokus_2021(args: &PerftArgs) -> anyhow::Result<()> {
         .moves
         .as_ref()
         .map_or_else(|| "(no move file)".to_owned(), |p| p.display().to_string());
-    let game = replay(start_piece, &text).with_context(|| format!("in {source}"))?;
-    print!("{}", report(&game, args.depth, args.by_kind));
+    let position = replay::<V>(start_piece, &text).with_context(|| format!("in {source}"))?;
+    print!("{}", report(&position, args.depth, args.by_kind));
     Ok(())
 }
 
 /// The report: the position's summary, perft(1) … perft(depth) with timing,
 /// and optionally perft(1) by kind.
-fn report(game: &Blokus, depth: u32, by_kind: bool) -> String {
+fn report<V: SwcVariant>(game: &SwcBlokus<V>, depth: u32, by_kind: bool) -> String {
     let mut out = String::new();
     let status = if game.is_over() { ", game over" } else { "" };
     let _ = writeln!(
@@ -214,7 +220,7 @@ mod tests {
     #[test]
     fn a_move_file_with_comments_and_blank_lines_replays() {
         let text = "# opening\n\nBLUE PENTO_L LEFT false 16 0 # top right\nYELLOW PENTO_L NONE false 0 0\n";
-        let game = replay(PieceKind::PentoL, text).expect("legal moves");
+        let game = replay::<Swc2021>(PieceKind::PentoL, text).expect("legal moves");
         assert_eq!(game.turn(), 2);
         let report = report(&game, 1, true);
         assert!(report.starts_with("start piece PENTO_L, turn 2, round 1, RED to move\nperft 1 "));
@@ -223,14 +229,14 @@ mod tests {
 
     #[test]
     fn errors_name_the_line() {
-        let malformed = replay(PieceKind::PentoL, "\nBLUE PENTO_L SIDEWAYS false 0 0\n");
+        let malformed = replay::<Swc2021>(PieceKind::PentoL, "\nBLUE PENTO_L SIDEWAYS false 0 0\n");
         let error = malformed.expect_err("bad rotation").to_string();
         assert!(
             error.starts_with("line 2: `BLUE PENTO_L SIDEWAYS false 0 0`: unknown rotation"),
             "{error}"
         );
 
-        let illegal = replay(
+        let illegal = replay::<Swc2021>(
             PieceKind::PentoL,
             "BLUE PENTO_L NONE false 0 0\nBLUE SKIP\n",
         );
@@ -239,5 +245,25 @@ mod tests {
             error,
             "line 2: `BLUE SKIP` is illegal at turn 1: the move's colour is not on turn (WRONG_COLOR)"
         );
+    }
+
+    #[test]
+    fn a_2027_move_file_follows_the_border_rule() {
+        // GREEN starts in the middle of the bottom edge: legal in 2027 only.
+        let text = "BLUE PENTO_V NONE false 0 0\nYELLOW PENTO_V RIGHT false 17 0\n\
+                    RED PENTO_V MIRROR false 17 17\nGREEN PENTO_V NONE false 8 17\n";
+        let game = replay::<Swc2027>(PieceKind::PentoV, text).expect("legal in 2027");
+        assert!(
+            report(&game, 1, false)
+                .starts_with("start piece PENTO_V, turn 4, round 2, BLUE to move\nperft 1 ")
+        );
+        let error = replay::<Swc2021>(PieceKind::PentoV, text)
+            .expect_err("not in a corner")
+            .to_string();
+        assert!(error.starts_with("line 4: "), "{error}");
+        assert!(error.ends_with("(NOT_IN_CORNER)"), "{error}");
+        // PENTO_X, never drawn in 2021, touches the border in 68 ways.
+        let x = replay::<Swc2027>(PieceKind::PentoX, "").expect("no moves");
+        assert!(report(&x, 1, false).contains("\nperft 1 68 ("));
     }
 }

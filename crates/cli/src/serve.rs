@@ -46,8 +46,8 @@ pub struct ServeArgs {
     /// Rooms created by `join` start paused.
     #[arg(long, env = "SPIELLEITER_START_PAUSED", value_name = "BOOL")]
     start_paused: Option<bool>,
-    /// The game of a `join` without `gameType` when no room is open
-    /// [default: swc_2021_blokus].
+    /// The game of a `join` without `gameType`: it joins an open room of
+    /// this game or opens one [default: swc_2027_blokus].
     #[arg(long, env = "SPIELLEITER_DEFAULT_GAME", value_name = "ID")]
     default_game: Option<GameType>,
     /// Seed for the random start pieces (reproducible games).

@@ -55,6 +55,67 @@ fn demo_plays_a_game_and_prints_board_result_and_replay() {
     assert!(Path::new(replay).starts_with(dir.path().join("out")));
 }
 
+#[test]
+fn perft_demo_bench_and_match_take_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let success = |args: &[&str]| {
+        let output = run(dir.path(), args);
+        let text = stdout(&output);
+        assert!(
+            output.status.success(),
+            "{args:?}: {text}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        text
+    };
+    // 2027: PENTO_X on the border (the rules' perft data).
+    let text = success(&[
+        "perft",
+        "--game",
+        "swc_2027_blokus",
+        "--start-piece",
+        "PENTO_X",
+        "--depth",
+        "2",
+    ]);
+    assert!(text.contains("\nperft 1 68 ("), "{text}");
+    assert!(text.contains("\nperft 2 4284 ("), "{text}");
+    for game in ["swc_2021_blokus", "swc_2027_blokus"] {
+        let out = format!("out-{game}");
+        let text = success(&["demo", "--game", game, "--seed", "4", "--replay-dir", &out]);
+        assert!(text.contains("greedy (team ONE: BLUE, RED): "), "{text}");
+        assert!(text.contains("Start piece PENTO_"), "{text}");
+    }
+    let text = success(&[
+        "bench",
+        "--game",
+        "swc_2027_blokus",
+        "--games",
+        "2",
+        "--concurrency",
+        "2",
+        "--same-process",
+    ]);
+    assert!(text.contains("of swc_2027_blokus between"), "{text}");
+    assert!(text.contains(", 2 regular games,"), "{text}");
+    // The default game is 2027's; a match of 2021 says so.
+    let text = success(&[
+        "match",
+        "--start-server",
+        "--game",
+        "swc_2021_blokus",
+        "--player1",
+        "builtin:greedy",
+        "--player2",
+        "builtin:random",
+        "-t",
+        "2",
+        "--results",
+        "2021.jsonl",
+    ]);
+    assert!(text.contains("2 games, 0 irregular"), "{text}");
+}
+
 /// A server in this process on a free loopback port.
 fn start_server(runtime: &tokio::runtime::Runtime, replay_dir: Option<PathBuf>) -> LocalServer {
     runtime

@@ -296,9 +296,10 @@ catalogue! {
 
 impl GameType {
     /// The game of a `join` without `gameType` unless the server is
-    /// configured otherwise (decisions.md §13: the current season once it is
-    /// hosted).
-    pub const DEFAULT: GameType = GameType::Blokus2021;
+    /// configured otherwise, and of the tools unless told otherwise: the
+    /// current season (decisions.md §13), whose official clients send a
+    /// bare `<join/>`.
+    pub const DEFAULT: GameType = GameType::Blokus2027;
 
     /// The game with this protocol id (exact, case-sensitive).
     pub fn from_id(id: &str) -> Option<GameType> {

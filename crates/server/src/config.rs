@@ -76,7 +76,8 @@ pub struct Config {
     pub auth_backoff_max: Duration,
     /// Whether rooms created by `join` start paused.
     pub start_paused: bool,
-    /// The game of a `join` without `gameType` when no room is open.
+    /// The game of a `join` without `gameType`: it joins an open room of
+    /// this game, or opens one.
     pub default_game: GameType,
     /// How long a prepared room may wait for its reserved players before it
     /// is closed and its codes expire.

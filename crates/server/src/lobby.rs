@@ -49,7 +49,8 @@ pub struct LobbySettings {
     /// Move time limits per game type, `None` for untimed games; a game
     /// without an entry is untimed.
     pub limits: BTreeMap<GameType, Option<TimeLimits>>,
-    /// The game of a `join` without `gameType` when no room is open.
+    /// The game of a `join` without `gameType`: it joins an open room of
+    /// this game, or opens one.
     pub default_game: GameType,
     /// How long a prepared room waits for its reserved players.
     pub reservation_expiry: Duration,
@@ -474,11 +475,13 @@ impl Lobby {
                 requested: game_type,
             });
         }
-        let wanted = wanted.flatten();
+        // A join without `gameType` is a join of the default game: its
+        // client speaks that game's dialect only.
+        let game_type = wanted.flatten().unwrap_or(self.settings.default_game);
         let mut candidates: Vec<(u64, RoomId)> = self
             .rooms
             .iter()
-            .filter(|(_, e)| e.open && wanted.is_none_or(|g| e.handle.game_type() == g))
+            .filter(|(_, e)| e.open && e.handle.game_type() == game_type)
             .map(|(id, e)| (e.created, id.clone()))
             .collect();
         candidates.sort_unstable();
@@ -487,7 +490,6 @@ impl Lobby {
                 return Ok(joined);
             }
         }
-        let game_type = wanted.unwrap_or(self.settings.default_game);
         let seats = vec![open_seat(game_type); game_type.player_count()];
         let room_id = self.create_room(game_type, seats, self.settings.start_paused);
         self.seat(&room_id, SeatRequest::Open, outbox)

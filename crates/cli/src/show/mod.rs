@@ -3,10 +3,10 @@
 //!
 //! The generic text names seats by label (`team ONE`); a game can present
 //! itself better with a [`Presentation`] in its own module here
-//! ([`blokus2021`]), listed in [`presentation`]. A game without one is shown
-//! plainly.
+//! ([`blokus`] for the Blokus seasons), listed in [`presentation`]. A game
+//! without one is shown plainly.
 
-pub mod blokus2021;
+pub mod blokus;
 
 use std::fmt::Write;
 
@@ -48,8 +48,7 @@ impl Presentation for Plain {}
 /// How `game` presents itself.
 pub fn presentation(game: GameType) -> &'static dyn Presentation {
     match game {
-        GameType::Blokus2021 => &blokus2021::Blokus2021,
-        #[allow(unreachable_patterns)]
+        GameType::Blokus2021 | GameType::Blokus2027 => &blokus::SwcBlokusPresentation,
         _ => &Plain,
     }
 }

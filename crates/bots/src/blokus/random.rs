@@ -1,7 +1,7 @@
 //! [`RandomBot`]: a uniformly random legal placement.
 
 use rand::{Rng, RngExt};
-use spielleiter_rules::blokus::{Blokus, Move, MoveList};
+use spielleiter_rules::blokus::{Move, MoveList, SwcBlokus, SwcVariant};
 
 use crate::Bot;
 
@@ -27,12 +27,12 @@ impl<R: Rng> RandomBot<R> {
     }
 }
 
-impl<R: Rng> Bot<Blokus> for RandomBot<R> {
+impl<R: Rng, V: SwcVariant> Bot<SwcBlokus<V>> for RandomBot<R> {
     fn name(&self) -> &'static str {
         "random"
     }
 
-    fn choose_move(&mut self, game: &Blokus) -> Move {
+    fn choose_move(&mut self, game: &SwcBlokus<V>) -> Move {
         game.legal_moves(&mut self.moves);
         if self.moves.is_empty() {
             return Move::Skip(game.current_color());
@@ -48,7 +48,7 @@ impl<R: Rng> Bot<Blokus> for RandomBot<R> {
 #[cfg(test)]
 mod tests {
     use rand_pcg::Pcg64;
-    use spielleiter_rules::blokus::{PieceKind, Placement};
+    use spielleiter_rules::blokus::{Blokus, Blokus2027, PieceKind, Placement, SwcBlokus};
 
     use super::*;
 
@@ -57,7 +57,14 @@ mod tests {
     }
 
     fn play_out(bot: &mut impl Bot<Blokus>, start: PieceKind) -> Vec<Move> {
-        let mut game = Blokus::new(start);
+        play_season(bot, Blokus::new(start))
+    }
+
+    /// Plays `game` out with `bot` for every colour, checking each move.
+    fn play_season<V: SwcVariant>(
+        bot: &mut impl Bot<SwcBlokus<V>>,
+        mut game: SwcBlokus<V>,
+    ) -> Vec<Move> {
         let mut moves = Vec::new();
         while !game.is_over() {
             let mv = bot.choose_move(&game);
@@ -87,6 +94,16 @@ mod tests {
             play_out(&mut bot(4), PieceKind::PentoL),
             play_out(&mut bot(5), PieceKind::PentoL)
         );
+    }
+
+    #[test]
+    fn whole_2027_games_are_legal() {
+        // PENTO_X, which only 2027 draws, starts anywhere on the border.
+        for (seed, start) in [(6, PieceKind::PentoX), (7, PieceKind::PentoW)] {
+            let moves = play_season(&mut bot(seed), Blokus2027::new(start));
+            assert!(moves.len() > 20, "a random game lasts more than 5 rounds");
+            assert!(moves.len() <= 96, "a 2027 game ends by turn 96");
+        }
     }
 
     #[test]

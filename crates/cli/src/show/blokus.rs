@@ -1,21 +1,21 @@
-//! Blokus 2021 for people: seats as teams with their colours, and the board
-//! with coordinates.
+//! The Blokus seasons (2021, 2027) for people: seats as teams with their
+//! colours, and the board with coordinates.
 
 use std::fmt::Write;
 
 use spielleiter_protocol::Decimal;
 use spielleiter_rules::{
     AnyGame,
-    blokus::{BOARD_SIZE, Blokus, Color, ROUND_LIMIT, Team},
+    blokus::{BOARD_SIZE, Color, SwcBlokus, SwcVariant, Team, variant::EndRule},
 };
 
 use super::Presentation;
 
-/// Blokus 2021's [`Presentation`].
+/// The [`Presentation`] of the Blokus seasons.
 #[derive(Clone, Copy, Debug)]
-pub struct Blokus2021;
+pub struct SwcBlokusPresentation;
 
-impl Presentation for Blokus2021 {
+impl Presentation for SwcBlokusPresentation {
     fn seat(&self, seat: usize, name: &str) -> String {
         let team = Team::ALL[seat.min(1)];
         let [a, b] = team.colors().map(Color::name);
@@ -34,22 +34,37 @@ impl Presentation for Blokus2021 {
     }
 
     fn picture(&self, game: &AnyGame) -> Option<String> {
-        let AnyGame::Blokus2021(game) = game else {
-            return None;
-        };
-        Some(format!(
-            "Start piece {}; the game ended after {} turns (round {}).\n\n{}    B blue, R red: team ONE · Y yellow, G green: team TWO\n",
-            game.start_piece(),
-            game.turn(),
-            game.round().min(ROUND_LIMIT),
-            board_picture(game)
-        ))
+        match game {
+            AnyGame::Blokus2021(game) => Some(final_position(game)),
+            AnyGame::Blokus2027(game) => Some(final_position(game)),
+            _ => None,
+        }
     }
+}
+
+/// The last round a game of the season `V` can reach (its turn limit ends
+/// the game then).
+fn last_round<V: SwcVariant>() -> u32 {
+    match V::END {
+        EndRule::TurnLimit(turns) | EndRule::TurnLimitOrFinishedRound(turns) => turns / 4,
+        EndRule::NoColorLeft => u32::MAX,
+    }
+}
+
+/// The final position with a line on the start piece and the game's length.
+fn final_position<V: SwcVariant>(game: &SwcBlokus<V>) -> String {
+    format!(
+        "Start piece {}; the game ended after {} turns (round {}).\n\n{}    B blue, R red: team ONE · Y yellow, G green: team TWO\n",
+        game.start_piece(),
+        game.turn(),
+        game.round().min(last_round::<V>()),
+        board_picture(game)
+    )
 }
 
 /// The board with column and row numbers; one letter per colour (`B`lue,
 /// `Y`ellow, `R`ed, `G`reen), `.` for an empty field.
-pub fn board_picture(game: &Blokus) -> String {
+pub fn board_picture<V: SwcVariant>(game: &SwcBlokus<V>) -> String {
     let mut out = String::from("    ");
     for x in 0..BOARD_SIZE {
         out.push(char::from(b'0' + (x / 10) as u8));
@@ -83,7 +98,7 @@ mod tests {
         games::blokus2021::score_definition,
         result::{GameResult, PlayerScore, ScoreCause, Winner},
     };
-    use spielleiter_rules::blokus::{Move, MoveList, PieceKind};
+    use spielleiter_rules::blokus::{Blokus, Move, MoveList, PieceKind};
 
     use super::*;
     use crate::show::result_text;

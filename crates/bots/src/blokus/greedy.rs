@@ -1,6 +1,6 @@
 //! [`GreedyBot`]: the largest piece, where it keeps the most room to grow.
 
-use spielleiter_rules::blokus::{Blokus, Board, Color, Move, MoveList, Placement};
+use spielleiter_rules::blokus::{Board, Color, Move, MoveList, Placement, SwcBlokus, SwcVariant};
 
 use crate::Bot;
 
@@ -58,12 +58,12 @@ struct Score {
     blocked: u32,
 }
 
-impl Bot<Blokus> for GreedyBot {
+impl<V: SwcVariant> Bot<SwcBlokus<V>> for GreedyBot {
     fn name(&self) -> &'static str {
         "greedy"
     }
 
-    fn choose_move(&mut self, game: &Blokus) -> Move {
+    fn choose_move(&mut self, game: &SwcBlokus<V>) -> Move {
         let color = game.current_color();
         game.legal_moves(&mut self.moves);
         let Some(largest) = self.moves.iter().map(|p| p.kind.size()).max() else {
@@ -101,10 +101,10 @@ impl Bot<Blokus> for GreedyBot {
 #[cfg(test)]
 mod tests {
     use rand_pcg::Pcg64;
-    use spielleiter_rules::blokus::{PieceKind, Team};
+    use spielleiter_rules::blokus::{Blokus, PieceKind, Team};
 
     use super::*;
-    use crate::blokus2021::RandomBot;
+    use crate::blokus::RandomBot;
 
     /// The corner count of `mv` computed the long way: play it and look at
     /// the resulting position.
