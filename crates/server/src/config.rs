@@ -28,7 +28,7 @@ pub const MIN_PASSPHRASE_CHARS: usize = 12;
 
 /// Passphrases that appear in examples (the official TestClient's default,
 /// this repository's config file): warned about at start.
-const EXAMPLE_PASSPHRASES: [&str; 2] = ["examplepassword", "change me"];
+const EXAMPLE_PASSPHRASES: &[&str] = &["examplepassword", "change me"];
 
 /// The validated configuration the server runs with.
 #[derive(Clone, Debug, PartialEq)]
