@@ -30,14 +30,15 @@ pub enum ArenaError {
     },
     /// The results file holds games of other players.
     #[error(
-        "results file {path} holds games of {}; choose another file to start a new match",
-        found.join(" vs ")
+        "results file {path} holds games of {found}, not of this match ({expected}); choose another file (--results) to start a new match"
     )]
     OtherMatch {
         /// The file.
         path: PathBuf,
-        /// The players found in it.
-        found: Vec<String>,
+        /// The match found in it.
+        found: String,
+        /// This match.
+        expected: String,
     },
     /// The log directory cannot be created.
     #[error("cannot create the log directory {path}: {cause}")]

@@ -19,7 +19,7 @@ use std::{
 
 use spielleiter_client::{ClientError, Connection};
 use spielleiter_protocol::{
-    Decimal, Prepare, ServerMessage, SlotDescriptor, result::GameResult, room::RoomData,
+    Decimal, Prepare, ScoreCause, ServerMessage, SlotDescriptor, result::GameResult, room::RoomData,
 };
 use spielleiter_rules::Game;
 use tokio::time::Instant;
@@ -43,7 +43,7 @@ const CANCEL_PATIENCE: Duration = Duration::from_secs(10);
 #[derive(Debug)]
 pub(crate) enum GameOutcome {
     /// The game is over and recorded.
-    Finished(GameRecord),
+    Finished(Box<GameRecord>),
     /// The match was interrupted; the game is not recorded.
     Interrupted,
 }
@@ -293,10 +293,23 @@ pub(crate) async fn play_game(
     }
 
     // The players should end by themselves now that the server has closed
-    // their connections.
+    // their connections; one that did not move within the hard limit is not
+    // waited for (it would only cost the grace period).
     let patience = Instant::now() + settings.exit_grace;
-    for seat in &mut seats {
+    for (slot, seat) in seats.iter_mut().enumerate() {
         if !seat.running() {
+            continue;
+        }
+        let hung = result
+            .as_ref()
+            .and_then(|r| r.scores.get(slot))
+            .is_some_and(|score| score.cause == ScoreCause::HardTimeout);
+        if let Some(launched) = &mut seat.launched
+            && hung
+        {
+            launched
+                .kill("no move within the server's hard limit")
+                .await;
             continue;
         }
         if let Some(launched) = &mut seat.launched {
@@ -330,7 +343,7 @@ pub(crate) async fn play_game(
         replay,
         started.elapsed(),
     );
-    Ok(GameOutcome::Finished(record))
+    Ok(GameOutcome::Finished(Box::new(record)))
 }
 
 /// Starts the player of `seat` with its reservation.
@@ -346,6 +359,7 @@ fn start_seat(
         port: settings.port,
         game: settings.game,
         reservation: code,
+        game_number: game,
         log_path: settings
             .log_dir
             .join(format!("{}_game{game}.log", file_name_safe(&spec.name))),
@@ -435,9 +449,12 @@ fn record_game(
     duration: Duration,
 ) -> GameRecord {
     let players = slot_players.len();
+    let key = settings.key();
     let mut record = GameRecord {
         game,
-        players: settings.names(),
+        game_type: key.game_type,
+        players: key.players,
+        commands: key.commands,
         starter: slot_players[0] as u8 + 1,
         win_points: vec![0; players],
         points: vec![0; players],

@@ -13,7 +13,7 @@ use spielleiter_server::{Config, EmbeddedServer};
 use crate::error::ArenaError;
 
 /// How the in-process server is set up.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LocalServerSettings {
     /// The port; 0 picks a free one.
     pub port: u16,
@@ -21,6 +21,10 @@ pub struct LocalServerSettings {
     pub replay_dir: Option<PathBuf>,
     /// Seed of the start pieces; `None` seeds from the OS.
     pub seed: Option<u64>,
+    /// Everything else: the move clock, limits, gzip (from the config file
+    /// and environment, for `match`). Address, port, passphrase, seed and
+    /// replay directory are this server's own.
+    pub base: Config,
 }
 
 /// A running in-process server. Stop it with [`LocalServer::stop`]; dropping
@@ -56,7 +60,7 @@ impl LocalServer {
             shutdown_grace: Duration::ZERO,
             // Every player runs on this machine; --parallel may need many.
             loopback_exempt: true,
-            ..Config::default()
+            ..settings.base
         };
         let server = EmbeddedServer::start(config)
             .await

@@ -4,7 +4,7 @@
 //! of this process.
 
 use std::{
-    fs::{File, OpenOptions},
+    fs::OpenOptions,
     io::Write,
     path::{Path, PathBuf},
     process::Stdio,
@@ -27,6 +27,8 @@ pub(crate) struct Invitation<'a> {
     pub reservation: &'a str,
     /// `<log_dir>/<name>_game<N>.log`.
     pub log_path: PathBuf,
+    /// N, for the log.
+    pub game_number: u32,
     /// Seed for a random built-in bot.
     pub seed: u64,
 }
@@ -61,14 +63,25 @@ pub(crate) fn launch(program: &Program, invitation: &Invitation<'_>) -> Result<L
                 invitation.reservation.to_owned(),
             ))))
         }
-        Program::Executable(path) => {
-            let log = File::create(&invitation.log_path)
-                .map_err(|e| format!("cannot create {}: {e}", invitation.log_path.display()))?;
+        Program::Executable { path, args } => {
+            // Appended: the logs of earlier runs (a resumed match, another
+            // match with the same names) stay.
+            let mut log = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&invitation.log_path)
+                .map_err(|e| format!("cannot open {}: {e}", invitation.log_path.display()))?;
+            let _ = writeln!(
+                log,
+                "[spielleiter match] {} game {}: {program}",
+                jiff::Zoned::now().strftime("%Y-%m-%d %H:%M:%S"),
+                invitation.game_number
+            );
             let log_err = log.try_clone().map_err(|e| e.to_string())?;
             let port = invitation.port.to_string();
             let mut command = if is_jar(path) {
                 let mut java = tokio::process::Command::new("java");
-                java.arg("-jar").arg(path).args([
+                java.arg("-jar").arg(path).args(args).args([
                     "-r",
                     invitation.reservation,
                     "-h",
@@ -79,7 +92,7 @@ pub(crate) fn launch(program: &Program, invitation: &Invitation<'_>) -> Result<L
                 java
             } else {
                 let mut exe = tokio::process::Command::new(path);
-                exe.args([
+                exe.args(args).args([
                     "--reservation",
                     invitation.reservation,
                     "--host",

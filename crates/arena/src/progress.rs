@@ -1,15 +1,19 @@
 //! [`TerminalProgress`]: a line per finished game on standard output and,
 //! when standard error is a terminal, a progress bar with running totals
-//! below it.
+//! below it; otherwise (a log file, CI) a progress line with the expected
+//! time left on standard error at most every half minute.
 
 use std::{
     io::{IsTerminal, Write},
-    time::Instant,
+    time::{Duration, Instant},
 };
 
 use crate::{record::GameRecord, runner::MatchObserver, stats::Summary};
 
 const BAR_WIDTH: usize = 24;
+
+/// How often a progress line is written when there is no bar.
+const LINE_INTERVAL: Duration = Duration::from_secs(30);
 
 /// Prints a match's progress for a person watching.
 #[derive(Debug)]
@@ -19,6 +23,8 @@ pub struct TerminalProgress {
     done: u32,
     started: Instant,
     bar: bool,
+    /// When the last progress line (without a bar) was written.
+    last_line: Instant,
 }
 
 impl TerminalProgress {
@@ -31,7 +37,19 @@ impl TerminalProgress {
             done: 0,
             started: Instant::now(),
             bar: std::io::stderr().is_terminal(),
+            last_line: Instant::now(),
         }
+    }
+
+    /// The time the games still to play will take, at the pace of the
+    /// games played in this run.
+    fn eta(&self) -> Option<Duration> {
+        let played_now = self.done - self.done_before;
+        (played_now > 0 && self.done < self.total).then(|| {
+            self.started
+                .elapsed()
+                .mul_f64(f64::from(self.total - self.done) / f64::from(played_now))
+        })
     }
 
     fn draw_bar(&self, summary: &Summary) {
@@ -40,16 +58,9 @@ impl TerminalProgress {
         } else {
             (self.done as usize * BAR_WIDTH / self.total as usize).min(BAR_WIDTH)
         };
-        let played_now = self.done - self.done_before;
-        let eta = if played_now > 0 && self.done < self.total {
-            let per_game = self.started.elapsed().as_secs_f64() / f64::from(played_now);
-            format!(
-                "  ETA {:.0} s",
-                per_game * f64::from(self.total - self.done)
-            )
-        } else {
-            String::new()
-        };
+        let eta = self
+            .eta()
+            .map_or_else(String::new, |eta| format!("  ETA {}", duration_text(eta)));
         let players: Vec<String> = summary
             .players
             .iter()
@@ -76,6 +87,16 @@ impl TerminalProgress {
             let _ = write!(err, "\r\x1b[2K");
             let _ = err.flush();
         }
+    }
+}
+
+/// `1 h 05 min`, `4 min 10 s`, `12 s`.
+fn duration_text(duration: Duration) -> String {
+    let secs = duration.as_secs();
+    match secs {
+        0..60 => format!("{secs} s"),
+        60..3600 => format!("{} min {:02} s", secs / 60, secs % 60),
+        _ => format!("{} h {:02} min", secs / 3600, secs / 60 % 60),
     }
 }
 
@@ -147,6 +168,24 @@ impl MatchObserver for TerminalProgress {
         println!("{}", game_line(record, self.total));
         if self.bar {
             self.draw_bar(summary);
+        } else if self.last_line.elapsed() >= LINE_INTERVAL {
+            self.last_line = Instant::now();
+            let eta = self.eta().map_or_else(String::new, |eta| {
+                format!(", about {} left", duration_text(eta))
+            });
+            eprintln!("progress: {}/{} games{eta}", self.done, self.total);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_left_read_naturally() {
+        assert_eq!(duration_text(Duration::from_secs(12)), "12 s");
+        assert_eq!(duration_text(Duration::from_secs(250)), "4 min 10 s");
+        assert_eq!(duration_text(Duration::from_secs(3900)), "1 h 05 min");
     }
 }

@@ -71,14 +71,71 @@ impl Cause {
     }
 }
 
+/// What makes runs of a match the same match, so that one may resume
+/// another: the game, the players' names, and what plays for each.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MatchKey {
+    /// The game type id.
+    pub game_type: String,
+    /// The players' display names, player 1 first.
+    pub players: Vec<String>,
+    /// What plays for each player, as given (`builtin:greedy`,
+    /// `./client --depth 3`).
+    pub commands: Vec<String>,
+}
+
+impl MatchKey {
+    /// The key of the match that played `record`. Records of older versions
+    /// lack the game and the commands: those parts are empty.
+    fn of(record: &GameRecord) -> MatchKey {
+        MatchKey {
+            game_type: record.game_type.clone(),
+            players: record.players.clone(),
+            commands: record.commands.clone(),
+        }
+    }
+
+    /// Whether a record of `self` belongs to the match `current`. An empty
+    /// part (a record of an older version) does not disagree.
+    fn fits(&self, current: &MatchKey) -> bool {
+        self.players == current.players
+            && (self.game_type.is_empty() || self.game_type == current.game_type)
+            && (self.commands.is_empty() || self.commands == current.commands)
+    }
+}
+
+impl std::fmt::Display for MatchKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let players: Vec<String> = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, name)| match self.commands.get(i) {
+                Some(command) => format!("{name} ({command})"),
+                None => name.clone(),
+            })
+            .collect();
+        if !self.game_type.is_empty() {
+            write!(f, "{}: ", self.game_type)?;
+        }
+        write!(f, "{}", players.join(" vs "))
+    }
+}
+
 /// One finished game. Lists are indexed by player: `[player 1, player 2,
 /// …]` as named on the command line, whichever seat each had.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The game's number in the match, from 1.
     pub game: u32,
+    /// The game type id (empty in files of older versions).
+    #[serde(default)]
+    pub game_type: String,
     /// The players' display names.
     pub players: Vec<String>,
+    /// What played for each player (empty in files of older versions).
+    #[serde(default)]
+    pub commands: Vec<String>,
     /// Which player (from 1) had the first seat (team ONE) and so made the
     /// first move.
     pub starter: u8,
@@ -124,11 +181,9 @@ impl ResultsFile {
     /// # Errors
     ///
     /// The file cannot be read or written, a complete line is not a game
-    /// record, or the records are of other players than `players`.
-    pub fn open(
-        path: &Path,
-        players: &[String],
-    ) -> Result<(ResultsFile, Vec<GameRecord>), ArenaError> {
+    /// record, or the records are of another match than `key` (another
+    /// game, other names, or other programs under the same names).
+    pub fn open(path: &Path, key: &MatchKey) -> Result<(ResultsFile, Vec<GameRecord>), ArenaError> {
         let io_error = |cause: io::Error| ArenaError::ResultsFile {
             path: path.to_owned(),
             cause,
@@ -146,10 +201,11 @@ impl ResultsFile {
                 .map_err(io_error)?;
             file.set_len(complete_len as u64).map_err(io_error)?;
         }
-        if let Some(other) = records.iter().find(|r| r.players != players) {
+        if let Some(other) = records.iter().find(|r| !MatchKey::of(r).fits(key)) {
             return Err(ArenaError::OtherMatch {
                 path: path.to_owned(),
-                found: other.players.clone(),
+                found: MatchKey::of(other).to_string(),
+                expected: key.to_string(),
             });
         }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -239,7 +295,9 @@ mod tests {
     pub(crate) fn record(game: u32, win_points: [u32; 2], causes: [Cause; 2]) -> GameRecord {
         GameRecord {
             game,
+            game_type: "swc_2021_blokus".to_owned(),
             players: names().to_vec(),
+            commands: commands().to_vec(),
             starter: if game % 2 == 1 { 1 } else { 2 },
             win_points: win_points.to_vec(),
             points: vec![50, 40],
@@ -255,11 +313,23 @@ mod tests {
         ["alice".to_owned(), "bob".to_owned()]
     }
 
+    fn commands() -> [String; 2] {
+        ["./alice --fast".to_owned(), "builtin:greedy".to_owned()]
+    }
+
+    fn key() -> MatchKey {
+        MatchKey {
+            game_type: "swc_2021_blokus".to_owned(),
+            players: names().to_vec(),
+            commands: commands().to_vec(),
+        }
+    }
+
     #[test]
     fn records_survive_a_round_trip_through_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub/results.jsonl");
-        let (mut file, old) = ResultsFile::open(&path, &names()).unwrap();
+        let (mut file, old) = ResultsFile::open(&path, &key()).unwrap();
         assert!(old.is_empty());
         let games = [
             record(1, [2, 0], [Cause::Regular; 2]),
@@ -269,7 +339,7 @@ mod tests {
             file.append(game).unwrap();
         }
         drop(file);
-        let (_, read) = ResultsFile::open(&path, &names()).unwrap();
+        let (_, read) = ResultsFile::open(&path, &key()).unwrap();
         assert_eq!(read, games);
         assert_eq!(missing_games(&read, 4), [2, 4]);
         let text = fs::read_to_string(&path).unwrap();
@@ -286,11 +356,11 @@ mod tests {
         let whole = serde_json::to_string(&record(1, [1, 1], [Cause::Regular; 2])).unwrap();
         let cut = &serde_json::to_string(&record(2, [2, 0], [Cause::Regular; 2])).unwrap()[..40];
         fs::write(&path, format!("{whole}\n{cut}")).unwrap();
-        let (mut file, read) = ResultsFile::open(&path, &names()).unwrap();
+        let (mut file, read) = ResultsFile::open(&path, &key()).unwrap();
         assert_eq!(read.len(), 1);
         file.append(&record(2, [2, 0], [Cause::Regular; 2]))
             .unwrap();
-        let (_, read) = ResultsFile::open(&path, &names()).unwrap();
+        let (_, read) = ResultsFile::open(&path, &key()).unwrap();
         assert_eq!(read.iter().map(|r| r.game).collect::<Vec<_>>(), [1, 2]);
     }
 
@@ -300,15 +370,50 @@ mod tests {
         let path = dir.path().join("results.jsonl");
         fs::write(&path, "{not json}\n\n").unwrap();
         assert!(matches!(
-            ResultsFile::open(&path, &names()),
+            ResultsFile::open(&path, &key()),
             Err(ArenaError::BadRecord { line: 1, .. })
         ));
         let line = serde_json::to_string(&record(1, [2, 0], [Cause::Regular; 2])).unwrap();
         fs::write(&path, format!("{line}\n")).unwrap();
-        let others = ["carol".to_owned(), "bob".to_owned()];
+        let others = MatchKey {
+            players: vec!["carol".to_owned(), "bob".to_owned()],
+            ..key()
+        };
         assert!(matches!(
             ResultsFile::open(&path, &others),
             Err(ArenaError::OtherMatch { .. })
         ));
+    }
+
+    #[test]
+    fn the_same_names_with_other_programs_or_another_game_are_another_match() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.jsonl");
+        let line = serde_json::to_string(&record(1, [2, 0], [Cause::Regular; 2])).unwrap();
+        fs::write(&path, format!("{line}\n")).unwrap();
+        assert!(ResultsFile::open(&path, &key()).is_ok());
+        let other_program = MatchKey {
+            commands: vec!["./alice --slow".to_owned(), "builtin:greedy".to_owned()],
+            ..key()
+        };
+        let error = ResultsFile::open(&path, &other_program).unwrap_err();
+        let text = error.to_string();
+        assert!(
+            text.contains("alice (./alice --fast) vs bob (builtin:greedy)"),
+            "{text}"
+        );
+        assert!(text.contains("alice (./alice --slow)"), "{text}");
+        let other_game = MatchKey {
+            game_type: "swc_2027_blokus".to_owned(),
+            ..key()
+        };
+        assert!(ResultsFile::open(&path, &other_game).is_err());
+        // A record of an older version (no game, no commands) still fits.
+        let old = line
+            .replace(r#""game_type":"swc_2021_blokus","#, "")
+            .replace(r#""commands":["./alice --fast","builtin:greedy"],"#, "");
+        assert!(!old.contains("commands"), "{old}");
+        fs::write(&path, format!("{old}\n")).unwrap();
+        assert!(ResultsFile::open(&path, &key()).is_ok());
     }
 }

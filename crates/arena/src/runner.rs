@@ -84,14 +84,14 @@ pub async fn run_match(
         }
     }
     let names = settings.names();
-    let (mut results, mut records) = ResultsFile::open(&settings.results, &names)?;
+    let (mut results, mut records) = ResultsFile::open(&settings.results, &settings.key())?;
     let resumed = records.len() as u32;
     let mut queue = missing_games(&records, settings.games).into_iter();
     let to_play = queue.len() as u32;
     if settings
         .players
         .iter()
-        .any(|p| matches!(p.program, Program::Executable(_)))
+        .any(|p| matches!(p.program, Program::Executable { .. }))
     {
         std::fs::create_dir_all(&settings.log_dir).map_err(|cause| ArenaError::LogDir {
             path: settings.log_dir.clone(),
@@ -124,7 +124,7 @@ pub async fn run_match(
                     failure.get_or_insert(error);
                     shutdown.cancel();
                 }
-                records.push(record);
+                records.push(*record);
                 let summary = Summary::from_records(&names, &records);
                 if let Some(record) = records.last() {
                     observer.game_finished(record, &summary);

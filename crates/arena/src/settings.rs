@@ -13,31 +13,115 @@ use spielleiter_rules::GameType;
 pub enum Program {
     /// A built-in bot, played in this process over TCP.
     Builtin(BotKind),
-    /// A program started as `EXE --reservation CODE --host H --port P`
-    /// (a `.jar` as `java -jar JAR -r CODE -h H -p P`, as the official
-    /// TestClient does).
-    Executable(PathBuf),
+    /// A program started as `EXE [ARGS…] --reservation CODE --host H --port
+    /// P` (a `.jar` as `java -jar JAR [ARGS…] -r CODE -h H -p P`, as the
+    /// official TestClient does).
+    Executable {
+        /// The program.
+        path: PathBuf,
+        /// Its own arguments, before the match's.
+        args: Vec<String>,
+    },
+}
+
+impl Program {
+    /// A program without arguments of its own.
+    pub fn executable(path: impl Into<PathBuf>) -> Program {
+        Program::Executable {
+            path: path.into(),
+            args: Vec::new(),
+        }
+    }
+}
+
+/// Why a player description is not a program.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProgramError {
+    /// `builtin:NAME` with an unknown name.
+    #[error("{0}")]
+    UnknownBot(#[from] UnknownBot),
+    /// Nothing but white space.
+    #[error("no program given")]
+    Empty,
+    /// A quote that does not end.
+    #[error("a quote in `{0}` is not closed")]
+    UnclosedQuote(String),
 }
 
 impl FromStr for Program {
-    type Err = UnknownBot;
+    type Err = ProgramError;
 
-    /// `builtin:NAME` names a built-in bot; anything else is a path.
+    /// `builtin:NAME` names a built-in bot. A path to an existing file is
+    /// the program (spaces and all); anything else is a command line: the
+    /// program and its own arguments, separated by white space, with `'…'`
+    /// or `"…"` around words that contain white space (`./client --depth 3`,
+    /// `java -Xmx1g -jar client.jar`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.strip_prefix("builtin:") {
-            Some(name) => name.parse().map(Program::Builtin),
-            None => Ok(Program::Executable(PathBuf::from(s))),
+        if let Some(name) = s.strip_prefix("builtin:") {
+            return Ok(Program::Builtin(name.parse()?));
+        }
+        if std::path::Path::new(s).is_file() {
+            return Ok(Program::executable(s));
+        }
+        let mut words = split_words(s)?.into_iter();
+        let path = words.next().ok_or(ProgramError::Empty)?;
+        Ok(Program::Executable {
+            path: PathBuf::from(path),
+            args: words.collect(),
+        })
+    }
+}
+
+/// Splits a command line into words as a shell would for simple cases:
+/// white space separates, quotes group (and are removed), a backslash
+/// outside single quotes takes the next character as it is.
+fn split_words(line: &str) -> Result<Vec<String>, ProgramError> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => words.extend(word.take()),
+            '\'' | '"' => {
+                let text = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some(end) if end == c => break,
+                        Some('\\') if c == '"' => text.extend(chars.next()),
+                        Some(other) => text.push(other),
+                        None => return Err(ProgramError::UnclosedQuote(line.to_owned())),
+                    }
+                }
+            }
+            '\\' => word.get_or_insert_with(String::new).extend(chars.next()),
+            other => word.get_or_insert_with(String::new).push(other),
         }
     }
+    words.extend(word);
+    Ok(words)
 }
 
 impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Program::Builtin(kind) => write!(f, "builtin:{kind}"),
-            Program::Executable(path) => write!(f, "{}", path.display()),
+            Program::Executable { path, args } => {
+                write!(f, "{}", quoted(&path.to_string_lossy()))?;
+                for arg in args {
+                    write!(f, " {}", quoted(arg))?;
+                }
+                Ok(())
+            }
         }
     }
+}
+
+/// A word as it would have to be written for [`Program::from_str`].
+fn quoted(word: &str) -> String {
+    if !word.is_empty() && !word.contains(|c: char| c.is_whitespace() || "'\"\\".contains(c)) {
+        return word.to_owned();
+    }
+    format!("'{}'", word.replace('\'', "'\\''"))
 }
 
 /// One of the players.
@@ -125,6 +209,15 @@ impl MatchSettings {
         self.players.iter().map(|p| p.name.clone()).collect()
     }
 
+    /// What a results file must hold to be resumed by this match.
+    pub fn key(&self) -> crate::record::MatchKey {
+        crate::record::MatchKey {
+            game_type: self.game.id().to_owned(),
+            players: self.names(),
+            commands: self.players.iter().map(|p| p.program.to_string()).collect(),
+        }
+    }
+
     /// Which player sits in each seat in game number `game` (from 1): the
     /// seats rotate by one player per game, so player 1 has the first seat
     /// (and the first move) in game 1, player 2 in game 2, and so on; over
@@ -168,13 +261,53 @@ mod tests {
         );
         assert_eq!(
             "./client.sh".parse::<Program>(),
-            Ok(Program::Executable(PathBuf::from("./client.sh")))
+            Ok(Program::executable("./client.sh"))
         );
         assert!("builtin:clever".parse::<Program>().is_err());
         assert_eq!(
             Program::Builtin(BotKind::Random).to_string(),
             "builtin:random"
         );
+    }
+
+    #[test]
+    fn programs_take_arguments() {
+        let program: Program = "./client --depth 3 --name 'my bot' \"a \\\"b\\\"\""
+            .parse()
+            .expect("a command line");
+        assert_eq!(
+            program,
+            Program::Executable {
+                path: PathBuf::from("./client"),
+                args: ["--depth", "3", "--name", "my bot", "a \"b\""]
+                    .map(str::to_owned)
+                    .to_vec(),
+            }
+        );
+        // Shown so that it reads back the same.
+        assert_eq!(program.to_string().parse::<Program>(), Ok(program));
+        assert_eq!(
+            "java -jar 'x y.jar'".parse::<Program>(),
+            Ok(Program::Executable {
+                path: PathBuf::from("java"),
+                args: vec!["-jar".to_owned(), "x y.jar".to_owned()],
+            })
+        );
+        assert_eq!("  ".parse::<Program>(), Err(ProgramError::Empty));
+        assert!(matches!(
+            "./x 'open".parse::<Program>(),
+            Err(ProgramError::UnclosedQuote(_))
+        ));
+        // An existing file is a path, spaces and all.
+        let dir = std::env::temp_dir().join(format!("spielleiter arena {}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let file = dir.join("my client");
+        std::fs::write(&file, "").expect("file");
+        assert_eq!(
+            file.to_str().expect("utf-8").parse::<Program>(),
+            Ok(Program::executable(&file))
+        );
+        std::fs::remove_dir_all(dir).ok();
     }
 
     #[test]

@@ -56,8 +56,8 @@ pub struct PlayerStats {
     pub irregular: Irregular,
 }
 
-/// An Elo difference with its 95 % confidence interval; the bounds are
-/// infinite when the interval reaches a score of 0 % or 100 %.
+/// An Elo difference with its 95 % confidence interval, all finite (see
+/// [`elo_interval`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloDifference {
     /// Point estimate: player 1's rating minus player 2's.
@@ -220,23 +220,25 @@ fn binomial_half_cdf(n: u32, k: u32) -> f64 {
 }
 
 /// The Elo difference of the per-game scores `scores` (each 1, ½ or 0) and
-/// its 95 % interval.
+/// its 95 % interval, with a prior of one drawn game.
 ///
-/// The mean score `s` estimates the expected score; by the central limit
-/// theorem its standard error is `σ / √n`, with `σ²` the variance of the
-/// per-game scores around `s` (draws count as half a win, so they narrow
-/// the interval). The interval `s ± 1.96 · σ/√n` is mapped through
-/// [`elo_from_score`], which is monotonic, so the bounds stay bounds. With
-/// every game won (or lost) `σ = 0` and the estimate is infinite.
+/// The prior keeps the figures finite: a match of only wins (or only
+/// losses) says the difference is large, not that it is infinite. The
+/// score with the prior is `s = (Σ scores + ½) / (n + 1)`; the interval is
+/// Wilson's score interval for `s` over `n + 1` games, which stays inside
+/// (0, 1) (it treats a draw like a coin toss, so with draws it is a little
+/// wider than needed). Both ends are mapped through [`elo_from_score`],
+/// which is monotonic, so the bounds stay bounds.
 fn elo_interval(scores: &[f64]) -> EloDifference {
-    let n = scores.len() as f64;
-    let mean = scores.iter().sum::<f64>() / n;
-    let variance = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
-    let margin = Z_95 * (variance / n).sqrt();
+    let n = scores.len() as f64 + 1.0;
+    let score = (scores.iter().sum::<f64>() + 0.5) / n;
+    let z2 = Z_95 * Z_95;
+    let centre = (score + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z_95 / (1.0 + z2 / n) * (score * (1.0 - score) / n + z2 / (4.0 * n * n)).sqrt();
     EloDifference {
-        estimate: elo_from_score(mean),
-        low: elo_from_score(mean - margin),
-        high: elo_from_score(mean + margin),
+        estimate: elo_from_score(score),
+        low: elo_from_score(centre - half),
+        high: elo_from_score(centre + half),
     }
 }
 
@@ -255,10 +257,12 @@ fn mean_and_sd(values: &[f64]) -> (f64, f64) {
 }
 
 fn signed(value: f64) -> String {
-    if value.is_infinite() {
-        if value > 0.0 { "+∞" } else { "−∞" }.to_owned()
+    let rounded = value.round();
+    if rounded == 0.0 {
+        // Neither `+0` nor `-0`.
+        "0".to_owned()
     } else {
-        format!("{value:+.0}")
+        format!("{rounded:+.0}")
     }
 }
 
@@ -329,7 +333,9 @@ mod tests {
     fn record(game: u32, win_points: [u32; 2], points: [u32; 2], causes: [Cause; 2]) -> GameRecord {
         GameRecord {
             game,
+            game_type: String::new(),
             players: names().to_vec(),
+            commands: Vec::new(),
             starter: 1,
             win_points: win_points.to_vec(),
             points: points.to_vec(),
@@ -350,6 +356,8 @@ mod tests {
         let names = ["a".to_owned(), "b".to_owned(), "c".to_owned()];
         let r = Cause::Regular;
         let game = |game, win_points: [u32; 3]| GameRecord {
+            game_type: String::new(),
+            commands: Vec::new(),
             game,
             players: names.to_vec(),
             starter: 1,
@@ -418,20 +426,34 @@ mod tests {
         assert_eq!(summary.irregular_games, 2);
         assert_eq!(summary.score, 0.625);
         let elo = summary.elo.expect("games were played");
-        assert!((elo.estimate - elo_from_score(0.625)).abs() < 1e-9);
-        // Per-game scores 1, ½, 0, 1: variance 0.171875 around 0.625.
-        let margin = Z_95 * (0.171_875f64 / 4.0).sqrt();
-        assert!((elo.low - elo_from_score(0.625 - margin)).abs() < 1e-9);
-        // With four games the interval reaches past a 100 % score.
-        assert!(0.625 + margin > 1.0);
-        assert_eq!(elo.high, f64::INFINITY);
+        // One drawn game of prior: (2.5 + 0.5) / 5.
+        assert!((elo.estimate - elo_from_score(0.6)).abs() < 1e-9);
         assert!(elo.low < elo.estimate && elo.estimate < elo.high);
-        // Forty such games narrow it to finite bounds around the estimate.
+        assert!(elo.low.is_finite() && elo.high.is_finite());
+        // Forty such games narrow it around the estimate.
         let many: Vec<GameRecord> = (0..10).flat_map(|_| records.clone()).collect();
-        let elo = Summary::from_records(&names(), &many).elo.expect("games");
-        let margin = Z_95 * (0.171_875f64 / 40.0).sqrt();
-        assert!((elo.high - elo_from_score(0.625 + margin)).abs() < 1e-9);
-        assert!(elo.low > -200.0 && elo.high < 400.0, "{elo:?}");
+        let narrow = Summary::from_records(&names(), &many).elo.expect("games");
+        assert!(narrow.high - narrow.low < elo.high - elo.low);
+        assert!(narrow.low > -100.0 && narrow.high < 400.0, "{narrow:?}");
+    }
+
+    #[test]
+    fn all_wins_or_all_losses_give_finite_figures() {
+        let r = Cause::Regular;
+        for (win_points, sign) in [([2, 0], 1.0), ([0, 2], -1.0)] {
+            let records: Vec<GameRecord> = (1..=10)
+                .map(|game| record(game, win_points, [50, 40], [r, r]))
+                .collect();
+            let elo = Summary::from_records(&names(), &records)
+                .elo
+                .expect("games were played");
+            assert!(elo.estimate.is_finite() && elo.low.is_finite() && elo.high.is_finite());
+            assert!(sign * elo.estimate > 300.0, "{elo:?}");
+            assert!(elo.low < elo.estimate && elo.estimate < elo.high, "{elo:?}");
+        }
+        assert_eq!(signed(-0.2), "0");
+        assert_eq!(signed(0.3), "0");
+        assert_eq!(signed(-12.6), "-13");
     }
 
     #[test]
@@ -465,7 +487,7 @@ mod tests {
     }
 
     #[test]
-    fn a_clean_sweep_has_an_infinite_estimate_and_no_games_none() {
+    fn a_clean_sweep_has_a_finite_estimate_and_no_games_none() {
         let r = Cause::Regular;
         let records = [
             record(1, [2, 0], [1, 0], [r, r]),
@@ -474,12 +496,17 @@ mod tests {
         let elo = Summary::from_records(&names(), &records)
             .elo
             .expect("games");
-        assert_eq!(elo.estimate, f64::INFINITY);
+        // Two wins and the prior's draw: 2.5 of 3.
+        assert!((elo.estimate - elo_from_score(2.5 / 3.0)).abs() < 1e-9);
         let empty = Summary::from_records(&names(), &[]);
         assert_eq!(empty.elo, None);
         assert_eq!(empty.games, 0);
         assert!(format!("{empty}").contains("0 games"));
         let shown = format!("{}", Summary::from_records(&names(), &records));
-        assert!(shown.contains("+∞"), "{shown}");
+        assert!(!shown.contains('∞'), "{shown}");
+        assert!(
+            shown.contains("Elo difference a − b: +280 (95 % interval "),
+            "{shown}"
+        );
     }
 }

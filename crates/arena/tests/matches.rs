@@ -10,7 +10,7 @@ use std::{
 
 use spielleiter_arena::{
     Cause, GameRecord, LocalServer, LocalServerSettings, MatchObserver, MatchSettings, PlayerSpec,
-    Program, Quiet, ResultsFile, Summary, run_match,
+    Program, Quiet, Summary, run_match,
 };
 use spielleiter_bots::BotKind;
 use spielleiter_protocol::GameType;
@@ -24,6 +24,7 @@ async fn server(dir: &Path) -> LocalServer {
         port: 0,
         replay_dir: Some(dir.join("replays")),
         seed: Some(17),
+        ..LocalServerSettings::default()
     })
     .await
     .unwrap()
@@ -62,8 +63,12 @@ fn bots() -> [PlayerSpec; 2] {
     ]
 }
 
-fn rows(path: &Path, names: &[String]) -> Vec<GameRecord> {
-    ResultsFile::open(path, names).unwrap().1
+fn rows(path: &Path) -> Vec<GameRecord> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
 }
 
 #[tokio::test]
@@ -85,7 +90,7 @@ async fn builtin_bots_play_a_match_whose_summary_matches_its_rows() {
     assert!(!report.interrupted);
     assert_eq!(report.resumed, 0);
 
-    let mut rows = rows(&results, &names);
+    let mut rows = rows(&results);
     assert_eq!(rows, report.records, "the file holds what the run reported");
     assert_eq!(Summary::from_records(&names, &rows), report.summary);
     rows.sort_by_key(|r| r.game);
@@ -139,7 +144,6 @@ async fn an_interrupted_match_resumes_where_it_stopped() {
     let mut first = settings(&server, dir.path(), bots());
     first.games = 3;
     let second = first.clone();
-    let names = first.names();
 
     let stop = CancellationToken::new();
     let report = tokio::time::timeout(
@@ -162,7 +166,7 @@ async fn an_interrupted_match_resumes_where_it_stopped() {
     assert!(!report.interrupted);
     assert_eq!(report.resumed, 1);
     assert_eq!(report.summary.games, 3);
-    let mut games: Vec<u32> = rows(&dir.path().join("results.jsonl"), &names)
+    let mut games: Vec<u32> = rows(&dir.path().join("results.jsonl"))
         .iter()
         .map(|r| r.game)
         .collect();
@@ -175,7 +179,7 @@ fn script(dir: &Path, name: &str, body: &str) -> Program {
     let path = dir.join(name);
     std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    Program::Executable(path)
+    Program::executable(path)
 }
 
 /// Whether the process whose pid is in `pid_file` still runs (a killed
@@ -229,7 +233,14 @@ async fn players_that_crash_or_never_connect_end_as_irregular_games() {
         (2, 2, 2)
     );
     let log = std::fs::read_to_string(dir.path().join("log/crasher_game2.log")).unwrap();
-    assert_eq!(log, "cannot start\n");
+    // A header line per run (logs are appended), then the program's output.
+    let (header, output) = log.split_once('\n').unwrap();
+    assert!(header.starts_with("[spielleiter match] "), "{header}");
+    assert!(
+        header.contains(" game 2: ") && header.ends_with("crash.sh"),
+        "{header}"
+    );
+    assert_eq!(output, "cannot start\n");
 
     // Player 1 never connects: it sleeps, and so does a child it started.
     let pids = dir.path().join("pids");

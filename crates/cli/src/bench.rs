@@ -207,6 +207,7 @@ async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     let latency = [0.5, 0.99, 0.999].map(|q| stats.move_latency.quantile(q));
     let latencies = stats.move_latency.count();
     let rss = peak_rss();
+    players.settle(finished).await;
     let tally = players.stop().await?;
     server.stop().await?;
     let _ = std::fs::remove_dir_all(&replay_dir);
@@ -259,6 +260,27 @@ enum Players {
 }
 
 impl Players {
+    /// Gives players in this process a moment to read the results of the
+    /// `finished` games the server counted (it counts a game before it
+    /// sends the result), so that "as the players saw it" covers them.
+    async fn settle(&self, finished: u64) {
+        let Players::Local(local) = self else {
+            return;
+        };
+        let seen = || {
+            let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+            let tally = &local.tally;
+            get(&tally.regular)
+                + get(&tally.broken)
+                + get(&tally.soft_timeouts)
+                + get(&tally.hard_timeouts)
+        };
+        let until = Instant::now() + Duration::from_secs(2);
+        while seen() < finished && Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
     /// Stops the players and returns what they counted.
     async fn stop(self) -> anyhow::Result<Tally> {
         match self {

@@ -49,6 +49,7 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
         port: 0,
         replay_dir: Some(args.replay_dir.clone()),
         seed: Some(seed),
+        ..LocalServerSettings::default()
     })
     .await?;
     let since = SystemTime::now();

@@ -67,9 +67,15 @@ pub struct MatchArgs {
     #[arg(long)]
     no_timeout4: bool,
     /// Start a server in this process on a free port (or on `--port`) with
-    /// a random administrator passphrase.
+    /// a random administrator passphrase. Its other settings (move clock,
+    /// limits, replay compression) come from the config file and the
+    /// `SPIELLEITER_*` variables, as for `serve`.
     #[arg(long)]
     start_server: bool,
+    /// Config file of the server started with --start-server [default:
+    /// config/spielleiter.toml, if it exists].
+    #[arg(long, value_name = "FILE", requires = "start_server")]
+    config: Option<PathBuf>,
     /// Host of a running server.
     #[arg(
         short = 'h',
@@ -177,6 +183,7 @@ async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
                         .unwrap_or_else(|| PathBuf::from("replays")),
                 ),
                 seed: Some(seed),
+                base: crate::serve::environment_config(args.config.as_deref())?,
             })
             .await?,
         )

@@ -169,6 +169,31 @@ pub fn command() -> clap::Command {
     ServeArgs::augment_args(clap::Command::new("serve"))
 }
 
+/// The server settings from the config file (`file`, else
+/// `SPIELLEITER_CONFIG`, else `config/spielleiter.toml` if it exists) and
+/// the `SPIELLEITER_*` variables, without any flag: what `match` runs its
+/// own server with.
+///
+/// # Errors
+///
+/// An unreadable or invalid file, or an invalid variable (named).
+pub fn environment_config(file: Option<&std::path::Path>) -> anyhow::Result<Config> {
+    let command = command();
+    let matches = command
+        .clone()
+        .try_get_matches_from(["serve"])
+        .map_err(|error| {
+            match crate::environment::explain_parse_error(command.clone(), &error) {
+                Some(text) => anyhow::anyhow!(text),
+                None => anyhow::anyhow!(error.to_string()),
+            }
+        })?;
+    let args = <ServeArgs as clap::FromArgMatches>::from_arg_matches(&matches)?;
+    let file = file.or(args.location.config.as_deref());
+    Config::load(file, args.overrides())
+        .map_err(|error| crate::environment::explain_config_error(&command, error))
+}
+
 /// Runs the server until SIGINT or SIGTERM.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let config = Config::load(args.location.config.as_deref(), args.overrides())

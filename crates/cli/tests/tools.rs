@@ -7,6 +7,7 @@ use std::{
     os::unix::fs::PermissionsExt,
     path::{Path, PathBuf},
     process::{Command, Output},
+    time::Duration,
 };
 
 use spielleiter_arena::{LocalServer, LocalServerSettings};
@@ -123,6 +124,7 @@ fn start_server(runtime: &tokio::runtime::Runtime, replay_dir: Option<PathBuf>) 
             port: 0,
             replay_dir,
             seed: Some(1),
+            ..LocalServerSettings::default()
         }))
         .unwrap()
 }
@@ -509,4 +511,72 @@ fn serve_listens_on_a_host_name_and_a_flag_beats_the_environment() {
         "{}",
         String::from_utf8_lossy(&output.stdout)
     );
+}
+
+#[test]
+fn match_takes_the_server_settings_from_the_environment_and_does_not_wait_for_a_hung_player() {
+    let dir = tempfile::tempdir().unwrap();
+    // Player 1 takes its own arguments and never answers in time.
+    let slow = script(dir.path(), "slow.sh", &format!("exec {BINARY} \"$@\""));
+    let player1 = format!(
+        "{} play --bot random --think-ms 60000",
+        slow.to_str().unwrap()
+    );
+    let started = std::time::Instant::now();
+    let output = Command::new(BINARY)
+        .args([
+            "match",
+            "--start-server",
+            "--player1",
+            &player1,
+            "--player2",
+            "builtin:random",
+            "-t",
+            "1",
+            "--exit-grace-ms",
+            "30000",
+        ])
+        // The server's hard limit from the environment: 1 s, not 10 s.
+        .env("SPIELLEITER_SOFT_TIMEOUT_MS", "500")
+        .env("SPIELLEITER_HARD_TIMEOUT_MS", "1000")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rows = result_rows(&dir.path().join("match-results.jsonl"));
+    assert_eq!(
+        rows[0]["causes"],
+        serde_json::json!(["HARD_TIMEOUT", "REGULAR"])
+    );
+    assert_eq!(
+        rows[0]["commands"][0],
+        serde_json::json!(format!(
+            "{} play --bot random --think-ms 60000",
+            slow.display()
+        ))
+    );
+    // A second run with other programs under the same names is refused.
+    let other = run(
+        dir.path(),
+        &[
+            "match",
+            "--start-server",
+            "--player1",
+            "builtin:greedy",
+            "--player2",
+            "builtin:random",
+            "-t",
+            "2",
+        ],
+    );
+    assert!(!other.status.success());
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert!(stderr.contains("not of this match"), "{stderr}");
+    // 1 s of hard limit, not 10 s, and no 30 s grace for the hung player.
+    assert!(took < Duration::from_secs(8), "{took:?}");
 }
