@@ -7,7 +7,12 @@
 //! the start piece chosen (`--start-piece`), their fast counter and a split
 //! by piece kind; their counting rules are those of
 //! `spielleiter_rules::blokus::perft`: one node per distinct placement, no
-//! voluntary skips, stuck colours removed without a node.
+//! voluntary skips, stuck colours removed without a node. So has
+//! Ostseeschach 2022: the start line chosen (`--start-line`), a move file,
+//! its fast counter and the split by the kind of the moving piece; its
+//! counting rules are those of `spielleiter_rules::ostseeschach::perft`:
+//! one node per legal move, and a finished position is a leaf only at the
+//! full depth.
 
 use std::{fmt::Write as _, path::PathBuf, time::Instant};
 
@@ -22,6 +27,7 @@ use spielleiter_rules::{
         notation::ParseMoveError,
         perft::{perft, perft_by_kind},
     },
+    ostseeschach::{self, Ostseeschach, StartLine},
 };
 
 /// Arguments of `spielleiter perft`.
@@ -34,18 +40,25 @@ pub struct PerftArgs {
     /// PENTO_L.
     #[arg(long, value_parser = parse_kind)]
     start_piece: Option<PieceKind>,
+    /// Ostseeschach 2022: ONE's start line, 8 letters for y = 0 to 7 (`H`
+    /// Herzmuschel, `M` Möwe, `S` Seestern, `R` Robbe; two of each), e.g.
+    /// HMSRHMSR; TWO gets its rotation by 180°.
+    #[arg(long, value_name = "LINE", value_parser = parse_start_line)]
+    start_line: Option<StartLine>,
     /// Other games: the seed of what the game leaves to chance [default: 0].
     #[arg(long)]
     seed: Option<u64>,
-    /// Blokus (2021, 2027): a file of moves to play first, one per line:
-    /// `COLOR KIND ROTATION FLIPPED X Y` or `COLOR SKIP`; blank lines and
-    /// `#` comments are ignored.
+    /// A file of moves to play first; `#` starts a comment. Blokus (2021,
+    /// 2027): one per line, `COLOR KIND ROTATION FLIPPED X Y` or `COLOR
+    /// SKIP`. Ostseeschach 2022: `FX,FY-TX,TY`, separated by spaces or
+    /// newlines.
     #[arg(long)]
     moves: Option<PathBuf>,
     /// Count up to this many placements deep.
     #[arg(long)]
     depth: u32,
-    /// Blokus (2021, 2027): also split perft(1) by piece kind.
+    /// Blokus (2021, 2027) and Ostseeschach 2022: also split perft(1) by
+    /// the kind of the piece placed or moved.
     #[arg(long)]
     by_kind: bool,
 }
@@ -55,30 +68,37 @@ fn parse_kind(name: &str) -> Result<PieceKind, String> {
         .map_err(|_| format!("unknown piece kind `{name}` (e.g. PENTO_L)"))
 }
 
-/// A move file line that cannot be played.
+fn parse_start_line(text: &str) -> Result<StartLine, String> {
+    text.parse().map_err(|error| format!("{error}"))
+}
+
+/// A move of a move file that cannot be played; `P` is the game's error for
+/// a malformed move text, `M` its mistake.
 #[derive(Debug, thiserror::Error)]
-pub enum MoveFileError {
-    /// The line is not a move in the text form.
+pub enum MoveFileError<P, M> {
+    /// The text is not a move in the game's text form.
     #[error("line {line}: `{text}`: {cause}")]
     Malformed {
         /// 1-based line number.
         line: usize,
-        /// The line, trimmed.
+        /// The move's text (Blokus: the line, trimmed).
         text: String,
         /// What is wrong with it.
-        cause: ParseMoveError,
+        cause: P,
     },
     /// The move is illegal in the position reached.
-    #[error("line {line}: `{text}` is illegal at turn {turn}: {mistake} ({})", mistake.name())]
+    #[error("line {line}: `{text}` is illegal at turn {turn}: {mistake} ({name})")]
     Illegal {
         /// 1-based line number.
         line: usize,
-        /// The line, trimmed.
+        /// The move's text (Blokus: the line, trimmed).
         text: String,
         /// The turn at which it was tried.
         turn: u32,
         /// Why it is illegal.
-        mistake: Mistake,
+        mistake: M,
+        /// The mistake's official name.
+        name: &'static str,
     },
 }
 
@@ -91,7 +111,7 @@ pub enum MoveFileError {
 pub fn replay<V: SwcVariant>(
     start_piece: PieceKind,
     text: &str,
-) -> Result<SwcBlokus<V>, MoveFileError> {
+) -> Result<SwcBlokus<V>, MoveFileError<ParseMoveError, Mistake>> {
     let mut game = SwcBlokus::<V>::new(start_piece);
     for (index, raw) in text.lines().enumerate() {
         let content = raw.split('#').next().unwrap_or_default().trim();
@@ -109,6 +129,39 @@ pub fn replay<V: SwcVariant>(
             text: content.to_owned(),
             turn: game.turn(),
             mistake,
+            name: mistake.name(),
+        })?;
+    }
+    Ok(game)
+}
+
+/// Plays the moves of an Ostseeschach move file's text (`FX,FY-TX,TY`,
+/// separated by whitespace, `#` comments) from the position dealt with
+/// `start_line`.
+///
+/// # Errors
+///
+/// The first malformed or illegal move.
+pub fn replay_ostseeschach(
+    start_line: StartLine,
+    text: &str,
+) -> Result<
+    Ostseeschach,
+    MoveFileError<ostseeschach::notation::ParseMoveError, ostseeschach::Mistake>,
+> {
+    let mut game = Ostseeschach::new(start_line);
+    for (line, word) in ostseeschach::notation::move_file_words(text) {
+        let mv: ostseeschach::Move = word.parse().map_err(|cause| MoveFileError::Malformed {
+            line,
+            text: word.to_owned(),
+            cause,
+        })?;
+        game.play(&mv).map_err(|mistake| MoveFileError::Illegal {
+            line,
+            text: word.to_owned(),
+            turn: game.turn(),
+            mistake,
+            name: mistake.name(),
         })?;
     }
     Ok(game)
@@ -123,14 +176,23 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     match args.game {
         GameType::Blokus2021 => run_swc_blokus::<Swc2021>(args),
         GameType::Blokus2027 => run_swc_blokus::<Swc2027>(args),
+        GameType::Ostseeschach2022 => run_ostseeschach_2022(args),
+        // Games without a counter of their own (the test games).
+        #[allow(unreachable_patterns)]
         other => run_any(other, args),
     }
 }
 
 /// Any game: the generic count from the initial position.
 fn run_any(game_type: GameType, args: &PerftArgs) -> anyhow::Result<()> {
-    if args.start_piece.is_some() || args.moves.is_some() || args.by_kind {
-        bail!("--start-piece, --moves and --by-kind are for the Blokus seasons only");
+    if args.start_piece.is_some()
+        || args.start_line.is_some()
+        || args.moves.is_some()
+        || args.by_kind
+    {
+        bail!(
+            "--start-piece, --start-line, --moves and --by-kind are for the Blokus seasons and Ostseeschach only"
+        );
     }
     let mut rng = Pcg64::new(u128::from(args.seed.unwrap_or(0)), 0x0a02_bdbf_7bb3_c0a7);
     let game = AnyGame::new(game_type, &mut rng);
@@ -154,24 +216,76 @@ fn run_any(game_type: GameType, args: &PerftArgs) -> anyhow::Result<()> {
 /// A Blokus season: a move file and the start piece, the fast counter.
 fn run_swc_blokus<V: SwcVariant>(args: &PerftArgs) -> anyhow::Result<()> {
     let game = args.game;
-    if args.seed.is_some() {
-        bail!("{game} takes --start-piece, not --seed");
+    if args.seed.is_some() || args.start_line.is_some() {
+        bail!("{game} takes --start-piece, not --seed or --start-line");
     }
     let start_piece = args
         .start_piece
         .with_context(|| format!("{game} needs --start-piece (e.g. PENTO_L)"))?;
-    let text = match &args.moves {
-        Some(path) => std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read move file {}", path.display()))?,
-        None => String::new(),
-    };
-    let source = args
-        .moves
-        .as_ref()
-        .map_or_else(|| "(no move file)".to_owned(), |p| p.display().to_string());
+    let (text, source) = move_file(args)?;
     let position = replay::<V>(start_piece, &text).with_context(|| format!("in {source}"))?;
     print!("{}", report(&position, args.depth, args.by_kind));
     Ok(())
+}
+
+/// Ostseeschach 2022: the start line, a move file, the fast counter.
+fn run_ostseeschach_2022(args: &PerftArgs) -> anyhow::Result<()> {
+    if args.seed.is_some() || args.start_piece.is_some() {
+        bail!("swc_2022_ostseeschach takes --start-line, not --seed or --start-piece");
+    }
+    let start_line = args
+        .start_line
+        .context("swc_2022_ostseeschach needs --start-line (e.g. HMSRHMSR)")?;
+    let (text, source) = move_file(args)?;
+    let game = replay_ostseeschach(start_line, &text).with_context(|| format!("in {source}"))?;
+    print!(
+        "{}",
+        ostseeschach_report(start_line, &game, args.depth, args.by_kind)
+    );
+    Ok(())
+}
+
+/// The text of `--moves` (empty without one) and how to name it in errors.
+fn move_file(args: &PerftArgs) -> anyhow::Result<(String, String)> {
+    match &args.moves {
+        Some(path) => Ok((
+            std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read move file {}", path.display()))?,
+            path.display().to_string(),
+        )),
+        None => Ok((String::new(), "(no move file)".to_owned())),
+    }
+}
+
+/// The Ostseeschach report: the position's summary, perft(1) …
+/// perft(depth) with timing, and optionally perft(1) by the kind of the
+/// moving piece.
+fn ostseeschach_report(
+    start_line: StartLine,
+    game: &Ostseeschach,
+    depth: u32,
+    by_kind: bool,
+) -> String {
+    let mut out = String::new();
+    let status = if game.is_over() { ", game over" } else { "" };
+    let _ = writeln!(
+        out,
+        "start line {start_line}, turn {}, {} to move, ambers {}:{}{status}",
+        game.turn(),
+        game.team_to_move(),
+        game.ambers(ostseeschach::Team::One),
+        game.ambers(ostseeschach::Team::Two),
+    );
+    counts(&mut out, depth, |d| ostseeschach::perft::perft(game, d));
+    if by_kind {
+        let split = ostseeschach::perft::perft_by_kind(game);
+        for (kind, count) in ostseeschach::PieceKind::ALL.iter().zip(split) {
+            if count > 0 {
+                let _ = writeln!(out, "{} {count}", kind.name());
+            }
+        }
+    }
+    out
 }
 
 /// The report: the position's summary, perft(1) … perft(depth) with timing,

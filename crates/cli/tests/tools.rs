@@ -129,8 +129,10 @@ fn start_server(runtime: &tokio::runtime::Runtime, replay_dir: Option<PathBuf>) 
         .unwrap()
 }
 
-#[test]
-fn two_play_processes_complete_a_game_on_a_server() {
+/// Two `play` processes (`greedy` and seeded `random`, with `game_args`)
+/// join a server started here; returns what each printed, after checking
+/// that both ended well and played one team each.
+fn play_pair(game_args: &[&str]) -> (String, String) {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let server = start_server(&runtime, Some(dir.path().join("replays")));
@@ -139,6 +141,7 @@ fn two_play_processes_complete_a_game_on_a_server() {
     // and the contest's short ones (`-h`, `-p`) both work.
     let mut one = Command::new(BINARY)
         .args(["play", "--bot", "greedy", "-h", "127.0.0.1", "-p", &port])
+        .args(game_args)
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -154,6 +157,7 @@ fn two_play_processes_complete_a_game_on_a_server() {
             "--port",
             &port,
         ])
+        .args(game_args)
         .output()
         .unwrap();
     let mut first = String::new();
@@ -170,22 +174,229 @@ fn two_play_processes_complete_a_game_on_a_server() {
         teams[0] != teams[1],
         "one player per team:\n{first}\n{second}"
     );
+    runtime.block_on(server.stop());
+    (first, second)
+}
+
+/// The lines of a `play` output that contain `word` (the result's lines).
+fn lines_with<'a>(text: &'a str, word: &str) -> Vec<&'a str> {
+    text.lines().filter(|l| l.contains(word)).collect()
+}
+
+#[test]
+fn two_play_processes_complete_a_game_on_a_server() {
+    let (first, second) = play_pair(&[]);
     for text in [&first, &second] {
         assert!(text.contains("team ONE (BLUE, RED): "), "{text}");
         assert!(text.contains(", REGULAR\n"), "{text}");
     }
     assert_eq!(
-        first
-            .lines()
-            .filter(|l| l.contains("points"))
-            .collect::<Vec<_>>(),
-        second
-            .lines()
-            .filter(|l| l.contains("points"))
-            .collect::<Vec<_>>(),
+        lines_with(&first, "points"),
+        lines_with(&second, "points"),
         "both saw the same result"
     );
-    runtime.block_on(server.stop());
+}
+
+#[test]
+fn two_play_processes_complete_an_ostseeschach_game() {
+    let (first, second) = play_pair(&["--game", "swc_2022_ostseeschach"]);
+    for text in [&first, &second] {
+        assert!(text.contains("team ONE (red, from x = 0): "), "{text}");
+        assert!(text.contains(" ambers, light pieces "), "{text}");
+        assert!(text.contains(", REGULAR\n"), "{text}");
+    }
+    assert_eq!(
+        lines_with(&first, "ambers"),
+        lines_with(&second, "ambers"),
+        "both saw the same result"
+    );
+}
+
+#[test]
+fn demo_plays_ostseeschach() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(
+        dir.path(),
+        &[
+            "demo",
+            "--game",
+            "swc_2022_ostseeschach",
+            "--seed",
+            "4",
+            "--replay-dir",
+            "out",
+        ],
+    );
+    let text = stdout(&output);
+    assert!(
+        output.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        text.contains("greedy (team ONE: red, from x = 0): "),
+        "{text}"
+    );
+    assert!(text.contains("    0  1  2  3  4  5  6  7\n"), "{text}");
+    assert!(text.contains(" ambers, light pieces "), "{text}");
+    assert!(
+        ["Winner: ", "Draw.", "No winner."]
+            .iter()
+            .any(|w| text.contains(w)),
+        "{text}"
+    );
+    let replay = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Replay: "))
+        .expect("a replay line");
+    assert!(replay.contains("swc_2022_ostseeschach"), "{replay}");
+    assert!(Path::new(replay).is_file(), "{replay}");
+}
+
+#[test]
+fn match_and_bench_play_ostseeschach() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(
+        dir.path(),
+        &[
+            "match",
+            "--start-server",
+            "--game",
+            "swc_2022_ostseeschach",
+            "--player1",
+            "builtin:greedy",
+            "--player2",
+            "builtin:random",
+            "--seed",
+            "3",
+            "--tests",
+            "2",
+        ],
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(text.contains("2 games, 0 irregular"), "{text}");
+    let rows = result_rows(&dir.path().join("match-results.jsonl"));
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        assert_eq!(row["causes"], serde_json::json!(["REGULAR", "REGULAR"]));
+    }
+
+    let output = run(
+        dir.path(),
+        &[
+            "bench",
+            "--game",
+            "swc_2022_ostseeschach",
+            "--concurrency",
+            "2",
+            "--games",
+            "4",
+            "--same-process",
+        ],
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.contains("of swc_2022_ostseeschach between `random` bots"),
+        "{text}"
+    );
+    assert!(text.contains("complete games:           4 "), "{text}");
+    assert!(
+        text.contains("games lost on time:       0 soft, 0 hard"),
+        "{text}"
+    );
+}
+
+/// `spielleiter perft --game swc_2022_ostseeschach` with `args`.
+fn ostseeschach_perft(dir: &Path, args: &[&str]) -> Output {
+    run(
+        dir,
+        &[&["perft", "--game", "swc_2022_ostseeschach"], args].concat(),
+    )
+}
+
+/// The counts of the `perft N COUNT (…)` lines.
+fn perft_counts(text: &str) -> Vec<(u32, u64)> {
+    text.lines()
+        .filter_map(|line| {
+            let mut words = line.strip_prefix("perft ")?.split(' ');
+            Some((words.next()?.parse().ok()?, words.next()?.parse().ok()?))
+        })
+        .collect()
+}
+
+#[test]
+fn perft_counts_ostseeschach_from_a_start_line_and_a_move_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // The counts of the rules crate's perft file (`opening-hmsrhmsr`,
+    // `towers-turn-19`), which a reference implementation confirms.
+    let output = ostseeschach_perft(
+        dir.path(),
+        &["--start-line", "HMSRHMSR", "--depth", "3", "--by-kind"],
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.starts_with("start line HMSRHMSR, turn 0, ONE to move, ambers 0:0\n"),
+        "{text}"
+    );
+    assert_eq!(perft_counts(&text), [(1, 17), (2, 289), (3, 4879)]);
+    assert!(
+        text.ends_with("Herzmuschel 3\nMoewe 2\nSeestern 6\nRobbe 6\n"),
+        "{text}"
+    );
+
+    std::fs::write(
+        dir.path().join("towers.txt"),
+        "# a random game, TWO to move, three towers\n\
+         0,1-1,3 7,7-6,5 1,3-2,5 6,5-4,6 0,0-2,1 4,6-2,7 2,5-3,7 2,7-0,6 2,1-4,0 7,4-6,5\n\
+         0,4-1,5 6,5-5,6 0,5-0,4 5,6-4,6 1,5-2,6 7,0-6,1 0,3-1,2 4,6-3,7 4,0-6,1 # turn 19\n",
+    )
+    .unwrap();
+    let output = ostseeschach_perft(
+        dir.path(),
+        &[
+            "--start-line",
+            "RRMSHMSH",
+            "--moves",
+            "towers.txt",
+            "--depth",
+            "3",
+        ],
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.starts_with("start line RRMSHMSH, turn 19, TWO to move"),
+        "{text}"
+    );
+    assert_eq!(perft_counts(&text), [(1, 17), (2, 283), (3, 5041)]);
+
+    // Errors name the problem: a bad start line, an illegal move by line.
+    let output = ostseeschach_perft(dir.path(), &["--start-line", "HMSRHMSX", "--depth", "1"]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("`X` is no piece letter"));
+    std::fs::write(dir.path().join("bad.txt"), "0,1-1,3\n7,7-7,5\n").unwrap();
+    let output = ostseeschach_perft(
+        dir.path(),
+        &[
+            "--start-line",
+            "RRMSHMSH",
+            "--moves",
+            "bad.txt",
+            "--depth",
+            "1",
+        ],
+    );
+    assert!(!output.status.success());
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        error.contains("line 2: `7,7-7,5` is illegal at turn 1: the piece cannot move that way (INVALID_MOVEMENT)"),
+        "{error}"
+    );
+    let output = ostseeschach_perft(dir.path(), &["--start-piece", "PENTO_L", "--depth", "1"]);
+    assert!(!output.status.success());
 }
 
 fn script(dir: &Path, name: &str, body: &str) -> PathBuf {

@@ -77,6 +77,7 @@ pub fn picture(game: &AnyGame, labels: &Labels) -> Picture {
         AnyGame::Blokus2021(game) => {
             blokus::swc(game, "Blokus 2021", GameType::Blokus2021.id(), labels)
         }
+        AnyGame::Ostseeschach2022(game) => ostseeschach::picture(game, labels),
         // A game without a drawing of its own (a test game).
         #[allow(unreachable_patterns)]
         game => seats_only(game, labels),

@@ -156,4 +156,10 @@ fn the_start_of_a_game_has_no_last_move() {
     let svg = ostseeschach::picture(&start, &Labels::default()).svg();
     assert_eq!(svg.matches("data-piece=").count(), 16);
     assert!(!svg.contains("data-last-move"), "{svg}");
+    // The catalogue's Ostseeschach is drawn by its own module.
+    let labels = names();
+    assert_eq!(
+        picture(&AnyGame::Ostseeschach2022(start.clone()), &labels),
+        ostseeschach::picture(&start, &labels)
+    );
 }

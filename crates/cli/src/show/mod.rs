@@ -3,10 +3,11 @@
 //!
 //! The generic text names seats by label (`team ONE`); a game can present
 //! itself better with a [`Presentation`] in its own module here
-//! ([`blokus`] for the Blokus seasons), listed in [`presentation`]. A game
-//! without one is shown plainly.
+//! ([`blokus`] for the Blokus seasons, [`ostseeschach2022`]), listed in
+//! [`presentation`]. A game without one is shown plainly.
 
 pub mod blokus;
+pub mod ostseeschach2022;
 
 use std::fmt::Write;
 
@@ -49,6 +50,9 @@ impl Presentation for Plain {}
 pub fn presentation(game: GameType) -> &'static dyn Presentation {
     match game {
         GameType::Blokus2021 | GameType::Blokus2027 => &blokus::SwcBlokusPresentation,
+        GameType::Ostseeschach2022 => &ostseeschach2022::Ostseeschach2022,
+        // Games without a presentation of their own (the test games).
+        #[allow(unreachable_patterns)]
         _ => &Plain,
     }
 }
