@@ -12,7 +12,7 @@
 //! placed and 5 on top when the monomino was the last.
 //!
 //! Moves, placements and move lists are those of the Software-Challenge
-//! seasons ([`Move`], [`Placement`](super::Placement), [`MoveList`]); a
+//! seasons ([`Move`], [`Placement`], [`MoveList`]); a
 //! [`Move::Skip`] is always a mistake here, because the colour on turn can
 //! always place.
 
@@ -22,7 +22,7 @@ use super::{
     color::{ByColor, Color, ColorSet},
     engine::{Engine, Fault},
     movelist::MoveList,
-    moves::Move,
+    moves::{Move, Placement},
     perft::Perft,
     piece::PieceSet,
     position::{Board, draw_board, four_color_queries, placement},

@@ -10,8 +10,20 @@
 
 use core::marker::PhantomData;
 
+use super::search::{anchor_sides, below, bits_iter, fit, pair};
 use super::variant::{EndRule, PassRule, Scoring, StartRule, Variant};
-use crate::polyomino::{Bitboard, FixedShape, PlacementMasks, RunMasks, Shapes};
+use crate::polyomino::{Bitboard, PlacementMasks, RunMasks, Shapes};
+
+/// Draws per [`Engine::random_placement`] before it falls back to the full
+/// generation. Mid-game positions need a handful; the fallback costs about
+/// as much as 40 draws.
+const SAMPLING_TRIALS: usize = 48;
+/// The most anchor fields the sampler lists; more (never in a real game)
+/// fall back to the full generation.
+const MAX_SAMPLED_ANCHORS: usize = 128;
+/// Candidate placements [`Engine::has_legal_move`] tests around the
+/// anchors before it searches all rows at once.
+const LOCAL_SEARCH_TESTS: usize = 32;
 
 /// Points for placing every piece, on top of the cells.
 const ALL_PLACED_BONUS: u32 = 15;
@@ -341,11 +353,14 @@ impl<V: Variant<N>, const N: usize> Engine<V, N> {
         let color = self.current_color();
         let fixed = V::table().shape(shape);
         let kind = usize::from(fixed.kind);
-        let piece = piece_board::<N>(fixed, x, y);
-        self.pieces[color] |= piece;
-        self.occupied |= piece;
-        self.edges[color] |= piece.edge_neighbours();
-        self.corners[color] |= piece.diagonal_neighbours();
+        let height = usize::from(fixed.height);
+        let rows = &fixed.rows[..height];
+        self.pieces[color].insert_rows(rows, x, y, 0);
+        self.occupied.insert_rows(rows, x, y, 0);
+        // Only the rows around the piece change: its halo is what
+        // `edge_neighbours` and `diagonal_neighbours` of the piece give.
+        self.edges[color].insert_rows(&fixed.halo_edges[..height + 2], x, y, 1);
+        self.corners[color].insert_rows(&fixed.halo_corners[..height + 2], x, y, 1);
         if V::DOUBLES == 0 {
             self.stock[color].take::<false>(kind);
         } else {
@@ -463,29 +478,168 @@ impl<V: Variant<N>, const N: usize> Engine<V, N> {
         });
     }
 
+    /// A uniformly random legal placement of the colour on turn as (shape
+    /// index, x, y), or `None` when the game is over.
+    ///
+    /// Rejection sampling instead of generating every placement. A
+    /// proposal is a triple (anchor field, fixed shape, one of its cells),
+    /// the cell to lie on the anchor, drawn uniformly among the triples
+    /// where the cell's neighbours within the shape (its sides) are free
+    /// around the anchor — a necessary condition, so most proposals fit. A
+    /// legal placement covering `k` anchors arises from exactly `k` such
+    /// triples, so accepting a fitting proposal with probability `1/k`
+    /// makes every legal placement equally likely. After
+    /// [`SAMPLING_TRIALS`] misses (crowded late positions) one placement
+    /// is picked from the full generation instead, which is uniform as
+    /// well. Draws use a multiply-shift on 32 random bits: uniform up to a
+    /// relative error below 2^-15.
+    pub(crate) fn random_placement<R: rand_core::Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+    ) -> Option<(usize, usize, usize)> {
+        if self.is_over() {
+            return None;
+        }
+        let color = self.current_color();
+        let free = !(self.occupied | self.edges[color]);
+        let anchors = *self.anchors(color) & free;
+        let table = V::table();
+        let kinds = self.placeable_kinds(color);
+
+        // Per set of free sides: the (shape, cell) pairs of the placeable
+        // kinds that may lie on an anchor with those sides free; computed
+        // for the sets that occur.
+        let mut pairs_within = [u32::MAX; 16];
+        // The anchors, their free sides, and the running total of pairs.
+        let mut anchor_cells = [(0u8, 0u8, 0u8); MAX_SAMPLED_ANCHORS];
+        let mut ends = [0u32; MAX_SAMPLED_ANCHORS];
+        let mut anchor_count = 0;
+        let mut total = 0;
+        for (x, y, sides) in anchor_sides(&free, &anchors) {
+            if anchor_count == MAX_SAMPLED_ANCHORS {
+                return self.placement_by_index(rng);
+            }
+            if pairs_within[sides] == u32::MAX {
+                pairs_within[sides] = bits_iter(kinds)
+                    .map(|kind| u32::from(table.kind_cells_within(kind)[sides]))
+                    .sum();
+            }
+            total += pairs_within[sides];
+            anchor_cells[anchor_count] = (x as u8, y as u8, sides as u8);
+            ends[anchor_count] = total;
+            anchor_count += 1;
+        }
+        if total == 0 {
+            return None;
+        }
+
+        for _ in 0..SAMPLING_TRIALS {
+            // One draw picks the anchor, the kind, the shape and the cell.
+            let mut pick = below(rng.next_u32(), total as usize) as u32;
+            let anchor = ends[..anchor_count].partition_point(|&end| end <= pick);
+            if anchor > 0 {
+                pick -= ends[anchor - 1];
+            }
+            let (ax, ay, sides) = anchor_cells[anchor];
+            let sides = usize::from(sides);
+            let (index, cell) = pair(table, kinds, sides, pick);
+            let Some((x, y, covered)) = fit(
+                &free,
+                &anchors,
+                table.shape(index),
+                (ax.into(), ay.into()),
+                cell,
+            ) else {
+                continue;
+            };
+            if covered == 1 || below(rng.next_u32(), covered as usize) == 0 {
+                return Some((index, x, y));
+            }
+        }
+        self.placement_by_index(rng)
+    }
+
+    /// A uniformly random legal placement of the colour on turn, picked
+    /// from the full generation in one pass (weighted reservoir sampling:
+    /// a run of `c` placements replaces the pick so far with probability
+    /// `c / placements seen`), or `None` if it has none.
+    fn placement_by_index<R: rand_core::Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+    ) -> Option<(usize, usize, usize)> {
+        let mut seen = 0;
+        let mut found = None;
+        self.for_each_fit(self.current_color(), |shape, y, mut columns| {
+            let count = columns.count_ones() as usize;
+            seen += count;
+            let pick = below(rng.next_u32(), seen);
+            if pick < count {
+                for _ in 0..pick {
+                    columns &= columns - 1;
+                }
+                found = Some((shape, columns.trailing_zeros() as usize, y));
+            }
+        });
+        found
+    }
+
     /// Whether `color` could place a piece now (whether or not it is on
     /// turn).
     pub(crate) fn has_legal_move(&self, color: usize) -> bool {
-        let masks = self.placement_masks(color);
-        let table = V::table();
-        // A small piece is the likeliest to fit, and asking row by row
-        // stops at the first fit; the 21-piece set lists its kinds smallest
-        // first.
-        let mut kinds = self.placeable_kinds(color);
-        if !masks.has_anchor() {
+        let free = !(self.occupied | self.edges[color]);
+        let anchors = *self.anchors(color) & free;
+        if anchors.is_empty() {
             return false;
         }
-        while kinds != 0 {
-            let kind = kinds.trailing_zeros() as usize;
-            kinds &= kinds - 1;
-            if table
-                .shapes_of(kind)
-                .any(|index| masks.fits_anywhere(table.shape(index)))
-            {
-                return true;
+        let table = V::table();
+        let kinds = self.placeable_kinds(color);
+        // A single cell fits on any free anchor.
+        if kinds & table.single_cell_kinds() != 0 {
+            return true;
+        }
+        // Search around the anchors, smallest kinds first: a colour that
+        // can move usually fits a small piece at its first anchor. Every
+        // legal placement lays a cell, with its shape's sides free, on an
+        // anchor, so a search that runs out of candidates proves there is
+        // none; a long one hands over to the search of all rows at once.
+        let mut budget = LOCAL_SEARCH_TESTS;
+        for (ax, ay, sides) in anchor_sides(&free, &anchors) {
+            for kind in bits_iter(kinds) {
+                if table.kind_cells_within(kind)[sides] == 0 {
+                    continue;
+                }
+                for index in table.shapes_of(kind) {
+                    let fixed = table.shape(index);
+                    for (cell, &cell_sides) in
+                        fixed.cell_sides[..fixed.shape.len()].iter().enumerate()
+                    {
+                        if usize::from(cell_sides) & !sides != 0 {
+                            continue;
+                        }
+                        if fit(&free, &anchors, fixed, (ax, ay), cell).is_some() {
+                            return true;
+                        }
+                        budget -= 1;
+                        if budget == 0 {
+                            return self.fits_anywhere(&free, &anchors, kinds);
+                        }
+                    }
+                }
             }
         }
         false
+    }
+
+    /// Whether a shape of `kinds` fits anywhere on `free` covering one of
+    /// `anchors`, all rows of a shape at once.
+    fn fits_anywhere(&self, free: &Bitboard<N>, anchors: &Bitboard<N>, kinds: u32) -> bool {
+        let runs = RunMasks::new(&PlacementMasks::new(free, anchors));
+        let table = V::table();
+        bits_iter(kinds).any(|kind| {
+            table
+                .shapes_of(kind)
+                .any(|index| runs.fits_by_row(table.shape(index)).1 != 0)
+        })
     }
 
     /// The number of legal placements of the colour on turn (0 when the
@@ -512,14 +666,4 @@ impl<V: Variant<N>, const N: usize> Engine<V, N> {
             },
         }
     }
-}
-
-/// The fields a fixed shape covers with its top-left corner at `(x, y)`.
-#[inline]
-pub(crate) fn piece_board<const N: usize>(shape: &FixedShape, x: usize, y: usize) -> Bitboard<N> {
-    let mut rows = [0; N];
-    for (dy, &mask) in shape.rows[..shape.height as usize].iter().enumerate() {
-        rows[y + dy] = mask << x;
-    }
-    Bitboard::from_rows(rows)
 }

@@ -47,6 +47,7 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 mod position;
+mod search;
 pub mod setup;
 mod shapes;
 pub mod variant;

@@ -245,6 +245,19 @@ macro_rules! four_color_queries {
         pub fn count_legal_moves(&self) -> usize {
             self.engine.count_legal_moves()
         }
+
+        /// A uniformly random legal placement of the colour on turn, found
+        /// without listing them all (random playouts, random bots); `None`
+        /// when the game is over. Every placement `legal_moves` lists is
+        /// equally likely.
+        pub fn random_placement<R: rand_core::Rng + ?Sized>(
+            &self,
+            rng: &mut R,
+        ) -> Option<Placement> {
+            let color = self.current_color();
+            let (shape, x, y) = self.engine.random_placement(rng)?;
+            Some(placement(color, shape, x, y))
+        }
     };
 }
 pub(super) use four_color_queries;

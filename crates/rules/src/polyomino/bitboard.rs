@@ -102,6 +102,21 @@ impl<const N: usize> Bitboard<N> {
         self.rows[y] |= 1 << x;
     }
 
+    /// Adds the fields of row masks laid out around a point: row `i` of
+    /// `rows`, shifted left by `x` and right by `margin`, goes to board row
+    /// `y + i - margin`. Rows and columns off the board are dropped. With
+    /// `margin` 0 this puts a shape's rows at `(x, y)`; with 1 it adds a
+    /// shape's halo ([`FixedShape::halo_edges`](super::FixedShape::halo_edges)).
+    #[inline]
+    pub fn insert_rows(&mut self, rows: &[u32], x: usize, y: usize, margin: usize) {
+        for (i, &mask) in rows.iter().enumerate() {
+            let row = (y + i).wrapping_sub(margin);
+            if row < N {
+                self.rows[row] |= (mask << x) >> margin & Self::ROW_MASK;
+            }
+        }
+    }
+
     /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
         self.rows.iter().all(|&r| r == 0)

@@ -15,7 +15,7 @@ use core::ops::Range;
 pub use self::{
     bitboard::Bitboard,
     shape::{MAX_CELLS, Rotation, Shape},
-    table::{FixedShape, LABELS, MAX_HEIGHT, ShapeTable, Shapes, label_index},
+    table::{FixedShape, LABELS, MAX_HEIGHT, ShapeTable, Shapes, Sides, label_index},
 };
 
 /// What move generation needs to know about one colour: the fields its

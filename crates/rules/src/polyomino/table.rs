@@ -54,6 +54,38 @@ pub struct FixedShape {
     pub runs: [(u8, u8, u8); MAX_CELLS],
     /// The number of entries of `runs` in use.
     pub run_count: u8,
+    /// The fields sharing an edge with a cell (the cells themselves where
+    /// they neighbour each other), as row masks from the row above the
+    /// shape (index 0) to the row below it, shifted one column right: bit
+    /// `dx + 1` of `halo_edges[dy + 1]` is the field `(dx, dy)`. Placing a
+    /// shape updates the few rows it touches with these.
+    pub halo_edges: [u32; MAX_HEIGHT + 2],
+    /// The fields diagonal to a cell, laid out as
+    /// [`FixedShape::halo_edges`].
+    pub halo_corners: [u32; MAX_HEIGHT + 2],
+    /// Per cell, in the order of [`Shape::cells`]: the sides on which the
+    /// shape continues, as [`Sides`] bits. A cell can lie on a field only
+    /// if the field's neighbours on these sides are free.
+    pub cell_sides: [u8; MAX_CELLS],
+    /// For every set of sides `m` (0..16): the number of cells whose
+    /// [`FixedShape::cell_sides`] lie within `m`.
+    pub cells_within: [u8; 16],
+}
+
+/// The four sides of a field as bits of a 4-bit set: the neighbours above
+/// (`y - 1`), right, below and left.
+#[derive(Clone, Copy, Debug)]
+pub struct Sides;
+
+impl Sides {
+    /// The field above.
+    pub const UP: u8 = 1;
+    /// The field to the right.
+    pub const RIGHT: u8 = 2;
+    /// The field below.
+    pub const DOWN: u8 = 4;
+    /// The field to the left.
+    pub const LEFT: u8 = 8;
 }
 
 impl FixedShape {
@@ -76,7 +108,21 @@ pub struct ShapeTable<const K: usize, const S: usize> {
     by_label: [[u8; 8]; K],
     /// Per kind: the number of cells.
     sizes: [u8; K],
+    /// Bit `k` set iff kind `k` has a single cell.
+    single_cells: u32,
+    /// Per kind: [`FixedShape::cells_within`] summed over its shapes.
+    kind_cells_within: [[u16; 16]; K],
+    /// Per kind: for each set of sides `m` in turn, the (shape index, cell
+    /// index) pairs of the kind whose cell's sides lie within `m`, in table
+    /// order; `m`'s pairs start at `kind_pair_starts[kind][m]`.
+    kind_pairs: [[(u8, u8); MAX_KIND_PAIRS]; K],
+    /// Per kind and set of sides: where its pairs start in `kind_pairs`.
+    kind_pair_starts: [[u16; 16]; K],
 }
+
+/// The most (shape, cell, set of sides) triples of one kind: eight shapes
+/// of six cells, a cell with one side within eight sets.
+const MAX_KIND_PAIRS: usize = 8 * MAX_CELLS * 8;
 
 impl<const K: usize, const S: usize> ShapeTable<K, S> {
     /// Builds the table from each kind's canonical cells.
@@ -97,12 +143,20 @@ impl<const K: usize, const S: usize> ShapeTable<K, S> {
             rows: [0; MAX_HEIGHT],
             runs: [(0, 0, 0); MAX_CELLS],
             run_count: 0,
+            halo_edges: [0; MAX_HEIGHT + 2],
+            halo_corners: [0; MAX_HEIGHT + 2],
+            cell_sides: [0; MAX_CELLS],
+            cells_within: [0; 16],
         };
         assert!(S <= u8::MAX as usize, "shape indices are stored in a u8");
         let mut shapes = [EMPTY_SHAPE; S];
         let mut ranges = [(0u8, 0u8); K];
         let mut by_label = [[0u8; 8]; K];
         let mut sizes = [0u8; K];
+        let mut single_cells = 0;
+        let mut kind_cells_within = [[0u16; 16]; K];
+        let mut kind_pairs = [[(0u8, 0u8); MAX_KIND_PAIRS]; K];
+        let mut kind_pair_starts = [[0u16; 16]; K];
         let mut count = 0;
         let mut kind = 0;
         while kind < K {
@@ -124,7 +178,31 @@ impl<const K: usize, const S: usize> ShapeTable<K, S> {
                 label += 1;
             }
             ranges[kind] = (first as u8, (count - first) as u8);
+            let mut next = 0;
+            let mut sides = 0;
+            while sides < 16 {
+                kind_pair_starts[kind][sides] = next as u16;
+                let mut index = first;
+                while index < count {
+                    let fixed = &shapes[index];
+                    kind_cells_within[kind][sides] += fixed.cells_within[sides] as u16;
+                    let mut cell = 0;
+                    while cell < fixed.shape.len() {
+                        if fixed.cell_sides[cell] & !(sides as u8) == 0 {
+                            assert!(next < MAX_KIND_PAIRS, "too many cells");
+                            kind_pairs[kind][next] = (index as u8, cell as u8);
+                            next += 1;
+                        }
+                        cell += 1;
+                    }
+                    index += 1;
+                }
+                sides += 1;
+            }
             sizes[kind] = canonical[kind].len() as u8;
+            if sizes[kind] == 1 {
+                single_cells |= 1 << kind;
+            }
             kind += 1;
         }
         assert!(count == S, "fewer fixed shapes than the table holds");
@@ -133,6 +211,10 @@ impl<const K: usize, const S: usize> ShapeTable<K, S> {
             ranges,
             by_label,
             sizes,
+            single_cells,
+            kind_cells_within,
+            kind_pairs,
+            kind_pair_starts,
         }
     }
 
@@ -167,6 +249,29 @@ impl<const K: usize, const S: usize> ShapeTable<K, S> {
         self.sizes[kind] as u32
     }
 
+    /// For every set of [`Sides`] `m`: the number of (shape, cell) pairs of
+    /// kind `kind` whose cell's sides lie within `m`.
+    #[inline]
+    pub const fn kind_cells_within(&self, kind: usize) -> &[u16; 16] {
+        &self.kind_cells_within[kind]
+    }
+
+    /// The `pick`-th (shape index, cell index) pair of kind `kind`, in
+    /// table order, among those whose cell's sides lie within `sides`;
+    /// `pick` must be below [`ShapeTable::kind_cells_within`]`(kind)[sides]`.
+    #[inline]
+    pub fn kind_pair(&self, kind: usize, sides: usize, pick: usize) -> (usize, usize) {
+        let start = self.kind_pair_starts[kind][sides];
+        let (shape, cell) = self.kind_pairs[kind][usize::from(start) + pick];
+        (shape.into(), cell.into())
+    }
+
+    /// The kinds of a single cell, bit `k` for kind `k`.
+    #[inline]
+    pub const fn single_cell_kinds(&self) -> u32 {
+        self.single_cells
+    }
+
     /// The index of the fixed shape with exactly these normalised cells,
     /// if the set has one (the first in table order, should two kinds
     /// share a shape).
@@ -191,6 +296,12 @@ pub trait Shapes: Sync + 'static {
     fn kind_size(&self, kind: usize) -> u32;
     /// See [`ShapeTable::find`].
     fn find(&self, shape: &Shape) -> Option<usize>;
+    /// See [`ShapeTable::single_cell_kinds`].
+    fn single_cell_kinds(&self) -> u32;
+    /// See [`ShapeTable::kind_cells_within`].
+    fn kind_cells_within(&self, kind: usize) -> &[u16; 16];
+    /// See [`ShapeTable::kind_pair`].
+    fn kind_pair(&self, kind: usize, sides: usize, pick: usize) -> (usize, usize);
 }
 
 impl<const K: usize, const S: usize> Shapes for ShapeTable<K, S> {
@@ -219,6 +330,26 @@ impl<const K: usize, const S: usize> Shapes for ShapeTable<K, S> {
     fn find(&self, shape: &Shape) -> Option<usize> {
         ShapeTable::find(self, shape)
     }
+
+    #[inline]
+    fn single_cell_kinds(&self) -> u32 {
+        ShapeTable::single_cell_kinds(self)
+    }
+
+    #[inline]
+    fn kind_cells_within(&self, kind: usize) -> &[u16; 16] {
+        ShapeTable::kind_cells_within(self, kind)
+    }
+
+    #[inline]
+    fn kind_pair(&self, kind: usize, sides: usize, pick: usize) -> (usize, usize) {
+        ShapeTable::kind_pair(self, kind, sides, pick)
+    }
+}
+
+/// Whether the row masks hold the cell `(x, y)`.
+const fn has_cell(rows: &[u32; MAX_HEIGHT], x: i32, y: i32) -> bool {
+    x >= 0 && x < 32 && y >= 0 && (y as usize) < MAX_HEIGHT && rows[y as usize] >> x & 1 != 0
 }
 
 const fn fixed_shape(kind: u8, rotation: Rotation, flipped: bool, shape: Shape) -> FixedShape {
@@ -249,6 +380,58 @@ const fn fixed_shape(kind: u8, rotation: Rotation, flipped: bool, shape: Shape) 
         }
         dy += 1;
     }
+    // The halo, with the shape one row down and one column right: local
+    // row i is shape row i - 1, local bit j column j - 1.
+    let mut local = [0u32; MAX_HEIGHT + 4];
+    let mut i = 0;
+    while i < height as usize {
+        local[i + 2] = rows[i] << 1;
+        i += 1;
+    }
+    let mut halo_edges = [0u32; MAX_HEIGHT + 2];
+    let mut halo_corners = [0u32; MAX_HEIGHT + 2];
+    let mut i = 0;
+    while i < height as usize + 2 {
+        let (above, row, below) = (local[i], local[i + 1], local[i + 2]);
+        halo_edges[i] = row << 1 | row >> 1 | above | below;
+        halo_corners[i] = (above | below) << 1 | (above | below) >> 1;
+        i += 1;
+    }
+    let mut cell_sides = [0u8; MAX_CELLS];
+    let mut i = 0;
+    while i < cells.len() {
+        let (x, y) = (cells[i].0 as i32, cells[i].1 as i32);
+        cell_sides[i] = if has_cell(&rows, x, y - 1) {
+            Sides::UP
+        } else {
+            0
+        } | if has_cell(&rows, x + 1, y) {
+            Sides::RIGHT
+        } else {
+            0
+        } | if has_cell(&rows, x, y + 1) {
+            Sides::DOWN
+        } else {
+            0
+        } | if has_cell(&rows, x - 1, y) {
+            Sides::LEFT
+        } else {
+            0
+        };
+        i += 1;
+    }
+    let mut cells_within = [0u8; 16];
+    let mut sides = 0;
+    while sides < 16 {
+        let mut i = 0;
+        while i < cells.len() {
+            if cell_sides[i] & !(sides as u8) == 0 {
+                cells_within[sides] += 1;
+            }
+            i += 1;
+        }
+        sides += 1;
+    }
     FixedShape {
         kind,
         rotation,
@@ -259,6 +442,10 @@ const fn fixed_shape(kind: u8, rotation: Rotation, flipped: bool, shape: Shape) 
         rows,
         runs,
         run_count: run_count as u8,
+        halo_edges,
+        halo_corners,
+        cell_sides,
+        cells_within,
     }
 }
 

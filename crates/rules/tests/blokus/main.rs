@@ -17,6 +17,8 @@ mod swc2027;
 mod classic;
 // The 10×10 BLOKUS Champions League game.
 mod bcl;
+// Uniform random placements of every variant.
+mod sampling;
 // First-move counts of every variant, tests/data/first-moves.txt.
 mod first_moves;
 

@@ -482,6 +482,16 @@ impl Bcl {
             });
     }
 
+    /// A uniformly random legal placement of the player on turn, found
+    /// without listing them all (random playouts, random bots); `None` when
+    /// the game is over. Every placement [`Bcl::legal_moves`] lists is
+    /// equally likely.
+    pub fn random_placement<R: rand_core::Rng + ?Sized>(&self, rng: &mut R) -> Option<PlaceTo> {
+        let player = self.current_player();
+        let (shape, x, y) = self.engine.random_placement(rng)?;
+        Some(place_to(player, shape, x as i32, y as i32))
+    }
+
     /// The number of placements [`Bcl::legal_moves`] would list.
     pub fn count_legal_moves(&self) -> usize {
         self.engine.count_legal_moves()
