@@ -12,8 +12,10 @@
 //! - [`catalogue`]: the one list of hosted games, generating [`GameType`],
 //!   [`AnyGame`], [`AnyMove`] and [`AnyMistake`].
 //! - One module per game: [`blokus`] (one engine for the Blokus variants:
-//!   2021, `swc_2021_blokus`; 2027, `swc_2027_blokus`), [`ostseeschach`]
-//!   (Ostseeschach 2022, `swc_2022_ostseeschach`).
+//!   2021, `swc_2021_blokus`; 2027, `swc_2027_blokus`; not yet in the
+//!   catalogue: classic for 4, 3 and 2 players and the 10×10 BLOKUS
+//!   Champions League game), [`ostseeschach`] (Ostseeschach 2022,
+//!   `swc_2022_ostseeschach`).
 //! - [`polyomino`]: board geometry and piece tables shared by the Blokus
 //!   variants (bitboards, oriented shapes, bit-parallel placement search).
 //!

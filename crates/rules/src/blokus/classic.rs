@@ -20,12 +20,12 @@ use core::fmt;
 
 use super::{
     color::{ByColor, Color, ColorSet},
-    engine::{Engine, Fault},
+    engine::{Engine, Fault, Parts, Stock},
     movelist::MoveList,
     moves::{Move, Placement},
     perft::Perft,
     piece::PieceSet,
-    position::{Board, draw_board, four_color_queries, placement},
+    position::{Board, SetupError, check_position, draw_board, four_color_queries, placement},
     setup::BOARD_SIZE,
     shapes::SHAPES,
     variant::{ClassicRules, Variant},
@@ -149,6 +149,47 @@ impl fmt::Display for ClassicMistake {
 
 impl core::error::Error for ClassicMistake {}
 
+/// A classic Blokus position as plain data, the form in which positions
+/// cross the crate boundary (to the wire and back): the fields of
+/// [`Setup`](super::Setup) of the seasons, with the players instead of a
+/// start piece. Not necessarily consistent; [`Classic::from_setup`]
+/// validates it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ClassicSetup {
+    /// How many players share the colours.
+    pub players: ClassicPlayers,
+    /// Colour turns elapsed, including those of skipped colours. The colour
+    /// on turn is `Color::from_index(turn)`.
+    pub turn: u32,
+    /// The kinds each colour has not placed yet.
+    pub remaining: ByColor<PieceSet>,
+    /// The colours still in the game.
+    pub valid_colors: ColorSet,
+    /// The board, indexed `board[y][x]`; `(0, 0)` is the top-left corner.
+    pub board: [[Option<Color>; BOARD_SIZE]; BOARD_SIZE],
+    /// The last applied move; `None` before the first move.
+    pub last_move: Option<Move>,
+    /// For each colour that has placed all its pieces: whether its last
+    /// piece was `MONO`. `None` for the others.
+    pub last_move_mono: ByColor<Option<bool>>,
+}
+
+impl ClassicSetup {
+    /// The initial position: turn 0, all pieces in hand, every colour in
+    /// the game, an empty board.
+    pub fn new(players: ClassicPlayers) -> ClassicSetup {
+        ClassicSetup {
+            players,
+            turn: 0,
+            remaining: ByColor([PieceSet::ALL; 4]),
+            valid_colors: ColorSet::ALL,
+            board: [[None; BOARD_SIZE]; BOARD_SIZE],
+            last_move: None,
+            last_move_mono: ByColor([None; 4]),
+        }
+    }
+}
+
 /// A classic Blokus game in progress (or over): always a consistent
 /// position, and whenever the game is not over the colour on turn can
 /// place a piece.
@@ -174,6 +215,62 @@ impl Classic {
             players,
             last_move: None,
         }
+    }
+
+    /// Validates a position given as plain data. If the game is not over
+    /// and the colour on turn cannot place, it is skipped as after a move
+    /// (so `to_setup` may differ from `setup`).
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError`] names the first inconsistency found.
+    pub fn from_setup(setup: &ClassicSetup) -> Result<Classic, SetupError> {
+        let pieces = check_position(
+            setup.turn,
+            &setup.board,
+            &setup.remaining,
+            setup.valid_colors,
+            setup.last_move,
+            &setup.last_move_mono,
+            |color, fields| {
+                let (x, y) = Classic::start_corner(color);
+                if fields.contains(x, y) {
+                    Ok(())
+                } else {
+                    Err(SetupError::NotInOwnCorner(color))
+                }
+            },
+        )?;
+        let engine = Engine::from_parts(&Parts {
+            turn: setup.turn,
+            start_kind: 0,
+            pieces: pieces.0,
+            stock: setup.remaining.0.map(|r| Stock::from_masks(r.bits(), 0)),
+            valid: setup.valid_colors.bits(),
+            mono_last: setup.last_move_mono.0,
+            finish_round: None,
+        });
+        Ok(Classic {
+            engine,
+            players: setup.players,
+            last_move: setup.last_move,
+        })
+    }
+
+    /// The position as plain data.
+    pub fn to_setup(&self) -> ClassicSetup {
+        let mut setup = ClassicSetup::new(self.players);
+        setup.turn = self.turn();
+        setup.remaining = ByColor::from_fn(|c| self.remaining(c));
+        setup.valid_colors = self.valid_colors();
+        setup.last_move = self.last_move;
+        setup.last_move_mono = ByColor::from_fn(|c| self.last_move_mono(c));
+        for color in Color::ALL {
+            for (x, y) in self.fields(color).iter() {
+                setup.board[y][x] = Some(color);
+            }
+        }
+        setup
     }
 
     /// The corner field `(x, y)` the first piece of `color` covers.

@@ -52,7 +52,7 @@ pub mod setup;
 mod shapes;
 pub mod variant;
 
-pub use classic::{Classic, ClassicMistake, ClassicPlayers};
+pub use classic::{Classic, ClassicMistake, ClassicPlayers, ClassicSetup};
 pub use color::{ByColor, Color, ColorSet, Team, UnknownName};
 pub use game::new_random_game;
 pub use movelist::{Iter as MoveListIter, MoveList};

@@ -93,7 +93,8 @@ pub struct SwcBlokus<V> {
     last_move: Option<Move>,
 }
 
-/// Why a [`Setup`] is not a consistent Blokus position.
+/// Why a [`Setup`] (or a [`ClassicSetup`](super::ClassicSetup)) is not a
+/// consistent Blokus position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SetupError {
     /// The number of fields of a colour differs from the cells of the
@@ -115,6 +116,9 @@ pub enum SetupError {
     /// A colour has placed pieces but covers no border field, which its
     /// first piece must have done (2027).
     NotOnBorder(Color),
+    /// A colour has placed pieces but does not cover its own corner, which
+    /// its first piece must have done (classic Blokus).
+    NotInOwnCorner(Color),
     /// The `MONO` flag of a colour is set although the colour still has
     /// pieces, or missing although it has placed them all.
     MonoFlag(Color),
@@ -143,6 +147,12 @@ impl fmt::Display for SetupError {
             }
             SetupError::NotOnBorder(color) => {
                 write!(f, "{color} has placed pieces but covers no border field")
+            }
+            SetupError::NotInOwnCorner(color) => {
+                write!(
+                    f,
+                    "{color} has placed pieces but does not cover its own corner"
+                )
             }
             SetupError::MonoFlag(color) => write!(
                 f,
@@ -311,46 +321,23 @@ impl<V: SwcVariant> SwcBlokus<V> {
     ///
     /// [`SetupError`] names the first inconsistency found.
     pub fn from_setup(setup: &Setup) -> Result<Self, SetupError> {
-        let mut pieces = ByColor([Board::EMPTY; 4]);
-        for (x, y, color) in setup.occupied_fields() {
-            pieces[color].insert(x, y);
-        }
-        for color in Color::ALL {
-            let remaining = setup.remaining[color];
-            let placed = ALL_CELLS - remaining.cells();
-            let on_board = pieces[color].count();
-            if on_board != placed {
-                return Err(SetupError::CellCount {
-                    color,
-                    on_board,
-                    placed,
-                });
-            }
-            if remaining != PieceSet::ALL {
-                if remaining.contains(setup.start_piece) {
-                    return Err(SetupError::StartPieceNotPlaced(color));
+        let pieces = check_position(
+            setup.turn,
+            &setup.board,
+            &setup.remaining,
+            setup.valid_colors,
+            setup.last_move,
+            &setup.last_move_mono,
+            |color, fields| {
+                if setup.remaining[color].contains(setup.start_piece) {
+                    Err(SetupError::StartPieceNotPlaced(color))
+                } else if !fields.intersects(&V::START_FIELDS[color.index()]) {
+                    Err((V::NO_START_FIELD)(color))
+                } else {
+                    Ok(())
                 }
-                if !pieces[color].intersects(&V::START_FIELDS[color.index()]) {
-                    return Err((V::NO_START_FIELD)(color));
-                }
-            }
-            if setup.last_move_mono[color].is_some() != remaining.is_empty() {
-                return Err(SetupError::MonoFlag(color));
-            }
-        }
-        let current = setup.current_color();
-        if !setup.valid_colors.is_empty() && !setup.valid_colors.contains(current) {
-            return Err(SetupError::ColorOnTurnRemoved(current));
-        }
-        if let Some(Move::Set(placement)) = setup.last_move {
-            let on_board = placement
-                .cells()
-                .all(|(x, y)| pieces[placement.color].contains(x, y));
-            if !on_board || setup.remaining[placement.color].contains(placement.kind) {
-                return Err(SetupError::LastMoveNotOnBoard);
-            }
-        }
-
+            },
+        )?;
         let finished = Color::ALL.iter().any(|&c| setup.remaining[c].is_empty());
         let finish_round = match V::END {
             EndRule::TurnLimitOrFinishedRound(_) if finished => {
@@ -544,6 +531,62 @@ impl<V: SwcVariant> Perft for SwcBlokus<V> {
             f(&child);
         });
     }
+}
+
+/// Checks a 20×20 position given as plain data and returns each colour's
+/// fields: every colour's fields match the cells of the pieces it has
+/// placed, `first_piece` accepts each colour that has placed pieces (with
+/// its fields), the `MONO` flags are set exactly for the colours that
+/// placed everything, the colour on turn is in the game (unless none is),
+/// and the last move's piece is on the board.
+pub(super) fn check_position(
+    turn: u32,
+    board: &[[Option<Color>; BOARD_SIZE]; BOARD_SIZE],
+    remaining: &ByColor<PieceSet>,
+    valid_colors: ColorSet,
+    last_move: Option<Move>,
+    last_move_mono: &ByColor<Option<bool>>,
+    first_piece: impl Fn(Color, &Board) -> Result<(), SetupError>,
+) -> Result<ByColor<Board>, SetupError> {
+    let mut pieces = ByColor([Board::EMPTY; 4]);
+    for (y, row) in board.iter().enumerate() {
+        for (x, field) in row.iter().enumerate() {
+            if let Some(color) = field {
+                pieces[*color].insert(x, y);
+            }
+        }
+    }
+    for color in Color::ALL {
+        let remaining = remaining[color];
+        let placed = ALL_CELLS - remaining.cells();
+        let on_board = pieces[color].count();
+        if on_board != placed {
+            return Err(SetupError::CellCount {
+                color,
+                on_board,
+                placed,
+            });
+        }
+        if remaining != PieceSet::ALL {
+            first_piece(color, &pieces[color])?;
+        }
+        if last_move_mono[color].is_some() != remaining.is_empty() {
+            return Err(SetupError::MonoFlag(color));
+        }
+    }
+    let current = Color::from_index(turn as usize);
+    if !valid_colors.is_empty() && !valid_colors.contains(current) {
+        return Err(SetupError::ColorOnTurnRemoved(current));
+    }
+    if let Some(Move::Set(placement)) = last_move {
+        let on_board = placement
+            .cells()
+            .all(|(x, y)| pieces[placement.color].contains(x, y));
+        if !on_board || remaining[placement.color].contains(placement.kind) {
+            return Err(SetupError::LastMoveNotOnBoard);
+        }
+    }
+    Ok(pieces)
 }
 
 impl<V: SwcVariant> fmt::Debug for SwcBlokus<V> {

@@ -10,8 +10,8 @@ use rand_pcg::Pcg64Mcg;
 use spielleiter_rules::{
     PlayerSet,
     blokus::bcl::{
-        Bcl, BclFlip, BclKind, BclMistake, BclMove, BclMoveList, BclPlayer, BclRotation, OutReason,
-        PlaceTo,
+        Bcl, BclFlip, BclKind, BclMistake, BclMove, BclMoveList, BclPlayer, BclRotation, BclSetup,
+        BclSetupError, OutReason, PlaceTo,
     },
 };
 
@@ -439,4 +439,43 @@ fn a_stuck_player_is_skipped_and_a_record_may_name_the_pass() {
         assert_eq!(replayed, game);
     }
     assert!(games_with_skips >= 5, "{games_with_skips}");
+}
+
+#[test]
+fn setups_round_trip_and_are_checked() {
+    let mut rng = rng(14);
+    for _ in 0..30 {
+        random_game(&mut rng, |game| {
+            let rebuilt =
+                Bcl::from_setup(&game.to_setup()).expect("a reachable position is consistent");
+            assert_eq!(&rebuilt, game);
+        });
+    }
+    let mut setup = BclSetup::new();
+    setup.remaining[0][BclKind::Dot.index()] = 2;
+    assert_eq!(
+        Bcl::from_setup(&setup),
+        Err(BclSetupError::TooManyBlocks {
+            player: BclPlayer::One,
+            kind: BclKind::Dot
+        })
+    );
+    setup.remaining[0][BclKind::Dot.index()] = 0;
+    setup.board[5][5] = Some(BclPlayer::One);
+    assert_eq!(
+        Bcl::from_setup(&setup),
+        Err(BclSetupError::NotOnStartCorner(BclPlayer::One))
+    );
+    setup.board[5][5] = None;
+    setup.board[0][0] = Some(BclPlayer::One);
+    setup.turn = 1;
+    setup.in_game = [true, false];
+    assert_eq!(
+        Bcl::from_setup(&setup),
+        Err(BclSetupError::PlayerOnTurnOut(BclPlayer::Two))
+    );
+    setup.turn = 2;
+    let game = Bcl::from_setup(&setup).expect("consistent");
+    assert_eq!(game.current_player(), BclPlayer::One);
+    assert_eq!(game.out_reason(BclPlayer::Two), Some(OutReason::OutOfSpace));
 }

@@ -8,8 +8,8 @@ use std::collections::BTreeSet;
 use spielleiter_rules::{
     PlayerSet,
     blokus::{
-        Classic, ClassicMistake, ClassicPlayers, Color, Move, MoveList, PieceKind, Placement,
-        Rotation, notation::parse_classic,
+        Classic, ClassicMistake, ClassicPlayers, ClassicSetup, Color, Move, MoveList, PieceKind,
+        Placement, Rotation, SetupError, notation::parse_classic,
     },
 };
 
@@ -357,4 +357,33 @@ fn stuck_colours_are_skipped_and_a_record_may_name_their_passes() {
             .expect("legal");
     }
     assert_eq!(again, game);
+}
+
+#[test]
+fn setups_round_trip_and_are_checked() {
+    let mut rng = rng(40);
+    for players in ClassicPlayers::ALL {
+        random_game(players, &mut rng, |game| {
+            let setup = game.to_setup();
+            let rebuilt = Classic::from_setup(&setup).expect("a reachable position is consistent");
+            assert_eq!(&rebuilt, game);
+        });
+    }
+    // BLUE's first piece in YELLOW's corner.
+    let mut setup = ClassicSetup::new(ClassicPlayers::Four);
+    setup.board[0][19] = Some(Color::Blue);
+    setup.remaining[Color::Blue].remove(PieceKind::Mono);
+    assert_eq!(
+        Classic::from_setup(&setup),
+        Err(SetupError::NotInOwnCorner(Color::Blue))
+    );
+    setup.board[0][19] = None;
+    assert_eq!(
+        Classic::from_setup(&setup),
+        Err(SetupError::CellCount {
+            color: Color::Blue,
+            on_board: 0,
+            placed: 1
+        })
+    );
 }

@@ -34,5 +34,5 @@ pub use notation::ParseBclMoveError;
 pub use pieces::{BclFlip, BclKind, BclRotation};
 pub use position::{
     BCL_BOARD_SIZE, Bcl, BclBoard, BclMistake, BclMove, BclMoveList, BclMoveListIter, BclPlayer,
-    OutReason, PlaceTo,
+    BclSetup, BclSetupError, OutReason, PlaceTo,
 };

@@ -10,7 +10,7 @@ use super::pieces::{
 use crate::{
     blokus::{
         UnknownName,
-        engine::{Engine, Fault},
+        engine::{Engine, Fault, Parts, Stock},
         movelist::{RunIter, Runs},
         perft::Perft,
         variant::{BCL_SIDE, BclRules},
@@ -260,6 +260,105 @@ impl OutReason {
     }
 }
 
+/// A BCL position as plain data, the form in which positions cross the
+/// crate boundary (to the wire and back). Not necessarily consistent;
+/// [`Bcl::from_setup`] validates it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BclSetup {
+    /// Player turns elapsed, including those of a skipped player. The
+    /// player on turn is ONE on even turns.
+    pub turn: u32,
+    /// The blocks each player has left, indexed `[player][kind]` (0, 1 or
+    /// 2).
+    pub remaining: [[u8; KIND_COUNT]; 2],
+    /// Whether each player is still in the game.
+    pub in_game: [bool; 2],
+    /// The board, indexed `board[row][col]`; (0,0) is the top-left field.
+    pub board: [[Option<BclPlayer>; BCL_SIDE]; BCL_SIDE],
+    /// The last applied move; `None` before the first.
+    pub last_move: Option<BclMove>,
+}
+
+impl BclSetup {
+    /// The initial position: turn 0, all blocks in hand, both players in
+    /// the game, an empty board.
+    pub fn new() -> BclSetup {
+        BclSetup {
+            turn: 0,
+            remaining: [BclKind::ALL.map(|k| k.count() as u8); 2],
+            in_game: [true; 2],
+            board: [[None; BCL_SIDE]; BCL_SIDE],
+            last_move: None,
+        }
+    }
+}
+
+impl Default for BclSetup {
+    fn default() -> Self {
+        BclSetup::new()
+    }
+}
+
+/// Why a [`BclSetup`] is not a consistent BCL position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BclSetupError {
+    /// A player holds more blocks of a kind than the set has.
+    TooManyBlocks {
+        /// The player.
+        player: BclPlayer,
+        /// The kind.
+        kind: BclKind,
+    },
+    /// The number of fields of a player differs from the cells of the
+    /// blocks it has placed.
+    CellCount {
+        /// The player.
+        player: BclPlayer,
+        /// Its fields on the board.
+        on_board: u32,
+        /// The cells of its placed blocks.
+        placed: u32,
+    },
+    /// A player has placed blocks but does not cover its start corner.
+    NotOnStartCorner(BclPlayer),
+    /// The player on turn is out of the game although the other is in.
+    PlayerOnTurnOut(BclPlayer),
+    /// The last move's block is not on the board.
+    LastMoveNotOnBoard,
+}
+
+impl fmt::Display for BclSetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BclSetupError::TooManyBlocks { player, kind } => {
+                write!(f, "{player} holds more {kind} blocks than the set has")
+            }
+            BclSetupError::CellCount {
+                player,
+                on_board,
+                placed,
+            } => write!(
+                f,
+                "{player} has {on_board} fields on the board but its placed blocks have {placed} cells"
+            ),
+            BclSetupError::NotOnStartCorner(player) => {
+                write!(
+                    f,
+                    "{player} has placed blocks but does not cover its start corner"
+                )
+            }
+            BclSetupError::PlayerOnTurnOut(player) => {
+                write!(f, "{player} is on turn but out of the game")
+            }
+            BclSetupError::LastMoveNotOnBoard => {
+                f.write_str("the last move's block is not on the board")
+            }
+        }
+    }
+}
+
+impl core::error::Error for BclSetupError {}
+
 /// A BLOKUS Champions League game in progress (or over): always a
 /// consistent position, and whenever the game is not over the player on
 /// turn can place a block.
@@ -287,6 +386,105 @@ impl Bcl {
             engine: Engine::new(0),
             last_move: None,
         }
+    }
+
+    /// Validates a position given as plain data. If the game is not over
+    /// and the player on turn cannot place, it is skipped as after a move
+    /// (so `to_setup` may differ from `setup`).
+    ///
+    /// # Errors
+    ///
+    /// [`BclSetupError`] names the first inconsistency found.
+    pub fn from_setup(setup: &BclSetup) -> Result<Bcl, BclSetupError> {
+        let mut pieces = [BclBoard::EMPTY; 4];
+        for (row, fields) in setup.board.iter().enumerate() {
+            for (col, field) in fields.iter().enumerate() {
+                if let Some(player) = field {
+                    pieces[player.index()].insert(col, row);
+                }
+            }
+        }
+        let mut stock = [Stock::default(); 4];
+        for player in BclPlayer::ALL {
+            let held = setup.remaining[player.index()];
+            let (mut kinds, mut doubles, mut placed) = (0u32, 0u32, 0u32);
+            for (kind, &held) in BclKind::ALL.iter().zip(&held) {
+                let (held, full) = (u32::from(held), kind.count());
+                let Some(used) = full.checked_sub(held) else {
+                    return Err(BclSetupError::TooManyBlocks {
+                        player,
+                        kind: *kind,
+                    });
+                };
+                let bit = 1 << kind.index();
+                if held > 0 {
+                    kinds |= bit;
+                }
+                if held > 1 {
+                    doubles |= bit;
+                }
+                placed += used * kind.size();
+            }
+            let on_board = pieces[player.index()].count();
+            if on_board != placed {
+                return Err(BclSetupError::CellCount {
+                    player,
+                    on_board,
+                    placed,
+                });
+            }
+            let (row, col) = player.start_corner();
+            if placed > 0 && !pieces[player.index()].contains(col, row) {
+                return Err(BclSetupError::NotOnStartCorner(player));
+            }
+            stock[player.index()] = Stock::from_masks(kinds, doubles);
+        }
+        let current = BclPlayer::ALL[setup.turn as usize % 2];
+        if setup.in_game.contains(&true) && !setup.in_game[current.index()] {
+            return Err(BclSetupError::PlayerOnTurnOut(current));
+        }
+        if let Some(BclMove::Place(place)) = setup.last_move {
+            let fields = &pieces[place.player.index()];
+            if !place.cells().all(|(row, col)| fields.contains(col, row)) {
+                return Err(BclSetupError::LastMoveNotOnBoard);
+            }
+        }
+        let valid = setup
+            .in_game
+            .iter()
+            .enumerate()
+            .fold(0, |bits, (index, &in_game)| {
+                bits | u8::from(in_game) << index
+            });
+        Ok(Bcl {
+            engine: Engine::from_parts(&Parts {
+                turn: setup.turn,
+                start_kind: 0,
+                pieces,
+                stock,
+                valid,
+                mono_last: [None; 4],
+                finish_round: None,
+            }),
+            last_move: setup.last_move,
+        })
+    }
+
+    /// The position as plain data.
+    pub fn to_setup(&self) -> BclSetup {
+        let mut setup = BclSetup::new();
+        setup.turn = self.turn();
+        for player in BclPlayer::ALL {
+            for kind in BclKind::ALL {
+                setup.remaining[player.index()][kind.index()] = self.remaining(player, kind) as u8;
+            }
+            setup.in_game[player.index()] = self.in_game(player);
+            for (col, row) in self.fields(player).iter() {
+                setup.board[row][col] = Some(player);
+            }
+        }
+        setup.last_move = self.last_move;
+        setup
     }
 
     /// Player turns elapsed, including those of a player who was skipped.
