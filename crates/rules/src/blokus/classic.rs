@@ -265,11 +265,7 @@ impl Classic {
         setup.valid_colors = self.valid_colors();
         setup.last_move = self.last_move;
         setup.last_move_mono = ByColor::from_fn(|c| self.last_move_mono(c));
-        for color in Color::ALL {
-            for (x, y) in self.fields(color).iter() {
-                setup.board[y][x] = Some(color);
-            }
-        }
+        setup.board = self.board_colors();
         setup
     }
 

@@ -256,6 +256,17 @@ macro_rules! four_color_queries {
             self.engine.count_legal_moves()
         }
 
+        /// The board as plain data, `[y][x]`, for `to_setup`.
+        fn board_colors(&self) -> [[Option<Color>; BOARD_SIZE]; BOARD_SIZE] {
+            let mut board = [[None; BOARD_SIZE]; BOARD_SIZE];
+            for color in Color::ALL {
+                for (x, y) in self.fields(color).iter() {
+                    board[y][x] = Some(color);
+                }
+            }
+            board
+        }
+
         /// A uniformly random legal placement of the colour on turn, found
         /// without listing them all (random playouts, random bots); `None`
         /// when the game is over. Every placement `legal_moves` lists is
@@ -372,11 +383,7 @@ impl<V: SwcVariant> SwcBlokus<V> {
         setup.valid_colors = self.valid_colors();
         setup.last_move = self.last_move;
         setup.last_move_mono = ByColor::from_fn(|c| self.last_move_mono(c));
-        for color in Color::ALL {
-            for (x, y) in self.fields(color).iter() {
-                setup.board[y][x] = Some(color);
-            }
-        }
+        setup.board = self.board_colors();
         setup
     }
 

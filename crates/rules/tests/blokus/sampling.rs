@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use rand_pcg::Pcg64Mcg;
 use spielleiter_rules::blokus::{
-    Blokus, Blokus2027, Classic, ClassicPlayers, Move, MoveList,
+    Blokus, Blokus2027, Classic, ClassicPlayers, Move, MoveList, Placement,
     bcl::{Bcl, BclMove, BclMoveList},
 };
 
@@ -41,89 +41,78 @@ fn assert_uniform<K: Ord + std::fmt::Debug>(
     );
 }
 
-/// Positions along a random game of a 20×20 variant: every `step`-th.
-fn positions_20<G: Clone>(
-    mut game: G,
-    rng: &mut Pcg64Mcg,
-    step: usize,
-    legal: impl Fn(&G, &mut MoveList),
-    is_over: impl Fn(&G) -> bool,
-    play: impl Fn(&mut G, &Move),
-) -> Vec<G> {
-    let mut moves = MoveList::new();
-    let mut out = Vec::new();
-    let mut index = 0;
-    while !is_over(&game) {
-        if index % step == 0 {
-            out.push(game.clone());
+/// What the checks need of a 20×20 game type.
+trait Game20: Clone {
+    fn legal(&self, moves: &mut MoveList);
+    fn over(&self) -> bool;
+    fn play_legal(&mut self, placement: Placement);
+    fn sample(&self, rng: &mut Pcg64Mcg) -> Option<Placement>;
+    fn accepts(&self, placement: Placement) -> bool;
+}
+
+/// Implements [`Game20`] by the game type's own methods of those names.
+macro_rules! game20 {
+    ($($ty:ty),*) => {$(
+        impl Game20 for $ty {
+            fn legal(&self, moves: &mut MoveList) {
+                self.legal_moves(moves);
+            }
+            fn over(&self) -> bool {
+                self.is_over()
+            }
+            fn play_legal(&mut self, placement: Placement) {
+                self.play(&Move::Set(placement)).expect("legal");
+            }
+            fn sample(&self, rng: &mut Pcg64Mcg) -> Option<Placement> {
+                self.random_placement(rng)
+            }
+            fn accepts(&self, placement: Placement) -> bool {
+                self.is_legal(&Move::Set(placement)).is_ok()
+            }
         }
-        index += 1;
-        legal(&game, &mut moves);
-        let p = moves.get(below(rng, moves.len())).expect("a move");
-        play(&mut game, &Move::Set(p));
+    )*};
+}
+game20!(Blokus, Classic);
+
+/// Checks the samples of every `step`-th position of a random game from
+/// `game`: each is a legal placement labelled as the generator labels it,
+/// they are uniform, and there are none at the end.
+fn check_samples<G: Game20>(mut game: G, seed: u64, step: usize) {
+    let mut rng = rng(seed);
+    let mut sampler = crate::util::rng(seed + 1);
+    let mut moves = MoveList::new();
+    let mut checked = 0;
+    for index in 0.. {
+        game.legal(&mut moves);
+        let Some(sample) = game.sample(&mut sampler) else {
+            assert!(game.over() && moves.is_empty());
+            break;
+        };
+        if index % step == 0 {
+            assert!(game.accepts(sample));
+            assert!(moves.iter().any(|p| p == sample), "{sample:?}");
+            let legal: Vec<_> = moves.iter().map(|p| cell_key(&p)).collect();
+            assert_uniform(&legal, 40, || {
+                cell_key(&game.sample(&mut sampler).expect("a placement"))
+            });
+            checked += 1;
+        }
+        game.play_legal(moves.get(below(&mut rng, moves.len())).expect("a move"));
     }
-    out.push(game);
-    out
+    assert!(checked >= 5, "{checked}");
 }
 
 #[test]
 fn classic_samples_are_legal_and_uniform() {
-    let mut rng = rng(70);
-    let mut sampler = crate::util::rng(71);
-    let mut moves = MoveList::new();
-    let positions = positions_20(
-        Classic::new(ClassicPlayers::Four),
-        &mut rng,
-        9,
-        |g, m| g.legal_moves(m),
-        Classic::is_over,
-        |g, m| g.play(m).expect("legal"),
-    );
-    for game in &positions {
-        game.legal_moves(&mut moves);
-        let legal: Vec<_> = moves.iter().map(|p| cell_key(&p)).collect();
-        match game.random_placement(&mut sampler) {
-            None => assert!(game.is_over()),
-            Some(p) => {
-                assert!(!game.is_over());
-                assert_eq!(game.is_legal(&Move::Set(p)), Ok(()));
-                let p_in_list = moves.iter().any(|q| q == p);
-                assert!(p_in_list, "labelled as the generator labels it");
-                assert_uniform(&legal, 40, || {
-                    cell_key(&game.random_placement(&mut sampler).expect("a placement"))
-                });
-            }
-        }
-    }
-    assert!(positions.len() >= 6);
+    check_samples(Classic::new(ClassicPlayers::Four), 70, 9);
 }
 
 #[test]
 fn season_samples_are_legal_and_uniform() {
-    let mut rng = rng(72);
-    let mut sampler = crate::util::rng(73);
+    let start = Blokus::random_start_piece(&mut rng(72));
+    check_samples(Blokus::new(start), 72, 11);
     let mut moves = MoveList::new();
-    let positions = positions_20(
-        Blokus::new(Blokus::random_start_piece(&mut rng)),
-        &mut rng,
-        11,
-        |g, m| g.legal_moves(m),
-        Blokus::is_over,
-        |g, m| g.play(m).expect("legal"),
-    );
-    for game in &positions {
-        game.legal_moves(&mut moves);
-        let legal: Vec<_> = moves.iter().map(|p| cell_key(&p)).collect();
-        match game.random_placement(&mut sampler) {
-            None => assert!(game.is_over()),
-            Some(p) => {
-                assert_eq!(game.is_legal(&Move::Set(p)), Ok(()));
-                assert_uniform(&legal, 40, || {
-                    cell_key(&game.random_placement(&mut sampler).expect("a placement"))
-                });
-            }
-        }
-    }
+    let mut sampler = rng(74);
     // The 2027 border start: 68 PENTO_X placements, equally likely.
     let game = Blokus2027::new(spielleiter_rules::blokus::PieceKind::PentoX);
     game.legal_moves(&mut moves);
