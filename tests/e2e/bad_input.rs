@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use spielleiter_e2e::{
-    BackgroundGame, Received, TestClient, TestServer, blokus_of, first_legal_move, joined_pair,
-    result_of, slot,
+    BackgroundGame, Received, TestClient, TestServer, assert_lost, blokus_of, first_legal_move,
+    joined_pair, result_of, slot,
 };
 use spielleiter_protocol::{
     ClientMessage, Prepare, ServerMessage,
@@ -69,17 +69,6 @@ async fn winner_sees_the_end(client: &mut TestClient) -> GameResult {
         ServerMessage::Close(CloseElement::Short)
     );
     result
-}
-
-/// Asserts seat `loser` lost with `cause` and the other seat won.
-fn assert_lost(result: &GameResult, loser: usize, cause: ScoreCause) {
-    let winner = 1 - loser;
-    assert_eq!(result.scores[loser].cause, cause, "{result:?}");
-    assert_eq!(result.scores[loser].parts[0].as_integer(), Some(0));
-    assert_eq!(result.scores[winner].cause, ScoreCause::Regular);
-    assert_eq!(result.scores[winner].parts[0].as_integer(), Some(2));
-    assert_eq!(result.winners.len(), 1);
-    assert_eq!(result.winners[0].seat, winner);
 }
 
 async fn with_background<F: Future<Output = ()>>(server: &TestServer, scenario: F) {

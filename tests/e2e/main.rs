@@ -25,3 +25,5 @@ mod season2027;
 mod faults;
 // Ostseeschach 2022 next to Blokus 2021: games, replays, observers, admin.
 mod ostseeschach;
+// Bad moves of Ostseeschach 2022 and Blokus 2027, each next to a reference game.
+mod bad_moves;

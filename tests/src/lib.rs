@@ -605,6 +605,22 @@ pub fn assert_regular_result(result: &spielleiter_protocol::result::GameResult, 
     assert_eq!(winners, last.winners().iter().collect::<Vec<_>>());
 }
 
+/// Asserts the result of a two-player game that seat `loser` lost by
+/// `cause` with 0 win points, and the other seat won with 2.
+pub fn assert_lost(
+    result: &spielleiter_protocol::result::GameResult,
+    loser: usize,
+    cause: ScoreCause,
+) {
+    let winner = 1 - loser;
+    assert_eq!(result.scores[loser].cause, cause, "{result:?}");
+    assert_eq!(result.scores[loser].parts[0].as_integer(), Some(0));
+    assert_eq!(result.scores[winner].cause, ScoreCause::Regular);
+    assert_eq!(result.scores[winner].parts[0].as_integer(), Some(2));
+    let winners: Vec<usize> = result.winners.iter().map(|w| w.seat).collect();
+    assert_eq!(winners, [winner], "{result:?}");
+}
+
 /// A bot that plays the first legal move whenever asked, after `think`.
 /// Returns every packet it saw until the server ended the stream.
 pub async fn play_out(client: TestClient, room_id: String, think: Duration) -> Vec<ServerMessage> {
