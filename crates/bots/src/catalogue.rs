@@ -100,6 +100,18 @@ bot_catalogue! {
         game: spielleiter_rules::blokus::Blokus2027,
         bots: blokus::bot,
     }
+    BlokusClassic {
+        game: spielleiter_rules::blokus::Classic,
+        bots: blokus::bot,
+    }
+    BlokusClassic3 {
+        game: spielleiter_rules::blokus::Classic,
+        bots: blokus::bot,
+    }
+    BlokusClassic2 {
+        game: spielleiter_rules::blokus::Classic,
+        bots: blokus::bot,
+    }
     Ostseeschach2022 {
         game: spielleiter_rules::ostseeschach::Ostseeschach,
         bots: ostseeschach2022::bot,

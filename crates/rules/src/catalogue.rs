@@ -282,6 +282,30 @@ catalogue! {
         game: blokus::Blokus2027,
         new: blokus::new_random_game,
     }
+    /// Classic Blokus for four players (seed: Pentobi's classic rules).
+    BlokusClassic {
+        id: "blokus_classic",
+        players: 4,
+        move_time_ms: (2000, 10000),
+        game: blokus::Classic,
+        new: blokus::new_classic_4,
+    }
+    /// Classic Blokus for three players; GREEN is played in turn.
+    BlokusClassic3 {
+        id: "blokus_classic_3",
+        players: 3,
+        move_time_ms: (2000, 10000),
+        game: blokus::Classic,
+        new: blokus::new_classic_3,
+    }
+    /// Classic Blokus for two players with two colours each.
+    BlokusClassic2 {
+        id: "blokus_classic_2",
+        players: 2,
+        move_time_ms: (2000, 10000),
+        game: blokus::Classic,
+        new: blokus::new_classic_2,
+    }
     /// A three-seat counting game, for tests only (feature `test-games`).
     TestCounting {
         cfg: feature = "test-games",
@@ -426,5 +450,41 @@ mod tests {
         );
         assert_eq!(game.play(&AnyMove::Blokus2027(first)), Ok(()));
         assert_eq!((game.turn(), game.player_to_move()), (1, Some(1)));
+    }
+
+    #[test]
+    fn the_classic_games_have_their_players_and_places() {
+        use crate::blokus::{ClassicMistake, ClassicPlayers};
+        let mut rng = rand_pcg::Pcg64::new(1, 1);
+        for players in ClassicPlayers::ALL {
+            let game_type = GameType::from_id(players.game_id()).expect("hosted");
+            assert_eq!(game_type.player_count(), players.count());
+            let mut game = AnyGame::new(game_type, &mut rng);
+            assert!(matches!(
+                game,
+                AnyGame::BlokusClassic(_) | AnyGame::BlokusClassic3(_) | AnyGame::BlokusClassic2(_)
+            ));
+            // 58 first placements of BLUE on its corner, no pass.
+            let mut count = 0;
+            game.for_each_legal_move(|_| count += 1);
+            assert_eq!(count, 58);
+            let pass = match game_type {
+                GameType::BlokusClassic => AnyMove::BlokusClassic(Move::Skip(Color::Blue)),
+                GameType::BlokusClassic3 => AnyMove::BlokusClassic3(Move::Skip(Color::Blue)),
+                _ => AnyMove::BlokusClassic2(Move::Skip(Color::Blue)),
+            };
+            let mistake = game.play(&pass).expect_err("no voluntary pass");
+            assert!(matches!(
+                mistake,
+                AnyMistake::BlokusClassic(ClassicMistake::PassWhilePlacementExists)
+                    | AnyMistake::BlokusClassic3(ClassicMistake::PassWhilePlacementExists)
+                    | AnyMistake::BlokusClassic2(ClassicMistake::PassWhilePlacementExists)
+            ));
+            // Nobody has points: every seat shares the first place.
+            for seat in 0..players.count() {
+                assert_eq!(game.score(seat).as_slice(), [0, 1]);
+            }
+            assert_eq!(game.winners(), PlayerSet::first(players.count()));
+        }
     }
 }

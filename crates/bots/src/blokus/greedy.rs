@@ -1,7 +1,8 @@
 //! [`GreedyBot`]: the largest piece, where it keeps the most room to grow.
 
-use spielleiter_rules::blokus::{Board, Color, Move, MoveList, Placement, SwcBlokus, SwcVariant};
+use spielleiter_rules::blokus::{Board, Color, Move, MoveList, Placement};
 
+use super::BlokusGame;
 use crate::Bot;
 
 /// Places the largest piece it can, choosing among the placements of that
@@ -10,8 +11,8 @@ use crate::Bot;
 /// 1. the most free corners its colour has afterwards: empty fields
 ///    diagonally next to the colour that share no edge with it, i.e. the
 ///    fields where its next pieces can start;
-/// 2. the most such corner fields of the opponent's two colours covered,
-///    which takes them away from the opponent;
+/// 2. the most such corner fields of the opponents' colours covered, which
+///    takes them away from the opponents;
 /// 3. the first in the rules' move-list order (so the bot is deterministic).
 ///
 /// Big pieces first is the classic Blokus rule of thumb: small pieces fit
@@ -58,12 +59,12 @@ struct Score {
     blocked: u32,
 }
 
-impl<V: SwcVariant> Bot<SwcBlokus<V>> for GreedyBot {
+impl<G: BlokusGame> Bot<G> for GreedyBot {
     fn name(&self) -> &'static str {
         "greedy"
     }
 
-    fn choose_move(&mut self, game: &SwcBlokus<V>) -> Move {
+    fn choose_move(&mut self, game: &G) -> Move {
         let color = game.current_color();
         game.legal_moves(&mut self.moves);
         let Some(largest) = self.moves.iter().map(|p| p.kind.size()).max() else {
@@ -71,12 +72,10 @@ impl<V: SwcVariant> Bot<SwcBlokus<V>> for GreedyBot {
         };
         let own = game.fields(color);
         let occupied = game.occupied();
-        let opponent_corners = color
-            .team()
-            .opponent()
-            .colors()
+        let opponent_corners = game
+            .opponents(color)
             .iter()
-            .fold(Board::EMPTY, |all, &c: &Color| {
+            .fold(Board::EMPTY, |all, c: Color| {
                 all | free_corners(game.fields(c), occupied)
             });
         let mut best: Option<(Score, Placement)> = None;

@@ -1,8 +1,9 @@
 //! [`RandomBot`]: a uniformly random legal placement.
 
 use rand::{Rng, RngExt};
-use spielleiter_rules::blokus::{Move, MoveList, SwcBlokus, SwcVariant};
+use spielleiter_rules::blokus::{Move, MoveList};
 
+use super::BlokusGame;
 use crate::Bot;
 
 /// Places a piece chosen uniformly among all legal placements of the colour
@@ -27,12 +28,12 @@ impl<R: Rng> RandomBot<R> {
     }
 }
 
-impl<R: Rng, V: SwcVariant> Bot<SwcBlokus<V>> for RandomBot<R> {
+impl<R: Rng, G: BlokusGame> Bot<G> for RandomBot<R> {
     fn name(&self) -> &'static str {
         "random"
     }
 
-    fn choose_move(&mut self, game: &SwcBlokus<V>) -> Move {
+    fn choose_move(&mut self, game: &G) -> Move {
         game.legal_moves(&mut self.moves);
         if self.moves.is_empty() {
             return Move::Skip(game.current_color());
@@ -48,7 +49,9 @@ impl<R: Rng, V: SwcVariant> Bot<SwcBlokus<V>> for RandomBot<R> {
 #[cfg(test)]
 mod tests {
     use rand_pcg::Pcg64;
-    use spielleiter_rules::blokus::{Blokus, Blokus2027, PieceKind, Placement, SwcBlokus};
+    use spielleiter_rules::blokus::{
+        Blokus, Blokus2027, PieceKind, Placement, SwcBlokus, SwcVariant,
+    };
 
     use super::*;
 

@@ -10,8 +10,8 @@
 //! so a game missing from either list does not compile.
 //!
 //! Games that share pieces of their wire form share a module: the Blokus
-//! seasons 2021 and 2027 both build on [`blokus`], and each holds only what
-//! its season says differently.
+//! seasons 2021 and 2027 and the classic games ([`blokus_classic`]) build
+//! on [`blokus`], and each holds only what it says differently.
 
 use spielleiter_rules::{AnyGame, AnyMistake, AnyMove, Game, GameType};
 
@@ -25,6 +25,7 @@ use crate::{
 pub mod blokus;
 pub mod blokus2021;
 pub mod blokus2027;
+pub mod blokus_classic;
 #[cfg(feature = "test-games")]
 pub mod counting;
 pub mod ostseeschach2022;
@@ -383,6 +384,24 @@ wire_catalogue! {
     Blokus2027 {
         wire: blokus2027::Blokus2027,
         state: blokus2027::State,
+        moves: blokus::WireMove,
+    }
+    /// Classic Blokus for four players.
+    BlokusClassic {
+        wire: blokus_classic::ClassicWire<4>,
+        state: blokus_classic::State,
+        moves: blokus::WireMove,
+    }
+    /// Classic Blokus for three players.
+    BlokusClassic3 {
+        wire: blokus_classic::ClassicWire<3>,
+        state: blokus_classic::State,
+        moves: blokus::WireMove,
+    }
+    /// Classic Blokus for two players.
+    BlokusClassic2 {
+        wire: blokus_classic::ClassicWire<2>,
+        state: blokus_classic::State,
         moves: blokus::WireMove,
     }
     /// Ostseeschach 2022.

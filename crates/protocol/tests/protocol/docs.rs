@@ -260,6 +260,7 @@ fn example(name: &str) -> String {
                 ])
         }
         "texts" => texts_table(),
+        name if name.starts_with("classic-") => crate::classic::example(name, ROOM),
         other => panic!("protocol/README.md names an unknown example `{other}`"),
     }
 }
@@ -421,6 +422,7 @@ fn readme_examples_are_encoder_output() {
          and review the diff"
     );
     assert!(readme.matches("<!-- example: ").count() >= 20);
+    assert!(readme.matches("<!-- example: classic-").count() >= 7);
 }
 
 #[test]

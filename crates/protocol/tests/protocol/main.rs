@@ -14,5 +14,7 @@ mod framing;
 mod messages;
 // Property tests: round trips, arbitrary input.
 mod roundtrip;
+// Classic Blokus on the wire: states, moves, results, README examples.
+mod classic;
 // protocol/README.md's examples are encoder output.
 mod docs;

@@ -441,6 +441,19 @@ impl Classic {
             .sum()
     }
 
+    /// The place of `seat` by points: 1 + the number of seats with more
+    /// points (seats on equal points share a place).
+    ///
+    /// # Panics
+    ///
+    /// If `seat` is not below [`Classic::player_count`].
+    pub fn place(&self, seat: usize) -> u32 {
+        let points = self.points(seat);
+        1 + (0..self.player_count())
+            .filter(|&other| self.points(other) > points)
+            .count() as u32
+    }
+
     /// The winners: every seat with the highest points (several on a tie).
     pub fn winners(&self) -> PlayerSet {
         PlayerSet::best_by(self.player_count(), |seat| self.points(seat))

@@ -54,7 +54,7 @@ pub mod variant;
 
 pub use classic::{Classic, ClassicMistake, ClassicPlayers, ClassicSetup};
 pub use color::{ByColor, Color, ColorSet, Team, UnknownName};
-pub use game::new_random_game;
+pub use game::{new_classic_2, new_classic_3, new_classic_4, new_random_game};
 pub use movelist::{Iter as MoveListIter, MoveList};
 pub use moves::{Mistake, Move, Placement};
 pub use piece::{PieceKind, PieceSet, Rotation, Shape};

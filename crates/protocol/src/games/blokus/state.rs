@@ -1,10 +1,11 @@
-//! The parts of a Blokus state that the seasons write alike, each season
-//! in its own order (`blokus-2021.md` §6, `blokus-2027.md` §4): the shapes
-//! each colour has left, the colours in the game, the board, the last move
-//! and the `MONO` flags; and a reader for them in any order.
+//! The parts of a Blokus state that the 20×20 games write alike, each
+//! game in its own order (`blokus-2021.md` §6, `blokus-2027.md` §4, the
+//! classic games of `protocol/README.md`): the shapes each colour has left,
+//! the colours in the game, the board, the last move and the `MONO` flags
+//! ([`Position`]); and a reader for them in any order ([`read_parts`]).
 
 use spielleiter_rules::blokus::{
-    BOARD_SIZE, ByColor, Color, ColorSet, Move, PieceKind, PieceSet, Setup,
+    BOARD_SIZE, ByColor, ClassicSetup, Color, ColorSet, Move, PieceKind, PieceSet, Setup,
 };
 
 use super::moves::{MoveClasses, WireMove, read_move, write_move_content};
@@ -12,6 +13,102 @@ use crate::{
     error::DecodeError,
     xml::{ByteSink, Element, XmlReader, XmlWriter, parse_bool},
 };
+
+/// A 20×20 board, indexed `board[y][x]`.
+pub(crate) type Fields = [[Option<Color>; BOARD_SIZE]; BOARD_SIZE];
+
+/// The parts of a position that every 20×20 Blokus state carries, whatever
+/// else its game adds (the seasons' start piece, the classic players).
+pub(crate) trait Position {
+    /// The kinds each colour has not placed yet.
+    fn remaining(&self) -> &ByColor<PieceSet>;
+    /// The colours still in the game.
+    fn valid_colors(&self) -> ColorSet;
+    /// The board.
+    fn board(&self) -> &Fields;
+    /// The last applied move.
+    fn last_move(&self) -> Option<Move>;
+    /// Per colour that has placed all pieces: whether the last was `MONO`.
+    fn last_move_mono(&self) -> &ByColor<Option<bool>>;
+}
+
+macro_rules! position_of_fields {
+    ($($t:ty),*) => {$(
+        impl Position for $t {
+            fn remaining(&self) -> &ByColor<PieceSet> {
+                &self.remaining
+            }
+            fn valid_colors(&self) -> ColorSet {
+                self.valid_colors
+            }
+            fn board(&self) -> &Fields {
+                &self.board
+            }
+            fn last_move(&self) -> Option<Move> {
+                self.last_move
+            }
+            fn last_move_mono(&self) -> &ByColor<Option<bool>> {
+                &self.last_move_mono
+            }
+        }
+    )*};
+}
+
+position_of_fields!(Setup, ClassicSetup, Parts);
+
+/// The parts of [`Position`] as [`read_parts`] reads them, before the game
+/// adds its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Parts {
+    pub(crate) remaining: ByColor<PieceSet>,
+    pub(crate) valid_colors: ColorSet,
+    pub(crate) board: Fields,
+    pub(crate) last_move: Option<Move>,
+    pub(crate) last_move_mono: ByColor<Option<bool>>,
+}
+
+impl Parts {
+    /// Nothing: no shapes, no colours, an empty board.
+    fn empty() -> Parts {
+        Parts {
+            remaining: ByColor([PieceSet::EMPTY; 4]),
+            valid_colors: ColorSet::EMPTY,
+            board: [[None; BOARD_SIZE]; BOARD_SIZE],
+            last_move: None,
+            last_move_mono: ByColor([None; 4]),
+        }
+    }
+
+    /// A season's position with these parts.
+    pub(crate) fn into_setup(self, turn: u32, start_piece: PieceKind) -> Setup {
+        Setup {
+            turn,
+            start_piece,
+            remaining: self.remaining,
+            valid_colors: self.valid_colors,
+            board: self.board,
+            last_move: self.last_move,
+            last_move_mono: self.last_move_mono,
+        }
+    }
+
+    /// A classic position with these parts.
+    pub(crate) fn into_classic(
+        self,
+        turn: u32,
+        players: spielleiter_rules::blokus::ClassicPlayers,
+    ) -> ClassicSetup {
+        ClassicSetup {
+            players,
+            turn,
+            remaining: self.remaining,
+            valid_colors: self.valid_colors,
+            board: self.board,
+            last_move: self.last_move,
+            last_move_mono: self.last_move_mono,
+        }
+    }
+}
 
 /// The elements of the four shape lists, in colour order.
 pub(crate) const SHAPE_LISTS: [&str; 4] =
@@ -31,9 +128,9 @@ const SHAPE_ELEMENTS: [&str; 21] = shape_elements!(
 
 /// Writes `blueShapes` … `greenShapes`: each colour's remaining shapes in
 /// enum order.
-pub(crate) fn write_shape_lists<S: ByteSink>(w: &mut XmlWriter<'_, S>, setup: &Setup) {
+pub(crate) fn write_shape_lists<S: ByteSink>(w: &mut XmlWriter<'_, S>, setup: &impl Position) {
     for (color, list) in Color::ALL.into_iter().zip(SHAPE_LISTS) {
-        let shapes = setup.remaining[color];
+        let shapes = setup.remaining()[color];
         w.start(list);
         if shapes.is_empty() {
             w.end_empty();
@@ -48,14 +145,14 @@ pub(crate) fn write_shape_lists<S: ByteSink>(w: &mut XmlWriter<'_, S>, setup: &S
 }
 
 /// Writes `validColors`: the colours still in the game, in colour order.
-pub(crate) fn write_valid_colors<S: ByteSink>(w: &mut XmlWriter<'_, S>, setup: &Setup) {
+pub(crate) fn write_valid_colors<S: ByteSink>(w: &mut XmlWriter<'_, S>, setup: &impl Position) {
     w.start("validColors");
-    if setup.valid_colors.is_empty() {
+    if setup.valid_colors().is_empty() {
         w.end_empty();
         return;
     }
     w.open();
-    for color in setup.valid_colors.iter() {
+    for color in setup.valid_colors().iter() {
         w.text_element_raw("color", color.name());
     }
     w.close("validColors");
@@ -63,9 +160,18 @@ pub(crate) fn write_valid_colors<S: ByteSink>(w: &mut XmlWriter<'_, S>, setup: &
 
 /// Writes `board`: one `<field x y content/>` per occupied field, row by
 /// row.
-pub(crate) fn write_board<S: ByteSink>(w: &mut XmlWriter<'_, S>, setup: &Setup) {
+pub(crate) fn write_board<S: ByteSink>(w: &mut XmlWriter<'_, S>, setup: &impl Position) {
     w.start("board");
-    let mut fields = setup.occupied_fields().peekable();
+    let mut fields = setup
+        .board()
+        .iter()
+        .enumerate()
+        .flat_map(|(y, row)| {
+            row.iter()
+                .enumerate()
+                .filter_map(move |(x, field)| field.map(|c| (x, y, c)))
+        })
+        .peekable();
     if fields.peek().is_none() {
         w.end_empty();
         return;
@@ -81,11 +187,11 @@ pub(crate) fn write_board<S: ByteSink>(w: &mut XmlWriter<'_, S>, setup: &Setup) 
 /// Writes `lastMove` with the season's move class, if there was a move.
 pub(crate) fn write_last_move<S: ByteSink>(
     w: &mut XmlWriter<'_, S>,
-    setup: &Setup,
+    setup: &impl Position,
     classes: &MoveClasses,
 ) {
-    if let Some(last) = &setup.last_move {
-        let mv = WireMove::from(*last);
+    if let Some(last) = setup.last_move() {
+        let mv = WireMove::from(last);
         w.start("lastMove");
         w.attr_raw("class", classes.of(&mv));
         w.open();
@@ -97,14 +203,14 @@ pub(crate) fn write_last_move<S: ByteSink>(
 /// Writes `lastMoveMono`: for each colour that has placed all its pieces,
 /// whether the last was `MONO`, keyed by `<color>` as the official servers
 /// write it.
-pub(crate) fn write_last_move_mono<S: ByteSink>(w: &mut XmlWriter<'_, S>, setup: &Setup) {
+pub(crate) fn write_last_move_mono<S: ByteSink>(w: &mut XmlWriter<'_, S>, setup: &impl Position) {
     w.start("lastMoveMono");
-    if setup.last_move_mono.iter().all(|(_, m)| m.is_none()) {
+    if setup.last_move_mono().iter().all(|(_, m)| m.is_none()) {
         w.end_empty();
         return;
     }
     w.open();
-    for (color, mono) in setup.last_move_mono.iter() {
+    for (color, mono) in setup.last_move_mono().iter() {
         if let Some(mono) = mono {
             w.start("entry");
             w.open();
@@ -167,37 +273,48 @@ pub(crate) fn read_setup(
     r: &mut XmlReader<'_>,
     el: Element<'_>,
     classes: &MoveClasses,
-    mut other: impl FnMut(&mut XmlReader<'_>, Element<'_>) -> Result<(), DecodeError>,
+    other: impl FnMut(&mut XmlReader<'_>, Element<'_>) -> Result<(), DecodeError>,
 ) -> Result<Setup, DecodeError> {
-    let (mut turn, mut start_piece) = (None, None);
+    let mut start_piece = None;
     for attr in el.attributes() {
         let (key, value) = attr?;
-        match key {
-            "turn" => {
-                turn = Some(
-                    value
-                        .parse::<u32>()
-                        .map_err(|_| DecodeError::invalid("turn", value.as_ref()))?,
-                )
-            }
-            "startPiece" => {
-                start_piece = Some(
-                    value
-                        .parse::<PieceKind>()
-                        .map_err(|_| DecodeError::invalid("piece kind", value.as_ref()))?,
-                )
-            }
-            _ => {}
+        if key == "startPiece" {
+            start_piece = Some(
+                value
+                    .parse::<PieceKind>()
+                    .map_err(|_| DecodeError::invalid("piece kind", value.as_ref()))?,
+            );
         }
     }
-    let missing = |attribute| DecodeError::MissingAttribute {
+    let start_piece = start_piece.ok_or(DecodeError::MissingAttribute {
         element: "state",
-        attribute,
-    };
-    let mut setup = Setup::new(start_piece.ok_or(missing("startPiece"))?);
-    setup.turn = turn.ok_or(missing("turn"))?;
-    setup.remaining = ByColor([PieceSet::EMPTY; 4]);
-    setup.valid_colors = ColorSet::EMPTY;
+        attribute: "startPiece",
+    })?;
+    let turn = read_turn(&el)?;
+    Ok(read_parts(r, el, classes, other)?.into_setup(turn, start_piece))
+}
+
+/// The `turn` attribute of a `<state>`.
+pub(crate) fn read_turn(el: &Element<'_>) -> Result<u32, DecodeError> {
+    let turn = el.attribute("turn")?.ok_or(DecodeError::MissingAttribute {
+        element: "state",
+        attribute: "turn",
+    })?;
+    turn.parse::<u32>()
+        .map_err(|_| DecodeError::invalid("turn", turn.as_ref()))
+}
+
+/// Reads the children of a `<state>` element that every 20×20 game has,
+/// in any order, with the last move in the game's `classes`. Missing
+/// collections are empty. Every other child goes to `other`, which must
+/// consume it (read or skip).
+pub(crate) fn read_parts(
+    r: &mut XmlReader<'_>,
+    el: Element<'_>,
+    classes: &MoveClasses,
+    mut other: impl FnMut(&mut XmlReader<'_>, Element<'_>) -> Result<(), DecodeError>,
+) -> Result<Parts, DecodeError> {
+    let mut setup = Parts::empty();
     while let Some(child) = r.next_child(&el)? {
         match child.name() {
             name if SHAPE_LISTS.contains(&name) => {
@@ -258,7 +375,7 @@ fn read_shapes(r: &mut XmlReader<'_>, list: Element<'_>) -> Result<PieceSet, Dec
 fn read_board(
     r: &mut XmlReader<'_>,
     board: Element<'_>,
-    setup: &mut Setup,
+    setup: &mut Parts,
 ) -> Result<(), DecodeError> {
     while let Some(field) = r.next_child(&board)? {
         if field.name() == "field" {
@@ -287,7 +404,7 @@ fn read_board(
 fn read_last_move_mono(
     r: &mut XmlReader<'_>,
     map: Element<'_>,
-    setup: &mut Setup,
+    setup: &mut Parts,
 ) -> Result<(), DecodeError> {
     while let Some(entry) = r.next_child(&map)? {
         if entry.name() != "entry" {
