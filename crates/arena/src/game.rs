@@ -411,7 +411,7 @@ async fn kill_all(seats: &mut [Seat], why: &str) {
 
 /// Letters, digits, `-`, `_` and `.` stay; anything else becomes `_`, so a
 /// display name cannot leave the log directory.
-fn file_name_safe(name: &str) -> String {
+pub(crate) fn file_name_safe(name: &str) -> String {
     let safe: String = name
         .chars()
         .map(|c| {

@@ -1,4 +1,5 @@
-//! [`TerminalProgress`]: a line per finished game on standard output and,
+//! [`TerminalProgress`]: for a match or a tournament, a line per finished
+//! game on standard output and,
 //! when standard error is a terminal, a progress bar with running totals
 //! below it; otherwise (a log file, CI) a progress line with the expected
 //! time left on standard error at most every half minute.
@@ -8,7 +9,10 @@ use std::{
     time::{Duration, Instant},
 };
 
-use crate::{record::GameRecord, runner::MatchObserver, stats::Summary};
+use crate::{
+    record::GameRecord, runner::MatchObserver, standings::Standings, stats::Summary,
+    tournament::TournamentObserver,
+};
 
 const BAR_WIDTH: usize = 24;
 
@@ -52,7 +56,7 @@ impl TerminalProgress {
         })
     }
 
-    fn draw_bar(&self, summary: &Summary) {
+    fn draw_bar(&self, status: &str) {
         let filled = if self.total == 0 {
             BAR_WIDTH
         } else {
@@ -61,21 +65,14 @@ impl TerminalProgress {
         let eta = self
             .eta()
             .map_or_else(String::new, |eta| format!("  ETA {}", duration_text(eta)));
-        let players: Vec<String> = summary
-            .players
-            .iter()
-            .map(|p| format!("{} {}-{}-{}", p.name, p.wins, p.draws, p.losses))
-            .collect();
         let mut err = std::io::stderr().lock();
         let _ = write!(
             err,
-            "\r\x1b[2K[{}{}] {}/{}  {}  irregular {}{eta}",
+            "\r\x1b[2K[{}{}] {}/{}  {status}{eta}",
             "#".repeat(filled),
             ".".repeat(BAR_WIDTH - filled),
             self.done,
             self.total,
-            players.join("  "),
-            summary.irregular_games,
         );
         let _ = err.flush();
     }
@@ -100,8 +97,8 @@ fn duration_text(duration: Duration) -> String {
     }
 }
 
-/// One line describing a finished game.
-pub fn game_line(record: &GameRecord, total: u32) -> String {
+/// One line describing a finished game, the `number`-th of `total`.
+pub fn game_line(record: &GameRecord, number: u32, total: u32) -> String {
     let best = record.win_points.iter().copied().max().unwrap_or(0);
     let winners: Vec<&str> = record
         .players
@@ -127,8 +124,7 @@ pub fn game_line(record: &GameRecord, total: u32) -> String {
     };
     let starter = usize::from(record.starter.saturating_sub(1));
     let mut line = format!(
-        "game {}/{total}: {} ({} started), {outcome}, {:.1} s",
-        record.game,
+        "game {number}/{total}: {} ({} started), {outcome}, {:.1} s",
         score,
         record.players.get(starter).map_or("?", String::as_str),
         record.duration_ms as f64 / 1000.0,
@@ -145,8 +141,9 @@ pub fn game_line(record: &GameRecord, total: u32) -> String {
     line
 }
 
-impl MatchObserver for TerminalProgress {
-    fn started(&mut self, done: u32, to_play: u32, summary: &Summary) {
+impl TerminalProgress {
+    /// The run starts with `done` games recorded and `to_play` to play.
+    fn begin(&mut self, done: u32, to_play: u32, status: &str) {
         self.done_before = done;
         self.done = done;
         self.total = done + to_play;
@@ -154,20 +151,22 @@ impl MatchObserver for TerminalProgress {
             println!("resuming: {done} games recorded, {to_play} to play");
         }
         if self.bar {
-            self.draw_bar(summary);
+            self.draw_bar(status);
         }
     }
 
-    fn game_finished(&mut self, record: &GameRecord, summary: &Summary) {
+    /// A game was recorded: its line, then the bar or, without one, a
+    /// progress line now and then.
+    fn recorded(&mut self, record: &GameRecord, number: u32, status: &str) {
         self.done += 1;
         if self.bar {
             let mut err = std::io::stderr().lock();
             let _ = write!(err, "\r\x1b[2K");
             let _ = err.flush();
         }
-        println!("{}", game_line(record, self.total));
+        println!("{}", game_line(record, number, self.total));
         if self.bar {
-            self.draw_bar(summary);
+            self.draw_bar(status);
         } else if self.last_line.elapsed() >= LINE_INTERVAL {
             self.last_line = Instant::now();
             let eta = self.eta().map_or_else(String::new, |eta| {
@@ -175,6 +174,55 @@ impl MatchObserver for TerminalProgress {
             });
             eprintln!("progress: {}/{} games{eta}", self.done, self.total);
         }
+    }
+}
+
+/// A match's running totals: each player's wins, draws and losses.
+fn match_status(summary: &Summary) -> String {
+    let players: Vec<String> = summary
+        .players
+        .iter()
+        .map(|p| format!("{} {}-{}-{}", p.name, p.wins, p.draws, p.losses))
+        .collect();
+    format!(
+        "{}  irregular {}",
+        players.join("  "),
+        summary.irregular_games
+    )
+}
+
+/// A tournament's running state: who leads.
+fn league_status(standings: &Standings) -> String {
+    match standings.rows.first() {
+        Some(leader) if standings.games > 0 => format!(
+            "leader {} ({}-{}-{})  irregular {}",
+            leader.stats.name,
+            leader.stats.wins,
+            leader.stats.draws,
+            leader.stats.losses,
+            standings.irregular_games
+        ),
+        _ => String::new(),
+    }
+}
+
+impl MatchObserver for TerminalProgress {
+    fn started(&mut self, done: u32, to_play: u32, summary: &Summary) {
+        self.begin(done, to_play, &match_status(summary));
+    }
+
+    fn game_finished(&mut self, record: &GameRecord, summary: &Summary) {
+        self.recorded(record, record.game, &match_status(summary));
+    }
+}
+
+impl TournamentObserver for TerminalProgress {
+    fn started(&mut self, done: u32, to_play: u32, standings: &Standings) {
+        self.begin(done, to_play, &league_status(standings));
+    }
+
+    fn game_finished(&mut self, record: &GameRecord, standings: &Standings) {
+        self.recorded(record, self.done + 1, &league_status(standings));
     }
 }
 

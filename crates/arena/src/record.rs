@@ -12,7 +12,7 @@ use std::{
 use serde::{Deserialize, Serialize};
 use spielleiter_protocol::ScoreCause;
 
-use crate::error::ArenaError;
+use crate::{error::ArenaError, store::GameStore};
 
 /// Why a player's game ended as it did: the server's score causes, and the
 /// ends only the match runner sees.
@@ -165,18 +165,28 @@ impl GameRecord {
     }
 }
 
-/// The results file of a match: one JSON object per line, one line per
-/// finished game, in the order the games ended.
+/// The results file of a match or tournament: one JSON object per line,
+/// one line per finished game, in the order the games ended. The
+/// JSON-lines [`GameStore`].
 #[derive(Debug)]
 pub struct ResultsFile {
     path: PathBuf,
-    file: File,
+    /// Open for appending once the file has been loaded (or on the first
+    /// append).
+    file: Option<File>,
 }
 
 impl ResultsFile {
-    /// Opens (creating if needed) the results file and reads the games it
-    /// already holds. A last line cut short by an interruption is dropped
-    /// from the file, so that game is played again.
+    /// The results file at `path`; nothing is read or created yet.
+    pub fn new(path: impl Into<PathBuf>) -> ResultsFile {
+        ResultsFile {
+            path: path.into(),
+            file: None,
+        }
+    }
+
+    /// Opens (creating if needed) the results file of a match and reads the
+    /// games it already holds (see [`GameStore::load`]).
     ///
     /// # Errors
     ///
@@ -184,23 +194,8 @@ impl ResultsFile {
     /// record, or the records are of another match than `key` (another
     /// game, other names, or other programs under the same names).
     pub fn open(path: &Path, key: &MatchKey) -> Result<(ResultsFile, Vec<GameRecord>), ArenaError> {
-        let io_error = |cause: io::Error| ArenaError::ResultsFile {
-            path: path.to_owned(),
-            cause,
-        };
-        let text = match fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => String::new(),
-            Err(error) => return Err(io_error(error)),
-        };
-        let (records, complete_len) = parse_records(path, &text)?;
-        if complete_len < text.len() {
-            let file = OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map_err(io_error)?;
-            file.set_len(complete_len as u64).map_err(io_error)?;
-        }
+        let mut file = ResultsFile::new(path);
+        let records = file.load()?;
         if let Some(other) = records.iter().find(|r| !MatchKey::of(r).fits(key)) {
             return Err(ArenaError::OtherMatch {
                 path: path.to_owned(),
@@ -208,46 +203,74 @@ impl ResultsFile {
                 expected: key.to_string(),
             });
         }
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir).map_err(io_error)?;
-        }
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(io_error)?;
-        Ok((
-            ResultsFile {
-                path: path.to_owned(),
-                file,
-            },
-            records,
-        ))
-    }
-
-    /// Appends one record as a line, written in one piece and flushed.
-    ///
-    /// # Errors
-    ///
-    /// The file cannot be written.
-    pub fn append(&mut self, record: &GameRecord) -> Result<(), ArenaError> {
-        let mut line = serde_json::to_vec(record).map_err(|e| ArenaError::ResultsFile {
-            path: self.path.clone(),
-            cause: e.into(),
-        })?;
-        line.push(b'\n');
-        self.file
-            .write_all(&line)
-            .and_then(|()| self.file.flush())
-            .map_err(|cause| ArenaError::ResultsFile {
-                path: self.path.clone(),
-                cause,
-            })
+        Ok((file, records))
     }
 
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    fn io_error(&self, cause: io::Error) -> ArenaError {
+        ArenaError::ResultsFile {
+            path: self.path.clone(),
+            cause,
+        }
+    }
+
+    /// The file open for appending, its directory created if need be.
+    fn appender(&mut self) -> Result<&mut File, ArenaError> {
+        let file = match self.file.take() {
+            Some(file) => file,
+            None => {
+                if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    fs::create_dir_all(dir).map_err(|e| self.io_error(e))?;
+                }
+                OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&self.path)
+                    .map_err(|e| self.io_error(e))?
+            }
+        };
+        Ok(self.file.insert(file))
+    }
+}
+
+impl GameStore for ResultsFile {
+    /// Reads the games the file holds (none if it does not exist). A last
+    /// line cut short by an interruption is dropped from the file, so that
+    /// game is played again.
+    fn load(&mut self) -> Result<Vec<GameRecord>, ArenaError> {
+        let text = match fs::read_to_string(&self.path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => String::new(),
+            Err(error) => return Err(self.io_error(error)),
+        };
+        let (records, complete_len) = parse_records(&self.path, &text)?;
+        if complete_len < text.len() {
+            let file = OpenOptions::new()
+                .write(true)
+                .open(&self.path)
+                .map_err(|e| self.io_error(e))?;
+            file.set_len(complete_len as u64)
+                .map_err(|e| self.io_error(e))?;
+        }
+        self.appender()?;
+        Ok(records)
+    }
+
+    /// Appends one record as a line, written in one piece and flushed.
+    fn append(&mut self, record: &GameRecord) -> Result<(), ArenaError> {
+        let mut line = serde_json::to_vec(record).map_err(|e| self.io_error(e.into()))?;
+        line.push(b'\n');
+        let file = self.appender()?;
+        let written = file.write_all(&line).and_then(|()| file.flush());
+        written.map_err(|e| self.io_error(e))
+    }
+
+    fn describe(&self) -> String {
+        format!("results file {}", self.path.display())
     }
 }
 

@@ -13,6 +13,7 @@ use crate::{
     record::{GameRecord, ResultsFile, missing_games},
     settings::{MatchSettings, Program},
     stats::{Significance, Summary, significantly_better},
+    store::GameStore,
 };
 
 /// Told about the progress of a match.
@@ -64,11 +65,6 @@ pub async fn run_match(
     shutdown: CancellationToken,
     observer: &mut dyn MatchObserver,
 ) -> Result<MatchReport, ArenaError> {
-    if settings.parallel == 0 {
-        return Err(ArenaError::Settings(
-            "--parallel must be at least 1".to_owned(),
-        ));
-    }
     let seats = settings.game.player_count();
     if settings.players.len() != seats {
         return Err(ArenaError::Settings(format!(
@@ -77,17 +73,59 @@ pub async fn run_match(
             settings.players.len()
         )));
     }
-    for player in &settings.players {
-        if let Program::Builtin(kind) = player.program {
-            kind.build(settings.game, 0)
-                .map_err(|e| ArenaError::Settings(e.to_string()))?;
-        }
-    }
+    check_players(&settings)?;
     let names = settings.names();
     let (mut results, mut records) = ResultsFile::open(&settings.results, &settings.key())?;
     let resumed = records.len() as u32;
-    let mut queue = missing_games(&records, settings.games).into_iter();
-    let to_play = queue.len() as u32;
+    let settings = Arc::new(settings);
+    let fixtures: Vec<Fixture> = missing_games(&records, settings.games)
+        .into_iter()
+        .map(|game| Fixture {
+            settings: Arc::clone(&settings),
+            game,
+        })
+        .collect();
+    create_log_dir(&settings)?;
+    observer.started(
+        resumed,
+        fixtures.len() as u32,
+        &Summary::from_records(&names, &records),
+    );
+
+    let mut significant = None;
+    let all_played = play_fixtures(
+        fixtures,
+        settings.parallel,
+        &shutdown,
+        &mut results,
+        |record| {
+            records.push(record);
+            let summary = Summary::from_records(&names, &records);
+            if let Some(record) = records.last() {
+                observer.game_finished(record, &summary);
+            }
+            // Games already running are finished and recorded; no new
+            // ones start.
+            if let Some(level) = settings.significance
+                && summary.games >= settings.min_tests
+            {
+                significant = significant.or(significantly_better(&summary, level));
+            }
+            significant.is_none()
+        },
+    )
+    .await?;
+    Ok(MatchReport {
+        summary: Summary::from_records(&names, &records),
+        records,
+        resumed,
+        interrupted: !all_played && significant.is_none(),
+        significant,
+    })
+}
+
+/// Creates the players' log directory if any player is a program.
+pub(crate) fn create_log_dir(settings: &MatchSettings) -> Result<(), ArenaError> {
     if settings
         .players
         .iter()
@@ -98,21 +136,62 @@ pub async fn run_match(
             cause,
         })?;
     }
-    observer.started(resumed, to_play, &Summary::from_records(&names, &records));
+    Ok(())
+}
 
-    let settings = Arc::new(settings);
+/// Refuses no parallel games and built-in bots that do not play the game.
+pub(crate) fn check_players(settings: &MatchSettings) -> Result<(), ArenaError> {
+    if settings.parallel == 0 {
+        return Err(ArenaError::Settings(
+            "--parallel must be at least 1".to_owned(),
+        ));
+    }
+    for player in &settings.players {
+        if let Program::Builtin(kind) = player.program {
+            kind.build(settings.game, 0)
+                .map_err(|e| ArenaError::Settings(e.to_string()))?;
+        }
+    }
+    Ok(())
+}
+
+/// One game to play: the match it belongs to (its players in their order,
+/// the server, the limits) and its number in that match.
+pub(crate) struct Fixture {
+    pub(crate) settings: Arc<MatchSettings>,
+    pub(crate) game: u32,
+}
+
+/// Plays `fixtures` in their order, up to `parallel` at a time, appending
+/// each finished game to `store` and then handing it to `recorded`; once
+/// `recorded` returns false, no new game starts (running ones are finished
+/// and recorded). Returns whether every fixture was played; the games left
+/// are those `shutdown` or `recorded` stopped.
+///
+/// # Errors
+///
+/// The store cannot be written, or the server cannot be administered
+/// (running games are then abandoned). Games recorded before stay
+/// recorded.
+pub(crate) async fn play_fixtures(
+    fixtures: Vec<Fixture>,
+    parallel: usize,
+    shutdown: &CancellationToken,
+    store: &mut dyn GameStore,
+    mut recorded: impl FnMut(GameRecord) -> bool,
+) -> Result<bool, ArenaError> {
+    let parallel = parallel.max(1);
+    let mut queue = fixtures.into_iter();
     let mut running = JoinSet::new();
     let mut failure = None;
     let mut interrupted = false;
-    let mut significant = None;
+    let mut go_on = true;
     loop {
-        while running.len() < settings.parallel
-            && !shutdown.is_cancelled()
-            && failure.is_none()
-            && significant.is_none()
-        {
-            let Some(game) = queue.next() else { break };
-            let (settings, shutdown) = (Arc::clone(&settings), shutdown.clone());
+        while running.len() < parallel && !shutdown.is_cancelled() && failure.is_none() && go_on {
+            let Some(Fixture { settings, game }) = queue.next() else {
+                break;
+            };
+            let shutdown = shutdown.clone();
             running.spawn(async move { play_game(&settings, game, &shutdown).await });
         }
         let Some(joined) = running.join_next().await else {
@@ -120,22 +199,11 @@ pub async fn run_match(
         };
         match joined {
             Ok(Ok(GameOutcome::Finished(record))) => {
-                if let Err(error) = results.append(&record) {
+                if let Err(error) = store.append(&record) {
                     failure.get_or_insert(error);
                     shutdown.cancel();
                 }
-                records.push(*record);
-                let summary = Summary::from_records(&names, &records);
-                if let Some(record) = records.last() {
-                    observer.game_finished(record, &summary);
-                }
-                // Games already running are finished and recorded; no new
-                // ones start.
-                if let Some(level) = settings.significance
-                    && summary.games >= settings.min_tests
-                {
-                    significant = significant.or(significantly_better(&summary, level));
-                }
+                go_on &= recorded(*record);
             }
             Ok(Ok(GameOutcome::Interrupted)) => interrupted = true,
             Ok(Err(error)) => {
@@ -151,12 +219,5 @@ pub async fn run_match(
     if let Some(error) = failure {
         return Err(error);
     }
-    interrupted |= significant.is_none() && queue.next().is_some();
-    Ok(MatchReport {
-        summary: Summary::from_records(&names, &records),
-        records,
-        resumed,
-        interrupted,
-        significant,
-    })
+    Ok(!interrupted && queue.next().is_none())
 }

@@ -56,6 +56,45 @@ pub struct PlayerStats {
     pub irregular: Irregular,
 }
 
+impl PlayerStats {
+    /// The statistics of `name` over `games`: each a record and the
+    /// player's position in its lists.
+    pub fn over<'a>(
+        name: &str,
+        games: impl Iterator<Item = (&'a GameRecord, usize)> + Clone,
+    ) -> PlayerStats {
+        let mut stats = PlayerStats {
+            name: name.to_owned(),
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            points_mean: 0.0,
+            points_sd: 0.0,
+            irregular: Irregular::default(),
+        };
+        for (record, player) in games.clone() {
+            match outcome(record, player) {
+                Outcome::Win => stats.wins += 1,
+                Outcome::Draw => stats.draws += 1,
+                Outcome::Loss => stats.losses += 1,
+            }
+            stats
+                .irregular
+                .count(record.causes.get(player).copied().unwrap_or(Cause::Unknown));
+        }
+        let points: Vec<f64> = games
+            .map(|(r, player)| f64::from(r.points.get(player).copied().unwrap_or(0)))
+            .collect();
+        (stats.points_mean, stats.points_sd) = mean_and_sd(&points);
+        stats
+    }
+
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+}
+
 /// An Elo difference with its 95 % confidence interval, all finite (see
 /// [`elo_interval`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -85,7 +124,7 @@ pub struct Summary {
 }
 
 /// z for a two-sided 95 % interval of the normal distribution.
-const Z_95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z_95: f64 = 1.959_963_984_540_054;
 
 /// The Elo difference that makes `score` the expected score:
 /// `E = 1 / (1 + 10^(-D/400))` solved for `D`, i.e.
@@ -104,34 +143,11 @@ impl Summary {
     /// Computes the statistics of `records`; `names` are the players'
     /// display names (used when there are no records yet).
     pub fn from_records(names: &[String], records: &[GameRecord]) -> Summary {
-        let stats = |player: usize| {
-            let mut stats = PlayerStats {
-                name: names[player].clone(),
-                wins: 0,
-                draws: 0,
-                losses: 0,
-                points_mean: 0.0,
-                points_sd: 0.0,
-                irregular: Irregular::default(),
-            };
-            for record in records {
-                match outcome(record, player) {
-                    Outcome::Win => stats.wins += 1,
-                    Outcome::Draw => stats.draws += 1,
-                    Outcome::Loss => stats.losses += 1,
-                }
-                stats
-                    .irregular
-                    .count(record.causes.get(player).copied().unwrap_or(Cause::Unknown));
-            }
-            let points: Vec<f64> = records
-                .iter()
-                .map(|r| f64::from(r.points.get(player).copied().unwrap_or(0)))
-                .collect();
-            (stats.points_mean, stats.points_sd) = mean_and_sd(&points);
-            stats
-        };
-        let players: Vec<PlayerStats> = (0..names.len()).map(stats).collect();
+        let players: Vec<PlayerStats> = names
+            .iter()
+            .enumerate()
+            .map(|(player, name)| PlayerStats::over(name, records.iter().map(|r| (r, player))))
+            .collect();
         let games = records.len() as u32;
         // Player 1's score in each game: 1, ½ or 0.
         let scores: Vec<f64> = records
@@ -158,15 +174,18 @@ impl Summary {
 }
 
 /// How a game ended for one player.
-enum Outcome {
+pub(crate) enum Outcome {
+    /// Won alone.
     Win,
+    /// Shared the win with others (or nobody won).
     Draw,
+    /// Lost.
     Loss,
 }
 
 /// A player with the most win points won, alone, or drew with the others
 /// that have as many (a shared win, or nobody won); everybody else lost.
-fn outcome(record: &GameRecord, player: usize) -> Outcome {
+pub(crate) fn outcome(record: &GameRecord, player: usize) -> Outcome {
     let own = record.win_points.get(player).copied().unwrap_or(0);
     let best = record.win_points.iter().copied().max().unwrap_or(0);
     let sharing = record.win_points.iter().filter(|&&w| w == best).count();
@@ -256,7 +275,7 @@ fn mean_and_sd(values: &[f64]) -> (f64, f64) {
     (mean, variance.sqrt())
 }
 
-fn signed(value: f64) -> String {
+pub(crate) fn signed(value: f64) -> String {
     let rounded = value.round();
     if rounded == 0.0 {
         // Neither `+0` nor `-0`.

@@ -9,8 +9,7 @@ use std::{
 };
 
 use spielleiter_arena::{
-    Cause, GameRecord, LocalServer, LocalServerSettings, MatchObserver, MatchSettings, PlayerSpec,
-    Program, Quiet, Summary, run_match,
+    Cause, GameRecord, MatchObserver, PlayerSpec, Program, Quiet, Summary, run_match,
 };
 use spielleiter_bots::BotKind;
 use spielleiter_protocol::GameType;
@@ -19,42 +18,8 @@ use tokio_util::sync::CancellationToken;
 /// Every match here ends long before this, or the test fails as a hang.
 const LIMIT: Duration = Duration::from_secs(60);
 
-async fn server(dir: &Path) -> LocalServer {
-    LocalServer::start(LocalServerSettings {
-        port: 0,
-        replay_dir: Some(dir.join("replays")),
-        seed: Some(17),
-        ..LocalServerSettings::default()
-    })
-    .await
-    .unwrap()
-}
-
-fn player(name: &str, program: Program) -> PlayerSpec {
-    PlayerSpec {
-        name: name.to_owned(),
-        program,
-        timed: true,
-    }
-}
-
-fn settings<const N: usize>(
-    server: &LocalServer,
-    dir: &Path,
-    players: [PlayerSpec; N],
-) -> MatchSettings {
-    let mut settings = MatchSettings::new(
-        players.to_vec(),
-        "127.0.0.1".to_owned(),
-        server.addr().port(),
-        server.passphrase().to_owned(),
-    );
-    settings.replay_dir = server.replay_dir().cloned();
-    settings.results = dir.join("results.jsonl");
-    settings.log_dir = dir.join("log");
-    settings.seed = 3;
-    settings
-}
+mod support;
+use support::{player, server, settings};
 
 fn bots() -> [PlayerSpec; 2] {
     [

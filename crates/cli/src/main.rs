@@ -2,6 +2,7 @@
 //! subcommand. Everything of substance lives in the library crates; each
 //! subcommand has its own module.
 
+mod arena_options;
 mod bench;
 mod demo;
 mod environment;
@@ -11,6 +12,7 @@ mod perft;
 mod play;
 mod serve;
 mod show;
+mod tournament;
 
 use std::process::ExitCode;
 
@@ -40,6 +42,11 @@ enum Command {
     /// results and Elo).
     #[command(disable_help_flag = true)]
     Match(Box<match_command::MatchArgs>),
+    /// A round-robin league of a game between any number of players
+    /// (programs or built-in bots), ranked by the game's rule, with a
+    /// rating per player; resumable.
+    #[command(disable_help_flag = true)]
+    Tournament(Box<tournament::TournamentArgs>),
     /// Watch one whole game of built-in bots on a server started in this
     /// process.
     Demo(demo::DemoArgs),
@@ -72,6 +79,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Match(args)) => match_command::run(&args),
+        Some(Command::Tournament(args)) => tournament::run(&args),
         Some(Command::Demo(args)) => demo::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Perft(args)) => perft::run(&args),

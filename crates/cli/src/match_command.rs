@@ -4,16 +4,14 @@
 //! file, a progress bar and an Elo estimate. A thin layer over
 //! `spielleiter-arena`.
 
-use std::{path::PathBuf, time::Duration};
+use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{ArgAction, Args};
-use spielleiter_arena::{
-    LocalServer, LocalServerSettings, MatchSettings, PlayerSpec, Program, TerminalProgress,
-    distinct_names, run_match,
-};
+use spielleiter_arena::{PlayerSpec, Program, TerminalProgress, distinct_names, run_match};
 use spielleiter_rules::GameType;
-use tokio_util::sync::CancellationToken;
+
+use crate::arena_options::{GameOptions, Venue, interrupt, prepare};
 
 /// Options of a match. As in the TestClient, `-h` is the host; help is
 /// `--help`.
@@ -102,24 +100,6 @@ pub struct MatchArgs {
     /// Results file, one JSON line per game; a match resumes from it.
     #[arg(long, default_value = "match-results.jsonl", value_name = "FILE")]
     results: PathBuf,
-    /// Directory of the players' logs (`NAME_gameN.log`).
-    #[arg(long, default_value = "log", value_name = "DIR")]
-    log_dir: PathBuf,
-    /// Where the server writes replays, to name each game's replay in the
-    /// results [default with --start-server: replays].
-    #[arg(long, value_name = "DIR")]
-    replay_dir: Option<PathBuf>,
-    /// Milliseconds a player program may take to join its game.
-    #[arg(long, default_value_t = 30_000, value_name = "MS")]
-    connect_timeout_ms: u64,
-    /// Milliseconds a whole game may take before the player on turn counts
-    /// as hung.
-    #[arg(long, default_value_t = 1_200_000, value_name = "MS")]
-    game_timeout_ms: u64,
-    /// Milliseconds a program may keep running after its game before it is
-    /// killed.
-    #[arg(long, default_value_t = 5_000, value_name = "MS")]
-    exit_grace_ms: u64,
     /// Stop early once one player is better at this significance level
     /// (one-sided binomial test on the wins, as the TestClient does).
     #[arg(long, value_name = "P")]
@@ -127,10 +107,8 @@ pub struct MatchArgs {
     /// Games played before significance is tested.
     #[arg(long, default_value_t = 20, value_name = "N")]
     min_tests: u32,
-    /// Seed of the built-in random bots and, with --start-server, of the
-    /// start pieces [default: from the OS].
-    #[arg(long)]
-    seed: Option<u64>,
+    #[command(flatten)]
+    options: GameOptions,
     /// Print help.
     #[arg(long, action = ArgAction::Help)]
     help: Option<bool>,
@@ -144,7 +122,6 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
 }
 
 async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
-    let seed = args.seed.unwrap_or_else(rand::random);
     let programs = [
         (Some(&args.player1), &args.name1, args.no_timeout1),
         (Some(&args.player2), &args.name2, args.no_timeout2),
@@ -173,54 +150,23 @@ async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
             timed: !(args.no_timeout || untimed),
         })
         .collect();
-    let server = if args.start_server {
-        Some(
-            LocalServer::start(LocalServerSettings {
-                port: args.port.unwrap_or(0),
-                replay_dir: Some(
-                    args.replay_dir
-                        .clone()
-                        .unwrap_or_else(|| PathBuf::from("replays")),
-                ),
-                seed: Some(seed),
-                base: crate::serve::environment_config(args.config.as_deref())?,
-            })
-            .await?,
-        )
+    let venue = if args.start_server {
+        Venue::InProcess {
+            port: args.port.unwrap_or(0),
+            config: args.config.as_deref(),
+        }
     } else {
-        None
-    };
-    let mut settings = match &server {
-        Some(server) => {
-            let mut settings = MatchSettings::new(
-                players,
-                server.addr().ip().to_string(),
-                server.addr().port(),
-                server.passphrase().to_owned(),
-            );
-            settings.replay_dir = server.replay_dir().cloned();
-            settings
-        }
-        None => {
-            let mut settings = MatchSettings::new(
-                players,
-                args.host.clone(),
-                args.port.unwrap_or(13050),
-                args.admin_passphrase.clone().unwrap_or_default(),
-            );
-            settings.replay_dir = args.replay_dir.clone();
-            settings
+        Venue::Running {
+            host: &args.host,
+            port: args.port.unwrap_or(13050),
+            passphrase: args.admin_passphrase.as_deref().unwrap_or_default(),
         }
     };
+    let (server, mut settings) = prepare(venue, players, &args.options).await?;
     settings.game = args.game;
     settings.games = args.tests;
     settings.parallel = args.parallel;
     settings.results = args.results.clone();
-    settings.log_dir = args.log_dir.clone();
-    settings.connect_timeout = Duration::from_millis(args.connect_timeout_ms);
-    settings.game_timeout = Duration::from_millis(args.game_timeout_ms);
-    settings.exit_grace = Duration::from_millis(args.exit_grace_ms);
-    settings.seed = seed;
     settings.significance = args.significance;
     settings.min_tests = args.min_tests;
     let lineup: Vec<String> = settings
@@ -236,13 +182,7 @@ async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
         settings.port
     );
 
-    let shutdown = CancellationToken::new();
-    let on_interrupt = shutdown.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            on_interrupt.cancel();
-        }
-    });
+    let shutdown = interrupt();
     let mut progress = TerminalProgress::new(args.tests);
     let results = settings.results.clone();
     let outcome = run_match(settings, shutdown, &mut progress).await;

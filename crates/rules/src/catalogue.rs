@@ -34,6 +34,8 @@ use crate::{
 ///     id: "protocol_id",       // the `gameType` of the protocol
 ///     players: 2,              // the number of seats
 ///     move_time_ms: (2000, 10000), // default soft and hard move limit
+///     league: (WinRate, 3),    // optional: a league's ranking and games
+///                              // per table [default: (WinPoints, players)]
 ///     game: path::Type,        // implements `Game`
 ///     new: path::constructor,  // fn(&mut R) -> Type, R: Rng + ?Sized
 /// }
@@ -47,6 +49,7 @@ macro_rules! catalogue {
             id: $id:literal,
             players: $players:literal,
             move_time_ms: ($soft:literal, $hard:literal),
+            $(league: ($ranking:ident, $league_games:literal),)?
             game: $game:ty,
             new: $new:path $(,)?
         }
@@ -99,6 +102,23 @@ macro_rules! catalogue {
                         GameType::$variant => {
                             (Duration::from_millis($soft), Duration::from_millis($hard))
                         }
+                    )*
+                }
+            }
+
+            /// How a league (`spielleiter tournament`) of this game is
+            /// played and ranked: the rule of the game's contest or seed.
+            pub const fn league(self) -> League {
+                match self {
+                    $(
+                        $(#[cfg($cfg)])?
+                        GameType::$variant => League::given_or_default(
+                            &[$(League {
+                                ranking: Ranking::$ranking,
+                                games_per_table: $league_games,
+                            })?],
+                            $players,
+                        ),
                     )*
                 }
             }
@@ -331,6 +351,43 @@ impl GameType {
     }
 }
 
+/// How a league of a game is played and ranked (decisions §23), a
+/// property of each catalogue entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct League {
+    /// How the players are ranked.
+    pub ranking: Ranking,
+    /// Games each table (each pair of players in a game of two) plays.
+    pub games_per_table: u32,
+}
+
+impl League {
+    /// The league an entry gives, or the Software-Challenge's: ranked by
+    /// win points, each table playing one game per seat order.
+    const fn given_or_default(given: &[League], players: u32) -> League {
+        match given {
+            [league, ..] => *league,
+            [] => League {
+                ranking: Ranking::WinPoints,
+                games_per_table: players,
+            },
+        }
+    }
+}
+
+/// How a league ranks its players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ranking {
+    /// Win points (2 for a win, 1 for a draw, summed over the games), then
+    /// the mean game points: the Software-Challenge's ranking.
+    WinPoints,
+    /// The share of games won, a draw counting half: the BLOKUS Champions
+    /// League's ranking.
+    WinRate,
+    /// Games won, then the mean game points: classic Blokus.
+    WinsThenPoints,
+}
+
 impl fmt::Display for GameType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.id())
@@ -382,6 +439,23 @@ mod tests {
         assert!(GameType::Blokus2021.is_listed());
         assert_eq!(GameType::from_id("SWC_2021_BLOKUS"), None);
         assert_eq!("chess".parse::<GameType>(), Err(UnknownGameType));
+    }
+
+    #[test]
+    fn contest_leagues_rank_by_win_points_one_game_per_seat_order() {
+        for game in [
+            GameType::Blokus2021,
+            GameType::Ostseeschach2022,
+            GameType::Blokus2027,
+        ] {
+            assert_eq!(
+                game.league(),
+                League {
+                    ranking: Ranking::WinPoints,
+                    games_per_table: 2
+                }
+            );
+        }
     }
 
     #[test]

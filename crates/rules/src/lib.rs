@@ -50,5 +50,5 @@ pub mod game;
 pub mod ostseeschach;
 pub mod polyomino;
 
-pub use catalogue::{AnyGame, AnyMistake, AnyMove, GameType, UnknownGameType};
+pub use catalogue::{AnyGame, AnyMistake, AnyMove, GameType, League, Ranking, UnknownGameType};
 pub use game::{Game, PlayerSet, ScoreParts, perft};

@@ -1,0 +1,394 @@
+//! [`run_tournament`]: a round-robin league of any hosted game. The
+//! entrants are split into tables — every pair in a game of two, every
+//! set of as many players as the game has seats otherwise — and each table
+//! plays a short match of its own (seats rotating from game to game, see
+//! [`MatchSettings::seat_players`]). Every finished game goes to a
+//! [`GameStore`]; a run plays only the games the store does not hold yet,
+//! so re-running a stopped tournament resumes it. The result is the league
+//! table, [`Standings`], ranked by the game's rule ([`GameType::league`]).
+
+use std::{collections::HashSet, sync::Arc};
+
+use spielleiter_rules::GameType;
+use tokio_util::sync::CancellationToken;
+
+use crate::{
+    error::ArenaError,
+    game::file_name_safe,
+    record::GameRecord,
+    runner::{Fixture, Quiet, check_players, create_log_dir, play_fixtures},
+    settings::{MatchSettings, PlayerSpec},
+    standings::Standings,
+    store::GameStore,
+};
+
+/// Told about the progress of a tournament.
+pub trait TournamentObserver {
+    /// The tournament starts: `done` of its games are in the store already,
+    /// `to_play` will be played now.
+    fn started(&mut self, done: u32, to_play: u32, standings: &Standings);
+
+    /// A game ended and was stored; `standings` cover every game so far.
+    fn game_finished(&mut self, record: &GameRecord, standings: &Standings);
+}
+
+impl TournamentObserver for Quiet {
+    fn started(&mut self, _: u32, _: u32, _: &Standings) {}
+    fn game_finished(&mut self, _: &GameRecord, _: &Standings) {}
+}
+
+/// Everything a tournament needs besides its store.
+#[derive(Clone, Debug)]
+pub struct TournamentSettings {
+    /// The entrants, in the order entered; names must be distinct. At
+    /// least as many as the game has seats.
+    pub players: Vec<PlayerSpec>,
+    /// Games each table plays (the game's league gives the default:
+    /// [`TournamentSettings::new`]).
+    pub games_per_table: u32,
+    /// How every game is played: the game, the server, the limits, the log
+    /// directory (each table logs into a directory of its own below it),
+    /// the seed, and how many games run at once in the whole tournament
+    /// (`parallel`). Its players, games, results file and significance are
+    /// not used: each table is a match of its own players.
+    pub template: MatchSettings,
+}
+
+/// A table: the entrants who play each other in one short match, by their
+/// position in [`TournamentSettings::players`], player 1 first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    /// The entrants, in the order of their match (player 1 sits first in
+    /// the table's first game).
+    pub players: Vec<usize>,
+}
+
+/// The end of a tournament run.
+#[derive(Debug)]
+pub struct TournamentReport {
+    /// The league table over every game of the tournament.
+    pub standings: Standings,
+    /// Every game of the tournament in the store: those of earlier runs
+    /// first, then in the order they ended.
+    pub records: Vec<GameRecord>,
+    /// Games that were in the store when the run started.
+    pub resumed: u32,
+    /// Games in the whole schedule.
+    pub scheduled: u32,
+    /// Games of these players in the store that the schedule has no place
+    /// for (played with more games per table); not counted.
+    pub ignored: u32,
+    /// Whether `shutdown` stopped the run before all games were played.
+    pub interrupted: bool,
+}
+
+impl TournamentSettings {
+    /// A tournament of `players` playing as `template` says, with the
+    /// game's games per table.
+    pub fn new(players: Vec<PlayerSpec>, template: MatchSettings) -> TournamentSettings {
+        TournamentSettings {
+            games_per_table: template.game.league().games_per_table,
+            players,
+            template,
+        }
+    }
+
+    /// The game played.
+    pub fn game(&self) -> GameType {
+        self.template.game
+    }
+
+    /// The entrants' names, in the order entered.
+    pub fn names(&self) -> Vec<String> {
+        self.players.iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// The tables: every set of as many entrants as the game has seats, in
+    /// lexicographic order. In a game of two, a pair `i < j` sits as
+    /// `(i, j)` when `i + j` is odd and as `(j, i)` otherwise, so that
+    /// every entrant is player 1 (and starts more games) at about half its
+    /// tables.
+    pub fn tables(&self) -> Vec<Table> {
+        let seats = self.game().player_count();
+        let mut tables = Vec::new();
+        let mut chosen = Vec::with_capacity(seats);
+        combinations(self.players.len(), seats, 0, &mut chosen, &mut tables);
+        if seats == 2 {
+            for table in &mut tables {
+                if (table.players[0] + table.players[1]) % 2 == 0 {
+                    table.players.reverse();
+                }
+            }
+        }
+        tables
+    }
+
+    /// The match a table plays.
+    fn table_match(&self, index: usize, table: &Table) -> MatchSettings {
+        let players: Vec<PlayerSpec> = table
+            .players
+            .iter()
+            .map(|&p| self.players[p].clone())
+            .collect();
+        let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+        let log_dir = self
+            .template
+            .log_dir
+            .join(file_name_safe(&names.join("-vs-")));
+        MatchSettings {
+            players,
+            games: self.games_per_table,
+            log_dir,
+            // The random bots of every table draw differently.
+            seed: self
+                .template
+                .seed
+                .wrapping_add((index as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d)),
+            significance: None,
+            ..self.template.clone()
+        }
+    }
+
+    fn check(&self) -> Result<(), ArenaError> {
+        let seats = self.game().player_count();
+        if self.players.len() < seats {
+            return Err(ArenaError::Settings(format!(
+                "{} is a game of {seats} players; a tournament needs at least {seats} (--player NAME=COMMAND), not {}",
+                self.game(),
+                self.players.len()
+            )));
+        }
+        let mut seen = HashSet::new();
+        if let Some(twice) = self.players.iter().find(|p| !seen.insert(&p.name)) {
+            return Err(ArenaError::Settings(format!(
+                "two players are named {}; every player needs a name of its own",
+                twice.name
+            )));
+        }
+        if self.games_per_table == 0 {
+            return Err(ArenaError::Settings(
+                "--games-per-pair must be at least 1".to_owned(),
+            ));
+        }
+        check_players(&MatchSettings {
+            players: self.players.clone(),
+            ..self.template.clone()
+        })
+    }
+}
+
+/// Adds every increasing choice of `size` numbers below `n` that extends
+/// `chosen` to `tables`.
+fn combinations(
+    n: usize,
+    size: usize,
+    from: usize,
+    chosen: &mut Vec<usize>,
+    tables: &mut Vec<Table>,
+) {
+    if chosen.len() == size {
+        tables.push(Table {
+            players: chosen.clone(),
+        });
+        return;
+    }
+    for next in from..n {
+        chosen.push(next);
+        combinations(n, size, next + 1, chosen, tables);
+        chosen.pop();
+    }
+}
+
+/// Runs the tournament until every game of every table is in `store` or
+/// `shutdown` is cancelled (running games are then abandoned unrecorded,
+/// their players killed and their rooms cancelled; a later run plays them
+/// again). Games are played round by round — every table's first game,
+/// then every table's second — so that a stopped tournament has played
+/// its tables evenly.
+///
+/// # Errors
+///
+/// The settings are unusable, the store holds games of other players or
+/// another game, or cannot be read or written, or the server cannot be
+/// administered. Games finished before an error are stored.
+pub async fn run_tournament(
+    settings: TournamentSettings,
+    store: &mut dyn GameStore,
+    shutdown: CancellationToken,
+    observer: &mut dyn TournamentObserver,
+) -> Result<TournamentReport, ArenaError> {
+    settings.check()?;
+    let names = settings.names();
+    let ranking = settings.game().league().ranking;
+    let stored = store.load()?;
+    check_entrants(&settings, store, &stored)?;
+
+    let tables = settings.tables();
+    let matches: Vec<Arc<MatchSettings>> = tables
+        .iter()
+        .enumerate()
+        .map(|(index, table)| Arc::new(settings.table_match(index, table)))
+        .collect();
+    // The store's games by table and number; each counts once.
+    let mut done: HashSet<(usize, u32)> = HashSet::new();
+    let mut records = Vec::new();
+    let mut ignored = 0;
+    for record in stored {
+        let place = matches
+            .iter()
+            .position(|m| m.names() == record.players && (1..=m.games).contains(&record.game));
+        match place {
+            Some(table) if done.insert((table, record.game)) => records.push(record),
+            _ => ignored += 1,
+        }
+    }
+    let resumed = records.len() as u32;
+    let mut fixtures = Vec::new();
+    for game in 1..=settings.games_per_table {
+        for (table, settings) in matches.iter().enumerate() {
+            if !done.contains(&(table, game)) {
+                fixtures.push(Fixture {
+                    settings: Arc::clone(settings),
+                    game,
+                });
+            }
+        }
+    }
+    let scheduled = matches.len() as u32 * settings.games_per_table;
+    for table in &matches {
+        create_log_dir(table)?;
+    }
+    observer.started(
+        resumed,
+        fixtures.len() as u32,
+        &Standings::from_records(&names, ranking, &records),
+    );
+
+    let all_played = play_fixtures(
+        fixtures,
+        settings.template.parallel,
+        &shutdown,
+        store,
+        |record| {
+            records.push(record);
+            let standings = Standings::from_records(&names, ranking, &records);
+            if let Some(record) = records.last() {
+                observer.game_finished(record, &standings);
+            }
+            true
+        },
+    )
+    .await?;
+    Ok(TournamentReport {
+        standings: Standings::from_records(&names, ranking, &records),
+        records,
+        resumed,
+        scheduled,
+        ignored,
+        interrupted: !all_played,
+    })
+}
+
+/// Refuses a store that holds games of another game, of players who are
+/// not entered, or of entrants under another command: resuming from it
+/// would mix two tournaments.
+fn check_entrants(
+    settings: &TournamentSettings,
+    store: &dyn GameStore,
+    stored: &[GameRecord],
+) -> Result<(), ArenaError> {
+    let game = settings.game().id();
+    let entered = |name: &String, command: Option<&String>| {
+        settings
+            .players
+            .iter()
+            .any(|p| &p.name == name && command.is_none_or(|c| *c == p.program.to_string()))
+    };
+    let stranger = stored.iter().find(|record| {
+        (!record.game_type.is_empty() && record.game_type != game)
+            || record
+                .players
+                .iter()
+                .enumerate()
+                .any(|(i, name)| !entered(name, record.commands.get(i)))
+    });
+    match stranger {
+        None => Ok(()),
+        Some(record) => {
+            let found: Vec<String> = record
+                .players
+                .iter()
+                .zip(&record.commands)
+                .map(|(name, command)| format!("{name}={command}"))
+                .collect();
+            Err(ArenaError::OtherTournament {
+                store: store.describe(),
+                found: format!("{}: {}", record.game_type, found.join(" ")),
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use spielleiter_bots::BotKind;
+
+    use super::*;
+    use crate::settings::Program;
+
+    fn entrants(n: usize) -> Vec<PlayerSpec> {
+        (0..n)
+            .map(|i| PlayerSpec {
+                name: format!("p{i}"),
+                program: Program::Builtin(BotKind::Random),
+                timed: true,
+            })
+            .collect()
+    }
+
+    fn tournament(game: GameType, n: usize) -> TournamentSettings {
+        let mut template = MatchSettings::new(Vec::new(), "localhost".into(), 1, String::new());
+        template.game = game;
+        TournamentSettings::new(entrants(n), template)
+    }
+
+    #[test]
+    fn pairs_alternate_who_sits_first() {
+        let settings = tournament(GameType::Blokus2021, 4);
+        assert_eq!(settings.games_per_table, 2);
+        let tables: Vec<Vec<usize>> = settings.tables().into_iter().map(|t| t.players).collect();
+        assert_eq!(
+            tables,
+            [[0, 1], [2, 0], [0, 3], [1, 2], [3, 1], [2, 3]].map(Vec::from)
+        );
+        // With three games per pair, player 1 of a table starts two.
+        let mut starts = [0; 4];
+        for table in &tables {
+            starts[table[0]] += 2;
+            starts[table[1]] += 1;
+        }
+        assert_eq!(starts, [5, 4, 5, 4]);
+    }
+
+    #[test]
+    fn games_of_more_seats_seat_every_combination() {
+        let settings = tournament(GameType::TestCounting, 4);
+        assert_eq!(settings.games_per_table, 3, "one game per seat");
+        let tables: Vec<Vec<usize>> = settings.tables().into_iter().map(|t| t.players).collect();
+        assert_eq!(
+            tables,
+            [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]].map(Vec::from)
+        );
+        assert_eq!(tournament(GameType::TestCounting, 3).tables().len(), 1);
+    }
+
+    #[test]
+    fn too_few_or_twice_named_players_are_refused() {
+        assert!(tournament(GameType::TestCounting, 2).check().is_err());
+        assert!(tournament(GameType::Blokus2021, 2).check().is_ok());
+        let mut twice = tournament(GameType::Blokus2021, 3);
+        twice.players[2].name = "p0".to_owned();
+        let error = twice.check().expect_err("a name twice").to_string();
+        assert!(error.contains("two players are named p0"), "{error}");
+    }
+}

@@ -1,0 +1,117 @@
+//! What `match` and `tournament` share: the options of how each game is
+//! played (player limits, logs, replays, seed), the server the games are
+//! played on (one started in this process, or a running one), and Ctrl-C.
+
+use std::{path::PathBuf, time::Duration};
+
+use clap::Args;
+use spielleiter_arena::{LocalServer, LocalServerSettings, MatchSettings, PlayerSpec};
+use tokio_util::sync::CancellationToken;
+
+/// How each game is played.
+#[derive(Debug, Args)]
+pub struct GameOptions {
+    /// Directory of the players' logs (`NAME_gameN.log`).
+    #[arg(long, default_value = "log", value_name = "DIR")]
+    pub log_dir: PathBuf,
+    /// Where the server writes replays, to name each game's replay in the
+    /// results [default with a server in this process: replays].
+    #[arg(long, value_name = "DIR")]
+    pub replay_dir: Option<PathBuf>,
+    /// Milliseconds a player program may take to join its game.
+    #[arg(long, default_value_t = 30_000, value_name = "MS")]
+    pub connect_timeout_ms: u64,
+    /// Milliseconds a whole game may take before the player on turn counts
+    /// as hung.
+    #[arg(long, default_value_t = 1_200_000, value_name = "MS")]
+    pub game_timeout_ms: u64,
+    /// Milliseconds a program may keep running after its game before it is
+    /// killed.
+    #[arg(long, default_value_t = 5_000, value_name = "MS")]
+    pub exit_grace_ms: u64,
+    /// Seed of the built-in random bots and, with a server in this process,
+    /// of the start pieces [default: from the OS].
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// Where the games are played.
+#[derive(Debug)]
+pub enum Venue<'a> {
+    /// A server started in this process on `port` (0: a free one), set up
+    /// by the config file and the `SPIELLEITER_*` variables.
+    InProcess {
+        port: u16,
+        config: Option<&'a std::path::Path>,
+    },
+    /// A running server, administered with `passphrase`.
+    Running {
+        host: &'a str,
+        port: u16,
+        passphrase: &'a str,
+    },
+}
+
+/// Starts the server if the games are played in this process, and returns
+/// it with the settings of a match of `players` on it (the settings not
+/// named here at their defaults).
+pub async fn prepare(
+    venue: Venue<'_>,
+    players: Vec<PlayerSpec>,
+    options: &GameOptions,
+) -> anyhow::Result<(Option<LocalServer>, MatchSettings)> {
+    let seed = options.seed.unwrap_or_else(rand::random);
+    let (server, mut settings) = match venue {
+        Venue::InProcess { port, config } => {
+            let server = LocalServer::start(LocalServerSettings {
+                port,
+                replay_dir: Some(
+                    options
+                        .replay_dir
+                        .clone()
+                        .unwrap_or_else(|| PathBuf::from("replays")),
+                ),
+                seed: Some(seed),
+                base: crate::serve::environment_config(config)?,
+            })
+            .await?;
+            let mut settings = MatchSettings::new(
+                players,
+                server.addr().ip().to_string(),
+                server.addr().port(),
+                server.passphrase().to_owned(),
+            );
+            settings.replay_dir = server.replay_dir().cloned();
+            (Some(server), settings)
+        }
+        Venue::Running {
+            host,
+            port,
+            passphrase,
+        } => {
+            let mut settings =
+                MatchSettings::new(players, host.to_owned(), port, passphrase.to_owned());
+            settings.replay_dir = options.replay_dir.clone();
+            (None, settings)
+        }
+    };
+    settings.log_dir = options.log_dir.clone();
+    settings.connect_timeout = Duration::from_millis(options.connect_timeout_ms);
+    settings.game_timeout = Duration::from_millis(options.game_timeout_ms);
+    settings.exit_grace = Duration::from_millis(options.exit_grace_ms);
+    settings.seed = seed;
+    Ok((server, settings))
+}
+
+/// A token cancelled by Ctrl-C (SIGINT): running games are then abandoned
+/// and the run ends cleanly, to be resumed by the same command.
+pub fn interrupt() -> CancellationToken {
+    let shutdown = CancellationToken::new();
+    let on_interrupt = shutdown.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            on_interrupt.cancel();
+        }
+    });
+    shutdown
+}
