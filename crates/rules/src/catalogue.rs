@@ -307,6 +307,7 @@ catalogue! {
         id: "blokus_classic",
         players: 4,
         move_time_ms: (2000, 10000),
+        league: (WinsThenPoints, 4),
         game: blokus::Classic,
         new: blokus::new_classic_4,
     }
@@ -315,6 +316,7 @@ catalogue! {
         id: "blokus_classic_3",
         players: 3,
         move_time_ms: (2000, 10000),
+        league: (WinsThenPoints, 3),
         game: blokus::Classic,
         new: blokus::new_classic_3,
     }
@@ -323,6 +325,7 @@ catalogue! {
         id: "blokus_classic_2",
         players: 2,
         move_time_ms: (2000, 10000),
+        league: (WinsThenPoints, 2),
         game: blokus::Classic,
         new: blokus::new_classic_2,
     }
@@ -455,6 +458,19 @@ mod tests {
                     games_per_table: 2
                 }
             );
+        }
+    }
+
+    #[test]
+    fn classic_leagues_rank_by_wins_then_points_one_game_per_seat() {
+        for game in [
+            GameType::BlokusClassic,
+            GameType::BlokusClassic3,
+            GameType::BlokusClassic2,
+        ] {
+            let league = game.league();
+            assert_eq!(league.ranking, Ranking::WinsThenPoints, "{game}");
+            assert_eq!(league.games_per_table as usize, game.player_count());
         }
     }
 
