@@ -373,6 +373,52 @@ fn perft_counts_ostseeschach_from_a_start_line_and_a_move_file() {
     );
     assert_eq!(perft_counts(&text), [(1, 17), (2, 283), (3, 5041)]);
 
+    // A finished game ends a line: five moves before the end of round 30
+    // (the perft file's `round-limit-turn-55`) the fifth ply still counts,
+    // the sixth has nothing to count.
+    let perft_file = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../rules/tests/data/ostseeschach/ostseeschach.perft"),
+    )
+    .unwrap();
+    let block = perft_file
+        .split("\n\n")
+        .find(|block| block.starts_with("id round-limit-turn-55\n"))
+        .expect("the perft file has the block");
+    let moves: Vec<&str> = block
+        .lines()
+        .filter_map(|line| line.strip_prefix("moves "))
+        .collect();
+    std::fs::write(dir.path().join("late.txt"), moves.join("\n")).unwrap();
+    let output = ostseeschach_perft(
+        dir.path(),
+        &[
+            "--start-line",
+            "MHMSRSRH",
+            "--moves",
+            "late.txt",
+            "--depth",
+            "6",
+        ],
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.starts_with("start line MHMSRSRH, turn 55, TWO to move"),
+        "{text}"
+    );
+    assert_eq!(
+        perft_counts(&text),
+        [
+            (1, 16),
+            (2, 336),
+            (3, 4991),
+            (4, 99406),
+            (5, 1_423_477),
+            (6, 0)
+        ]
+    );
+
     // Errors name the problem: a bad start line, an illegal move by line.
     let output = ostseeschach_perft(dir.path(), &["--start-line", "HMSRHMSX", "--depth", "1"]);
     assert!(!output.status.success());
