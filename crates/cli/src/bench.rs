@@ -10,7 +10,12 @@
 //! competes with the server as little as possible, as it would with players
 //! on other machines. Players
 //! are ordinary clients (the client library, real sockets); the server's
-//! figures come from its own counters.
+//! figures come from its own counters, and its CPU time and memory from the
+//! operating system's figures for this process (the players' child process
+//! is not counted).
+//!
+//! `--sweep 50,200,1000` runs one benchmark per concurrency, one after the
+//! other, each with a fresh server, and prints the figures as one table.
 
 use std::{
     io::{BufRead, BufReader, Write},
@@ -38,6 +43,11 @@ pub struct BenchArgs {
     /// Games played at the same time.
     #[arg(long, default_value_t = 50, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     concurrency: usize,
+    /// Run the benchmark once per concurrency in this list (e.g.
+    /// `50,200,1000`) instead of once at `--concurrency`, and print one
+    /// table; `--games` and `--duration-secs` apply to each run.
+    #[arg(long, value_delimiter = ',', value_name = "N,N,…", conflicts_with_all = ["concurrency", "players_for"], value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    sweep: Vec<usize>,
     /// Stop after this many complete games.
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
@@ -143,12 +153,63 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
 }
 
 async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
-    let replay_dir = std::env::temp_dir().join(format!("spielleiter-bench-{}", std::process::id()));
+    if args.sweep.is_empty() {
+        run_level(args, args.concurrency).await?;
+        return Ok(());
+    }
+    let mut rows = Vec::with_capacity(args.sweep.len());
+    for &concurrency in &args.sweep {
+        rows.push(run_level(args, concurrency).await?);
+        println!();
+    }
+    print!("{}", sweep_table(&rows));
+    Ok(())
+}
+
+/// What one benchmark run measured on the server's side.
+#[derive(Debug, Clone)]
+struct Figures {
+    concurrency: usize,
+    elapsed: Duration,
+    /// Complete games and applied moves.
+    finished: u64,
+    moves: u64,
+    /// Games lost on time (soft, hard).
+    soft: u64,
+    hard: u64,
+    /// Server-added latency p50, p99, p99.9.
+    latency: [Option<Duration>; 3],
+    /// The server process's CPU time (user + system) during the run.
+    cpu: Option<Duration>,
+    /// The server process's resident memory at the end of the run and its
+    /// peak during the run, in bytes.
+    rss_end: Option<u64>,
+    rss_peak: Option<u64>,
+}
+
+impl Figures {
+    fn games_per_minute(&self) -> f64 {
+        self.finished as f64 / (self.elapsed.as_secs_f64() / 60.0)
+    }
+
+    fn cpu_per(&self, count: u64) -> Option<Duration> {
+        let count = u32::try_from(count).ok().filter(|&c| c > 0)?;
+        Some(self.cpu? / count)
+    }
+}
+
+/// One benchmark run at `concurrency` games: starts a server and the
+/// players, plays until `--games` or `--duration-secs`, prints the report.
+async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figures> {
+    let replay_dir = std::env::temp_dir().join(format!(
+        "spielleiter-bench-{}-{concurrency}",
+        std::process::id()
+    ));
     let config = Config {
         port: 0,
         // Each game's players plus, for a moment, the connections of the
         // games that just ended.
-        max_connections: args.concurrency * args.game.player_count() * 2 + 64,
+        max_connections: concurrency * args.game.player_count() * 2 + 64,
         // Every player connects from this machine.
         loopback_exempt: true,
         replays: args.replays,
@@ -156,12 +217,14 @@ async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
         shutdown_grace: Duration::ZERO,
         ..Config::default()
     };
+    // The peak is the peak of this run, not of an earlier one of a sweep.
+    usage::reset_peak_rss();
     let server = EmbeddedServer::start(config).await?;
     let addr = server.addr();
     let stats = Arc::clone(server.stats());
     println!(
         "bench: {} concurrent games of {} between `{}` bots, think {} ms, replays {}, players {}, until {} games or {} s",
-        args.concurrency,
+        concurrency,
         args.game,
         args.bot,
         args.think_ms,
@@ -176,10 +239,11 @@ async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     );
 
     let started = Instant::now();
+    let cpu_at_start = usage::cpu_time();
     let players = if args.same_process {
-        Players::Local(LocalPlayers::start(addr, args)?)
+        Players::Local(LocalPlayers::start(addr, concurrency, args)?)
     } else {
-        Players::Child(spawn_players(addr, args)?)
+        Players::Child(spawn_players(addr, concurrency, args)?)
     };
     let deadline = started + Duration::from_secs(args.duration_secs);
     let mut last_report = started;
@@ -198,49 +262,68 @@ async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
             );
         }
     }
-    let elapsed = started.elapsed();
     // Freeze the figures before the shutdown ends the games in flight.
-    let finished = ServerStats::get(&stats.games_finished);
-    let moves = ServerStats::get(&stats.moves);
-    let soft = ServerStats::get(&stats.soft_timeouts);
-    let hard = ServerStats::get(&stats.hard_timeouts);
-    let latency = [0.5, 0.99, 0.999].map(|q| stats.move_latency.quantile(q));
+    let figures = Figures {
+        concurrency,
+        elapsed: started.elapsed(),
+        finished: ServerStats::get(&stats.games_finished),
+        moves: ServerStats::get(&stats.moves),
+        soft: ServerStats::get(&stats.soft_timeouts),
+        hard: ServerStats::get(&stats.hard_timeouts),
+        latency: [0.5, 0.99, 0.999].map(|q| stats.move_latency.quantile(q)),
+        cpu: usage::cpu_time()
+            .zip(cpu_at_start)
+            .map(|(now, then)| now.saturating_sub(then)),
+        rss_end: usage::rss("VmRSS:"),
+        rss_peak: usage::rss("VmHWM:"),
+    };
     let latencies = stats.move_latency.count();
-    let rss = peak_rss();
-    players.settle(finished).await;
+    players.settle(figures.finished).await;
     let tally = players.stop().await?;
     server.stop().await?;
     let _ = std::fs::remove_dir_all(&replay_dir);
 
-    let minutes = elapsed.as_secs_f64() / 60.0;
-    let micros =
-        |d: Option<Duration>| d.map_or_else(|| "-".to_owned(), |d| format!("{} µs", d.as_micros()));
     let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
-    println!("elapsed:                  {:.1} s", elapsed.as_secs_f64());
+    let with_players = if args.same_process {
+        " (with the players)"
+    } else {
+        " (players not counted)"
+    };
     println!(
-        "complete games:           {finished} ({:.0} per minute)",
-        finished as f64 / minutes
+        "elapsed:                  {:.1} s",
+        figures.elapsed.as_secs_f64()
     );
     println!(
-        "moves applied:            {moves} ({:.0} per second)",
-        moves as f64 / elapsed.as_secs_f64()
+        "complete games:           {} ({:.0} per minute)",
+        figures.finished,
+        figures.games_per_minute()
+    );
+    println!(
+        "moves applied:            {} ({:.0} per second)",
+        figures.moves,
+        figures.moves as f64 / figures.elapsed.as_secs_f64()
     );
     println!(
         "server-added latency:     p50 {}, p99 {}, p99.9 {} (over {latencies} moves)",
-        micros(latency[0]),
-        micros(latency[1]),
-        micros(latency[2])
+        micros(figures.latency[0]),
+        micros(figures.latency[1]),
+        micros(figures.latency[2])
     );
     println!(
-        "peak RSS of the server:   {}{}",
-        rss.unwrap_or_else(|| "unknown".to_owned()),
-        if args.same_process {
-            " (with the players)"
-        } else {
-            ""
-        }
+        "server CPU (user+sys):    {} per move, {} per game, {} in all{with_players}",
+        micros(figures.cpu_per(figures.moves)),
+        micros(figures.cpu_per(figures.finished)),
+        millis(figures.cpu)
     );
-    println!("games lost on time:       {soft} soft, {hard} hard");
+    println!(
+        "server RSS:               {} at the end, {} peak{with_players}",
+        mebibytes(figures.rss_end),
+        mebibytes(figures.rss_peak)
+    );
+    println!(
+        "games lost on time:       {} soft, {} hard",
+        figures.soft, figures.hard
+    );
     println!(
         "as the players saw it:    {} moves sent, {} regular games, {} soft and {} hard timeouts, {} violations or leaves, {} client errors",
         get(&tally.moves_sent),
@@ -250,7 +333,82 @@ async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
         get(&tally.broken),
         get(&tally.client_errors)
     );
-    Ok(())
+    Ok(figures)
+}
+
+/// The figures of a sweep, one row per concurrency.
+fn sweep_table(rows: &[Figures]) -> String {
+    let header = [
+        "concurrency",
+        "games/min",
+        "moves/s",
+        "CPU/move",
+        "CPU/game",
+        "p50",
+        "p99",
+        "p99.9",
+        "RSS end",
+        "RSS peak",
+        "lost on time",
+    ];
+    let cells: Vec<[String; 11]> = rows
+        .iter()
+        .map(|row| {
+            [
+                row.concurrency.to_string(),
+                format!("{:.0}", row.games_per_minute()),
+                format!("{:.0}", row.moves as f64 / row.elapsed.as_secs_f64()),
+                micros(row.cpu_per(row.moves)),
+                micros(row.cpu_per(row.finished)),
+                micros(row.latency[0]),
+                micros(row.latency[1]),
+                micros(row.latency[2]),
+                mebibytes(row.rss_end),
+                mebibytes(row.rss_peak),
+                (row.soft + row.hard).to_string(),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> = (0..header.len())
+        .map(|column| {
+            cells
+                .iter()
+                .map(|row| row[column].chars().count())
+                .chain([header[column].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |texts: &mut dyn Iterator<Item = &str>| {
+        let padded: Vec<String> = texts
+            .zip(&widths)
+            .map(|(text, &width)| format!("{text:>width$}"))
+            .collect();
+        padded.join("  ").trim_end().to_owned() + "\n"
+    };
+    let mut table = line(&mut header.iter().copied());
+    for row in &cells {
+        table += &line(&mut row.iter().map(String::as_str));
+    }
+    table
+}
+
+fn micros(duration: Option<Duration>) -> String {
+    duration.map_or_else(|| "-".to_owned(), |d| format!("{} µs", d.as_micros()))
+}
+
+fn millis(duration: Option<Duration>) -> String {
+    duration.map_or_else(
+        || "-".to_owned(),
+        |d| format!("{:.0} ms", d.as_secs_f64() * 1e3),
+    )
+}
+
+fn mebibytes(bytes: Option<u64>) -> String {
+    bytes.map_or_else(
+        || "-".to_owned(),
+        |b| format!("{:.1} MiB", b as f64 / f64::from(1 << 20)),
+    )
 }
 
 /// Where the players run.
@@ -298,7 +456,11 @@ struct LocalPlayers {
 }
 
 impl LocalPlayers {
-    fn start(addr: SocketAddr, args: &BenchArgs) -> anyhow::Result<LocalPlayers> {
+    fn start(
+        addr: SocketAddr,
+        concurrency: usize,
+        args: &BenchArgs,
+    ) -> anyhow::Result<LocalPlayers> {
         // Fails here, before any game, if the game has no such bot.
         args.bot.build(args.game, 0)?;
         let tally = Arc::new(Tally::default());
@@ -307,7 +469,7 @@ impl LocalPlayers {
             think: Duration::from_millis(args.think_ms),
         };
         let (game, kind) = (args.game, args.bot);
-        let tasks = (0..args.concurrency * game.player_count())
+        let tasks = (0..concurrency * game.player_count())
             .map(|slot| {
                 let (tally, stopping) = (Arc::clone(&tally), Arc::clone(&stopping));
                 tokio::spawn(async move {
@@ -348,14 +510,14 @@ impl LocalPlayers {
 /// `idle` uses `chrt --idle` (the process runs only when the server has
 /// nothing to do) and falls back to `nice -n 19`, which falls back to a
 /// normal start.
-fn spawn_players(addr: SocketAddr, args: &BenchArgs) -> anyhow::Result<Child> {
+fn spawn_players(addr: SocketAddr, concurrency: usize, args: &BenchArgs) -> anyhow::Result<Child> {
     let exe = std::env::current_exe().context("cannot find the spielleiter binary")?;
     let player_args = [
         "bench".to_owned(),
         "--players-for".to_owned(),
         addr.to_string(),
         "--concurrency".to_owned(),
-        args.concurrency.to_string(),
+        concurrency.to_string(),
         "--think-ms".to_owned(),
         args.think_ms.to_string(),
         "--bot".to_owned(),
@@ -418,7 +580,7 @@ fn stop_child(mut child: Child) -> anyhow::Result<Tally> {
 /// The players' process: play until a line arrives on stdin, then print
 /// the tally.
 async fn players_process(addr: SocketAddr, args: &BenchArgs) -> anyhow::Result<()> {
-    let players = LocalPlayers::start(addr, args)?;
+    let players = LocalPlayers::start(addr, args.concurrency, args)?;
     tokio::task::spawn_blocking(|| {
         let mut line = String::new();
         let _ = std::io::stdin().read_line(&mut line);
@@ -469,11 +631,43 @@ async fn play_one(
     Ok(())
 }
 
-/// The process's peak resident memory, from `/proc/self/status` (Linux).
-fn peak_rss() -> Option<String> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    Some(line.trim_start_matches("VmHWM:").trim().to_owned())
+/// The server process's own resource figures, from the operating system.
+mod usage {
+    use std::time::Duration;
+
+    /// CPU time this process has used so far, user and system (its child
+    /// processes not counted); `None` where it cannot be read.
+    #[cfg(unix)]
+    pub(super) fn cpu_time() -> Option<Duration> {
+        use nix::sys::resource::{UsageWho, getrusage};
+        let usage = getrusage(UsageWho::RUSAGE_SELF).ok()?;
+        let time = |t: nix::sys::time::TimeVal| {
+            Duration::from_secs(u64::try_from(t.tv_sec()).ok()?)
+                .checked_add(Duration::from_micros(u64::try_from(t.tv_usec()).ok()?))
+        };
+        time(usage.user_time())?.checked_add(time(usage.system_time())?)
+    }
+
+    #[cfg(not(unix))]
+    pub(super) fn cpu_time() -> Option<Duration> {
+        None
+    }
+
+    /// A memory figure of this process from `/proc/self/status` (Linux),
+    /// e.g. `VmRSS:` (resident now) or `VmHWM:` (peak), in bytes.
+    pub(super) fn rss(field: &str) -> Option<u64> {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let line = status.lines().find_map(|l| l.strip_prefix(field))?;
+        let kib: u64 = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
+        Some(kib * 1024)
+    }
+
+    /// Starts a new peak (`VmHWM`) at the current resident size (Linux),
+    /// so that each run of a sweep reports its own peak. Elsewhere the peak
+    /// stays the process's.
+    pub(super) fn reset_peak_rss() {
+        let _ = std::fs::write("/proc/self/clear_refs", "5");
+    }
 }
 
 #[cfg(test)]
@@ -489,5 +683,62 @@ mod tests {
         assert_eq!(back.line(), tally.line());
         assert!(Tally::parse("tally 1 2").is_none());
         assert!(Tally::parse("garbage").is_none());
+    }
+
+    #[test]
+    fn a_sweep_is_one_table_with_a_row_per_concurrency() {
+        let row = |concurrency, cpu| Figures {
+            concurrency,
+            elapsed: Duration::from_secs(30),
+            finished: 5000,
+            moves: 400_000,
+            soft: 1,
+            hard: 0,
+            latency: [Some(Duration::from_micros(30)), None, None],
+            cpu,
+            rss_end: Some(50 << 20),
+            rss_peak: Some(60 << 20),
+        };
+        let table = sweep_table(&[row(50, Some(Duration::from_secs(12))), row(1000, None)]);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 3, "{table}");
+        assert!(
+            lines[0].starts_with("concurrency  games/min  moves/s  CPU/move"),
+            "{table}"
+        );
+        // 12 s over 400,000 moves and 5,000 games; 5,000 games in 30 s.
+        for cell in [
+            "50", "10000", "13333", "30 µs", "2400 µs", "50.0 MiB", "60.0 MiB",
+        ] {
+            assert!(
+                lines[1].split("  ").any(|c| c.trim() == cell),
+                "{cell}: {table}"
+            );
+        }
+        assert!(lines[2].trim_start().starts_with("1000"), "{table}");
+        // Every row is as wide as the header: the columns line up.
+        assert_eq!(
+            lines[1].chars().count(),
+            lines[0].chars().count(),
+            "{table}"
+        );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_process_figures_are_read() {
+        let before = usage::cpu_time().expect("getrusage");
+        // CPU time grows with work done, however long the machine makes us wait.
+        let mut x = 0u64;
+        while usage::cpu_time().expect("getrusage") < before + Duration::from_millis(5) {
+            for i in 0..100_000u64 {
+                x = x.wrapping_mul(31).wrapping_add(i);
+            }
+            std::hint::black_box(x);
+        }
+        let rss = usage::rss("VmRSS:").expect("VmRSS");
+        assert!(rss > 1 << 20, "{rss}");
+        usage::reset_peak_rss();
+        assert!(usage::rss("VmHWM:").expect("VmHWM") >= rss / 2);
     }
 }

@@ -99,6 +99,23 @@ fn perft_demo_bench_and_match_take_the_game() {
     ]);
     assert!(text.contains("of swc_2027_blokus between"), "{text}");
     assert!(text.contains(", 2 regular games,"), "{text}");
+    let cpu = text
+        .lines()
+        .find_map(|l| l.strip_prefix("server CPU (user+sys):"))
+        .expect("a CPU line");
+    assert!(
+        cpu.contains(" µs per move, ") && cpu.contains(" µs per game, "),
+        "{text}"
+    );
+    assert!(cpu.ends_with(" in all (with the players)"), "{text}");
+    let rss = text
+        .lines()
+        .find_map(|l| l.strip_prefix("server RSS:"))
+        .expect("an RSS line");
+    assert!(
+        rss.contains(" MiB at the end, ") && rss.contains(" MiB peak"),
+        "{text}"
+    );
     // The default game is 2027's; a match of 2021 says so.
     let text = success(&[
         "match",
@@ -251,6 +268,55 @@ fn demo_plays_ostseeschach() {
         .expect("a replay line");
     assert!(replay.contains("swc_2022_ostseeschach"), "{replay}");
     assert!(Path::new(replay).is_file(), "{replay}");
+}
+
+#[test]
+fn a_bench_sweep_prints_one_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(
+        dir.path(),
+        &["bench", "--sweep", "1,3", "--games", "2", "--bot", "random"],
+    );
+    let text = stdout(&output);
+    assert!(
+        output.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Each run is reported, the players in a child process (not counted).
+    assert!(text.contains("bench: 1 concurrent games of"), "{text}");
+    assert!(text.contains("bench: 3 concurrent games of"), "{text}");
+    assert!(text.contains(" in all (players not counted)"), "{text}");
+    // Then one table, a row per concurrency in the order given.
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("concurrency "))
+        .collect();
+    assert_eq!(table.len(), 3, "{text}");
+    for column in [
+        "games/min",
+        "CPU/move",
+        "CPU/game",
+        "p99",
+        "RSS end",
+        "RSS peak",
+    ] {
+        assert!(table[0].contains(column), "{column}: {text}");
+    }
+    let concurrencies: Vec<&str> = table[1..]
+        .iter()
+        .filter_map(|row| row.split_whitespace().next())
+        .collect();
+    assert_eq!(concurrencies, ["1", "3"], "{text}");
+    assert!(table[1].contains(" MiB"), "{text}");
+    // A sweep replaces --concurrency.
+    let output = run(
+        dir.path(),
+        &["bench", "--sweep", "1,2", "--concurrency", "4"],
+    );
+    assert!(!output.status.success());
+    let output = run(dir.path(), &["bench", "--sweep", "2,0"]);
+    assert!(!output.status.success());
 }
 
 #[test]
