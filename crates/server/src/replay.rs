@@ -2,7 +2,9 @@
 //! packets through a channel and never wait for the disk. Each game streams
 //! to `NAME.xml.partial` and, when it ends, is renamed (or compressed) to
 //! `NAME.xml` / `NAME.xml.gz`, so a crash leaves a readable prefix and a
-//! finished replay is never half-written.
+//! finished replay is never half-written. `NAME` ends with the room id, so
+//! it is unique without looking at the directory: a game costs one create,
+//! one write per round of writing, and one rename.
 //!
 //! The file layout is the official one (`replay.md`): `<protocol>` and a line
 //! break, each recorded packet at column 0 followed by a line break, and a
@@ -177,13 +179,13 @@ impl ReplayStore {
         })
     }
 
-    /// A recorder for a new game, named after the game type, the local time
-    /// and the players' display names.
-    pub fn open(&self, game_type: &str, names: &[&str]) -> ReplayRecorder {
+    /// A recorder for a new game, named after the game type, the local time,
+    /// the players' display names and the room.
+    pub fn open(&self, game_type: &str, room: &str, names: &[&str]) -> ReplayRecorder {
         let id = self
             .next_id
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let stem = file_stem(game_type, names);
+        let stem = file_stem(game_type, room, names);
         // A closed channel means the thread is gone; recording is then a
         // no-op, which the recorder reports when the game finishes.
         let _ = self.jobs.send(Job::Open { id, stem });
@@ -233,12 +235,14 @@ impl ReplayRecorder {
     }
 }
 
-/// `replay_<gameType>_<local time>_<name1>_<name2>`, with every character
-/// that is not safe in a file name replaced by `_`.
-fn file_stem(game_type: &str, names: &[&str]) -> String {
+/// `replay_<gameType>_<local time>_<name1>_<name2>_<room id>`, with every
+/// character that is not safe in a file name replaced by `_`. The room id
+/// (a random UUID) makes the name unique, however many games with the same
+/// players end in the same second.
+fn file_stem(game_type: &str, room: &str, names: &[&str]) -> String {
     let time = jiff::Zoned::now().strftime("%Y-%m-%d_%H-%M-%S");
     let mut stem = format!("replay_{}_{time}", sanitize(game_type));
-    for name in names {
+    for name in names.iter().chain([&room]) {
         stem.push('_');
         stem.push_str(&sanitize(name));
     }
@@ -266,6 +270,11 @@ struct Writer {
     settings: ReplaySettings,
     /// Open replays, or why one failed (reported when its game ends).
     open: HashMap<u64, Result<PartialFile, ReplayFailure>>,
+    /// Replays with packets queued since the last round of writing.
+    dirty: Vec<u64>,
+    /// Where a replay's queued packets are put together for one write;
+    /// one buffer for all replays, so idle games hold no write buffer.
+    scratch: Vec<u8>,
     /// For tests: writes fail once a file would hold more than this many
     /// bytes, as on a full disk.
     #[cfg(test)]
@@ -277,6 +286,8 @@ impl Writer {
         Writer {
             settings,
             open: HashMap::new(),
+            dirty: Vec::new(),
+            scratch: Vec::new(),
             #[cfg(test)]
             disk_space: None,
         }
@@ -285,7 +296,6 @@ impl Writer {
     /// Handles jobs until every sender is gone. Everything queued is taken
     /// at once and each file gets one write per round.
     fn run(mut self, jobs: &mpsc::Receiver<Job>) {
-        let mut pending: HashMap<u64, Vec<u8>> = HashMap::new();
         let mut finishing = Vec::new();
         while let Ok(first) = jobs.recv() {
             let mut job = Some(first);
@@ -294,22 +304,31 @@ impl Writer {
                     Job::Open { id, stem } => {
                         let file = PartialFile::create(&self.settings.dir, &stem)
                             .map_err(|cause| ReplayFailure::new(&self.settings.dir, cause));
+                        if file.is_ok() {
+                            // The document's start goes out with the first packets.
+                            self.dirty.push(id);
+                        }
                         self.open.insert(id, file);
                     }
                     Job::Append { id, packet } => {
-                        let buffer = pending.entry(id).or_default();
-                        buffer.extend_from_slice(&packet);
-                        buffer.push(b'\n');
+                        if let Some(Ok(file)) = self.open.get_mut(&id) {
+                            if file.queued.is_empty() {
+                                self.dirty.push(id);
+                            }
+                            file.queued.push(packet);
+                        }
                     }
                     Job::Finish { id, done } => finishing.push((id, done)),
                 }
                 job = jobs.try_recv().ok();
             }
-            for (id, bytes) in pending.drain() {
-                self.append(id, &bytes);
-            }
+            // A finishing game's last packets and the document's end go out
+            // in its last write.
             for (id, done) in finishing.drain(..) {
                 let _ = done.send(self.publish(id));
+            }
+            for id in std::mem::take(&mut self.dirty) {
+                self.append(id, false);
             }
             // Let packets gather: waking for every packet of every game
             // would cost the server more than the writing itself.
@@ -320,10 +339,11 @@ impl Writer {
         debug!(unfinished = self.open.len(), "replay thread done");
     }
 
-    /// Appends to a replay; on failure (a full disk) the partial file is
+    /// Writes a replay's queued packets (and, if `last`, the document's
+    /// end) in one write; on failure (a full disk) the partial file is
     /// removed rather than left cut in the middle of an element, and the
     /// failure kept for the game's end.
-    fn append(&mut self, id: u64, bytes: &[u8]) {
+    fn append(&mut self, id: u64, last: bool) {
         #[cfg(test)]
         let disk_space = self.disk_space;
         let Some(slot) = self.open.get_mut(&id) else {
@@ -332,12 +352,21 @@ impl Writer {
         let Ok(file) = slot else {
             return;
         };
-        let written = file.write(bytes);
+        if file.queued.is_empty() && file.written > 0 && !last {
+            return;
+        }
+        self.scratch.clear();
+        file.take_queued(&mut self.scratch, last);
+        let written = file.write(&self.scratch);
         #[cfg(test)]
         let written = written.and_then(|()| match disk_space {
             Some(space) if file.written > space => Err(std::io::Error::from_raw_os_error(28)),
             _ => Ok(()),
         });
+        // A large round (a big memento) does not stay with the thread.
+        if self.scratch.capacity() > SCRATCH_KEPT {
+            self.scratch = Vec::new();
+        }
         if let Err(cause) = written {
             let path = file.path.clone();
             let _ = std::fs::remove_file(&path);
@@ -346,6 +375,7 @@ impl Writer {
     }
 
     fn publish(&mut self, id: u64) -> Result<PathBuf, ReplayFailure> {
+        self.append(id, true);
         let file = self.open.remove(&id).ok_or_else(|| {
             ReplayFailure::new(
                 &self.settings.dir,
@@ -366,8 +396,11 @@ impl Writer {
     }
 }
 
-/// A replay being written: `dir/STEM.xml.partial` (numbered if taken),
-/// locked while it is written.
+/// The scratch buffer keeps at most this much capacity between rounds.
+const SCRATCH_KEPT: usize = 256 * 1024;
+
+/// A replay being written: `dir/STEM.xml.partial` (numbered if taken, which
+/// a room id in the stem makes unheard of), locked while it is written.
 struct PartialFile {
     file: LockedFile,
     path: PathBuf,
@@ -375,32 +408,41 @@ struct PartialFile {
     stem: String,
     /// Bytes written so far.
     written: u64,
+    /// Packets not yet written (shared with the connections, not copied).
+    queued: Vec<Bytes>,
 }
 
 impl PartialFile {
     fn create(dir: &Path, stem: &str) -> std::io::Result<PartialFile> {
-        std::fs::create_dir_all(dir)?;
         for attempt in 1u32.. {
             let path = dir.join(format!("{}.xml.partial", numbered(stem, attempt)));
-            match std::fs::OpenOptions::new()
+            let opened = std::fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
-                .open(&path)
-            {
+                .open(&path);
+            let opened = match opened {
+                // The directory was removed (or never made): make it again.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::create_dir_all(dir)
+                    .and_then(|()| {
+                        std::fs::OpenOptions::new()
+                            .write(true)
+                            .create_new(true)
+                            .open(&path)
+                    }),
+                other => other,
+            };
+            match opened {
                 Ok(file) => {
-                    let started = lock(file).and_then(|file| {
-                        let mut partial = PartialFile {
-                            file,
-                            path: path.clone(),
-                            dir: dir.to_owned(),
-                            stem: stem.to_owned(),
-                            written: 0,
-                        };
-                        partial.write(b"<protocol>\n")?;
-                        Ok(partial)
+                    let started = lock(file).map(|file| PartialFile {
+                        file,
+                        path: path.clone(),
+                        dir: dir.to_owned(),
+                        stem: stem.to_owned(),
+                        written: 0,
+                        queued: Vec::new(),
                     });
                     if started.is_err() {
-                        // An empty or cut file is no replay.
+                        // An empty file is no replay.
                         let _ = std::fs::remove_file(&path);
                     }
                     return started;
@@ -412,15 +454,36 @@ impl PartialFile {
         unreachable!("u32 attempts exhausted")
     }
 
+    /// Moves the queued packets into `out` in the file's layout: the
+    /// document's start before the first, each followed by a line break,
+    /// and, if `last`, the document's end.
+    fn take_queued(&mut self, out: &mut Vec<u8>, last: bool) {
+        if self.written == 0 {
+            out.extend_from_slice(b"<protocol>\n");
+        }
+        for packet in self.queued.drain(..) {
+            out.extend_from_slice(&packet);
+            out.push(b'\n');
+        }
+        if last {
+            out.extend_from_slice(b"</protocol>");
+        }
+        // A game's queue is short; a long one (a paused, then stepped
+        // game's burst) does not stay.
+        if self.queued.capacity() > 64 {
+            self.queued = Vec::new();
+        }
+    }
+
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         self.file.write_all(bytes)?;
         self.written += bytes.len() as u64;
         Ok(())
     }
 
-    /// Closes the document, syncs it, and moves it to its final name.
-    fn publish(mut self, gzip: bool) -> std::io::Result<PathBuf> {
-        self.write(b"</protocol>")?;
+    /// Syncs the finished document (its end is written) and moves it to its
+    /// final name.
+    fn publish(self, gzip: bool) -> std::io::Result<PathBuf> {
         self.file.sync_data()?;
         // The lock is held until the file has its final name, so that no
         // starting server takes it for a crash's leftover meanwhile.
@@ -507,17 +570,22 @@ fn numbered(stem: &str, attempt: u32) -> String {
     }
 }
 
-/// Gives `finished` the first free name `STEM[_N].EXT` in `dir`. Two games
-/// with the same players can end in the same second; the later one gets a
-/// number instead of overwriting the earlier replay. A hard link claims the
-/// name atomically; where the file system has no hard links, a checked
-/// rename is the fallback.
+/// Gives `finished` the first free name `STEM[_N].EXT` in `dir`, never
+/// overwriting a replay. The stem names the room, so the first name is free
+/// and one rename that refuses to replace claims it; where that rename is
+/// not available, or the name is taken after all, a hard link claims the
+/// first free name atomically, and where the file system has no hard links,
+/// a checked rename is the fallback.
 fn publish_without_clobbering(
     finished: &Path,
     dir: &Path,
     stem: &str,
     extension: &str,
 ) -> std::io::Result<PathBuf> {
+    let first = dir.join(format!("{stem}.{extension}"));
+    if rename_no_replace(finished, &first).is_ok() {
+        return Ok(first);
+    }
     for attempt in 1u32.. {
         let target = dir.join(format!("{}.{extension}", numbered(stem, attempt)));
         match std::fs::hard_link(finished, &target) {
@@ -534,6 +602,20 @@ fn publish_without_clobbering(
         }
     }
     unreachable!("u32 attempts exhausted")
+}
+
+/// Renames `from` to `to` unless `to` exists, in one system call.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<()> {
+    use nix::fcntl::{AT_FDCWD, RenameFlags, renameat2};
+    renameat2(AT_FDCWD, from, AT_FDCWD, to, RenameFlags::RENAME_NOREPLACE)
+        .map_err(std::io::Error::from)
+}
+
+/// Elsewhere the caller's linking fallback does the work.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn rename_no_replace(_from: &Path, _to: &Path) -> std::io::Result<()> {
+    Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
 }
 
 fn compress(source: &Path, target: &Path) -> std::io::Result<()> {
@@ -570,13 +652,13 @@ mod tests {
         assert_eq!(sanitize("../../etc/passwd"), ".._.._etc_passwd");
         assert_eq!(sanitize("Häschen Schule"), "Häschen_Schule");
         assert_eq!(sanitize("a\nb"), "a_b");
-        assert!(!file_stem("swc_2021_blokus", &["a/b", "c"]).contains('/'));
+        assert!(!file_stem("swc_2021_blokus", "../r", &["a/b", "c"]).contains('/'));
     }
 
     #[tokio::test]
     async fn a_finished_replay_has_the_official_layout() {
         let dir = temp_dir("layout");
-        let recorder = store(&dir, false).open("swc_2021_blokus", &["alice", "bob"]);
+        let recorder = store(&dir, false).open("swc_2021_blokus", "r", &["alice", "bob"]);
         recorder.record(Bytes::from_static(
             b"<room roomId=\"r\">\n  <data class=\"x\"/>\n</room>",
         ));
@@ -585,7 +667,7 @@ mod tests {
         ));
         let path = recorder.finish().await.expect("replay written");
         assert!(
-            path.to_string_lossy().ends_with("_alice_bob.xml"),
+            path.to_string_lossy().ends_with("_alice_bob_r.xml"),
             "{path:?}"
         );
         let text = std::fs::read_to_string(&path).expect("readable");
@@ -605,7 +687,7 @@ mod tests {
     #[tokio::test]
     async fn a_running_game_is_a_readable_partial_file() {
         let dir = temp_dir("partial");
-        let recorder = store(&dir, false).open("swc_2021_blokus", &["", ""]);
+        let recorder = store(&dir, false).open("swc_2021_blokus", "r", &["", ""]);
         recorder.record(Bytes::from_static(b"<room roomId=\"r\"/>"));
         // Wait until the replay thread has written the packet.
         let mut partial = None;
@@ -636,7 +718,7 @@ mod tests {
     #[tokio::test]
     async fn gzip_replays_decompress_to_the_document() {
         let dir = temp_dir("gzip");
-        let recorder = store(&dir, true).open("swc_2021_blokus", &["a", "b"]);
+        let recorder = store(&dir, true).open("swc_2021_blokus", "r", &["a", "b"]);
         recorder.record(Bytes::from_static(b"<room roomId=\"r\"/>"));
         let path = recorder.finish().await.expect("published");
         assert!(path.to_string_lossy().ends_with(".xml.gz"), "{path:?}");
@@ -660,11 +742,36 @@ mod tests {
     async fn same_names_in_the_same_second_get_distinct_files() {
         let dir = temp_dir("collide");
         let store = store(&dir, false);
-        let first = store.open("g", &["a", "b"]);
-        let second = store.open("g", &["a", "b"]);
-        let (p1, p2) = (first.finish().await.ok(), second.finish().await.ok());
-        let (p1, p2) = (p1.expect("first"), p2.expect("second"));
-        assert_ne!(p1, p2);
+        let first = store.open("g", "room-1", &["a", "b"]);
+        let second = store.open("g", "room-2", &["a", "b"]);
+        // The same room twice (not done by the server) is numbered, not lost.
+        let third = store.open("g", "room-1", &["a", "b"]);
+        let p1 = first.finish().await.expect("first");
+        let p2 = second.finish().await.expect("second");
+        let p3 = third.finish().await.expect("third");
+        assert!(p1.to_string_lossy().ends_with("_a_b_room-1.xml"), "{p1:?}");
+        assert!(p2.to_string_lossy().ends_with("_a_b_room-2.xml"), "{p2:?}");
+        assert!(
+            p3.to_string_lossy().ends_with("_a_b_room-1_2.xml"),
+            "{p3:?}"
+        );
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn publishing_never_overwrites_a_replay() {
+        let dir = temp_dir("taken");
+        std::fs::write(dir.join("s.xml"), "earlier").expect("taken name");
+        let finished = dir.join("s.xml.partial");
+        std::fs::write(&finished, "later").expect("finished");
+        let published = publish_without_clobbering(&finished, &dir, "s", "xml").expect("moved");
+        assert_eq!(published, dir.join("s_2.xml"));
+        assert_eq!(
+            std::fs::read_to_string(dir.join("s.xml")).expect("kept"),
+            "earlier"
+        );
+        assert_eq!(std::fs::read_to_string(published).expect("moved"), "later");
+        assert!(!finished.exists());
         std::fs::remove_dir_all(dir).ok();
     }
 
@@ -701,7 +808,7 @@ mod tests {
         let store = store(&dir, false);
         std::fs::remove_dir_all(&dir).expect("removed");
         std::fs::write(&dir, b"now a file").expect("file");
-        let recorder = store.open("g", &["a", "b"]);
+        let recorder = store.open("g", "r", &["a", "b"]);
         recorder.record(Bytes::from_static(b"<room/>"));
         let failure = recorder.finish().await.expect_err("no replay");
         assert!(failure.path.starts_with(&dir), "{failure:?}");
@@ -717,19 +824,22 @@ mod tests {
         });
         writer.disk_space = Some(100);
         let store = ReplayStore::spawn(writer).expect("thread");
-        let recorder = store.open("g", &["a", "b"]);
+        let recorder = store.open("g", "r", &["a", "b"]);
         recorder.record(Bytes::from_static(b"<room roomId=\"r\"/>"));
         recorder.record(Bytes::from(vec![b'x'; 200]));
         let failure = recorder.finish().await.expect_err("the disk is full");
         assert_eq!(failure.cause.raw_os_error(), Some(28), "{failure:?}");
         assert!(
-            failure.path.to_string_lossy().ends_with("_a_b.xml.partial"),
+            failure
+                .path
+                .to_string_lossy()
+                .ends_with("_a_b_r.xml.partial"),
             "{failure:?}"
         );
         let left: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
         assert!(left.is_empty(), "nothing cut is left: {left:?}");
         // The next game is recorded (the disk has room again).
-        let recorder = store.open("g", &["c", "d"]);
+        let recorder = store.open("g", "r2", &["c", "d"]);
         assert!(recorder.finish().await.is_ok());
         std::fs::remove_dir_all(dir).ok();
     }
@@ -741,7 +851,7 @@ mod tests {
         std::fs::write(dir.join("replay_old.xml.partial"), "<protocol>\n<room/>\n")
             .expect("a crash's leftover");
         // Another server is writing this one.
-        let live = store(&dir, false).open("g", &["live", "game"]);
+        let live = store(&dir, false).open("g", "r", &["live", "game"]);
         live.record(Bytes::from_static(b"<room/>"));
         let mut live_partial = None;
         for _ in 0..200 {
@@ -749,7 +859,7 @@ mod tests {
                 .expect("dir")
                 .filter_map(Result::ok)
                 .map(|e| e.path())
-                .find(|p| p.to_string_lossy().ends_with("_live_game.xml.partial"));
+                .find(|p| p.to_string_lossy().ends_with("_live_game_r.xml.partial"));
             if live_partial.is_some() {
                 break;
             }

@@ -618,7 +618,7 @@ impl Room {
                 .iter()
                 .map(|s| s.spec.display_name.as_str())
                 .collect();
-            self.replay = Some(store.open(self.game.game_type().id(), &names));
+            self.replay = Some(store.open(self.game.game_type().id(), self.id.as_str(), &names));
         }
         for seat in 0..self.seats.len() {
             self.send_to_player(seat, wire::welcome(&self.id, seat));
