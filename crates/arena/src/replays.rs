@@ -1,6 +1,7 @@
-//! Finding the replay file of a game: the server names replays after the
-//! players and the time, not the room, but every recorded packet carries the
-//! room id, so the file whose first packet names the room is the game's.
+//! Finding the replay file of a game: the server's replay names end with the
+//! room id, and every recorded packet carries it too, so the file named
+//! after the room, or else (a replay named otherwise) the file whose first
+//! packet names the room, is the game's.
 
 use std::{
     fs::File,
@@ -26,10 +27,13 @@ pub async fn find_replay(dir: &Path, room: &str, since: SystemTime) -> Option<Pa
     let deadline = tokio::time::Instant::now() + PUBLISH_PATIENCE;
     loop {
         let (dir_owned, needle_owned) = (dir.to_owned(), needle.clone());
-        let found = tokio::task::spawn_blocking(move || scan(&dir_owned, &needle_owned, since))
-            .await
-            .ok()
-            .flatten();
+        let room_owned = room.to_owned();
+        let found = tokio::task::spawn_blocking(move || {
+            scan(&dir_owned, &room_owned, &needle_owned, since)
+        })
+        .await
+        .ok()
+        .flatten();
         if found.is_some() || tokio::time::Instant::now() >= deadline {
             return found;
         }
@@ -37,7 +41,14 @@ pub async fn find_replay(dir: &Path, room: &str, since: SystemTime) -> Option<Pa
     }
 }
 
-fn scan(dir: &Path, needle: &str, since: SystemTime) -> Option<PathBuf> {
+fn scan(dir: &Path, room: &str, needle: &str, since: SystemTime) -> Option<PathBuf> {
+    let named = |path: &PathBuf| {
+        path.file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".gz").or(Some(n)))
+            .and_then(|n| n.strip_suffix(".xml"))
+            .is_some_and(|stem| stem.ends_with(&format!("_{room}")))
+    };
     std::fs::read_dir(dir)
         .ok()?
         .filter_map(Result::ok)
@@ -53,7 +64,7 @@ fn scan(dir: &Path, needle: &str, since: SystemTime) -> Option<PathBuf> {
                 .is_ok_and(|modified| modified >= since)
         })
         .map(|entry| entry.path())
-        .find(|path| head(path).is_some_and(|head| head.contains(needle)))
+        .find(|path| named(path) || head(path).is_some_and(|head| head.contains(needle)))
 }
 
 /// The first bytes of a replay, decompressed if it is gzipped.
@@ -98,8 +109,12 @@ mod tests {
         );
         assert_eq!(find_replay(dir.path(), "three", since).await, Some(gz));
         // Not a replay file name, and too old: not found.
-        assert_eq!(scan(dir.path(), "roomId=\"two\"", since), None);
+        assert_eq!(scan(dir.path(), "two", "roomId=\"two\"", since), None);
         let later = SystemTime::now() + Duration::from_secs(60);
-        assert_eq!(scan(dir.path(), "roomId=\"one\"", later), None);
+        assert_eq!(scan(dir.path(), "one", "roomId=\"one\"", later), None);
+        // The server's names end with the room id: found by the name alone.
+        let named = dir.path().join("replay_x_c_d_four.xml.gz");
+        std::fs::write(&named, "not read").unwrap();
+        assert_eq!(find_replay(dir.path(), "four", since).await, Some(named));
     }
 }
