@@ -315,8 +315,9 @@ const ELO_SLOPE: f64 = std::f64::consts::LN_10 / 400.0;
 /// with 95 % intervals, centred on 0.
 ///
 /// Every game is read as a set of pairwise results: of two players in it,
-/// the one with more win points beat the other, equal win points are a
-/// draw (half a win each). In a game of n players each pair counts
+/// the one with more win points beat the other (in a game of more than two
+/// players, of equal win points the one with more game points: the better
+/// place), equal are a draw (half a win each). In a game of n players each pair counts
 /// 1 / (n − 1), so every game weighs as much for each player as a game of
 /// two. The model: player i beats j with probability
 /// 1 / (1 + 10^((r_j − r_i) / 400)). As prior, every player has drawn one
@@ -331,11 +332,22 @@ pub(crate) fn bradley_terry(names: &[String], records: &[GameRecord]) -> Vec<Rat
     // (i, j, score of i, weight) for every pair of players in a game.
     let mut pairs: Vec<(usize, usize, f64, f64)> = Vec::new();
     for record in records {
-        let seated: Vec<(usize, u32)> = record
+        // In a game of two the result is the win or the draw; in a game of
+        // more, the finishers behind the winner are ordered by their
+        // points, as their places are.
+        let many = record.players.len() > 2;
+        let seated: Vec<(usize, (u32, u32))> = record
             .players
             .iter()
-            .zip(&record.win_points)
-            .filter_map(|(name, &w)| Some((names.iter().position(|n| n == name)?, w)))
+            .enumerate()
+            .filter_map(|(i, name)| {
+                let win_points = record.win_points.get(i).copied().unwrap_or(0);
+                let points = record.points.get(i).copied().filter(|_| many);
+                Some((
+                    names.iter().position(|n| n == name)?,
+                    (win_points, points.unwrap_or(0)),
+                ))
+            })
             .collect();
         if seated.len() < 2 {
             continue;
@@ -522,6 +534,19 @@ mod tests {
         // No games: everybody 0.
         let none = bradley_terry(&names(&["a", "b"]), &[]);
         assert_eq!(none[0].estimate, 0.0);
+    }
+
+    #[test]
+    fn places_behind_the_winner_count_in_games_of_more_players() {
+        // b wins every game; c always has more points than a.
+        let records = vec![game(&["a", "b", "c"], &[0, 2, 0], &[10, 50, 30]); 6];
+        let ratings = bradley_terry(&names(&["a", "b", "c"]), &records);
+        assert!(ratings[1].estimate > ratings[2].estimate);
+        assert!(ratings[2].estimate > ratings[0].estimate);
+        // In a game of two, equal win points are a draw whatever the points.
+        let draws = vec![game(&["a", "b"], &[1, 1], &[10, 50]); 6];
+        let ratings = bradley_terry(&names(&["a", "b"]), &draws);
+        assert!(ratings[0].estimate.abs() < 1e-9);
     }
 
     #[test]
