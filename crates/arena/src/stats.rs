@@ -1,7 +1,7 @@
 //! Match statistics from the game records: per player wins, draws (shared
-//! wins), losses, average game points with their standard deviation, and
-//! irregular ends by kind; for a match of two players an Elo difference
-//! with a 95 % confidence interval.
+//! wins), losses, places (for more than two players), average game points
+//! with their standard deviation, and irregular ends by kind; for a match
+//! of two players an Elo difference with a 95 % confidence interval.
 
 use std::fmt;
 
@@ -52,6 +52,13 @@ pub struct PlayerStats {
     pub points_mean: f64,
     /// Sample standard deviation of the game points (0 for one game).
     pub points_sd: f64,
+    /// How often the player finished in each place: `places[0]` first
+    /// places, `places[1]` second, … (one entry per seat of the games).
+    /// Players are placed by win points, then game points; players equal
+    /// in both share a place (see [`place`]).
+    pub places: Vec<u32>,
+    /// The mean place (1 is first; 0 without games).
+    pub place_mean: f64,
     /// The player's own irregular ends (not the opponent's).
     pub irregular: Irregular,
 }
@@ -70,9 +77,19 @@ impl PlayerStats {
             losses: 0,
             points_mean: 0.0,
             points_sd: 0.0,
+            places: Vec::new(),
+            place_mean: 0.0,
             irregular: Irregular::default(),
         };
+        let (mut place_sum, mut games_played) = (0, 0);
         for (record, player) in games.clone() {
+            let place = place(record, player);
+            if stats.places.len() < record.win_points.len().max(place) {
+                stats.places.resize(record.win_points.len().max(place), 0);
+            }
+            stats.places[place - 1] += 1;
+            place_sum += place;
+            games_played += 1;
             match outcome(record, player) {
                 Outcome::Win => stats.wins += 1,
                 Outcome::Draw => stats.draws += 1,
@@ -86,6 +103,9 @@ impl PlayerStats {
             .map(|(r, player)| f64::from(r.points.get(player).copied().unwrap_or(0)))
             .collect();
         (stats.points_mean, stats.points_sd) = mean_and_sd(&points);
+        if games_played > 0 {
+            stats.place_mean = place_sum as f64 / f64::from(games_played);
+        }
         stats
     }
 
@@ -196,6 +216,24 @@ pub(crate) fn outcome(record: &GameRecord, player: usize) -> Outcome {
     }
 }
 
+/// The place of `player` in a game (1 is first): 1 + the number of players
+/// with more win points, or as many win points and more game points. So
+/// winners come before everybody else, winners sharing a regular win (on
+/// equal points) share the first place, and an offender, who has no win
+/// points, comes after everybody who has.
+pub fn place(record: &GameRecord, player: usize) -> usize {
+    let key = |p: usize| {
+        (
+            record.win_points.get(p).copied().unwrap_or(0),
+            record.points.get(p).copied().unwrap_or(0),
+        )
+    };
+    let own = key(player);
+    1 + (0..record.win_points.len())
+        .filter(|&other| key(other) > own)
+        .count()
+}
+
 /// A player that is better than the other at a significance level.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Significance {
@@ -275,6 +313,17 @@ fn mean_and_sd(values: &[f64]) -> (f64, f64) {
     (mean, variance.sqrt())
 }
 
+/// `1st`, `2nd`, `3rd`, `4th`, … (up to the eight seats a game can have).
+fn ordinal(n: usize) -> String {
+    let suffix = match n {
+        1 => "st",
+        2 => "nd",
+        3 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 pub(crate) fn signed(value: f64) -> String {
     let rounded = value.round();
     if rounded == 0.0 {
@@ -300,13 +349,32 @@ impl fmt::Display for Summary {
             "{} games, {} irregular",
             self.games, self.irregular_games
         )?;
+        // With more than two players a draw is a shared win, and places
+        // say more than wins and losses.
+        let many = self.players.len() > 2;
+        let places_header = many.then(|| {
+            let ordinals: Vec<String> = (1..=self.players.len()).map(ordinal).collect();
+            format!("places {}", ordinals.join("/"))
+        });
+        let places_width = places_header.as_ref().map_or(0, |h| h.chars().count());
+        let places = |p: &PlayerStats| {
+            let counts: Vec<String> = p.places.iter().map(u32::to_string).collect();
+            format!(
+                "  {:>places_width$}  {:>5.2}",
+                counts.join("/"),
+                p.place_mean
+            )
+        };
         writeln!(
             f,
-            "{:<width$}  {:>4} {:>5} {:>6}  {:>15}  {:>8} {:>10} {:>7} {:>5}",
+            "{:<width$}  {:>4} {:>6} {:>6}{}  {:>15}  {:>8} {:>10} {:>7} {:>5}",
             "player",
             "wins",
-            "draws",
+            if many { "shared" } else { "draws" },
             "losses",
+            places_header
+                .as_ref()
+                .map_or_else(String::new, |h| format!("  {h}  place")),
             "points (mean±sd)",
             "timeouts",
             "violations",
@@ -316,11 +384,12 @@ impl fmt::Display for Summary {
         for p in &self.players {
             writeln!(
                 f,
-                "{:<width$}  {:>4} {:>5} {:>6}  {:>15}  {:>8} {:>10} {:>7} {:>5}",
+                "{:<width$}  {:>4} {:>6} {:>6}{}  {:>15}  {:>8} {:>10} {:>7} {:>5}",
                 p.name,
                 p.wins,
                 p.draws,
                 p.losses,
+                if many { places(p) } else { String::new() },
                 format!("{:.1} ± {:.1}", p.points_mean, p.points_sd),
                 p.irregular.timeouts,
                 p.irregular.violations,
@@ -396,6 +465,31 @@ mod tests {
             .map(|p| [p.wins, p.draws, p.losses])
             .collect();
         assert_eq!(counts, [[1, 2, 0], [0, 1, 2], [0, 2, 1]]);
+        // Places by win points, then points (5, 4, 3 in every game).
+        let places: Vec<(Vec<u32>, f64)> = summary
+            .players
+            .iter()
+            .map(|p| (p.places.clone(), p.place_mean))
+            .collect();
+        assert_eq!(
+            places,
+            [
+                (vec![3, 0, 0], 1.0),
+                (vec![0, 2, 1], 7.0 / 3.0),
+                (vec![0, 1, 2], 8.0 / 3.0)
+            ]
+        );
+        let table = summary.to_string();
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(
+            lines[1].contains(" shared losses  places 1st/2nd/3rd  place "),
+            "{table}"
+        );
+        assert!(
+            lines[3].starts_with("b          0      1      2"),
+            "{table}"
+        );
+        assert!(lines[3].contains(" 0/2/1   2.33 "), "{table}");
         assert_eq!(summary.elo, None);
         assert!(significantly_better(&summary, 0.5).is_none());
     }

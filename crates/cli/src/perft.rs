@@ -12,7 +12,10 @@
 //! its fast counter and the split by the kind of the moving piece; its
 //! counting rules are those of `spielleiter_rules::ostseeschach::perft`:
 //! one node per legal move, and a finished position is a leaf only at the
-//! full depth.
+//! full depth. Classic Blokus (`blokus_classic`, `_3`, `_2`) counts as the
+//! seasons do, replays move files in its own notation (the seasons' lines,
+//! Pentobi's cells, `COLOR pass` for a stuck colour) and prints every
+//! colour's points after the file.
 
 use std::{fmt::Write as _, path::PathBuf, time::Instant};
 
@@ -23,8 +26,9 @@ use spielleiter_protocol::seats::seat_label;
 use spielleiter_rules::{
     AnyGame, Game, GameType,
     blokus::{
-        Mistake, Move, PieceKind, Swc2021, Swc2027, SwcBlokus, SwcVariant,
-        notation::ParseMoveError,
+        Classic, ClassicMistake, ClassicPlayers, Color, Mistake, Move, PieceKind, Swc2021, Swc2027,
+        SwcBlokus, SwcVariant,
+        notation::{ParseMoveError, parse_classic},
         perft::{perft, perft_by_kind},
     },
     ostseeschach::{self, Ostseeschach, StartLine},
@@ -50,8 +54,11 @@ pub struct PerftArgs {
     seed: Option<u64>,
     /// A file of moves to play first; `#` starts a comment. Blokus (2021,
     /// 2027): one per line, `COLOR KIND ROTATION FLIPPED X Y` or `COLOR
-    /// SKIP`. Ostseeschach 2022: `FX,FY-TX,TY`, separated by spaces or
-    /// newlines.
+    /// SKIP`. Classic Blokus: one per line, `COLOR KIND ROTATION FLIPPED X
+    /// Y`, `COLOR CELLS` with the cells in Pentobi's notation (`BLUE
+    /// a20,b20,c20`; `a1` is the lower-left field) or `COLOR pass` (only for
+    /// a colour that cannot place). Ostseeschach 2022: `FX,FY-TX,TY`,
+    /// separated by spaces or newlines.
     #[arg(long)]
     moves: Option<PathBuf>,
     /// Count up to this many placements deep.
@@ -135,6 +142,42 @@ pub fn replay<V: SwcVariant>(
     Ok(game)
 }
 
+/// Plays the moves of a classic Blokus move file's text (see
+/// [`parse_classic`]; `#` comments) from the initial position of a game of
+/// `players`. A pass is accepted for a colour the rules have skipped
+/// already ([`Classic::play_recorded`]).
+///
+/// # Errors
+///
+/// The first malformed or illegal line.
+pub fn replay_classic(
+    players: ClassicPlayers,
+    text: &str,
+) -> Result<Classic, MoveFileError<ParseMoveError, ClassicMistake>> {
+    let mut game = Classic::new(players);
+    for (index, raw) in text.lines().enumerate() {
+        let content = raw.split('#').next().unwrap_or_default().trim();
+        if content.is_empty() {
+            continue;
+        }
+        let line = index + 1;
+        let mv = parse_classic(content).map_err(|cause| MoveFileError::Malformed {
+            line,
+            text: content.to_owned(),
+            cause,
+        })?;
+        game.play_recorded(&mv)
+            .map_err(|mistake| MoveFileError::Illegal {
+                line,
+                text: content.to_owned(),
+                turn: game.turn(),
+                mistake,
+                name: mistake.name(),
+            })?;
+    }
+    Ok(game)
+}
+
 /// Plays the moves of an Ostseeschach move file's text (`FX,FY-TX,TY`,
 /// separated by whitespace, `#` comments) from the position dealt with
 /// `start_line`.
@@ -176,6 +219,9 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     match args.game {
         GameType::Blokus2021 => run_swc_blokus::<Swc2021>(args),
         GameType::Blokus2027 => run_swc_blokus::<Swc2027>(args),
+        GameType::BlokusClassic => run_classic(ClassicPlayers::Four, args),
+        GameType::BlokusClassic3 => run_classic(ClassicPlayers::Three, args),
+        GameType::BlokusClassic2 => run_classic(ClassicPlayers::Two, args),
         GameType::Ostseeschach2022 => run_ostseeschach_2022(args),
         // Games without a counter of their own (the test games).
         #[allow(unreachable_patterns)]
@@ -226,6 +272,52 @@ fn run_swc_blokus<V: SwcVariant>(args: &PerftArgs) -> anyhow::Result<()> {
     let position = replay::<V>(start_piece, &text).with_context(|| format!("in {source}"))?;
     print!("{}", report(&position, args.depth, args.by_kind));
     Ok(())
+}
+
+/// Classic Blokus: a move file, the points it leaves, the fast counter.
+fn run_classic(players: ClassicPlayers, args: &PerftArgs) -> anyhow::Result<()> {
+    let game = args.game;
+    if args.seed.is_some() || args.start_line.is_some() || args.start_piece.is_some() {
+        bail!("{game} takes only --moves and --depth (no start piece, seed or start line)");
+    }
+    if args.by_kind {
+        bail!("--by-kind is for the Blokus seasons and Ostseeschach only");
+    }
+    let (text, source) = move_file(args)?;
+    let position = replay_classic(players, &text).with_context(|| format!("in {source}"))?;
+    print!("{}", classic_report(&position, args.depth));
+    Ok(())
+}
+
+/// The classic report: the position's summary, every colour's points
+/// (`points BLUE n YELLOW n RED n GREEN n`), perft(1) … perft(depth).
+fn classic_report(game: &Classic, depth: u32) -> String {
+    let mut out = String::new();
+    let _ = match game.player_to_move() {
+        Some(seat) => writeln!(
+            out,
+            "{}, turn {}, round {}, {} to move (seat {})",
+            game.players().game_id(),
+            game.turn(),
+            game.round(),
+            game.current_color(),
+            seat_label(seat)
+        ),
+        None => writeln!(
+            out,
+            "{}, turn {}, round {}, game over",
+            game.players().game_id(),
+            game.turn(),
+            game.round()
+        ),
+    };
+    out.push_str("points");
+    for color in Color::ALL {
+        let _ = write!(out, " {color} {}", game.color_points(color));
+    }
+    out.push('\n');
+    counts(&mut out, depth, |d| perft(game, d));
+    out
 }
 
 /// Ostseeschach 2022: the start line, a move file, the fast counter.
@@ -358,6 +450,39 @@ mod tests {
         assert_eq!(
             error,
             "line 2: `BLUE SKIP` is illegal at turn 1: the move's colour is not on turn (WRONG_COLOR)"
+        );
+    }
+
+    #[test]
+    fn a_classic_move_file_takes_both_notations_and_prints_the_points() {
+        // BLUE's and YELLOW's first pieces in Pentobi's cells, RED's in the
+        // wire form, GREEN's monomino.
+        let text = "BLUE a20,b20,c20 # TRIO_I\nYELLOW s20,t20,t19\n\
+                    RED PENTO_V NONE false 17 17\nGREEN a1\n";
+        let game = replay_classic(ClassicPlayers::Four, text).expect("legal");
+        let report = classic_report(&game, 1);
+        assert!(
+            report.starts_with(
+                "blokus_classic, turn 4, round 2, BLUE to move (seat ONE)\n\
+                 points BLUE 3 YELLOW 3 RED 5 GREEN 1\nperft 1 "
+            ),
+            "{report}"
+        );
+        // A pass while a piece fits, and a first piece off the own corner.
+        let error = replay_classic(ClassicPlayers::Two, "BLUE pass\n")
+            .expect_err("no voluntary pass")
+            .to_string();
+        assert!(error.ends_with("(PASS_WHILE_PLACEMENT_EXISTS)"), "{error}");
+        let error = replay_classic(ClassicPlayers::Three, "BLUE t1\n")
+            .expect_err("RED's corner")
+            .to_string();
+        assert!(error.ends_with("(NOT_IN_OWN_CORNER)"), "{error}");
+        let error = replay_classic(ClassicPlayers::Three, "BLUE a20,z9\n")
+            .expect_err("no field z9")
+            .to_string();
+        assert!(
+            error.starts_with("line 1: `BLUE a20,z9`: expected the cells"),
+            "{error}"
         );
     }
 

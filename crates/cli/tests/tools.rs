@@ -903,3 +903,143 @@ fn match_takes_the_server_settings_from_the_environment_and_does_not_wait_for_a_
     // 1 s of hard limit, not 10 s, and no 30 s grace for the hung player.
     assert!(took < Duration::from_secs(8), "{took:?}");
 }
+
+#[test]
+fn the_tools_play_classic_blokus_for_four_three_and_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let success = |args: &[&str]| {
+        let output = run(dir.path(), args);
+        let text = stdout(&output);
+        assert!(
+            output.status.success(),
+            "{args:?}: {text}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        text
+    };
+    // perft: 58 first pieces per colour; a move file in both notations
+    // (the rules' perft data) and the points it leaves.
+    let text = success(&["perft", "--game", "blokus_classic", "--depth", "2"]);
+    assert!(
+        text.starts_with(
+            "blokus_classic, turn 0, round 1, BLUE to move (seat ONE)\n\
+             points BLUE 0 YELLOW 0 RED 0 GREEN 0\nperft 1 58 ("
+        ),
+        "{text}"
+    );
+    assert!(text.contains("\nperft 2 3364 ("), "{text}");
+    std::fs::write(
+        dir.path().join("moves.txt"),
+        "# the first pieces\nBLUE b18,b19,a20,b20\nYELLOW TETRO_Z RIGHT false 18 0\n\
+         RED r1,s1,t1,r2,t2\nGREEN PENTO_P MIRROR true 0 17\n",
+    )
+    .unwrap();
+    let text = success(&[
+        "perft",
+        "--game",
+        "blokus_classic_3",
+        "--moves",
+        "moves.txt",
+        "--depth",
+        "2",
+    ]);
+    assert!(
+        text.starts_with(
+            "blokus_classic_3, turn 4, round 2, BLUE to move (seat ONE)\n\
+             points BLUE 4 YELLOW 4 RED 5 GREEN 5\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(perft_counts(&text), [(1, 135), (2, 21735)]);
+    let refused = run(
+        dir.path(),
+        &[
+            "perft",
+            "--game",
+            "blokus_classic",
+            "--start-piece",
+            "PENTO_L",
+            "--depth",
+            "1",
+        ],
+    );
+    assert!(!refused.status.success());
+
+    // demo: every seat named with its colours, points and place.
+    for (game, seats) in [
+        ("blokus_classic", 4),
+        ("blokus_classic_3", 3),
+        ("blokus_classic_2", 2),
+    ] {
+        let out = format!("out-{game}");
+        let text = success(&["demo", "--game", game, "--seed", "4", "--replay-dir", &out]);
+        assert_eq!(text.matches(", REGULAR\n").count(), seats, "{text}");
+        assert!(text.contains(" points, place 1, REGULAR"), "{text}");
+        assert!(text.contains("points by colour: BLUE "), "{text}");
+        let first = if seats == 2 {
+            "greedy (seat ONE: BLUE, RED): "
+        } else {
+            "greedy (seat ONE: BLUE): "
+        };
+        assert!(text.contains(first), "{text}");
+    }
+    let text = success(&[
+        "bench",
+        "--game",
+        "blokus_classic_3",
+        "--games",
+        "2",
+        "--concurrency",
+        "2",
+        "--same-process",
+    ]);
+    assert!(text.contains(", 2 regular games,"), "{text}");
+
+    // match: four players rotate through the seats; places in the summary.
+    let text = success(&[
+        "match",
+        "--start-server",
+        "--game",
+        "blokus_classic",
+        "--player1",
+        "builtin:greedy",
+        "--player2",
+        "builtin:random",
+        "--player3",
+        "builtin:random",
+        "--player4",
+        "builtin:random",
+        "--seed",
+        "5",
+        "-t",
+        "4",
+        "--parallel",
+        "2",
+        "--results",
+        "classic.jsonl",
+    ]);
+    assert!(text.contains("4 games, 0 irregular"), "{text}");
+    assert!(
+        text.contains("player   wins shared losses  places 1st/2nd/3rd/4th  place"),
+        "{text}"
+    );
+    let rows = result_rows(&dir.path().join("classic.jsonl"));
+    let starters: Vec<_> = rows.iter().map(|r| r["starter"].clone()).collect();
+    assert_eq!(starters.len(), 4);
+    for starter in 1..=4 {
+        assert!(
+            starters.contains(&serde_json::json!(starter)),
+            "{starters:?}"
+        );
+    }
+}
+
+#[test]
+fn two_play_processes_complete_a_two_player_classic_game() {
+    let (first, second) = play_pair(&["--game", "blokus_classic_2"]);
+    for text in [&first, &second] {
+        assert!(text.contains("seat ONE (BLUE, RED): "), "{text}");
+        assert!(text.contains(", REGULAR\n"), "{text}");
+    }
+    assert_eq!(lines_with(&first, "points"), lines_with(&second, "points"));
+}

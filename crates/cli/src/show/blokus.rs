@@ -1,12 +1,16 @@
-//! The Blokus seasons (2021, 2027) for people: seats as teams with their
-//! colours, and the board with coordinates.
+//! The 20×20 Blokus games for people: the seasons (2021, 2027) with seats
+//! as teams with their colours, classic Blokus with seats, colours, points
+//! and places, and the board with coordinates.
 
 use std::fmt::Write;
 
 use spielleiter_protocol::Decimal;
+use spielleiter_protocol::seats::seat_label;
 use spielleiter_rules::{
     AnyGame,
-    blokus::{BOARD_SIZE, Color, SwcBlokus, SwcVariant, Team, variant::EndRule},
+    blokus::{
+        BOARD_SIZE, Classic, ClassicPlayers, Color, SwcBlokus, SwcVariant, Team, variant::EndRule,
+    },
 };
 
 use super::Presentation;
@@ -62,9 +66,74 @@ fn final_position<V: SwcVariant>(game: &SwcBlokus<V>) -> String {
     )
 }
 
+/// The [`Presentation`] of classic Blokus for `players`.
+#[derive(Clone, Copy, Debug)]
+pub struct ClassicPresentation(pub ClassicPlayers);
+
+impl Presentation for ClassicPresentation {
+    /// `alice (seat ONE: BLUE, RED)`; in the three-player game GREEN,
+    /// played in turn, is named with nobody.
+    fn seat(&self, seat: usize, name: &str) -> String {
+        let colors: Vec<&str> = if seat < self.0.count() {
+            self.0
+                .scoring_colors(seat)
+                .iter()
+                .map(|c| c.name())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let label = seat_label(seat);
+        let colors = colors.join(", ");
+        if name.is_empty() {
+            format!("seat {label} ({colors})")
+        } else {
+            format!("{name} (seat {label}: {colors})")
+        }
+    }
+
+    /// `87 points, place 1`.
+    fn points(&self, parts: &[Decimal]) -> String {
+        let part = |i: usize| {
+            parts
+                .get(i)
+                .map_or_else(|| "?".to_owned(), Decimal::to_string)
+        };
+        format!("{} points, place {}", part(0), part(1))
+    }
+
+    fn picture(&self, game: &AnyGame) -> Option<String> {
+        match game {
+            AnyGame::BlokusClassic(game)
+            | AnyGame::BlokusClassic3(game)
+            | AnyGame::BlokusClassic2(game) => Some(classic_position(game)),
+            _ => None,
+        }
+    }
+}
+
+/// The final position of a classic game with each colour's points.
+fn classic_position(game: &Classic) -> String {
+    let points: Vec<String> = Color::ALL
+        .iter()
+        .map(|&c| format!("{} {}", c.name(), game.color_points(c)))
+        .collect();
+    format!(
+        "The game ended after {} turns; points by colour: {}.\n\n{}    B blue, Y yellow, R red, G green\n",
+        game.turn(),
+        points.join(", "),
+        board_of(|x, y| game.color_at(x, y))
+    )
+}
+
 /// The board with column and row numbers; one letter per colour (`B`lue,
 /// `Y`ellow, `R`ed, `G`reen), `.` for an empty field.
 pub fn board_picture<V: SwcVariant>(game: &SwcBlokus<V>) -> String {
+    board_of(|x, y| game.color_at(x, y))
+}
+
+/// The board of `color_at` (see [`board_picture`]).
+fn board_of(color_at: impl Fn(i32, i32) -> Option<Color>) -> String {
     let mut out = String::from("    ");
     for x in 0..BOARD_SIZE {
         out.push(char::from(b'0' + (x / 10) as u8));
@@ -77,7 +146,7 @@ pub fn board_picture<V: SwcVariant>(game: &SwcBlokus<V>) -> String {
     for y in 0..BOARD_SIZE as i32 {
         let _ = write!(out, "{y:>2}  ");
         for x in 0..BOARD_SIZE as i32 {
-            out.push(match game.color_at(x, y) {
+            out.push(match color_at(x, y) {
                 Some(Color::Blue) => 'B',
                 Some(Color::Yellow) => 'Y',
                 Some(Color::Red) => 'R',

@@ -3,7 +3,7 @@
 //!
 //! The generic text names seats by label (`team ONE`); a game can present
 //! itself better with a [`Presentation`] in its own module here
-//! ([`blokus`] for the Blokus seasons, [`ostseeschach2022`]), listed in
+//! ([`blokus`] for the 20×20 Blokus games, [`ostseeschach2022`]), listed in
 //! [`presentation`]. A game without one is shown plainly.
 
 pub mod blokus;
@@ -12,7 +12,7 @@ pub mod ostseeschach2022;
 use std::fmt::Write;
 
 use spielleiter_protocol::{Decimal, result::GameResult, seats::seat_label};
-use spielleiter_rules::{AnyGame, GameType};
+use spielleiter_rules::{AnyGame, GameType, blokus::ClassicPlayers};
 
 /// How a game shows its seats, points and positions to people.
 pub trait Presentation: Sync {
@@ -50,6 +50,9 @@ impl Presentation for Plain {}
 pub fn presentation(game: GameType) -> &'static dyn Presentation {
     match game {
         GameType::Blokus2021 | GameType::Blokus2027 => &blokus::SwcBlokusPresentation,
+        GameType::BlokusClassic => &blokus::ClassicPresentation(ClassicPlayers::Four),
+        GameType::BlokusClassic3 => &blokus::ClassicPresentation(ClassicPlayers::Three),
+        GameType::BlokusClassic2 => &blokus::ClassicPresentation(ClassicPlayers::Two),
         GameType::Ostseeschach2022 => &ostseeschach2022::Ostseeschach2022,
         // Games without a presentation of their own (the test games).
         #[allow(unreachable_patterns)]
@@ -82,7 +85,14 @@ pub fn result_text(game: GameType, result: &GameResult, names: &[String]) -> Str
         [winner] => {
             let _ = writeln!(out, "Winner: {}", show.seat(winner.seat, name(winner.seat)));
         }
-        _ => out.push_str("Draw.\n"),
+        winners if winners.len() == result.scores.len() => out.push_str("Draw.\n"),
+        winners => {
+            let names: Vec<String> = winners
+                .iter()
+                .map(|w| show.seat(w.seat, name(w.seat)))
+                .collect();
+            let _ = writeln!(out, "Shared win: {}", names.join(", "));
+        }
     }
     out
 }
