@@ -4,6 +4,7 @@
 
 mod arena_options;
 mod bench;
+mod blksgf;
 mod demo;
 mod environment;
 mod health;
@@ -56,6 +57,11 @@ enum Command {
     /// Count a game's move sequences from a position (move generator check
     /// and benchmark).
     Perft(perft::PerftArgs),
+    /// Work with replays (export a classic Blokus replay for Pentobi).
+    Replay {
+        #[command(subcommand)]
+        command: blksgf::ReplayCommand,
+    },
     /// Check that a server answers on its game port (exit status 0), e.g. as
     /// a container's health check. Finds the port in the server's settings
     /// (config file, `--listen`, `--port` and their variables).
@@ -84,6 +90,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Health(args)) => health::run(&args),
+        Some(Command::Replay { command }) => blksgf::replay(&command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

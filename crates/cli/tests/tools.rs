@@ -1043,3 +1043,182 @@ fn two_play_processes_complete_a_two_player_classic_game() {
     }
     assert_eq!(lines_with(&first, "points"), lines_with(&second, "points"));
 }
+
+/// The nodes of a `.blksgf` game: each node's properties as (identifier,
+/// values), values unescaped. A small SGF reader, enough for one game
+/// without variations.
+fn sgf_nodes(text: &str) -> Vec<Vec<(String, Vec<String>)>> {
+    let body = text.trim();
+    let body = body
+        .strip_prefix('(')
+        .and_then(|b| b.strip_suffix(')'))
+        .expect("one game tree");
+    let mut nodes: Vec<Vec<(String, Vec<String>)>> = Vec::new();
+    let mut chars = body.chars().peekable();
+    let mut identifier = String::new();
+    while let Some(c) = chars.next() {
+        match c {
+            ';' => nodes.push(Vec::new()),
+            '[' => {
+                let mut value = String::new();
+                loop {
+                    match chars.next().expect("a closed value") {
+                        '\\' => value.push(chars.next().expect("an escaped character")),
+                        ']' => break,
+                        other => value.push(other),
+                    }
+                }
+                let node = nodes.last_mut().expect("a node");
+                if identifier.is_empty() {
+                    node.last_mut().expect("a property").1.push(value);
+                } else {
+                    node.push((std::mem::take(&mut identifier), vec![value]));
+                }
+            }
+            c if c.is_ascii_alphanumeric() => identifier.push(c),
+            c if c.is_whitespace() => {}
+            other => panic!("unexpected {other:?} in {text}"),
+        }
+    }
+    nodes
+}
+
+#[test]
+fn a_classic_replay_exports_to_blksgf_and_replays_to_the_same_end() {
+    use spielleiter_protocol::{GameState, read_replay};
+    use spielleiter_rules::{
+        GameType,
+        blokus::{Classic, ClassicPlayers, Color, Move, Placement, notation::parse_pentobi_field},
+    };
+
+    let dir = tempfile::tempdir().unwrap();
+    for (game, players, gm) in [
+        (GameType::BlokusClassic, ClassicPlayers::Four, "Blokus"),
+        (
+            GameType::BlokusClassic3,
+            ClassicPlayers::Three,
+            "Blokus Three-Player",
+        ),
+        (
+            GameType::BlokusClassic2,
+            ClassicPlayers::Two,
+            "Blokus Two-Player",
+        ),
+    ] {
+        let out = format!("out-{game}");
+        let demo = run(
+            dir.path(),
+            &[
+                "demo",
+                "--game",
+                game.id(),
+                "--seed",
+                "7",
+                "--replay-dir",
+                &out,
+            ],
+        );
+        let text = stdout(&demo);
+        assert!(demo.status.success(), "{text}");
+        let replay_path = text
+            .lines()
+            .find_map(|l| l.strip_prefix("Replay: "))
+            .expect("a replay line")
+            .to_owned();
+        let sgf_path = dir.path().join(format!("{game}.blksgf"));
+        let export = run(
+            dir.path(),
+            &[
+                "replay",
+                "export",
+                &replay_path,
+                "--format",
+                "blksgf",
+                "-o",
+                sgf_path.to_str().unwrap(),
+            ],
+        );
+        assert!(
+            export.status.success(),
+            "{}",
+            String::from_utf8_lossy(&export.stderr)
+        );
+        let sgf = std::fs::read_to_string(&sgf_path).unwrap();
+
+        // Parse it back and replay it by the rules.
+        let nodes = sgf_nodes(&sgf);
+        let root = &nodes[0];
+        assert_eq!(root[0], ("GM".to_owned(), vec![gm.to_owned()]), "{sgf}");
+        assert!(root.contains(&("CA".to_owned(), vec!["UTF-8".to_owned()])));
+        let mut position = Classic::new(players);
+        for node in &nodes[1..] {
+            let [(property, values)] = &node[..] else {
+                panic!("one move per node: {node:?}");
+            };
+            let color = Color::ALL["1234".find(property.as_str()).expect("a colour 1-4")];
+            assert_eq!(values.len(), 1);
+            let cells: Vec<(i32, i32)> = values[0]
+                .split(',')
+                .map(|f| parse_pentobi_field(f).expect("a field"))
+                .collect();
+            // Pentobi's order: a1, b1, …, a2, …
+            let mut ordered = cells.clone();
+            ordered.sort_unstable_by_key(|&(x, y)| (-y, x));
+            assert_eq!(cells, ordered);
+            let placement = Placement::from_cells(color, &cells).expect("a piece");
+            position
+                .play(&Move::Set(placement))
+                .expect("legal in order");
+        }
+        assert!(position.is_over());
+
+        // The same final position and points as the replay.
+        let replay = read_replay(std::fs::File::open(&replay_path).unwrap(), game).unwrap();
+        let (GameState::BlokusClassic(last)
+        | GameState::BlokusClassic3(last)
+        | GameState::BlokusClassic2(last)) = replay.states.last().expect("states")
+        else {
+            panic!("a classic state");
+        };
+        assert_eq!(position, Classic::from_setup(&last.setup).unwrap());
+        let result = replay.result.expect("a result");
+        for (seat, score) in result.scores.iter().enumerate() {
+            assert_eq!(
+                score.parts[1].as_integer(),
+                Some(i64::from(position.points(seat)))
+            );
+        }
+        for color in Color::ALL {
+            let line = format!("{} {}", color.name(), position.color_points(color));
+            assert!(sgf.contains(&line), "{sgf}");
+        }
+    }
+    // Other games have no blksgf form.
+    let demo = run(
+        dir.path(),
+        &[
+            "demo",
+            "--game",
+            "swc_2021_blokus",
+            "--seed",
+            "7",
+            "--replay-dir",
+            "out",
+        ],
+    );
+    let replay = stdout(&demo)
+        .lines()
+        .find_map(|l| l.strip_prefix("Replay: "))
+        .expect("a replay line")
+        .to_owned();
+    let refused = run(
+        dir.path(),
+        &["replay", "export", &replay, "--format", "blksgf"],
+    );
+    assert!(!refused.status.success());
+    let error = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        error.contains("the blksgf format is for classic Blokus, not swc_2021_blokus"),
+        "{error}"
+    );
+}
