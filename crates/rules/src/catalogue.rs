@@ -273,6 +273,12 @@ macro_rules! catalogue {
                     $($(#[cfg($cfg)])? AnyGame::$variant(game) => game.winners(),)*
                 }
             }
+
+            fn regular_reason(&self, seat: usize) -> &'static str {
+                match self {
+                    $($(#[cfg($cfg)])? AnyGame::$variant(game) => game.regular_reason(seat),)*
+                }
+            }
         }
     };
 }
@@ -328,6 +334,15 @@ catalogue! {
         league: (WinsThenPoints, 2),
         game: blokus::Classic,
         new: blokus::new_classic_2,
+    }
+    /// The 10×10 game of the BLOKUS Champions League (decisions.md
+    /// §20–§22): 5 s per move (§16).
+    BlokusBcl {
+        id: "blokus_bcl",
+        players: 2,
+        move_time_ms: (5000, 10000),
+        game: blokus::bcl::Bcl,
+        new: blokus::bcl::new_game,
     }
     /// A three-seat counting game, for tests only (feature `test-games`).
     TestCounting {
@@ -576,5 +591,27 @@ mod tests {
             }
             assert_eq!(game.winners(), PlayerSet::first(players.count()));
         }
+    }
+
+    #[test]
+    fn blokus_bcl_is_hosted_with_five_seconds_per_move() {
+        let game_type = GameType::from_id("blokus_bcl").expect("hosted");
+        assert_eq!(game_type, GameType::BlokusBcl);
+        assert!(game_type.is_listed());
+        assert_eq!(game_type.default_move_time().0, Duration::from_secs(5));
+        let mut rng = rand_pcg::Pcg64::new(1, 1);
+        let mut game = AnyGame::new(game_type, &mut rng);
+        let mut count = 0;
+        game.for_each_legal_move(|_| count += 1);
+        // The first-move count of the rules' perft file.
+        assert_eq!(count, 30);
+        assert_eq!(game.regular_reason(0), "");
+        let pass = AnyMove::BlokusBcl(blokus::bcl::BclMove::Pass(blokus::bcl::BclPlayer::One));
+        assert_eq!(
+            game.play(&pass),
+            Err(AnyMistake::BlokusBcl(
+                blokus::bcl::BclMistake::PassWhilePlacementExists
+            ))
+        );
     }
 }

@@ -222,6 +222,14 @@ pub trait Game: Clone + fmt::Debug {
     /// them). Ends by rule violation, timeout or disconnect are the
     /// server's business.
     fn winners(&self) -> PlayerSet;
+
+    /// Why `seat` stopped playing, in the game's own terms, for the reason
+    /// of a regular result (BLOKUS Champions League: `OUT_OF_SPACE`,
+    /// `OUT_OF_BLOCK`); empty (the default) where the game names none.
+    fn regular_reason(&self, seat: usize) -> &'static str {
+        let _ = seat;
+        ""
+    }
 }
 
 /// The number of move sequences of length `depth` from `game`, over

@@ -52,7 +52,8 @@ pub enum Ending {
 pub struct SeatScore {
     /// Why.
     pub cause: ScoreCause,
-    /// The reason text (empty for regular scores), as the wire carries it.
+    /// The reason text, as the wire carries it: empty for regular scores
+    /// unless the game names why the seat stopped ([`Game::regular_reason`]).
     pub reason: String,
     /// 2 for a win, 1 for a draw, 0 otherwise.
     pub win_points: u32,
@@ -140,6 +141,9 @@ impl Ending {
                     // tells a cancelled game from a regular draw.
                     Ending::Cancelled => (ScoreCause::Regular, texts.cancelled()),
                     Ending::Expired => (ScoreCause::Regular, texts.expired()),
+                    // The game may say in its own terms why each seat
+                    // stopped (BLOKUS Champions League: OUT_OF_SPACE).
+                    Ending::Regular => (ScoreCause::Regular, game.regular_reason(seat).to_owned()),
                     _ => (ScoreCause::Regular, String::new()),
                 };
                 let win_points = match (winners.contains(seat), winners.len()) {

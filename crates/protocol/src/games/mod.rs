@@ -22,6 +22,7 @@ use crate::{
     xml::{ByteSink, Element, XmlReader, XmlWriter},
 };
 
+pub mod bcl;
 pub mod blokus;
 pub mod blokus2021;
 pub mod blokus2027;
@@ -409,6 +410,12 @@ wire_catalogue! {
         wire: ostseeschach2022::Ostseeschach2022,
         state: ostseeschach2022::State,
         moves: ostseeschach2022::WireMove,
+    }
+    /// The 10×10 game of the BLOKUS Champions League.
+    BlokusBcl {
+        wire: bcl::BlokusBcl,
+        state: bcl::State,
+        moves: bcl::WireMove,
     }
     /// The three-seat counting game of the tests.
     TestCounting {

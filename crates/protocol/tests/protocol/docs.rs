@@ -261,6 +261,7 @@ fn example(name: &str) -> String {
         }
         "texts" => texts_table(),
         name if name.starts_with("classic-") => crate::classic::example(name, ROOM),
+        other if other.starts_with("bcl-") => crate::bcl::example(other),
         other => panic!("protocol/README.md names an unknown example `{other}`"),
     }
 }
@@ -396,6 +397,8 @@ fn regenerate(readme: &str) -> String {
         let content = example(name);
         if name == "texts" {
             write!(out, "\n{content}\n").expect("string");
+        } else if let Some(fence) = crate::bcl::fence(name) {
+            write!(out, "\n```{fence}\n{content}\n```\n").expect("string");
         } else {
             write!(out, "\n```xml\n{content}\n```\n").expect("string");
         }

@@ -10,6 +10,8 @@ mod season2022;
 mod season2027;
 // The frame decoder on transcripts split at every byte, and edge cases.
 mod framing;
+// blokus_bcl: its moves, states and results.
+mod bcl;
 // Single packets: leniency, typed errors.
 mod messages;
 // Property tests: round trips, arbitrary input.

@@ -26,10 +26,12 @@
 //! assert_eq!(game.current_player(), BclPlayer::Two);
 //! ```
 
+mod game;
 mod notation;
 pub(crate) mod pieces;
 mod position;
 
+pub use game::new_game;
 pub use notation::ParseBclMoveError;
 pub use pieces::{BclFlip, BclKind, BclRotation};
 pub use position::{
