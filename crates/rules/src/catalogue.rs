@@ -336,11 +336,13 @@ catalogue! {
         new: blokus::new_classic_2,
     }
     /// The 10×10 game of the BLOKUS Champions League (decisions.md
-    /// §20–§22): 5 s per move (§16).
+    /// §20–§22): 5 s per move (§16); a league plays 3 games per pair,
+    /// ranked by win rate (§23).
     BlokusBcl {
         id: "blokus_bcl",
         players: 2,
         move_time_ms: (5000, 10000),
+        league: (WinRate, 3),
         game: blokus::bcl::Bcl,
         new: blokus::bcl::new_game,
     }
@@ -599,6 +601,13 @@ mod tests {
         assert_eq!(game_type, GameType::BlokusBcl);
         assert!(game_type.is_listed());
         assert_eq!(game_type.default_move_time().0, Duration::from_secs(5));
+        assert_eq!(
+            game_type.league(),
+            League {
+                ranking: Ranking::WinRate,
+                games_per_table: 3
+            }
+        );
         let mut rng = rand_pcg::Pcg64::new(1, 1);
         let mut game = AnyGame::new(game_type, &mut rng);
         let mut count = 0;
