@@ -27,3 +27,6 @@ mod faults;
 mod ostseeschach;
 // Bad moves of Ostseeschach 2022 and Blokus 2027, each next to a reference game.
 mod bad_moves;
+// The BLOKUS Champions League game: a whole game next to Blokus 2021,
+// disqualifications with the seed's codes, the clock, the illegal bot.
+mod bcl;

@@ -4,7 +4,7 @@
 
 use spielleiter_rules::{AnyGame, AnyMove, GameType};
 
-use crate::{Bot, BotKind, NoSuchBot, blokus, ostseeschach2022};
+use crate::{Bot, BotKind, NoSuchBot, bcl, blokus, ostseeschach2022};
 
 /// Generates [`AnyBot`] and [`BotKind::build`] from the list of games with
 /// bots. Each entry names the rules catalogue's variant, the game's Rust
@@ -115,6 +115,10 @@ bot_catalogue! {
     Ostseeschach2022 {
         game: spielleiter_rules::ostseeschach::Ostseeschach,
         bots: ostseeschach2022::bot,
+    }
+    BlokusBcl {
+        game: spielleiter_rules::blokus::bcl::Bcl,
+        bots: bcl::bot,
     }
     TestCounting {
         cfg: feature = "test-games",

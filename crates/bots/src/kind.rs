@@ -11,17 +11,25 @@ pub enum BotKind {
     Random,
     /// [`GreedyBot`].
     Greedy,
+    /// A bot for tests that breaks a rule on purpose: `blokus_bcl`'s
+    /// [`IllegalBot`](crate::bcl::IllegalBot), disqualified for an overlap
+    /// at its second move. Other games have none.
+    Illegal,
 }
 
 impl BotKind {
     /// Every built-in bot.
-    pub const ALL: [BotKind; 2] = [BotKind::Random, BotKind::Greedy];
+    pub const ALL: [BotKind; 3] = [BotKind::Random, BotKind::Greedy, BotKind::Illegal];
+
+    /// The bots that play to win (every game has them).
+    pub const PLAYING: [BotKind; 2] = [BotKind::Random, BotKind::Greedy];
 
     /// The name on the command line.
     pub const fn name(self) -> &'static str {
         match self {
             BotKind::Random => "random",
             BotKind::Greedy => "greedy",
+            BotKind::Illegal => "illegal",
         }
     }
 }
@@ -40,7 +48,7 @@ impl fmt::Display for UnknownBot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown bot `{}` (built-in bots: random, greedy)",
+            "unknown bot `{}` (built-in bots: random, greedy, illegal)",
             self.0
         )
     }
@@ -90,6 +98,8 @@ mod tests {
     fn names_round_trip_and_build_the_named_bot() {
         for kind in BotKind::ALL {
             assert_eq!(kind.name().parse::<BotKind>(), Ok(kind));
+        }
+        for kind in BotKind::PLAYING {
             for game in [GameType::Blokus2021, GameType::Blokus2027] {
                 let bot = kind.build(game, 1).expect("a Blokus bot");
                 assert_eq!(bot.name(), kind.name());

@@ -3,12 +3,17 @@
 //! the network adds any think time.
 //!
 //! - [`Bot`]: a player of one game type.
-//! - [`BotKind`] names the bots for command lines (`random`, `greedy`);
+//! - [`BotKind`] names the bots for command lines (`random`, `greedy`, and
+//!   `illegal` for tests);
 //!   [`BotKind::build`] gives the bot of a kind for any hosted game, as an
 //!   [`AnyBot`] that plays [`AnyGame`](spielleiter_rules::AnyGame)s.
 //! - [`blokus`]: the Blokus seasons' (2021, 2027) [`RandomBot`](blokus::RandomBot)
 //!   (a uniformly random legal placement) and [`GreedyBot`](blokus::GreedyBot)
 //!   (the largest piece, where it leaves its colour the most free corners).
+//! - [`bcl`]: the BLOKUS Champions League game's (`blokus_bcl`)
+//!   [`RandomBot`](bcl::RandomBot), [`GreedyBot`](bcl::GreedyBot) and, for
+//!   tests, [`IllegalBot`](bcl::IllegalBot) (`illegal`: a legal first block,
+//!   then an overlapping one, so it is disqualified in every game).
 //! - [`ostseeschach2022`]: Ostseeschach 2022's
 //!   [`RandomBot`](ostseeschach2022::RandomBot) (a uniformly random legal
 //!   move) and [`GreedyBot`](ostseeschach2022::GreedyBot) (the move whose
@@ -36,6 +41,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bcl;
 pub mod blokus;
 mod catalogue;
 #[cfg(feature = "test-games")]

@@ -15,7 +15,10 @@
 //! full depth. Classic Blokus (`blokus_classic`, `_3`, `_2`) counts as the
 //! seasons do, replays move files in its own notation (the seasons' lines,
 //! Pentobi's cells, `COLOR pass` for a stuck colour) and prints every
-//! colour's points after the file.
+//! colour's points after the file. The BLOKUS Champions League game
+//! (`blokus_bcl`) takes a move file in its own notation and counts as the
+//! Blokus seasons do (one node per distinct kind and fields, stuck players
+//! skipped without a node).
 
 use std::{fmt::Write as _, path::PathBuf, time::Instant};
 
@@ -28,6 +31,7 @@ use spielleiter_rules::{
     blokus::{
         Classic, ClassicMistake, ClassicPlayers, Color, Mistake, Move, PieceKind, Swc2021, Swc2027,
         SwcBlokus, SwcVariant,
+        bcl::{Bcl, BclMistake, BclMove, ParseBclMoveError},
         notation::{ParseMoveError, parse_classic},
         perft::{perft, perft_by_kind},
     },
@@ -58,7 +62,9 @@ pub struct PerftArgs {
     /// Y`, `COLOR CELLS` with the cells in Pentobi's notation (`BLUE
     /// a20,b20,c20`; `a1` is the lower-left field) or `COLOR pass` (only for
     /// a colour that cannot place). Ostseeschach 2022: `FX,FY-TX,TY`,
-    /// separated by spaces or newlines.
+    /// separated by spaces or newlines. blokus_bcl: one per line, `ONE|TWO
+    /// KIND ROTATION FLIP ROW COL` (the place_to arguments), `ONE|TWO
+    /// row,col row,col …` or `ONE|TWO pass`.
     #[arg(long)]
     moves: Option<PathBuf>,
     /// Count up to this many placements deep.
@@ -109,6 +115,44 @@ pub enum MoveFileError<P, M> {
     },
 }
 
+/// Plays the moves of a move file of one move per line (`#` starts a
+/// comment) on `game`: each line parsed by `parse`, then played by `play`,
+/// which gives the mistake and its name; `turn` tells the turn it was tried
+/// at.
+///
+/// # Errors
+///
+/// The first malformed or illegal line.
+fn replay_lines<G, M, P, E>(
+    mut game: G,
+    text: &str,
+    turn: impl Fn(&G) -> u32,
+    parse: impl Fn(&str) -> Result<M, P>,
+    mut play: impl FnMut(&mut G, &M) -> Result<(), (E, &'static str)>,
+) -> Result<G, MoveFileError<P, E>> {
+    for (index, raw) in text.lines().enumerate() {
+        let content = raw.split('#').next().unwrap_or_default().trim();
+        if content.is_empty() {
+            continue;
+        }
+        let line = index + 1;
+        let mv = parse(content).map_err(|cause| MoveFileError::Malformed {
+            line,
+            text: content.to_owned(),
+            cause,
+        })?;
+        let at = turn(&game);
+        play(&mut game, &mv).map_err(|(mistake, name)| MoveFileError::Illegal {
+            line,
+            text: content.to_owned(),
+            turn: at,
+            mistake,
+            name,
+        })?;
+    }
+    Ok(game)
+}
+
 /// Plays the moves of a move file's text from the initial position of a
 /// game of the season `V`.
 ///
@@ -119,27 +163,13 @@ pub fn replay<V: SwcVariant>(
     start_piece: PieceKind,
     text: &str,
 ) -> Result<SwcBlokus<V>, MoveFileError<ParseMoveError, Mistake>> {
-    let mut game = SwcBlokus::<V>::new(start_piece);
-    for (index, raw) in text.lines().enumerate() {
-        let content = raw.split('#').next().unwrap_or_default().trim();
-        if content.is_empty() {
-            continue;
-        }
-        let line = index + 1;
-        let mv: Move = content.parse().map_err(|cause| MoveFileError::Malformed {
-            line,
-            text: content.to_owned(),
-            cause,
-        })?;
-        game.play(&mv).map_err(|mistake| MoveFileError::Illegal {
-            line,
-            text: content.to_owned(),
-            turn: game.turn(),
-            mistake,
-            name: mistake.name(),
-        })?;
-    }
-    Ok(game)
+    replay_lines(
+        SwcBlokus::<V>::new(start_piece),
+        text,
+        SwcBlokus::turn,
+        str::parse::<Move>,
+        |game, mv| game.play(mv).map_err(|m| (m, m.name())),
+    )
 }
 
 /// Plays the moves of a classic Blokus move file's text (see
@@ -154,28 +184,30 @@ pub fn replay_classic(
     players: ClassicPlayers,
     text: &str,
 ) -> Result<Classic, MoveFileError<ParseMoveError, ClassicMistake>> {
-    let mut game = Classic::new(players);
-    for (index, raw) in text.lines().enumerate() {
-        let content = raw.split('#').next().unwrap_or_default().trim();
-        if content.is_empty() {
-            continue;
-        }
-        let line = index + 1;
-        let mv = parse_classic(content).map_err(|cause| MoveFileError::Malformed {
-            line,
-            text: content.to_owned(),
-            cause,
-        })?;
-        game.play_recorded(&mv)
-            .map_err(|mistake| MoveFileError::Illegal {
-                line,
-                text: content.to_owned(),
-                turn: game.turn(),
-                mistake,
-                name: mistake.name(),
-            })?;
-    }
-    Ok(game)
+    replay_lines(
+        Classic::new(players),
+        text,
+        Classic::turn,
+        parse_classic,
+        |game, mv| game.play_recorded(mv).map_err(|m| (m, m.name())),
+    )
+}
+
+/// Plays the moves of a BCL move file's text (one move per line in the
+/// rules' notation, `#` comments) from the initial position. A pass of a
+/// player the rules have already skipped is accepted, as in game records.
+///
+/// # Errors
+///
+/// The first malformed or illegal line.
+pub fn replay_bcl(text: &str) -> Result<Bcl, MoveFileError<ParseBclMoveError, BclMistake>> {
+    replay_lines(
+        Bcl::new(),
+        text,
+        Bcl::turn,
+        str::parse::<BclMove>,
+        |game, mv| game.play_recorded(mv).map_err(|m| (m, m.name())),
+    )
 }
 
 /// Plays the moves of an Ostseeschach move file's text (`FX,FY-TX,TY`,
@@ -223,6 +255,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
         GameType::BlokusClassic3 => run_classic(ClassicPlayers::Three, args),
         GameType::BlokusClassic2 => run_classic(ClassicPlayers::Two, args),
         GameType::Ostseeschach2022 => run_ostseeschach_2022(args),
+        GameType::BlokusBcl => run_bcl(args),
         // Games without a counter of their own (the test games).
         #[allow(unreachable_patterns)]
         other => run_any(other, args),
@@ -335,6 +368,36 @@ fn run_ostseeschach_2022(args: &PerftArgs) -> anyhow::Result<()> {
         ostseeschach_report(start_line, &game, args.depth, args.by_kind)
     );
     Ok(())
+}
+
+/// The BLOKUS Champions League game: a move file, the fast counter.
+fn run_bcl(args: &PerftArgs) -> anyhow::Result<()> {
+    if args.seed.is_some()
+        || args.start_piece.is_some()
+        || args.start_line.is_some()
+        || args.by_kind
+    {
+        bail!("blokus_bcl takes --moves and --depth only");
+    }
+    let (text, source) = move_file(args)?;
+    let game = replay_bcl(&text).with_context(|| format!("in {source}"))?;
+    print!("{}", bcl_report(&game, args.depth));
+    Ok(())
+}
+
+/// The BCL report: the position's summary, then perft(1) … perft(depth)
+/// with timing.
+fn bcl_report(game: &Bcl, depth: u32) -> String {
+    let mut out = String::new();
+    let status = if game.is_over() { ", game over" } else { "" };
+    let _ = writeln!(
+        out,
+        "turn {}, {} to move{status}",
+        game.turn(),
+        game.current_player()
+    );
+    counts(&mut out, depth, |d| perft(game, d));
+    out
 }
 
 /// The text of `--moves` (empty without one) and how to name it in errors.
@@ -504,5 +567,38 @@ mod tests {
         // PENTO_X, never drawn in 2021, touches the border in 68 ways.
         let x = replay::<Swc2027>(PieceKind::PentoX, "").expect("no moves");
         assert!(report(&x, 1, false).contains("\nperft 1 68 ("));
+    }
+
+    #[test]
+    fn a_bcl_move_file_takes_every_form() {
+        // The rules' perft file's game after 6 blocks, in both forms.
+        let text = "ONE BOOMERANG SINGLE NONE 2 0 # place_to\nTWO 9,9\n\
+                    ONE CROWBAR DOUBLE HORIZONTAL 4 1\nTWO 5,8 5,9 6,8 6,9 7,8 8,8\n\
+                    ONE HANDGUN DOUBLE HORIZONTAL 6 0\nTWO 7,6 8,6 9,6 9,7\n";
+        let game = replay_bcl(text).expect("legal moves");
+        let report = bcl_report(&game, 2);
+        assert!(
+            report.starts_with("turn 6, ONE to move\nperft 1 44 ("),
+            "{report}"
+        );
+        assert!(report.contains("\nperft 2 764 ("), "{report}");
+        let error = replay_bcl("ONE DOT NONE NONE 0 0\nTWO DOT NONE NONE 0 0\n")
+            .expect_err("overlap")
+            .to_string();
+        assert_eq!(
+            error,
+            "line 2: `TWO DOT NONE NONE 0 0` is illegal at turn 1: the block would cover an occupied field (OVERLAP)"
+        );
+        let error = replay_bcl("ONE pass\n")
+            .expect_err("a block fits")
+            .to_string();
+        assert!(error.ends_with("(PASS_WHILE_PLACEMENT_EXISTS)"), "{error}");
+        let error = replay_bcl("ONE CIRCLE NONE NONE 0 0\n")
+            .expect_err("no such kind")
+            .to_string();
+        assert!(
+            error.starts_with("line 1: `ONE CIRCLE NONE NONE 0 0`: unknown block kind"),
+            "{error}"
+        );
     }
 }

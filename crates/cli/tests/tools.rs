@@ -1222,3 +1222,125 @@ fn a_classic_replay_exports_to_blksgf_and_replays_to_the_same_end() {
         "{error}"
     );
 }
+
+#[test]
+fn two_play_processes_complete_a_bcl_game() {
+    let (first, second) = play_pair(&["--game", "blokus_bcl"]);
+    for text in [&first, &second] {
+        assert!(text.contains("ONE (from (0,0)): "), "{text}");
+        // A regular end names the seed's reason of each player.
+        assert!(
+            text.contains(" cells, REGULAR (OUT_OF_SPACE)")
+                || text.contains(" cells, REGULAR (OUT_OF_BLOCK)"),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        lines_with(&first, "cells"),
+        lines_with(&second, "cells"),
+        "both saw the same result"
+    );
+}
+
+#[test]
+fn demo_match_bench_and_perft_take_blokus_bcl() {
+    let dir = tempfile::tempdir().unwrap();
+    let success = |args: &[&str]| {
+        let output = run(dir.path(), args);
+        let text = stdout(&output);
+        assert!(
+            output.status.success(),
+            "{args:?}: {text}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        text
+    };
+    let text = success(&[
+        "demo",
+        "--game",
+        "blokus_bcl",
+        "--seed",
+        "4",
+        "--replay-dir",
+        "out",
+    ]);
+    assert!(text.contains("greedy (ONE, from (0,0)): "), "{text}");
+    assert!(text.contains("\n    0123456789\n 0  "), "{text}");
+    assert!(text.contains("1: ONE · 2: TWO"), "{text}");
+
+    // The illegal bot loses every game, in either seat.
+    let text = success(&[
+        "match",
+        "--start-server",
+        "--game",
+        "blokus_bcl",
+        "--player1",
+        "builtin:greedy",
+        "--player2",
+        "builtin:illegal",
+        "-t",
+        "2",
+        "--results",
+        "bcl.jsonl",
+    ]);
+    assert!(text.contains("2 games, 2 irregular"), "{text}");
+    for row in result_rows(&dir.path().join("bcl.jsonl")) {
+        let causes = row["causes"].as_array().unwrap().clone();
+        assert!(
+            causes.contains(&serde_json::json!("RULE_VIOLATION")),
+            "{row}"
+        );
+        assert!(row.to_string().contains("OVERLAP"), "{row}");
+    }
+
+    let text = success(&[
+        "bench",
+        "--game",
+        "blokus_bcl",
+        "--games",
+        "2",
+        "--concurrency",
+        "2",
+        "--same-process",
+    ]);
+    assert!(text.contains("of blokus_bcl between"), "{text}");
+    assert!(
+        text.contains("0 soft and 0 hard timeouts, 0 violations or leaves, 0 client errors"),
+        "{text}"
+    );
+
+    // The rules' perft data: the empty board, and after six blocks given
+    // in both move forms.
+    let text = success(&["perft", "--game", "blokus_bcl", "--depth", "3"]);
+    assert!(text.starts_with("turn 0, ONE to move\n"), "{text}");
+    assert_eq!(perft_counts(&text), [(1, 30), (2, 900), (3, 49440)]);
+    std::fs::write(
+        dir.path().join("moves.txt"),
+        "# a random game\nONE BOOMERANG SINGLE NONE 2 0\nTWO 9,9\nONE CROWBAR DOUBLE HORIZONTAL 4 1\n\
+         TWO 5,8 5,9 6,8 6,9 7,8 8,8\nONE HANDGUN DOUBLE HORIZONTAL 6 0\nTWO 7,6 8,6 9,6 9,7\n",
+    )
+    .unwrap();
+    let text = success(&[
+        "perft",
+        "--game",
+        "blokus_bcl",
+        "--moves",
+        "moves.txt",
+        "--depth",
+        "2",
+    ]);
+    assert_eq!(perft_counts(&text), [(1, 44), (2, 764)]);
+    let output = run(
+        dir.path(),
+        &[
+            "perft",
+            "--game",
+            "blokus_bcl",
+            "--start-piece",
+            "PENTO_L",
+            "--depth",
+            "1",
+        ],
+    );
+    assert!(!output.status.success());
+}

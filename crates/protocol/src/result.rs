@@ -444,9 +444,11 @@ impl GameResult {
     }
 
     /// Reads the children of `<data class="result">`, written in the
-    /// layout of `dialect`. What the 2027 layout leaves out is restored as
-    /// the server meant it: a regular end without a winner team is a draw
-    /// of all seats with the most win points, and the players who lost an
+    /// layout of `dialect`. What the 2022 and 2027 layouts leave out is
+    /// restored as the server meant it: seats of a 2022 result without
+    /// `<winner>` that share the most win points, and have some, drew; a
+    /// regular 2027 end without a winner team is a draw of all seats with
+    /// the most win points, and the players who lost an
     /// irregular end (or all, if nobody won) get the conclusion's reason
     /// and the cause it tells.
     pub(crate) fn read_content(
@@ -517,6 +519,18 @@ impl GameResult {
                 .map(|s| s.display_name.clone())
                 .unwrap_or_default();
             result.winners.push(Winner { display_name, seat });
+        }
+        // The 2022 layout names a sole winner only: seats that share the
+        // most win points, and have some, drew.
+        if layout == ResultLayout::Season2022 && result.winners.is_empty() {
+            let tied = result.tied_seats();
+            let drew = |w: &Winner| {
+                let points = result.scores.get(w.seat).and_then(|s| s.parts.first());
+                points.and_then(|p| p.as_integer()).is_some_and(|p| p > 0)
+            };
+            if tied.len() > 1 && tied.iter().all(drew) {
+                result.winners = tied;
+            }
         }
         if let Some(conclusion) = result.conclusion.as_deref() {
             if conclusion.regular && result.winners.is_empty() {

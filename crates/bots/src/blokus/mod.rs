@@ -84,6 +84,7 @@ impl BlokusGame for Classic {
 /// draws at random (the bot catalogue's entry for the 20×20 Blokus games).
 pub fn bot<G: BlokusGame + 'static>(kind: BotKind, seed: u64) -> Option<Box<dyn Bot<G> + Send>> {
     Some(match kind {
+        BotKind::Illegal => return None,
         BotKind::Random => Box::new(RandomBot::new(Pcg64::new(
             u128::from(seed),
             // Any odd stream constant; fixed so a seed means one game.

@@ -29,6 +29,6 @@ pub fn bot(kind: BotKind, seed: u64) -> Option<Box<dyn Bot<Counting> + Send>> {
         BotKind::Random => Some(Box::new(CountingBot {
             rng: Pcg64::new(u128::from(seed), 0x2545_f491_4f6c_dd1d),
         })),
-        BotKind::Greedy => None,
+        BotKind::Greedy | BotKind::Illegal => None,
     }
 }

@@ -3,9 +3,10 @@
 //!
 //! The generic text names seats by label (`team ONE`); a game can present
 //! itself better with a [`Presentation`] in its own module here
-//! ([`blokus`] for the 20×20 Blokus games, [`ostseeschach2022`]), listed in
+//! ([`blokus`] for the 20×20 Blokus games, [`ostseeschach2022`], [`bcl`]), listed in
 //! [`presentation`]. A game without one is shown plainly.
 
+pub mod bcl;
 pub mod blokus;
 pub mod ostseeschach2022;
 
@@ -54,6 +55,7 @@ pub fn presentation(game: GameType) -> &'static dyn Presentation {
         GameType::BlokusClassic3 => &blokus::ClassicPresentation(ClassicPlayers::Three),
         GameType::BlokusClassic2 => &blokus::ClassicPresentation(ClassicPlayers::Two),
         GameType::Ostseeschach2022 => &ostseeschach2022::Ostseeschach2022,
+        GameType::BlokusBcl => &bcl::BclPresentation,
         // Games without a presentation of their own (the test games).
         #[allow(unreachable_patterns)]
         _ => &Plain,

@@ -550,3 +550,33 @@ fn the_block_pictures_are_the_seeds_blocks() {
     assert_eq!((blocks, cells), (12, 51));
     assert_eq!(pictures.matches('#').count(), 42);
 }
+
+#[test]
+fn a_draw_reads_back_with_both_winners() {
+    // The first listed placement every turn: both end with equal cells.
+    let mut game = Bcl::new();
+    let mut moves = spielleiter_rules::blokus::bcl::BclMoveList::new();
+    while !game.is_over() {
+        game.legal_moves(&mut moves);
+        let place = moves.get(0).expect("the player on turn can place");
+        game.play(&BclMove::Place(place)).expect("legal");
+    }
+    assert_eq!(game.winners(), PlayerSet::first(2));
+    let result = regular_result(&game, ["alice", "bob"]);
+    let xml = ServerMessage::Room {
+        room_id: ROOM.into(),
+        data: RoomData::Result(result.clone()),
+    }
+    .to_xml();
+    // The 2022 layout names no winner on a draw; the win points tell it.
+    assert!(!xml.contains("<winner"), "{xml}");
+    let Ok(ServerMessage::Room {
+        data: RoomData::Result(read),
+        ..
+    }) = ServerMessage::decode(xml.as_bytes(), GAME)
+    else {
+        panic!("a result");
+    };
+    assert_eq!(read, result);
+    assert_eq!(read.winners.len(), 2);
+}
