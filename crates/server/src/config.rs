@@ -97,6 +97,13 @@ pub struct Config {
     pub replay_dir: PathBuf,
     /// Whether finished replays are gzip-compressed (`.xml.gz`).
     pub replay_gzip: bool,
+    /// Whether the web side (pages, metrics, health check) is served.
+    pub http: bool,
+    /// The web side's TCP port, on the listen address; 0 picks a free one.
+    pub http_port: u16,
+    /// Whether running games are shown on the web side to everyone, also
+    /// when the server listens on other interfaces than loopback.
+    pub http_public: bool,
     /// Default log filter (`RUST_LOG` wins when set).
     pub log_level: String,
     /// Log line format.
@@ -163,6 +170,9 @@ impl Default for Config {
             replays: true,
             replay_dir: PathBuf::from("replays"),
             replay_gzip: false,
+            http: true,
+            http_port: 13080,
+            http_public: false,
             log_level: "info".to_owned(),
             log_format: LogFormat::Text,
         }
@@ -259,6 +269,12 @@ pub struct Overrides {
     pub replay_dir: Option<PathBuf>,
     /// See [`Config::replay_gzip`].
     pub replay_gzip: Option<bool>,
+    /// See [`Config::http`].
+    pub http: Option<bool>,
+    /// See [`Config::http_port`].
+    pub http_port: Option<u16>,
+    /// See [`Config::http_public`].
+    pub http_public: Option<bool>,
     /// See [`Config::log_level`].
     pub log_level: Option<String>,
     /// See [`Config::log_format`].
@@ -281,7 +297,17 @@ struct FileConfig {
     #[serde(default)]
     replays: FileReplays,
     #[serde(default)]
+    http: FileHttp,
+    #[serde(default)]
     log: FileLog,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileHttp {
+    enabled: Option<bool>,
+    port: Option<u16>,
+    public: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -435,6 +461,7 @@ impl Config {
             games,
             clock,
             replays,
+            http,
             log,
         } = file;
         let default_game = games
@@ -501,6 +528,9 @@ impl Config {
             replays: replays.enabled,
             replay_dir: replays.dir,
             replay_gzip: replays.gzip,
+            http: http.enabled,
+            http_port: http.port,
+            http_public: http.public,
             log_level: log.level,
             log_format: log.format,
         });
@@ -538,6 +568,9 @@ impl Config {
             replays,
             replay_dir,
             replay_gzip,
+            http,
+            http_port,
+            http_public,
             log_level,
             log_format,
         } = overrides;
@@ -606,6 +639,9 @@ impl Config {
         set(&mut self.replays, replays);
         set(&mut self.replay_dir, replay_dir);
         set(&mut self.replay_gzip, replay_gzip);
+        set(&mut self.http, http);
+        set(&mut self.http_port, http_port);
+        set(&mut self.http_public, http_public);
         set(&mut self.log_level, log_level);
         set(&mut self.log_format, log_format);
     }
@@ -624,6 +660,9 @@ impl Config {
         };
         if self.max_connections == 0 {
             return invalid("server.max_connections", "must be at least 1");
+        }
+        if self.http && self.http_port != 0 && self.http_port == self.port {
+            return invalid("http.port", "must differ from server.port");
         }
         if self.max_message_bytes < 1024 {
             return invalid("server.max_message_bytes", "must be at least 1024");
@@ -715,6 +754,12 @@ impl Config {
     /// The socket address to listen on.
     pub fn listen_addr(&self) -> SocketAddr {
         SocketAddr::new(self.listen, self.port)
+    }
+
+    /// The web side's socket address, if it is on.
+    pub fn http_addr(&self) -> Option<SocketAddr> {
+        self.http
+            .then_some(SocketAddr::new(self.listen, self.http_port))
     }
 }
 

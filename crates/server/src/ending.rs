@@ -80,6 +80,27 @@ pub trait ReasonTexts {
 }
 
 impl Ending {
+    /// Where the ending is in [`END_CAUSES`](crate::stats::END_CAUSES),
+    /// the labels the metrics count it by.
+    pub fn cause_index(&self) -> usize {
+        match self {
+            Ending::Regular => 0,
+            Ending::Violation { .. } => 1,
+            Ending::Left { .. } => 2,
+            Ending::Timeout {
+                kind: Timeout::Soft,
+                ..
+            } => 3,
+            Ending::Timeout {
+                kind: Timeout::Hard,
+                ..
+            } => 4,
+            Ending::Cancelled => 5,
+            Ending::Expired => 6,
+            Ending::Shutdown => 7,
+        }
+    }
+
     /// The seat that ended the game irregularly, if any.
     pub fn offender(&self) -> Option<usize> {
         match self {

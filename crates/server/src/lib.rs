@@ -29,7 +29,8 @@
 //!   of the room's game; [`texts`]: the server's own texts.
 //! - [`replay`]: replay files, written off the room task.
 //! - [`stats`]: counters and the server-added move latency; [`scores`]: the
-//!   test-mode score table.
+//!   test-mode score table; [`showroom`]: the snapshots rooms publish for
+//!   watchers (the web pages), the latest value winning.
 //! - [`config`]: defaults, file, environment and flags merged into a
 //!   [`Config`]; [`ids`]: room ids and reservation codes.
 #![deny(missing_docs)]
@@ -46,6 +47,7 @@ pub mod replay;
 pub mod room;
 pub mod scores;
 pub mod server;
+pub mod showroom;
 pub mod stats;
 pub mod texts;
 pub mod wire;

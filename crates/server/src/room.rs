@@ -26,6 +26,7 @@ use crate::{
     ids::RoomId,
     outbound::{ConnId, Outbox},
     replay::{ReplayRecorder, ReplayStore},
+    showroom::{PendingMove, Publisher, RoomPhase, RoomSnapshot},
     stats::ServerStats,
     wire::{self, Packet, SeatView},
 };
@@ -311,6 +312,8 @@ struct Seat {
 struct Pending {
     seat: usize,
     clock: MoveClock,
+    /// What watchers see of it.
+    shown: PendingMove,
     /// Reports when the request reached the socket.
     written: Option<oneshot::Receiver<Instant>>,
     /// When the move that led to this request was read, for the
@@ -356,6 +359,10 @@ struct Room {
     memento_size: usize,
     /// How the game ended, for the room's last log line.
     outcome: Option<Outcome>,
+    /// Where the room shows itself to watchers.
+    showroom: Publisher,
+    /// The result, once there is one.
+    result: Option<Arc<GameResult>>,
 }
 
 /// A finished game in words, for the log.
@@ -401,6 +408,17 @@ impl Room {
     fn new(setup: RoomSetup, commands: mpsc::Receiver<RoomCommand>) -> Room {
         let game_type = setup.game.game_type();
         let (soft, hard) = game_type.default_move_time();
+        let showroom = setup.stats.rooms.open(RoomSnapshot {
+            id: setup.id.clone(),
+            names: setup.seats.iter().map(|s| s.display_name.clone()).collect(),
+            seated: vec![false; setup.seats.len()],
+            phase: RoomPhase::Waiting,
+            game: setup.game.clone(),
+            pending: None,
+            result: None,
+            opened: std::time::SystemTime::now(),
+            version: 0,
+        });
         Room {
             named_limits: setup.limits.unwrap_or(TimeLimits { soft, hard }),
             dialect: games::dialect(game_type),
@@ -428,6 +446,8 @@ impl Room {
             last_move_read_at: None,
             memento_size: 4096,
             outcome: None,
+            showroom,
+            result: None,
         }
     }
 
@@ -445,6 +465,8 @@ impl Room {
                         pending.written = None;
                         record_written(pending, at, &self.stats);
                     }
+                    // Nothing a watcher sees has changed.
+                    continue;
                 }
                 Wakeup::RequestLost => {
                     if let Some(pending) = &self.pending {
@@ -483,6 +505,7 @@ impl Room {
                     self.finish(Ending::Cancelled);
                 }
             }
+            self.show();
         }
         // From now on the room is unknown to its clients: sends fail, so a
         // late request is answered as for a room that does not exist.
@@ -658,9 +681,15 @@ impl Room {
             Ok(written) => {
                 let limits = self.limits.filter(|_| self.seats[seat].spec.can_timeout);
                 debug!(seat, turn = self.game.turn(), "move requested");
+                let now = Instant::now();
                 self.pending = Some(Pending {
                     seat,
-                    clock: MoveClock::new(limits, Instant::now()),
+                    clock: MoveClock::new(limits, now),
+                    shown: PendingMove {
+                        seat,
+                        asked_at: now,
+                        limits: limits.map(|l| (l.soft, l.hard)),
+                    },
                     written: Some(written),
                     after_move_read_at: self.last_move_read_at.take(),
                 });
@@ -822,6 +851,9 @@ impl Room {
         self.phase = Phase::Over;
         self.pending = None;
         ServerStats::count(&self.stats.games_finished);
+        self.stats
+            .finished_by_cause
+            .count(self.game.game_type(), ending.cause_index());
         match &ending {
             Ending::Timeout {
                 kind: Timeout::Soft,
@@ -853,6 +885,7 @@ impl Room {
             });
         }
         self.outcome = Some(Outcome::of(&result, &views, &ending));
+        self.result = Some(Arc::new(result.clone()));
         let result = wire::result(&self.id, result);
         info!(ending = %ending.describe(), "game over");
         for seat in 0..self.seats.len() {
@@ -882,6 +915,27 @@ impl Room {
                 outbox.close();
             }
         }
+    }
+
+    /// Publishes the room as it is now to its watchers (never waits).
+    fn show(&self) {
+        let phase = match self.phase {
+            Phase::Waiting => RoomPhase::Waiting,
+            Phase::Running if self.paused => RoomPhase::Paused,
+            Phase::Running => RoomPhase::Running,
+            Phase::Over => RoomPhase::Over,
+        };
+        self.showroom.publish(|snapshot| {
+            snapshot.game.clone_from(&self.game);
+            snapshot.phase = phase;
+            snapshot.pending = self.pending.as_ref().map(|p| p.shown);
+            for (shown, seat) in snapshot.seated.iter_mut().zip(&self.seats) {
+                *shown = seat.occupant.is_some();
+            }
+            if snapshot.result.is_none() {
+                snapshot.result.clone_from(&self.result);
+            }
+        });
     }
 
     fn seat_of(&self, conn: ConnId) -> Option<usize> {

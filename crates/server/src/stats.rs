@@ -5,9 +5,16 @@
 //! on them.
 
 use std::{
-    sync::atomic::{AtomicU64, Ordering},
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
     time::Duration,
 };
+
+use spielleiter_rules::GameType;
+
+use crate::showroom::Showroom;
 
 /// Sub-buckets per power of two: a recorded value is off by at most 1/32
 /// (about 3 %).
@@ -20,12 +27,15 @@ const BUCKETS: usize = 32 + 36 * SUB_BUCKETS as usize;
 #[derive(Debug)]
 pub struct LatencyHistogram {
     buckets: Box<[AtomicU64]>,
+    /// The sum of the recorded values in microseconds.
+    sum_micros: AtomicU64,
 }
 
 impl Default for LatencyHistogram {
     fn default() -> Self {
         LatencyHistogram {
             buckets: (0..BUCKETS).map(|_| AtomicU64::new(0)).collect(),
+            sum_micros: AtomicU64::new(0),
         }
     }
 }
@@ -56,6 +66,24 @@ impl LatencyHistogram {
     pub fn record(&self, duration: Duration) {
         let micros = u64::try_from(duration.as_micros()).unwrap_or(u64::MAX);
         self.buckets[bucket_of(micros)].fetch_add(1, Ordering::Relaxed);
+        self.sum_micros.fetch_add(micros, Ordering::Relaxed);
+    }
+
+    /// The sum of the recorded durations.
+    pub fn sum(&self) -> Duration {
+        Duration::from_micros(self.sum_micros.load(Ordering::Relaxed))
+    }
+
+    /// How many recorded durations fall into buckets below `limit` (exact
+    /// when `limit` is a bucket boundary such as 50 µs × 2^k; otherwise
+    /// within the buckets' 3 %).
+    pub fn count_below(&self, limit: Duration) -> u64 {
+        let micros = u64::try_from(limit.as_micros()).unwrap_or(u64::MAX);
+        let end = bucket_of(micros);
+        self.buckets[..end]
+            .iter()
+            .map(|b| b.load(Ordering::Relaxed))
+            .sum()
     }
 
     /// How many durations were recorded.
@@ -88,15 +116,20 @@ impl LatencyHistogram {
     }
 }
 
-/// What the server counts about itself.
+/// What the server tells about itself: counters, the server-added move
+/// latency, and the rooms as they are now ([`Showroom`]).
 #[derive(Debug, Default)]
 pub struct ServerStats {
+    /// The open rooms' snapshots and the last finished games.
+    pub rooms: Arc<Showroom>,
     /// From reading a move to writing the next move request.
     pub move_latency: LatencyHistogram,
     /// Moves applied.
     pub moves: AtomicU64,
     /// Games that reached a result.
     pub games_finished: AtomicU64,
+    /// Games that reached a result, by game and how they ended.
+    pub finished_by_cause: FinishedGames,
     /// Games lost by a move after the soft limit.
     pub soft_timeouts: AtomicU64,
     /// Games lost by no move within the hard limit.
@@ -118,6 +151,57 @@ pub struct ServerStats {
     /// Connections closed because a message took too long, or was large
     /// and unfinished while the server held too many such bytes.
     pub slow_messages: AtomicU64,
+}
+
+/// How a game ended, as the metrics count it: one label per kind of
+/// [`Ending`](crate::ending::Ending).
+pub const END_CAUSES: [&str; 8] = [
+    "regular",
+    "rule_violation",
+    "left",
+    "soft_timeout",
+    "hard_timeout",
+    "cancelled",
+    "expired",
+    "shutdown",
+];
+
+/// Finished games per game type and end cause.
+#[derive(Debug)]
+pub struct FinishedGames {
+    /// `GameType::ALL.len() × END_CAUSES.len()` counters, game by game.
+    counts: Box<[AtomicU64]>,
+}
+
+impl Default for FinishedGames {
+    fn default() -> Self {
+        FinishedGames {
+            counts: (0..GameType::ALL.len() * END_CAUSES.len())
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        }
+    }
+}
+
+impl FinishedGames {
+    fn index(game: GameType, cause: usize) -> Option<usize> {
+        let game = GameType::ALL.iter().position(|&g| g == game)?;
+        Some(game * END_CAUSES.len() + cause)
+    }
+
+    /// Counts a game of `game` that ended by `END_CAUSES[cause]`.
+    pub(crate) fn count(&self, game: GameType, cause: usize) {
+        if let Some(counter) = Self::index(game, cause).and_then(|i| self.counts.get(i)) {
+            counter.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The games of `game` that ended by `END_CAUSES[cause]`.
+    pub fn get(&self, game: GameType, cause: usize) -> u64 {
+        Self::index(game, cause)
+            .and_then(|i| self.counts.get(i))
+            .map_or(0, |c| c.load(Ordering::Relaxed))
+    }
 }
 
 impl ServerStats {
@@ -164,5 +248,32 @@ mod tests {
         let p99 = histogram.quantile(0.99).expect("recorded").as_micros();
         assert!((960..=990).contains(&p99), "{p99}");
         assert_eq!(histogram.quantile(0.0), Some(Duration::from_micros(1)));
+        assert_eq!(histogram.sum(), Duration::from_micros(500_500));
+        assert_eq!(histogram.count_below(Duration::from_micros(50)), 49);
+        assert_eq!(histogram.count_below(Duration::from_micros(800)), 799);
+        assert_eq!(histogram.count_below(Duration::from_secs(1)), 1000);
+    }
+}
+
+#[cfg(test)]
+mod finished_tests {
+    use super::*;
+
+    #[test]
+    fn finished_games_are_counted_per_game_and_cause() {
+        let finished = FinishedGames::default();
+        let game = GameType::ALL[0];
+        finished.count(game, 1);
+        finished.count(game, 1);
+        assert_eq!(finished.get(game, 1), 2);
+        assert_eq!(finished.get(game, 0), 0);
+        // An index beyond the causes is not counted anywhere.
+        finished.count(game, END_CAUSES.len() * GameType::ALL.len());
+        let total: u64 = GameType::ALL
+            .iter()
+            .flat_map(|&g| (0..END_CAUSES.len()).map(move |c| (g, c)))
+            .map(|(g, c)| finished.get(g, c))
+            .sum();
+        assert_eq!(total, 2);
     }
 }
