@@ -141,13 +141,20 @@ wait_healthy() {
     fail "$container is not healthy within 30 s (last: $health)"
 }
 
+# The host port to which CONTAINER publishes PORT (13050 unless given), on
+# 127.0.0.1.
 published_port() {
-    local address
-    address=$(docker port "$1" 13050/tcp | head -n 1)
+    local address container_port=${2:-13050}
+    address=$(docker port "$1" "$container_port/tcp" | head -n 1)
     case "$address" in
     127.0.0.1:*) echo "${address#127.0.0.1:}" ;;
-    *) fail "$1 publishes 13050 on $address, not on 127.0.0.1 only" ;;
+    *) fail "$1 publishes $container_port on $address, not on 127.0.0.1 only" ;;
     esac
+}
+
+# GET http://127.0.0.1:PORT/PATH from the host; prints the body.
+http_get() {
+    curl -fsS --max-time 10 "http://127.0.0.1:$1$2" || fail "GET $2 on port $1 failed"
 }
 
 # Two built-in bots on the host play one game on 127.0.0.1:PORT; the rest
@@ -242,16 +249,29 @@ docker rm sltest-unwritable >/dev/null
 step "server container, replays on a host directory"
 replays=$run/replays
 replay_dir "$replays"
-docker run -d --name sltest-server -p 127.0.0.1::13050 \
+docker run -d --name sltest-server -p 127.0.0.1::13050 -p 127.0.0.1::13080 \
     -v "$replays:/data/replays" "$image" >/dev/null
 wait_healthy sltest-server
 port=$(published_port sltest-server)
+web_port=$(published_port sltest-server 13080)
+
+step "the web side from the host through 127.0.0.1:$web_port"
+[ "$(http_get "$web_port" /healthz)" = ok ] || fail "/healthz does not say ok"
+# Inside the container the server listens on all interfaces: running games
+# are not shown without the passphrase, finished ones are.
+http_get "$web_port" /api/rooms | grep -q '"live":false' ||
+    fail "running games are shown without the passphrase"
 
 step "3 games by two bots on the host through 127.0.0.1:$port"
 for game in 1 2 3; do
     play_game "game$game" "$port"
 done
 check_replays "$replays" 3
+http_get "$web_port" /metrics |
+    grep -q 'spielleiter_games_finished_total{game="swc_2021_blokus",cause="regular"} 3' ||
+    fail "/metrics does not count the 3 games"
+[ "$(http_get "$web_port" /api/replays | grep -o '"name"' | wc -l)" = 3 ] ||
+    fail "/api/replays does not list the 3 replays"
 
 step "docker stop during a game"
 play_game stopped "$port" --think-ms 500 &
@@ -287,13 +307,16 @@ docker rm -f sltest-server >/dev/null
 step "compose (${compose[*]}): the server and the bot profile, 2 games"
 (
     cd docker
-    SPIELLEITER_PUBLISH=127.0.0.1: SPIELLEITER_BOT_THINK_MS=100 \
+    SPIELLEITER_PUBLISH=127.0.0.1: SPIELLEITER_HTTP_PUBLISH=127.0.0.1: \
+        SPIELLEITER_BOT_THINK_MS=100 \
         "${compose[@]}" -p sltest --profile bots up -d
 ) 2>&1 | sed 's/^/  /'
 server=$(cd docker && "${compose[@]}" -p sltest ps -q spielleiter)
 [ -n "$server" ] || fail "compose started no server"
 wait_healthy "$server"
 published_port "$server" >/dev/null
+[ "$(http_get "$(published_port "$server" 13080)" /healthz)" = ok ] ||
+    fail "compose: /healthz does not say ok"
 # Two games: the bots' restart policy brings them back after the first.
 compose_replays=$run/compose-replays
 for _ in $(seq 240); do

@@ -30,3 +30,5 @@ mod bad_moves;
 // The BLOKUS Champions League game: a whole game next to Blokus 2021,
 // disqualifications with the seed's codes, the clock, the illegal bot.
 mod bcl;
+// The web side: routes, live event streams, access.
+mod web;

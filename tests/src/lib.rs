@@ -3,6 +3,8 @@
 //! typed messages.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
+pub mod http;
+
 use std::{
     net::SocketAddr,
     path::{Path, PathBuf},
@@ -802,6 +804,11 @@ impl BackgroundGame {
             replay_dir: server.replays.then(|| server.replay_dir.clone()),
             players,
         }
+    }
+
+    /// The game's room.
+    pub fn room_id(&self) -> &str {
+        &self.room_id
     }
 
     /// Waits for the game's end and asserts it was undisturbed: both

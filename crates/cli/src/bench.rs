@@ -16,6 +16,10 @@
 //!
 //! `--sweep 50,200,1000` runs one benchmark per concurrency, one after the
 //! other, each with a fresh server, and prints the figures as one table.
+//!
+//! The server serves its web side too, as `serve` does by default; with
+//! `--web-observers N`, N pages in the players' process follow running
+//! games on it (see [`observers`](crate::observers)).
 
 use std::{
     io::{BufRead, BufReader, Write},
@@ -35,7 +39,10 @@ use spielleiter_client::{Connection, PlayOptions, play};
 use spielleiter_protocol::result::ScoreCause;
 use spielleiter_rules::GameType;
 use spielleiter_server::{Config, EmbeddedServer, stats::ServerStats};
+use spielleiter_web::{Access, EmbeddedWeb, WebSettings};
 use tokio::time::Instant;
+
+use crate::observers;
 
 /// Options of the benchmark.
 #[derive(Debug, Args)]
@@ -80,9 +87,16 @@ pub struct BenchArgs {
     /// `--think-ms`).
     #[arg(long, default_value = "idle", value_parser = ["idle", "nice", "normal"])]
     players_priority: String,
+    /// Web pages following running games: each reads the event stream of
+    /// a running room to the end of its game, then the next room's.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    web_observers: usize,
     /// Internal: be the players' process for the server at this address.
     #[arg(long, hide = true, value_name = "ADDR")]
     players_for: Option<SocketAddr>,
+    /// Internal: the web side the players' process observes.
+    #[arg(long, hide = true, value_name = "ADDR")]
+    web_for: Option<SocketAddr>,
 }
 
 /// What the players saw, counted across all games.
@@ -100,6 +114,8 @@ struct Tally {
     hard_timeouts: AtomicU64,
     /// Player connections that failed (not a game outcome).
     client_errors: AtomicU64,
+    /// Events the web observers read.
+    web_events: Arc<AtomicU64>,
 }
 
 impl Tally {
@@ -110,13 +126,14 @@ impl Tally {
     fn line(&self) -> String {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         format!(
-            "tally {} {} {} {} {} {}",
+            "tally {} {} {} {} {} {} {}",
             get(&self.moves_sent),
             get(&self.regular),
             get(&self.broken),
             get(&self.soft_timeouts),
             get(&self.hard_timeouts),
-            get(&self.client_errors)
+            get(&self.client_errors),
+            get(&self.web_events)
         )
     }
 
@@ -133,6 +150,7 @@ impl Tally {
             soft_timeouts: next()?,
             hard_timeouts: next()?,
             client_errors: next()?,
+            web_events: Arc::new(next()?),
         })
     }
 }
@@ -222,8 +240,17 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
     let server = EmbeddedServer::start(config).await?;
     let addr = server.addr();
     let stats = Arc::clone(server.stats());
+    let web = EmbeddedWeb::start(
+        SocketAddr::from(([127, 0, 0, 1], 0)),
+        Arc::clone(&stats),
+        WebSettings {
+            access: Access::new(addr.ip(), false, None),
+            replay_dir: args.replays.then(|| replay_dir.clone()),
+        },
+    )
+    .await?;
     println!(
-        "bench: {} concurrent games of {} between `{}` bots, think {} ms, replays {}, players {}, until {} games or {} s",
+        "bench: {} concurrent games of {} between `{}` bots, think {} ms, replays {}, players {}, {} web observers, until {} games or {} s",
         concurrency,
         args.game,
         args.bot,
@@ -234,6 +261,7 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
         } else {
             format!("in a child process at {} priority", args.players_priority)
         },
+        args.web_observers,
         args.games,
         args.duration_secs
     );
@@ -241,9 +269,14 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
     let started = Instant::now();
     let cpu_at_start = usage::cpu_time();
     let players = if args.same_process {
-        Players::Local(LocalPlayers::start(addr, concurrency, args)?)
+        Players::Local(LocalPlayers::start(
+            addr,
+            concurrency,
+            Some(web.addr()),
+            args,
+        )?)
     } else {
-        Players::Child(spawn_players(addr, concurrency, args)?)
+        Players::Child(spawn_players(addr, concurrency, web.addr(), args)?)
     };
     let deadline = started + Duration::from_secs(args.duration_secs);
     let mut last_report = started;
@@ -280,6 +313,7 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
     let latencies = stats.move_latency.count();
     players.settle(figures.finished).await;
     let tally = players.stop().await?;
+    drop(web);
     server.stop().await?;
     let _ = std::fs::remove_dir_all(&replay_dir);
 
@@ -333,6 +367,14 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
         get(&tally.broken),
         get(&tally.client_errors)
     );
+    if args.web_observers > 0 {
+        let events = get(&tally.web_events);
+        println!(
+            "web observers:            {}, {events} events read ({:.0} per second)",
+            args.web_observers,
+            events as f64 / figures.elapsed.as_secs_f64()
+        );
+    }
     Ok(figures)
 }
 
@@ -448,7 +490,7 @@ impl Players {
     }
 }
 
-/// Player loops in this process.
+/// Player loops (and web observers) in this process.
 struct LocalPlayers {
     tally: Arc<Tally>,
     stopping: Arc<AtomicBool>,
@@ -459,6 +501,7 @@ impl LocalPlayers {
     fn start(
         addr: SocketAddr,
         concurrency: usize,
+        web: Option<SocketAddr>,
         args: &BenchArgs,
     ) -> anyhow::Result<LocalPlayers> {
         // Fails here, before any game, if the game has no such bot.
@@ -469,7 +512,7 @@ impl LocalPlayers {
             think: Duration::from_millis(args.think_ms),
         };
         let (game, kind) = (args.game, args.bot);
-        let tasks = (0..concurrency * game.player_count())
+        let mut tasks: Vec<tokio::task::JoinHandle<()>> = (0..concurrency * game.player_count())
             .map(|slot| {
                 let (tally, stopping) = (Arc::clone(&tally), Arc::clone(&stopping));
                 tokio::spawn(async move {
@@ -490,6 +533,14 @@ impl LocalPlayers {
                 })
             })
             .collect();
+        if let Some(web) = web.filter(|_| args.web_observers > 0) {
+            tasks.extend(observers::start(
+                web,
+                args.web_observers,
+                Arc::clone(&tally.web_events),
+                Arc::clone(&stopping),
+            ));
+        }
         Ok(LocalPlayers {
             tally,
             stopping,
@@ -510,7 +561,12 @@ impl LocalPlayers {
 /// `idle` uses `chrt --idle` (the process runs only when the server has
 /// nothing to do) and falls back to `nice -n 19`, which falls back to a
 /// normal start.
-fn spawn_players(addr: SocketAddr, concurrency: usize, args: &BenchArgs) -> anyhow::Result<Child> {
+fn spawn_players(
+    addr: SocketAddr,
+    concurrency: usize,
+    web: SocketAddr,
+    args: &BenchArgs,
+) -> anyhow::Result<Child> {
     let exe = std::env::current_exe().context("cannot find the spielleiter binary")?;
     let player_args = [
         "bench".to_owned(),
@@ -524,6 +580,10 @@ fn spawn_players(addr: SocketAddr, concurrency: usize, args: &BenchArgs) -> anyh
         args.bot.to_string(),
         "--game".to_owned(),
         args.game.to_string(),
+        "--web-observers".to_owned(),
+        args.web_observers.to_string(),
+        "--web-for".to_owned(),
+        web.to_string(),
     ];
     let launchers: &[&[&str]] = match args.players_priority.as_str() {
         "idle" => &[&["chrt", "--idle", "0"], &["nice", "-n", "19"], &[]],
@@ -580,7 +640,7 @@ fn stop_child(mut child: Child) -> anyhow::Result<Tally> {
 /// The players' process: play until a line arrives on stdin, then print
 /// the tally.
 async fn players_process(addr: SocketAddr, args: &BenchArgs) -> anyhow::Result<()> {
-    let players = LocalPlayers::start(addr, args.concurrency, args)?;
+    let players = LocalPlayers::start(addr, args.concurrency, args.web_for, args)?;
     tokio::task::spawn_blocking(|| {
         let mut line = String::new();
         let _ = std::io::stdin().read_line(&mut line);

@@ -25,20 +25,12 @@ use std::{
 };
 
 use anyhow::{Context, bail};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, ValueEnum};
 use spielleiter_protocol::{GameState, Replay, read_replay, seats::seat_label};
 use spielleiter_rules::{
     GameType,
     blokus::{Classic, ClassicPlayers, Color, Move, Placement, notation::PentobiCells},
 };
-
-/// `spielleiter replay …`.
-#[derive(Debug, Subcommand)]
-pub enum ReplayCommand {
-    /// Write a replay in another format (classic Blokus: Pentobi's
-    /// `.blksgf`).
-    Export(ExportArgs),
-}
 
 /// The formats `replay export` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -64,19 +56,8 @@ pub struct ExportArgs {
     game: Option<GameType>,
 }
 
-/// Runs a `replay` subcommand.
-///
-/// # Errors
-///
-/// An unreadable replay, one of a game the format does not cover, or a
-/// file that cannot be written.
-pub fn replay(command: &ReplayCommand) -> anyhow::Result<()> {
-    match command {
-        ReplayCommand::Export(args) => export(args),
-    }
-}
-
-fn export(args: &ExportArgs) -> anyhow::Result<()> {
+/// Writes the replay in the asked format.
+pub fn export(args: &ExportArgs) -> anyhow::Result<()> {
     let ExportFormat::Blksgf = args.format;
     let game = match args.game {
         Some(game) => game,

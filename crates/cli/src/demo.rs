@@ -2,7 +2,7 @@
 //! in this process, lets two built-in bots play one game over real TCP, and
 //! prints the final board, the result and the replay file.
 
-use std::{path::PathBuf, time::SystemTime};
+use std::{io::IsTerminal, path::PathBuf, time::SystemTime};
 
 use anyhow::Context;
 use clap::Args;
@@ -10,6 +10,7 @@ use spielleiter_arena::{LocalServer, LocalServerSettings, distinct_names, replay
 use spielleiter_bots::{Bot, BotKind};
 use spielleiter_client::{Connection, GameReport, PlayOptions, play};
 use spielleiter_protocol::{Prepare, SlotDescriptor};
+use spielleiter_render::{Labels, picture};
 use spielleiter_rules::GameType;
 
 use spielleiter_protocol::seats::seat_label;
@@ -112,13 +113,12 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
         .final_position()
         .context("the game sent no state")?
         .context("the final state is inconsistent")?;
-    match show::presentation(args.game).picture(&position) {
-        Some(picture) => println!("\n{picture}"),
-        None => println!(
-            "\nThe game ended after {} turns.\n",
-            spielleiter_rules::Game::turn(&position)
-        ),
-    }
+    let labels = Labels {
+        names: names.to_vec(),
+        notes: Vec::new(),
+    };
+    let color = std::io::stdout().is_terminal();
+    println!("\n{}", picture(&position, &labels).text(color));
     let result = report
         .result
         .as_ref()

@@ -79,6 +79,9 @@ const RENAMED_KEYS: &[(&str, &str)] = &[
     ("replays.gzip", "replay_gzip"),
     ("log.level", "log_level"),
     ("log.format", "log_format"),
+    ("http.enabled", "http"),
+    ("http.port", "http_port"),
+    ("http.public", "http_public"),
 ];
 
 /// The argument that sets config key `key` (`section.name`): by default the
@@ -140,6 +143,7 @@ mod tests {
             ("clock.soft_limit_ms", "SPIELLEITER_SOFT_TIMEOUT_MS"),
             ("clock.hard_limit_ms", "SPIELLEITER_HARD_TIMEOUT_MS"),
             ("log.level", "SPIELLEITER_LOG_LEVEL"),
+            ("http.port", "SPIELLEITER_HTTP_PORT"),
         ] {
             let error = ConfigError::Invalid {
                 key,

@@ -7,6 +7,9 @@
 //! must end its own document in reply. That proves the accept loop, a
 //! connection task and the writer all run, without joining a game or
 //! leaving a trace above the debug log level.
+//!
+//! When the server's settings have the web side on, `health` also asks its
+//! `/healthz` for `200 ok` (a one-line HTTP/1.0 request, read to the end).
 
 use std::{
     net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr},
@@ -25,15 +28,22 @@ use tokio_util::codec::Decoder;
 
 use crate::serve::ServerLocation;
 
-/// Which server to probe. Without `--addr`, the address comes from the
+/// Which server to probe. Without `--addr`, the addresses come from the
 /// server's own settings (config file, `SPIELLEITER_LISTEN`,
-/// `SPIELLEITER_PORT`), so a container's health check needs no arguments.
+/// `SPIELLEITER_PORT`, `SPIELLEITER_HTTP`, `SPIELLEITER_HTTP_PORT`), so a
+/// container's health check needs no arguments.
 #[derive(Debug, Args)]
 pub struct HealthArgs {
-    /// The server to probe, `HOST:PORT` [default: the configured port on
-    /// loopback, or on the listen address if it is a specific one].
+    /// The server's game port to probe, `HOST:PORT` [default: the
+    /// configured port on loopback, or on the listen address if it is a
+    /// specific one].
     #[arg(long, value_name = "HOST:PORT")]
     addr: Option<String>,
+    /// The web side to probe (`/healthz`), `HOST:PORT` [default: the
+    /// configured web port as for the game port, if the web side is on and
+    /// `--addr` is not given].
+    #[arg(long, value_name = "HOST:PORT")]
+    http_addr: Option<String>,
     /// The server's settings, read as `serve` reads them.
     #[command(flatten)]
     server: ServerLocation,
@@ -42,11 +52,18 @@ pub struct HealthArgs {
     timeout_ms: u64,
 }
 
-/// Probes the server; an error means unhealthy.
+/// Probes the server (and its web side); an error means unhealthy.
 pub fn run(args: &HealthArgs) -> anyhow::Result<()> {
-    let target = match &args.addr {
-        Some(addr) => addr.clone(),
-        None => probe_address(args)?.to_string(),
+    let (game, web) = match &args.addr {
+        Some(addr) => (addr.clone(), args.http_addr.clone()),
+        None => {
+            let config = args.server.load()?;
+            let web = args
+                .http_addr
+                .clone()
+                .or_else(|| config.http_addr().map(|a| reachable(a).to_string()));
+            (reachable(config.listen_addr()).to_string(), web)
+        }
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -54,25 +71,70 @@ pub fn run(args: &HealthArgs) -> anyhow::Result<()> {
         .context("cannot start the async runtime")?;
     let limit = Duration::from_millis(args.timeout_ms);
     runtime.block_on(async {
-        match tokio::time::timeout(limit, probe(&target)).await {
-            Ok(result) => result.with_context(|| format!("unhealthy: {target}")),
-            Err(_) => bail!("unhealthy: {target} did not answer within {limit:?}"),
+        let probes = async {
+            probe(&game)
+                .await
+                .with_context(|| format!("unhealthy: {game}"))?;
+            if let Some(web) = &web {
+                probe_web(web)
+                    .await
+                    .with_context(|| format!("unhealthy: http://{web}/healthz"))?;
+            }
+            anyhow::Ok(())
+        };
+        match tokio::time::timeout(limit, probes).await {
+            Ok(result) => result,
+            Err(_) => bail!("unhealthy: no answer within {limit:?}"),
         }
     })?;
-    println!("healthy: {target} answers");
+    match web {
+        Some(web) => println!("healthy: {game} answers, and http://{web}/healthz"),
+        None => println!("healthy: {game} answers"),
+    }
     Ok(())
 }
 
-/// Where the configured server can be reached from this machine: its port
-/// on loopback when it listens on all interfaces.
-fn probe_address(args: &HealthArgs) -> anyhow::Result<SocketAddr> {
-    let mut addr = args.server.load()?.listen_addr();
+/// Where a server listening on `addr` can be reached from this machine: on
+/// loopback when it listens on all interfaces.
+fn reachable(mut addr: SocketAddr) -> SocketAddr {
     match addr.ip() {
         IpAddr::V4(ip) if ip.is_unspecified() => addr.set_ip(Ipv4Addr::LOCALHOST.into()),
         IpAddr::V6(ip) if ip.is_unspecified() => addr.set_ip(Ipv6Addr::LOCALHOST.into()),
         _ => {}
     }
-    Ok(addr)
+    addr
+}
+
+/// Asks the web side's `/healthz`; it must answer `200` with `ok`.
+async fn probe_web(target: &str) -> anyhow::Result<()> {
+    let mut stream = TcpStream::connect(target).await.context("cannot connect")?;
+    stream
+        .write_all(b"GET /healthz HTTP/1.0\r\nHost: localhost\r\n\r\n")
+        .await?;
+    let mut answer = Vec::new();
+    (&mut stream)
+        .take(ANSWER_LIMIT)
+        .read_to_end(&mut answer)
+        .await
+        .context("cannot read the answer")?;
+    check_web_answer(&answer)
+}
+
+/// The answer of `/healthz`: status 200 and the body `ok`.
+fn check_web_answer(answer: &[u8]) -> anyhow::Result<()> {
+    let text = String::from_utf8_lossy(answer);
+    let status = text.lines().next().unwrap_or_default();
+    let healthy = status.split(' ').nth(1) == Some("200")
+        && text
+            .split_once("\r\n\r\n")
+            .is_some_and(|(_, body)| body.trim() == "ok");
+    if healthy {
+        Ok(())
+    } else if text.is_empty() {
+        bail!("the web side closed without answering")
+    } else {
+        bail!("the web side answered {status:?}")
+    }
 }
 
 /// The largest answer read: the server's reply to an empty document is a
@@ -127,5 +189,14 @@ mod tests {
             .expect_err("unhealthy");
         assert!(full.to_string().contains("server full"), "{full}");
         check_answer(b"HTTP/1.1 400 Bad Request\r\n\r\n").expect_err("unhealthy");
+    }
+
+    #[test]
+    fn the_web_side_must_say_ok() {
+        check_web_answer(b"HTTP/1.0 200 OK\r\ncontent-length: 3\r\n\r\nok\n").expect("healthy");
+        let missing = check_web_answer(b"HTTP/1.0 404 Not Found\r\n\r\n").expect_err("unhealthy");
+        assert!(missing.to_string().contains("404"), "{missing}");
+        check_web_answer(b"HTTP/1.0 200 OK\r\n\r\nsomething else").expect_err("unhealthy");
+        check_web_answer(b"").expect_err("unhealthy");
     }
 }

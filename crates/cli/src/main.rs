@@ -9,7 +9,9 @@ mod demo;
 mod environment;
 mod health;
 mod match_command;
+mod observers;
 mod perft;
+mod pictures;
 mod play;
 mod serve;
 mod show;
@@ -57,10 +59,13 @@ enum Command {
     /// Count a game's move sequences from a position (move generator check
     /// and benchmark).
     Perft(perft::PerftArgs),
-    /// Work with replays (export a classic Blokus replay for Pentobi).
+    /// Draw one position of a replay as SVG or PNG (`-o FILE.svg`,
+    /// `-o FILE.png`).
+    Render(pictures::RenderArgs),
+    /// Look at replays in the terminal.
     Replay {
         #[command(subcommand)]
-        command: blksgf::ReplayCommand,
+        command: pictures::ReplayCommand,
     },
     /// Check that a server answers on its game port (exit status 0), e.g. as
     /// a container's health check. Finds the port in the server's settings
@@ -90,7 +95,8 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Health(args)) => health::run(&args),
-        Some(Command::Replay { command }) => blksgf::replay(&command),
+        Some(Command::Render(args)) => pictures::render(&args),
+        Some(Command::Replay { command }) => pictures::replay(&command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,7 +2,13 @@
 //! the configuration from file, environment and flags, sets up logging, and
 //! runs the server until SIGINT or SIGTERM.
 
-use std::{io::IsTerminal, net::IpAddr, path::PathBuf};
+use std::{
+    io::IsTerminal,
+    net::{IpAddr, SocketAddr},
+    path::PathBuf,
+    sync::Arc,
+    time::Duration,
+};
 
 use anyhow::Context;
 use clap::Args;
@@ -10,7 +16,11 @@ use spielleiter_rules::GameType;
 use spielleiter_server::{
     Config,
     config::{ConfigError, GameMoveLimits, LogFormat, Overrides},
+    stats::ServerStats,
 };
+use spielleiter_web::{Access, WebSettings};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
 use tracing::info;
 use tracing_subscriber::{EnvFilter, fmt, prelude::*};
 
@@ -92,6 +102,16 @@ pub struct ServeArgs {
     /// Log format: `text` or `json` [default: text].
     #[arg(long, env = "SPIELLEITER_LOG_FORMAT", value_name = "FORMAT")]
     log_format: Option<LogFormat>,
+    /// Show running games on the web side to everyone, also when listening
+    /// on other interfaces than loopback [default: false].
+    #[arg(
+        long,
+        env = "SPIELLEITER_HTTP_PUBLIC",
+        value_name = "BOOL",
+        num_args = 0..=1,
+        default_missing_value = "true"
+    )]
+    http_public: Option<bool>,
 }
 
 /// Where the configuration comes from and where the server listens: what
@@ -112,6 +132,13 @@ pub struct ServerLocation {
     /// TCP port; 0 picks a free one [default: 13050].
     #[arg(short, long, env = "SPIELLEITER_PORT")]
     port: Option<u16>,
+    /// Whether the web side (pages, /metrics, /healthz) is served
+    /// [default: true].
+    #[arg(long, env = "SPIELLEITER_HTTP", value_name = "BOOL")]
+    http: Option<bool>,
+    /// The web side's TCP port, on the listen address [default: 13080].
+    #[arg(long, env = "SPIELLEITER_HTTP_PORT", value_name = "PORT")]
+    http_port: Option<u16>,
 }
 
 impl ServerLocation {
@@ -128,6 +155,8 @@ impl ServerLocation {
         Overrides {
             listen: self.listen,
             port: self.port,
+            http: self.http,
+            http_port: self.http_port,
             ..Overrides::default()
         }
     }
@@ -159,6 +188,7 @@ impl ServeArgs {
             replay_gzip: self.replay_gzip,
             log_level: self.log_level.clone(),
             log_format: self.log_format,
+            http_public: self.http_public,
             ..self.location.overrides()
         }
     }
@@ -224,9 +254,63 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             timeouts = config.timeouts,
             "Spielleiter listening on {address}"
         );
-        spielleiter_server::run(listener, config, shutdown_signal()).await?;
+        let stats = Arc::new(ServerStats::default());
+        let web = match config.http_addr() {
+            Some(addr) => Some(start_web(addr, &config, Arc::clone(&stats)).await?),
+            None => None,
+        };
+        spielleiter_server::run_with_stats(listener, config, shutdown_signal(), stats).await?;
+        if let Some((stop, task)) = web {
+            // Every game has ended, and with it every event stream.
+            stop.cancel();
+            if tokio::time::timeout(WEB_SHUTDOWN_LIMIT, task)
+                .await
+                .is_err()
+            {
+                info!("the web side did not stop in time");
+            }
+        }
         Ok(())
     })
+}
+
+/// How long the web side may take to stop after the game server.
+const WEB_SHUTDOWN_LIMIT: Duration = Duration::from_secs(5);
+
+/// Serves the web side on `addr` until the returned token is cancelled.
+async fn start_web(
+    addr: SocketAddr,
+    config: &Config,
+    stats: Arc<ServerStats>,
+) -> anyhow::Result<(CancellationToken, JoinHandle<std::io::Result<()>>)> {
+    let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| {
+        format!("cannot serve the web side on {addr} (--http-port, or --http false)")
+    })?;
+    let address = listener.local_addr()?;
+    let access = Access::new(
+        config.listen,
+        config.http_public,
+        config.admin_passphrase.clone(),
+    );
+    info!(
+        web = %address,
+        open = access.is_open(),
+        "web pages on http://{address}/"
+    );
+    let router = spielleiter_web::router(
+        stats,
+        WebSettings {
+            access,
+            replay_dir: config.replays.then(|| config.replay_dir.clone()),
+        },
+    );
+    let stop = CancellationToken::new();
+    let task = tokio::spawn(spielleiter_web::serve(
+        listener,
+        router,
+        stop.clone().cancelled_owned(),
+    ));
+    Ok((stop, task))
 }
 
 fn init_logging(config: &Config) -> anyhow::Result<()> {

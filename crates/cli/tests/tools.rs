@@ -1,16 +1,20 @@
-//! The `spielleiter` binary's tools, run as a user runs them: `demo`,
-//! `play` against a server, and `match` with the binary itself as a player
-//! program.
+//! The `spielleiter` binary's tools, run as a user runs them: `demo` and
+//! the pictures of its replay (`render`, `replay show`), `play` against a
+//! server, `match` with the binary itself as a player program, and
+//! `health`.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
 use std::{
     os::unix::fs::PermissionsExt,
     path::{Path, PathBuf},
     process::{Command, Output},
+    sync::Arc,
     time::Duration,
 };
 
 use spielleiter_arena::{LocalServer, LocalServerSettings};
+use spielleiter_server::stats::ServerStats;
+use spielleiter_web::{Access, EmbeddedWeb, WebSettings};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_spielleiter");
 
@@ -47,13 +51,62 @@ fn demo_plays_a_game_and_prints_board_result_and_replay() {
             .any(|w| text.contains(w)),
         "{text}"
     );
-    assert!(text.contains("    01234567890123456789\n"), "{text}");
+    assert!(text.contains("   01234567890123456789\n"), "{text}");
     let replay = text
         .lines()
         .find_map(|l| l.strip_prefix("Replay: "))
         .expect("a replay line");
     assert!(Path::new(replay).is_file(), "{replay}");
     assert!(Path::new(replay).starts_with(dir.path().join("out")));
+
+    // The replay's pictures: one position as SVG and PNG, and every move in
+    // the terminal.
+    let svg = run(
+        dir.path(),
+        &["render", replay, "--turn", "8", "-o", "eight.svg"],
+    );
+    assert!(svg.status.success(), "{svg:?}");
+    let eight = std::fs::read_to_string(dir.path().join("eight.svg")).unwrap();
+    assert!(eight.starts_with("<svg"), "{eight}");
+    assert!(eight.contains(r#"data-turn="8""#), "{eight}");
+    assert!(eight.contains("greedy") && eight.contains("random"));
+    let png = run(
+        dir.path(),
+        &["render", replay, "-o", "last.png", "--scale", "0.5"],
+    );
+    assert!(png.status.success(), "{png:?}");
+    let last = std::fs::read(dir.path().join("last.png")).unwrap();
+    assert!(last.starts_with(b"\x89PNG\r\n\x1a\n"));
+    let wrong = run(dir.path(), &["render", replay, "-o", "board.gif"]);
+    assert!(!wrong.status.success());
+    let beyond = run(
+        dir.path(),
+        &["render", replay, "--turn", "999", "-o", "x.svg"],
+    );
+    assert!(String::from_utf8_lossy(&beyond.stderr).contains("the replay ends at turn"));
+
+    let shown = run(dir.path(), &["replay", "show", replay, "--color", "never"]);
+    assert!(shown.status.success(), "{shown:?}");
+    let shown = stdout(&shown);
+    let positions = shown.matches("Blokus 2021 · turn ").count();
+    assert!(positions > 20, "{shown}");
+    assert_eq!(
+        shown.matches("last move: ").count(),
+        positions - 1,
+        "{shown}"
+    );
+    assert!(!shown.contains('\x1b'), "no colours: {shown}");
+    assert!(
+        shown.contains("Winner: ") || shown.contains("Draw."),
+        "{shown}"
+    );
+    let one = run(
+        dir.path(),
+        &["replay", "show", replay, "--turn", "8", "--color", "always"],
+    );
+    let one = stdout(&one);
+    assert_eq!(one.matches("Blokus 2021 · turn ").count(), 1, "{one}");
+    assert!(one.contains("\x1b["), "colours: {one}");
 }
 
 #[test]
@@ -85,7 +138,7 @@ fn perft_demo_bench_and_match_take_the_game() {
         let out = format!("out-{game}");
         let text = success(&["demo", "--game", game, "--seed", "4", "--replay-dir", &out]);
         assert!(text.contains("greedy (team ONE: BLUE, RED): "), "{text}");
-        assert!(text.contains("Start piece PENTO_"), "{text}");
+        assert!(text.contains("start piece PENTO_"), "{text}");
     }
     let text = success(&[
         "bench",
@@ -653,18 +706,53 @@ fn health_answers_for_a_running_server_and_fails_without_one() {
     let port = server.addr().port().to_string();
     // The port from the server's own setting, on loopback although the
     // server's setting says all interfaces (as in the container image).
-    let healthy = Command::new(BINARY)
+    // A web side of its own (its /healthz does not depend on the server).
+    let web = runtime
+        .block_on(EmbeddedWeb::start(
+            "127.0.0.1:0".parse().unwrap(),
+            Arc::new(ServerStats::default()),
+            WebSettings {
+                access: Access::new("127.0.0.1".parse().unwrap(), false, None),
+                replay_dir: None,
+            },
+        ))
+        .unwrap();
+    let web_port = web.addr().port().to_string();
+    let health = || {
+        Command::new(BINARY)
+            .arg("health")
+            .env("SPIELLEITER_LISTEN", "0.0.0.0")
+            .env("SPIELLEITER_PORT", &port)
+            .env("SPIELLEITER_HTTP_PORT", &web_port)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let healthy = health();
+    assert!(healthy.status.success(), "{healthy:?}");
+    assert!(
+        stdout(&healthy).contains(&format!(
+            "healthy: 127.0.0.1:{port} answers, and http://127.0.0.1:{web_port}/healthz"
+        )),
+        "{healthy:?}"
+    );
+    // Without its web side the server is not healthy, unless the web side
+    // is off.
+    drop(web);
+    let no_web = health();
+    assert_eq!(no_web.status.code(), Some(1), "{no_web:?}");
+    assert!(
+        String::from_utf8_lossy(&no_web.stderr).contains("/healthz"),
+        "{no_web:?}"
+    );
+    let web_off = Command::new(BINARY)
         .arg("health")
-        .env("SPIELLEITER_LISTEN", "0.0.0.0")
         .env("SPIELLEITER_PORT", &port)
+        .env("SPIELLEITER_HTTP", "false")
         .current_dir(dir.path())
         .output()
         .unwrap();
-    assert!(healthy.status.success(), "{healthy:?}");
-    assert!(
-        stdout(&healthy).contains("healthy: 127.0.0.1:"),
-        "{healthy:?}"
-    );
+    assert!(web_off.status.success(), "{web_off:?}");
     runtime.block_on(server.stop());
 
     let unhealthy = run(
@@ -1265,8 +1353,8 @@ fn demo_match_bench_and_perft_take_blokus_bcl() {
         "out",
     ]);
     assert!(text.contains("greedy (ONE, from (0,0)): "), "{text}");
-    assert!(text.contains("\n    0123456789\n 0  "), "{text}");
-    assert!(text.contains("1: ONE · 2: TWO"), "{text}");
+    assert!(text.contains("\n   0123456789\n 0 "), "{text}");
+    assert!(text.contains("O: ONE · V: TWO"), "{text}");
 
     // The illegal bot loses every game, in either seat.
     let text = success(&[

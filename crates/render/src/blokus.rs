@@ -2,7 +2,14 @@
 //! outlines of the pieces, the last placement marked, and per seat its
 //! colours and points.
 
-use spielleiter_rules::blokus::{Color, Move, SwcBlokus, SwcVariant, Team};
+use spielleiter_rules::{
+    GameType,
+    blokus::{
+        BOARD_SIZE, Classic, ClassicPlayers, Color, Move, SwcBlokus, SwcVariant, Team,
+        bcl::{BCL_BOARD_SIZE, Bcl, BclMove, BclPlayer},
+        variant::EndRule,
+    },
+};
 
 use crate::{
     Labels, Picture,
@@ -41,6 +48,28 @@ pub(crate) const FOUR_COLORS: [Swatch; 4] = [
     },
 ];
 
+/// The two players of the 10×10 BLOKUS Champions League game: ONE orange,
+/// TWO violet (the colours of two-player Blokus boards).
+const TWO_PLAYERS: [Swatch; 2] = [
+    Swatch {
+        name: "ONE",
+        label: "orange",
+        fill: "#e8842c",
+        letter: 'O',
+        ansi_background: 43,
+    },
+    Swatch {
+        name: "TWO",
+        label: "violet",
+        fill: "#7d4fb3",
+        letter: 'V',
+        ansi_background: 45,
+    },
+];
+
+/// The side of a field of the 10×10 board, in pixels.
+const FIELD_10: u32 = 44;
+
 /// The side of a field of the 20×20 board, in pixels.
 const FIELD_20: u32 = 24;
 
@@ -77,6 +106,36 @@ pub(crate) fn points(points: u32) -> String {
     }
 }
 
+/// The 20×20 board of the four colours, `color_at(x, y)` on each field,
+/// with the fields of the last placement marked.
+fn four_color_board(
+    color_at: impl Fn(i32, i32) -> Option<Color>,
+    last_move: Option<Move>,
+) -> Board {
+    let last_cells = match last_move {
+        Some(Move::Set(placement)) => placement.cells().collect(),
+        _ => Vec::new(),
+    };
+    polyomino_board(
+        BOARD_SIZE,
+        FIELD_20,
+        &FOUR_COLORS,
+        |x, y| color_at(x, y).map(Color::index),
+        last_cells,
+    )
+}
+
+/// The last round a game of the season `V` can reach: the round after its
+/// turn limit is never played, so a finished game does not count it.
+fn last_round<V: SwcVariant>() -> u32 {
+    match V::END {
+        EndRule::TurnLimit(turns) | EndRule::TurnLimitOrFinishedRound(turns) => {
+            turns / V::COLORS as u32
+        }
+        EndRule::NoColorLeft => u32::MAX,
+    }
+}
+
 /// A Software-Challenge Blokus game (2021 or 2027): seat ONE plays BLUE and
 /// RED, seat TWO YELLOW and GREEN.
 pub fn swc<V: SwcVariant>(
@@ -87,17 +146,7 @@ pub fn swc<V: SwcVariant>(
 ) -> Picture {
     let over = game.is_over();
     let last_move = game.last_move();
-    let last_cells = match last_move {
-        Some(Move::Set(placement)) => placement.cells().collect(),
-        _ => Vec::new(),
-    };
-    let board = polyomino_board(
-        20,
-        FIELD_20,
-        &FOUR_COLORS,
-        |x, y| game.color_at(x, y).map(Color::index),
-        last_cells,
-    );
+    let board = four_color_board(|x, y| game.color_at(x, y), last_move);
     let seats = Team::ALL
         .iter()
         .map(|&team| SeatLine {
@@ -108,16 +157,125 @@ pub fn swc<V: SwcVariant>(
             to_move: !over && game.current_team() == team,
         })
         .collect();
-    let mut notes: Vec<String> = move_note(last_move, (!over).then(|| game.current_color()))
-        .into_iter()
-        .collect();
+    let mut notes = vec![format!("start piece {}", game.start_piece())];
+    notes.extend(move_note(last_move, (!over).then(|| game.current_color())));
     notes.extend(labels.notes.iter().cloned());
     Picture(Scene {
         game_id,
         turn: game.turn(),
-        title: title(name, game.turn(), game.round(), over),
+        title: title(name, game.turn(), game.round().min(last_round::<V>()), over),
         board,
         seats,
         notes,
     })
+}
+
+/// A classic Blokus game (`blokus_classic`, `_3`, `_2`): per seat its
+/// colours and points (one colour each for four players, BLUE and RED /
+/// YELLOW and GREEN for two, and for three GREEN played in turn for
+/// nobody), and every colour's points under the seats.
+pub fn classic(game: &Classic, labels: &Labels) -> Picture {
+    let over = game.is_over();
+    let players = game.players();
+    let last_move = game.last_move();
+    let board = four_color_board(|x, y| game.color_at(x, y), last_move);
+    let to_move = game.player_to_move();
+    let seats = (0..players.count())
+        .map(|seat| SeatLine {
+            name: seat_name(&labels.names, seat),
+            colors: players
+                .scoring_colors(seat)
+                .iter()
+                .map(|c| c.index())
+                .collect(),
+            score: points(game.points(seat)),
+            gems: 0,
+            to_move: to_move == Some(seat),
+        })
+        .collect();
+    let by_color: Vec<String> = Color::ALL
+        .iter()
+        .map(|&c| format!("{} {}", c.name(), game.color_points(c)))
+        .collect();
+    let mut notes = vec![format!("points by colour: {}", by_color.join(", "))];
+    if players == ClassicPlayers::Three {
+        notes.push(
+            "GREEN is played in turn by ONE, TWO, THREE; its points count for nobody".to_owned(),
+        );
+    }
+    notes.extend(move_note(last_move, (!over).then(|| game.current_color())));
+    notes.extend(labels.notes.iter().cloned());
+    let name = format!("Classic Blokus, {} players", players.count());
+    Picture(Scene {
+        game_id: players.game_id(),
+        turn: game.turn(),
+        title: title(&name, game.turn(), game.round(), over),
+        board,
+        seats,
+        notes,
+    })
+}
+
+/// The 10×10 game of the BLOKUS Champions League (`blokus_bcl`): rows and
+/// columns as the game counts them ((row, col), (0,0) top left), per player
+/// its cells and, once out, why.
+pub fn bcl(game: &Bcl, labels: &Labels) -> Picture {
+    let over = game.is_over();
+    let last_move = game.last_move();
+    let last_cells: Vec<(i32, i32)> = match last_move {
+        Some(BclMove::Place(place)) => place.cells().map(|(row, col)| (col, row)).collect(),
+        _ => Vec::new(),
+    };
+    let board = polyomino_board(
+        BCL_BOARD_SIZE,
+        FIELD_10,
+        &TWO_PLAYERS,
+        |x, y| game.player_at(y, x).map(BclPlayer::index),
+        last_cells,
+    );
+    let seats = BclPlayer::ALL
+        .iter()
+        .map(|&player| {
+            let cells = match game.points(player) {
+                1 => "1 cell".to_owned(),
+                n => format!("{n} cells"),
+            };
+            SeatLine {
+                name: seat_name(&labels.names, player.index()),
+                colors: vec![player.index()],
+                score: match game.out_reason(player) {
+                    Some(reason) => format!("{cells} · out: {}", reason.name()),
+                    None => cells,
+                },
+                gems: 0,
+                to_move: !over && game.current_player() == player,
+            }
+        })
+        .collect();
+    let mut notes = vec!["O: ONE · V: TWO · (row, col), (0,0) top left".to_owned()];
+    notes.extend(move_note(last_move, (!over).then(|| game.current_player())));
+    notes.extend(labels.notes.iter().cloned());
+    let turn = game.turn();
+    Picture(Scene {
+        game_id: GameType::BlokusBcl.id(),
+        turn,
+        title: title("BLOKUS Champions League", turn, turn / 2 + 1, over),
+        board,
+        seats,
+        notes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use spielleiter_rules::blokus::{Swc2021, Swc2027};
+
+    use super::*;
+
+    #[test]
+    fn the_last_round_is_the_one_of_the_turn_limit() {
+        // 2021: 100 turns of four colours; 2027: 96.
+        assert_eq!(last_round::<Swc2021>(), 25);
+        assert_eq!(last_round::<Swc2027>(), 24);
+    }
 }

@@ -43,7 +43,8 @@ use spielleiter_rules::{AnyGame, Game, GameType};
 #[cfg(feature = "png")]
 pub use png::{PngError, fonts_available, png};
 
-use crate::scene::{Board, Ground, Scene, SeatLine, seat_name};
+pub use crate::scene::seat_name;
+use crate::scene::{Board, Ground, Scene, SeatLine};
 
 /// What a picture shows beyond the position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -78,6 +79,13 @@ pub fn picture(game: &AnyGame, labels: &Labels) -> Picture {
             blokus::swc(game, "Blokus 2021", GameType::Blokus2021.id(), labels)
         }
         AnyGame::Ostseeschach2022(game) => ostseeschach::picture(game, labels),
+        AnyGame::Blokus2027(game) => {
+            blokus::swc(game, "Blokus 2027", GameType::Blokus2027.id(), labels)
+        }
+        AnyGame::BlokusClassic(game)
+        | AnyGame::BlokusClassic3(game)
+        | AnyGame::BlokusClassic2(game) => blokus::classic(game, labels),
+        AnyGame::BlokusBcl(game) => blokus::bcl(game, labels),
         // A game without a drawing of its own (a test game).
         #[allow(unreachable_patterns)]
         game => seats_only(game, labels),

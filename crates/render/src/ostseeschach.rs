@@ -4,7 +4,10 @@
 //! their height, the last move's two fields marked, and per team its
 //! ambers (as gems) and score parts.
 
-use spielleiter_rules::ostseeschach::{BOARD_SIZE, Ostseeschach, Team};
+use spielleiter_rules::{
+    GameType,
+    ostseeschach::{BOARD_SIZE, Ostseeschach, Team},
+};
 
 use crate::{
     Labels, Picture,
@@ -86,7 +89,7 @@ pub fn picture(game: &Ostseeschach, labels: &Labels) -> Picture {
     ));
     notes.extend(labels.notes.iter().cloned());
     Picture(Scene {
-        game_id: "swc_2022_ostseeschach",
+        game_id: GameType::Ostseeschach2022.id(),
         turn,
         title: title("Ostseeschach", turn, turn / 2 + 1, over),
         board,

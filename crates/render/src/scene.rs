@@ -136,9 +136,9 @@ pub(crate) struct Scene {
     pub notes: Vec<String>,
 }
 
-/// The seat's display name, or its label (`ONE`, `TWO`, …) when the name
-/// is blank or missing.
-pub(crate) fn seat_name(names: &[String], seat: usize) -> String {
+/// The display name of `seat` among `names`, or the seat's label (`ONE`,
+/// `TWO`, …) when the name is blank or missing.
+pub fn seat_name(names: &[String], seat: usize) -> String {
     const LABELS: [&str; 8] = [
         "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT",
     ];

@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 
 use spielleiter_render::{Labels, Picture, blokus, ostseeschach, picture};
 use spielleiter_rules::{
-    AnyGame,
-    blokus::{Blokus, Blokus2027, Move, PieceKind},
+    AnyGame, Game,
+    blokus::bcl::{Bcl, BclMove},
+    blokus::{Blokus, Blokus2027, Classic, ClassicPlayers, Move, PieceKind},
     ostseeschach::{Move as OstseeMove, Ostseeschach, StartLine},
 };
 
@@ -119,10 +120,14 @@ fn blokus_2027() {
     ]) {
         game.play(&mv).expect("legal");
     }
-    check(
-        "blokus-2027",
-        &blokus::swc(&game, "Blokus 2027", "swc_2027_blokus", &names()),
+    let labels = names();
+    let drawn = picture(&AnyGame::Blokus2027(game.clone()), &labels);
+    assert_eq!(
+        drawn,
+        blokus::swc(&game, "Blokus 2027", "swc_2027_blokus", &labels),
+        "the catalogue's Blokus 2027 is drawn as a Blokus season"
     );
+    check("blokus-2027", &drawn);
 }
 
 #[test]
@@ -162,4 +167,161 @@ fn the_start_of_a_game_has_no_last_move() {
         picture(&AnyGame::Ostseeschach2022(start.clone()), &labels),
         ostseeschach::picture(&start, &labels)
     );
+}
+
+/// The board rows of a terminal picture (after the heading and the column
+/// numbers) without their row numbers.
+fn board_rows(text: &str, header_lines: usize, rows: usize) -> Vec<String> {
+    text.lines()
+        .skip(1 + header_lines)
+        .take(rows)
+        .map(|line| line[3..].to_owned())
+        .collect()
+}
+
+#[test]
+fn the_blokus_boards_show_pieces_by_colour_with_coordinates() {
+    for mut game in [
+        AnyGame::Blokus2021(Blokus::new(PieceKind::PentoI)),
+        AnyGame::Blokus2027(Blokus2027::new(PieceKind::PentoI)),
+    ] {
+        let mut first = None;
+        game.for_each_legal_move(|mv| {
+            first.get_or_insert(mv);
+        });
+        game.play(&first.expect("a first move")).expect("legal");
+        let text = picture(&game, &Labels::default()).text(false);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], "   00000000001111111111", "{text}");
+        assert_eq!(lines[2], "   01234567890123456789", "{text}");
+        let board = board_rows(&text, 2, 20);
+        assert!(board.iter().all(|row| row.len() == 20), "{text}");
+        let fields: String = board.concat();
+        // The last move's fields in lower case, BLUE's first piece.
+        assert_eq!(fields.matches('b').count(), 5, "{text}");
+        assert_eq!(fields.matches('.').count(), 400 - 5, "{text}");
+        assert!(lines[22].starts_with("19 "), "{text}");
+        assert!(text.contains("start piece PENTO_I"), "{text}");
+    }
+}
+
+#[test]
+fn the_ostseeschach_board_shows_pieces_and_towers_with_coordinates() {
+    let mut game = Ostseeschach::new("RHSMHRMS".parse::<StartLine>().expect("a line"));
+    for text in ["0,5-2,4", "7,2-5,3", "2,4-4,5"] {
+        let mv: OstseeMove = text.parse().expect("a move");
+        game.play(&mv).expect("legal");
+    }
+    game.play(&"5,3-4,5".parse::<OstseeMove>().expect("a move"))
+        .expect("TWO's Robbe captures");
+    let text = ostseeschach::picture(&game, &Labels::default()).text(false);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[1], "     0  1  2  3  4  5  6  7", "{text}");
+    assert_eq!(lines[2], " 0  RR .. .. .. .. .. .. ss", "{text}");
+    // Row 5: the tower of TWO with its Robbe on top, height 2, where the
+    // last move ended (marked `>`).
+    assert_eq!(&lines[7][4..], ".. .. .. ..>r2 .. .. ss", "{text}");
+    let board = board_rows(&text, 1, 8).concat();
+    assert_eq!(board.matches("..").count(), 64 - 15, "{text}");
+}
+
+/// Classic Blokus for four, three and two players: the same placements,
+/// each game's seats (`blokus_classic_3`: GREEN for nobody).
+#[test]
+fn classic_blokus() {
+    let moves = blokus_moves(&[
+        "BLUE TETRO_L NONE false 0 0",
+        "YELLOW PENTO_P RIGHT true 17 0",
+        "RED TETRO_L RIGHT true 17 18",
+        "GREEN PENTO_U NONE false 0 18",
+        "BLUE PENTO_P NONE true 2 3",
+        "YELLOW PENTO_L LEFT true 13 1",
+        "RED TRIO_L RIGHT false 16 16",
+        "GREEN PENTO_S RIGHT true 3 14",
+        "BLUE PENTO_Z NONE false 4 6",
+        "YELLOW TRIO_L LEFT false 16 3",
+        "RED PENTO_R LEFT true 17 13",
+        "GREEN TRIO_L LEFT false 2 12",
+    ]);
+    let four_names = Labels {
+        names: vec![
+            "Alice & <Bob>".to_owned(),
+            String::new(),
+            "carol".to_owned(),
+        ],
+        notes: vec!["a note from the caller".to_owned()],
+    };
+    for (players, wrap, turns, name) in [
+        (
+            ClassicPlayers::Four,
+            AnyGame::BlokusClassic as fn(Classic) -> AnyGame,
+            12,
+            "blokus-classic-4",
+        ),
+        (
+            ClassicPlayers::Three,
+            AnyGame::BlokusClassic3,
+            11,
+            "blokus-classic-3",
+        ),
+        (
+            ClassicPlayers::Two,
+            AnyGame::BlokusClassic2,
+            10,
+            "blokus-classic-2",
+        ),
+    ] {
+        let mut game = Classic::new(players);
+        for mv in &moves[..turns] {
+            game.play(mv).expect("legal");
+        }
+        let drawn = picture(&wrap(game.clone()), &four_names);
+        assert_eq!(drawn, blokus::classic(&game, &four_names));
+        let svg = drawn.svg();
+        assert!(svg.contains(&format!(r#"data-game="{}""#, players.game_id())));
+        assert_eq!(
+            svg.matches("data-to-move").count(),
+            1,
+            "one seat to move: {svg}"
+        );
+        check(name, &drawn);
+    }
+}
+
+#[test]
+fn the_bcl_board_shows_blocks_with_row_and_column_numbers() {
+    let mut game = Bcl::new();
+    let shotgun: BclMove = "ONE SHOTGUN SINGLE NONE 3 0".parse().expect("a move");
+    game.play(&shotgun).expect("legal");
+    let text = picture(&AnyGame::BlokusBcl(game.clone()), &Labels::default()).text(false);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[1], "   0123456789", "{text}");
+    // The last move's fields in lower case: rows 0..=3, (row, col).
+    assert_eq!(lines[2], " 0 oo........", "{text}");
+    assert_eq!(lines[5], " 3 .o........", "{text}");
+    assert_eq!(board_rows(&text, 1, 10).concat().matches('o').count(), 6);
+    assert!(text.contains("ONE (orange): 6 cells"), "{text}");
+    assert_eq!(
+        picture(&AnyGame::BlokusBcl(game.clone()), &names()),
+        blokus::bcl(&game, &names())
+    );
+}
+
+#[test]
+fn blokus_bcl() {
+    let mut game = Bcl::new();
+    for text in [
+        "ONE CROWBAR NONE NONE 1 0",
+        "TWO CROWBAR SINGLE NONE 9 8",
+        "ONE SHOTGUN DOUBLE HORIZONTAL 3 1",
+        "TWO SHOTGUN DOUBLE HORIZONTAL 6 4",
+        "ONE CHAIR SINGLE NONE 5 5",
+        "TWO CHAIR SINGLE NONE 8 2",
+        "ONE WORM NONE NONE 2 5",
+        "TWO CROSS NONE NONE 6 0",
+    ] {
+        let mv: BclMove = text.parse().expect("a move");
+        game.play(&mv).expect("legal");
+    }
+    check("blokus-bcl", &picture(&AnyGame::BlokusBcl(game), &names()));
 }

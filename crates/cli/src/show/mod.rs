@@ -1,5 +1,6 @@
-//! Text for people: a game result with names, points and causes, and a
-//! picture of a final position. Used by `play` and `demo`.
+//! Text for people: a game result with names, points and causes. Used by
+//! `play`, `demo` and `replay show` (the boards come from the renderer,
+//! `spielleiter-render`).
 //!
 //! The generic text names seats by label (`team ONE`); a game can present
 //! itself better with a [`Presentation`] in its own module here
@@ -13,9 +14,9 @@ pub mod ostseeschach2022;
 use std::fmt::Write;
 
 use spielleiter_protocol::{Decimal, result::GameResult, seats::seat_label};
-use spielleiter_rules::{AnyGame, GameType, blokus::ClassicPlayers};
+use spielleiter_rules::{GameType, blokus::ClassicPlayers};
 
-/// How a game shows its seats, points and positions to people.
+/// How a game shows its seats and points to people.
 pub trait Presentation: Sync {
     /// A seat with its player's display name (empty if none), e.g.
     /// `alice (team ONE: BLUE, RED)`.
@@ -32,13 +33,6 @@ pub trait Presentation: Sync {
     fn points(&self, parts: &[Decimal]) -> String {
         let parts: Vec<String> = parts.iter().map(Decimal::to_string).collect();
         format!("{} points", parts.join("/"))
-    }
-
-    /// A picture of the position with a line that sums it up, if the game
-    /// has one.
-    fn picture(&self, game: &AnyGame) -> Option<String> {
-        let _ = game;
-        None
     }
 }
 

@@ -1,14 +1,9 @@
 //! Ostseeschach 2022 for people: seats as teams with their colour and
-//! direction, ambers and the light pieces' lead as points, and the board
-//! with coordinates.
-
-use std::fmt::Write;
+//! direction, ambers and the light pieces' lead as points. Its board is
+//! drawn by the renderer (`spielleiter-render`).
 
 use spielleiter_protocol::Decimal;
-use spielleiter_rules::{
-    AnyGame,
-    ostseeschach::{BOARD_SIZE, Coordinates, Ostseeschach, Team},
-};
+use spielleiter_rules::ostseeschach::Team;
 
 use super::Presentation;
 
@@ -45,47 +40,6 @@ impl Presentation for Ostseeschach2022 {
         };
         format!("{} ambers, light pieces {} ahead", part(0), part(1))
     }
-
-    fn picture(&self, game: &AnyGame) -> Option<String> {
-        let AnyGame::Ostseeschach2022(game) = game else {
-            return None;
-        };
-        Some(format!(
-            "The game ended after {} turns, ambers ONE {} : TWO {}.\n\n{}    capitals: team ONE, small: team TWO · H Herzmuschel, M Moewe, S Seestern,\n    R Robbe · a tower shows its top piece and its height (e.g. R2)\n",
-            game.turn(),
-            game.ambers(Team::One),
-            game.ambers(Team::Two),
-            board_picture(game)
-        ))
-    }
-}
-
-/// The board with column (x) and row (y) numbers; each field two
-/// characters as the official server draws them (`RR` a Robbe of ONE, `h2`
-/// a tower of TWO with a Herzmuschel on top, `--` empty).
-pub fn board_picture(game: &Ostseeschach) -> String {
-    let mut out = String::from("    ");
-    for x in 0..BOARD_SIZE {
-        let _ = write!(out, "{x:<3}");
-    }
-    out.truncate(out.trim_end().len());
-    out.push('\n');
-    for y in 0..BOARD_SIZE as i32 {
-        let _ = write!(out, "{y:>2}  ");
-        for x in 0..BOARD_SIZE as i32 {
-            if x > 0 {
-                out.push(' ');
-            }
-            match game.piece_at(Coordinates::new(x, y)) {
-                Some(piece) => {
-                    let _ = write!(out, "{piece}");
-                }
-                None => out.push_str("--"),
-            }
-        }
-        out.push('\n');
-    }
-    out
 }
 
 #[cfg(test)]
@@ -96,31 +50,9 @@ mod tests {
         games::ostseeschach2022::score_definition,
         result::{GameResult, PlayerScore, ScoreCause},
     };
-    use spielleiter_rules::ostseeschach::{Move, StartLine};
 
     use super::*;
     use crate::show::result_text;
-
-    #[test]
-    fn the_board_shows_pieces_and_towers_with_coordinates() {
-        let mut game = Ostseeschach::new("RHSMHRMS".parse::<StartLine>().expect("a line"));
-        for mv in [
-            Move::new(0, 5, 2, 4),
-            Move::new(7, 2, 5, 3),
-            Move::new(2, 4, 4, 5),
-        ] {
-            game.play(&mv).expect("legal");
-        }
-        game.play(&Move::new(5, 3, 4, 5))
-            .expect("TWO's Robbe captures");
-        let picture = board_picture(&game);
-        let lines: Vec<&str> = picture.lines().collect();
-        assert_eq!(lines.len(), 1 + BOARD_SIZE);
-        assert_eq!(lines[0], "    0  1  2  3  4  5  6  7");
-        assert_eq!(lines[1], " 0  RR -- -- -- -- -- -- ss");
-        assert_eq!(&lines[6][4..], "-- -- -- -- r2 -- -- ss");
-        assert_eq!(picture.matches("--").count(), 64 - 15);
-    }
 
     #[test]
     fn results_name_teams_ambers_lead_and_the_winner() {

@@ -1,0 +1,227 @@
+// Spielleiter's pages: a little plain JavaScript, no build step. Each page
+// calls one of the functions returned at the bottom; the data comes from
+// the JSON routes under /api/.
+"use strict";
+
+const sl = (() => {
+  const GAME_NAMES = {
+    swc_2021_blokus: "Blokus 2021",
+    swc_2027_blokus: "Blokus 2027",
+    swc_2022_ostseeschach: "Ostseeschach",
+    blokus_classic: "Blokus (4 players)",
+    blokus_classic_3: "Blokus (3 players)",
+    blokus_classic_2: "Blokus (2 players)",
+    blokus_bcl: "Blokus Champions League",
+  };
+
+  const $ = (id) => document.getElementById(id);
+
+  /** An element with attributes and children (strings become text). */
+  function el(tag, attributes = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) {
+      if (value !== undefined && value !== null) node.setAttribute(name, value);
+    }
+    for (const child of children) {
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function gameName(id) {
+    return GAME_NAMES[id] || id || "unknown game";
+  }
+
+  function when(seconds) {
+    return seconds ? new Date(seconds * 1000).toLocaleString() : "";
+  }
+
+  function points(player) {
+    return player.points.join(" · ");
+  }
+
+  function fetchJson(url) {
+    return fetch(url, { credentials: "same-origin" }).then(async (response) => {
+      const body = await response.json().catch(() => ({}));
+      if (!response.ok) {
+        const error = new Error(body.error || response.statusText);
+        error.status = response.status;
+        error.login = body.login;
+        throw error;
+      }
+      return body;
+    });
+  }
+
+  function showError(node, error) {
+    node.replaceChildren(error.message);
+    if (error.login) node.append(" ", el("a", { href: "/login" }, "Log in"));
+    node.hidden = false;
+  }
+
+  /** The rows of a room table (running or finished games). */
+  function roomRows(rooms, finished) {
+    return rooms.map((room) => {
+      const players = room.players.map((p) =>
+        el("div", { class: p.to_move ? "to-move" : "" }, p.name + (p.seated ? "" : " (open)")));
+      const scores = room.players.map((p) => el("div", {}, points(p)));
+      const status = finished && room.result ? room.result.summary : room.phase;
+      return el("tr", { "data-room": room.id },
+        el("td", {}, el("a", { href: "/rooms/" + encodeURIComponent(room.id) }, room.id.slice(0, 8))),
+        el("td", {}, gameName(room.game)),
+        el("td", {}, ...players),
+        el("td", { class: "number" }, room.turn),
+        el("td", { class: "number" }, ...scores),
+        el("td", {}, status),
+        el("td", { class: "muted" }, when(room.opened)));
+    });
+  }
+
+  /** `/`: the running rooms and the last finished games, every second. */
+  function indexPage() {
+    const refresh = () => fetchJson("/api/rooms").then((list) => {
+      $("error").hidden = true;
+      $("rooms").tBodies[0].replaceChildren(...roomRows(list.rooms, false));
+      $("no-rooms").hidden = list.rooms.length > 0 || !list.live;
+      const note = $("live-note");
+      note.hidden = list.live;
+      if (list.login) {
+        note.replaceChildren("Running games are shown after a login. ", el("a", { href: "/login" }, "Log in"));
+      } else {
+        note.replaceChildren("Running games are not shown on this address; finished games and replays are.");
+      }
+      $("finished").tBodies[0].replaceChildren(...roomRows(list.finished, true));
+      $("no-finished").hidden = list.finished.length > 0;
+    }).catch((error) => showError($("error"), error));
+    refresh();
+    setInterval(refresh, 1000);
+  }
+
+  /** The players of a position: marker, name, points. */
+  function playerRows(players) {
+    return players.map((p, seat) => el("tr", { "data-seat": seat },
+      el("td", { class: p.to_move ? "to-move" : "" }, p.name),
+      el("td", { class: "number" }, points(p))));
+  }
+
+  /** The result: who won, and each player's cause, score and reason. */
+  function resultBlock(result, names) {
+    if (!result) return [];
+    const rows = result.scores.map((score, seat) => el("tr", {},
+      el("td", {}, names[seat] || seat),
+      el("td", {}, score.cause),
+      el("td", { class: "number" }, score.parts.join(" · ")),
+      el("td", { class: "muted" }, score.reason)));
+    return [
+      el("h2", {}, "Result: " + result.summary),
+      el("table", { class: "result" },
+        el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Cause"),
+          el("th", { class: "number" }, result.definition.join(" · ")), el("th", {}, "Reason"))),
+        el("tbody", {}, ...rows)),
+    ];
+  }
+
+  /** `/rooms/{id}`: the live board, from the room's event stream. */
+  function roomPage() {
+    const id = decodeURIComponent(location.pathname.split("/")[2] || "");
+    document.title = "Room " + id.slice(0, 8) + " · Spielleiter";
+    let view = null;
+    let clock = null;
+    const showClock = () => {
+      const node = $("clock");
+      if (!view || !clock || view.phase !== "running") {
+        node.replaceChildren();
+        return;
+      }
+      const elapsed = clock.elapsed_ms + (performance.now() - clock.received);
+      const player = view.players[clock.seat];
+      let text = (player ? player.name : "") + " to move: " + (elapsed / 1000).toFixed(1) + " s";
+      if (clock.soft_ms !== null) text += " of " + (clock.soft_ms / 1000).toFixed(1) + " s";
+      node.textContent = text;
+      node.classList.toggle("late", clock.soft_ms !== null && elapsed > clock.soft_ms);
+    };
+    setInterval(showClock, 100);
+    const source = new EventSource("/api/rooms/" + encodeURIComponent(id) + "/events");
+    source.addEventListener("room", (event) => {
+      view = JSON.parse(event.data);
+      clock = view.clock ? Object.assign({ received: performance.now() }, view.clock) : null;
+      const board = $("board");
+      board.innerHTML = view.svg;
+      board.dataset.turn = view.turn;
+      board.dataset.version = view.version;
+      board.dataset.phase = view.phase;
+      $("title").textContent = gameName(view.game);
+      $("status").textContent = "Room " + view.id + " · turn " + view.turn + " · " + view.phase;
+      $("players").tBodies[0].replaceChildren(...playerRows(view.players));
+      $("result").replaceChildren(...resultBlock(view.result, view.players.map((p) => p.name)));
+      showClock();
+      if (view.phase === "over") source.close();
+    });
+    source.onerror = () => {
+      if (view && view.phase === "over") return;
+      // The stream does not say why it failed: ask the room itself.
+      fetchJson("/api/rooms/" + encodeURIComponent(id)).catch((error) => {
+        source.close();
+        showError($("error"), error);
+      });
+    };
+  }
+
+  /** `/replays`: every finished replay, newest first. */
+  function replaysPage() {
+    fetchJson("/api/replays").then((replays) => {
+      $("replays").tBodies[0].replaceChildren(...replays.map((r) => el("tr", {},
+        el("td", {}, el("a", { href: "/replays/" + encodeURIComponent(r.name) }, r.name)),
+        el("td", {}, gameName(r.game)),
+        el("td", { class: "number" }, (r.bytes / 1024).toFixed(1) + " KiB"),
+        el("td", { class: "muted" }, when(r.modified)))));
+      $("no-replays").hidden = replays.length > 0;
+    }).catch((error) => showError($("error"), error));
+  }
+
+  /** `/replays/{name}`: step through a replay (buttons, slider, arrows). */
+  function replayPage() {
+    const name = decodeURIComponent(location.pathname.split("/")[2] || "");
+    $("title").textContent = name;
+    fetchJson("/api/replays/" + encodeURIComponent(name)).then((replay) => {
+      const frames = replay.frames;
+      const slider = $("slider");
+      slider.max = Math.max(frames.length - 1, 0);
+      let index = 0;
+      const show = (next) => {
+        if (frames.length === 0) return;
+        index = Math.min(Math.max(next, 0), frames.length - 1);
+        const frame = frames[index];
+        const board = $("board");
+        board.innerHTML = frame.svg;
+        board.dataset.turn = frame.turn;
+        board.dataset.index = index;
+        slider.value = index;
+        $("position").textContent = "position " + (index + 1) + " of " + frames.length + " · turn " + frame.turn;
+        $("players").tBodies[0].replaceChildren(...playerRows(frame.players));
+      };
+      $("subtitle").textContent = gameName(replay.game) + ": " + replay.players.join(" vs ");
+      $("result").replaceChildren(...resultBlock(replay.result, replay.players));
+      if (replay.errors.length) $("result").append(el("p", { class: "muted" }, replay.errors.join(" ")));
+      $("first").onclick = () => show(0);
+      $("previous").onclick = () => show(index - 1);
+      $("next").onclick = () => show(index + 1);
+      $("last").onclick = () => show(frames.length - 1);
+      slider.oninput = () => show(Number(slider.value));
+      document.addEventListener("keydown", (event) => {
+        const targets = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: frames.length - 1 };
+        if (event.key in targets && event.target !== slider) {
+          event.preventDefault();
+          show(targets[event.key]);
+        }
+      });
+      show(0);
+    }).catch((error) => showError($("error"), error));
+  }
+
+  function loginPage() {
+    $("failed").hidden = !location.search.includes("failed");
+  }
+
+  return { indexPage, roomPage, replaysPage, replayPage, loginPage };
+})();

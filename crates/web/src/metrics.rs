@@ -1,0 +1,193 @@
+//! `GET /metrics`: the server's counters in the Prometheus text format,
+//! read at each scrape from the server's [`ServerStats`] and the rooms'
+//! snapshots (the server counts with plain atomics; nothing is counted
+//! twice).
+
+use std::{sync::Arc, time::Duration};
+
+use axum::{extract::State, http::header, response::IntoResponse};
+use prometheus::{
+    Encoder, TextEncoder,
+    proto::{Bucket, Counter, Gauge, Histogram, LabelPair, Metric, MetricFamily, MetricType},
+};
+use spielleiter_rules::GameType;
+use spielleiter_server::{
+    showroom::RoomPhase,
+    stats::{END_CAUSES, ServerStats},
+};
+
+use crate::App;
+
+/// The upper bounds of the move latency histogram: 50 µs × 2^k, exact
+/// boundaries of the server's own histogram, from 50 µs to 1.6 s.
+const LATENCY_BOUNDS: std::ops::Range<u32> = 0..16;
+
+fn latency_bound(k: u32) -> Duration {
+    Duration::from_micros(50 << k)
+}
+
+fn labels(pairs: &[(&str, &str)]) -> Vec<LabelPair> {
+    pairs
+        .iter()
+        .map(|(name, value)| {
+            let mut label = LabelPair::default();
+            label.set_name((*name).to_owned());
+            label.set_value((*value).to_owned());
+            label
+        })
+        .collect()
+}
+
+fn family(name: &str, help: &str, kind: MetricType, metrics: Vec<Metric>) -> MetricFamily {
+    let mut family = MetricFamily::default();
+    family.set_name(name.to_owned());
+    family.set_help(help.to_owned());
+    family.set_field_type(kind);
+    family.set_metric(metrics);
+    family
+}
+
+fn counter(value: u64, pairs: &[(&str, &str)]) -> Metric {
+    let mut counter = Counter::default();
+    counter.set_value(value as f64);
+    let mut metric = Metric::default();
+    metric.set_label(labels(pairs));
+    metric.set_counter(counter);
+    metric
+}
+
+fn gauge(value: u64, pairs: &[(&str, &str)]) -> Metric {
+    let mut gauge = Gauge::default();
+    gauge.set_value(value as f64);
+    let mut metric = Metric::default();
+    metric.set_label(labels(pairs));
+    metric.set_gauge(gauge);
+    metric
+}
+
+fn latency(stats: &ServerStats) -> Metric {
+    let histogram_source = &stats.move_latency;
+    let buckets = LATENCY_BOUNDS
+        .map(|k| {
+            let bound = latency_bound(k);
+            let mut bucket = Bucket::default();
+            // Via microseconds: exact decimals (1.6384, not 1.6383999999999999).
+            bucket.set_upper_bound(bound.as_micros() as f64 / 1e6);
+            bucket.set_cumulative_count(histogram_source.count_below(bound));
+            bucket
+        })
+        .collect();
+    let mut histogram = Histogram::default();
+    histogram.set_sample_count(histogram_source.count());
+    histogram.set_sample_sum(histogram_source.sum().as_secs_f64());
+    histogram.set_bucket(buckets);
+    let mut metric = Metric::default();
+    metric.set_histogram(histogram);
+    metric
+}
+
+/// Every metric family, as of now.
+pub fn families(stats: &ServerStats, web_streams: u64) -> Vec<MetricFamily> {
+    let get = ServerStats::get;
+    let mut rooms = vec![[0u64; 4]; GameType::ALL.len()];
+    for room in stats.rooms.open_rooms() {
+        let snapshot = room.borrow();
+        if let Some(game) = GameType::ALL
+            .iter()
+            .position(|&g| g == snapshot.game_type())
+        {
+            let phase = match snapshot.phase {
+                RoomPhase::Waiting => 0,
+                RoomPhase::Running => 1,
+                RoomPhase::Paused => 2,
+                RoomPhase::Over => 3,
+            };
+            rooms[game][phase] += 1;
+        }
+    }
+    let phases = [
+        RoomPhase::Waiting,
+        RoomPhase::Running,
+        RoomPhase::Paused,
+        RoomPhase::Over,
+    ];
+    let room_metrics = GameType::ALL
+        .iter()
+        .enumerate()
+        .flat_map(|(index, game)| {
+            let counts = rooms[index];
+            phases.iter().enumerate().map(move |(p, phase)| {
+                gauge(counts[p], &[("game", game.id()), ("phase", phase.name())])
+            })
+        })
+        .collect();
+    let finished = GameType::ALL
+        .iter()
+        .flat_map(|&game| {
+            END_CAUSES.iter().enumerate().map(move |(cause, label)| {
+                counter(
+                    stats.finished_by_cause.get(game, cause),
+                    &[("game", game.id()), ("cause", label)],
+                )
+            })
+        })
+        .collect();
+    vec![
+        family(
+            "spielleiter_rooms",
+            "Open rooms by game and phase.",
+            MetricType::GAUGE,
+            room_metrics,
+        ),
+        family(
+            "spielleiter_games_finished_total",
+            "Games that reached a result, by game and how they ended.",
+            MetricType::COUNTER,
+            finished,
+        ),
+        family(
+            "spielleiter_moves_total",
+            "Moves applied.",
+            MetricType::COUNTER,
+            vec![counter(get(&stats.moves), &[])],
+        ),
+        family(
+            "spielleiter_move_latency_seconds",
+            "Server-added latency per move: from reading a move to writing the next move request.",
+            MetricType::HISTOGRAM,
+            vec![latency(stats)],
+        ),
+        family(
+            "spielleiter_timeouts_total",
+            "Games lost on time, by limit.",
+            MetricType::COUNTER,
+            vec![
+                counter(get(&stats.soft_timeouts), &[("limit", "soft")]),
+                counter(get(&stats.hard_timeouts), &[("limit", "hard")]),
+            ],
+        ),
+        family(
+            "spielleiter_rooms_unresponsive_total",
+            "Rooms that did not answer in time and were ended.",
+            MetricType::COUNTER,
+            vec![counter(get(&stats.rooms_unresponsive), &[])],
+        ),
+        family(
+            "spielleiter_web_streams",
+            "Open event streams of the web pages.",
+            MetricType::GAUGE,
+            vec![gauge(web_streams, &[])],
+        ),
+    ]
+}
+
+/// `GET /metrics`.
+pub async fn metrics(State(app): State<Arc<App>>) -> impl IntoResponse {
+    let families = families(&app.stats, app.open_streams());
+    let encoder = TextEncoder::new();
+    let mut text = Vec::with_capacity(8 * 1024);
+    if let Err(error) = encoder.encode(&families, &mut text) {
+        tracing::warn!(%error, "cannot encode the metrics");
+    }
+    ([(header::CONTENT_TYPE, prometheus::TEXT_FORMAT)], text)
+}

@@ -1,0 +1,87 @@
+//! The pages and their files, embedded in the binary, the login and the
+//! health check. The pages fetch their data from the JSON routes.
+
+use std::sync::Arc;
+
+use axum::{
+    Form,
+    extract::{Path, State},
+    http::{StatusCode, header},
+    response::{Html, IntoResponse, Redirect, Response},
+};
+use serde::Deserialize;
+
+use crate::{App, access::SESSION_COOKIE};
+
+const INDEX: &str = include_str!("../assets/index.html");
+const ROOM: &str = include_str!("../assets/room.html");
+const REPLAYS: &str = include_str!("../assets/replays.html");
+const REPLAY: &str = include_str!("../assets/replay.html");
+const LOGIN: &str = include_str!("../assets/login.html");
+const SCRIPT: &str = include_str!("../assets/app.js");
+const STYLE: &str = include_str!("../assets/app.css");
+
+/// `GET /`.
+pub async fn index() -> Html<&'static str> {
+    Html(INDEX)
+}
+
+/// `GET /rooms/{id}` (the page reads the id from its address).
+pub async fn room() -> Html<&'static str> {
+    Html(ROOM)
+}
+
+/// `GET /replays`.
+pub async fn replays() -> Html<&'static str> {
+    Html(REPLAYS)
+}
+
+/// `GET /replays/{name}` (the page reads the name from its address).
+pub async fn replay() -> Html<&'static str> {
+    Html(REPLAY)
+}
+
+/// `GET /login`.
+pub async fn login_form() -> Html<&'static str> {
+    Html(LOGIN)
+}
+
+/// The login form's fields.
+#[derive(Debug, Deserialize)]
+pub struct Login {
+    passphrase: String,
+}
+
+/// `POST /login`: with the administrator passphrase, sets the session
+/// cookie and goes to the room list; otherwise back to the form.
+pub async fn log_in(State(app): State<Arc<App>>, Form(login): Form<Login>) -> Response {
+    match app.access.log_in(&login.passphrase) {
+        Some(session) => {
+            let cookie = format!("{SESSION_COOKIE}={session}; Path=/; HttpOnly; SameSite=Strict");
+            ([(header::SET_COOKIE, cookie)], Redirect::to("/")).into_response()
+        }
+        None => Redirect::to("/login?failed").into_response(),
+    }
+}
+
+/// `GET /assets/{file}`: the pages' script and style.
+pub async fn asset(Path(file): Path<String>) -> Response {
+    let (body, kind) = match file.as_str() {
+        "app.js" => (SCRIPT, "text/javascript; charset=utf-8"),
+        "app.css" => (STYLE, "text/css; charset=utf-8"),
+        _ => return StatusCode::NOT_FOUND.into_response(),
+    };
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// `GET /healthz`: the web side answers (the game port has its own check).
+pub async fn health() -> &'static str {
+    "ok\n"
+}

@@ -1,0 +1,181 @@
+//! The JSON the pages read: rooms (running and finished), their players,
+//! clocks and results, and replays. Field names are the pages' contract;
+//! the HTTP tests check them.
+
+use std::time::{Duration, SystemTime};
+
+use serde::Serialize;
+use spielleiter_protocol::result::GameResult;
+use spielleiter_render::{Labels, picture, seat_name};
+use spielleiter_rules::{AnyGame, Game};
+use spielleiter_server::showroom::{RoomPhase, RoomSnapshot};
+
+/// A seat of a game.
+#[derive(Debug, Serialize)]
+pub struct PlayerView {
+    /// The display name, or the seat's label (`ONE`, …) when it has none.
+    pub name: String,
+    /// Whether a player has taken the seat (always true in replays).
+    pub seated: bool,
+    /// The game's own score parts as they stand (Blokus: the points).
+    pub points: Vec<i64>,
+    /// Whether the seat is to move.
+    pub to_move: bool,
+}
+
+/// The clock of the player to move.
+#[derive(Debug, Serialize)]
+pub struct ClockView {
+    /// The seat asked for a move.
+    pub seat: usize,
+    /// Milliseconds since the request, when the view was made.
+    pub elapsed_ms: u64,
+    /// The soft limit in milliseconds; `null` for an untimed player.
+    pub soft_ms: Option<u64>,
+    /// The hard limit in milliseconds; `null` for an untimed player.
+    pub hard_ms: Option<u64>,
+}
+
+/// One seat's part of a result.
+#[derive(Debug, Serialize)]
+pub struct ScoreView {
+    /// The cause as the protocol names it, e.g. `REGULAR`.
+    pub cause: &'static str,
+    /// The reason text (empty for a regular end).
+    pub reason: String,
+    /// The parts of the score as text (win points first).
+    pub parts: Vec<String>,
+}
+
+/// A game's result.
+#[derive(Debug, Serialize)]
+pub struct ResultView {
+    /// The names of the score's parts.
+    pub definition: Vec<String>,
+    /// One score per seat.
+    pub scores: Vec<ScoreView>,
+    /// The winners' seats (several on a draw, none when nobody won).
+    pub winners: Vec<usize>,
+    /// One line for people, e.g. `alice wins` or `draw`.
+    pub summary: String,
+}
+
+/// A room, running or finished: what the room page and the room list show.
+#[derive(Debug, Serialize)]
+pub struct RoomView {
+    /// The room id.
+    pub id: String,
+    /// The game's protocol id.
+    pub game: &'static str,
+    /// `waiting`, `running`, `paused` or `over`.
+    pub phase: &'static str,
+    /// The game's turn counter.
+    pub turn: u32,
+    /// The seats.
+    pub players: Vec<PlayerView>,
+    /// The clock of the player to move, if a move request is out.
+    pub clock: Option<ClockView>,
+    /// The result, once the game is over.
+    pub result: Option<ResultView>,
+    /// Seconds since 1970 when the room opened.
+    pub opened: u64,
+    /// Grows with every change of the room.
+    pub version: u64,
+    /// The board as an SVG document (only where a page draws it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub svg: Option<String>,
+}
+
+/// The seats of `game` with the names `names`.
+pub fn players(game: &AnyGame, names: &[String], seated: &[bool]) -> Vec<PlayerView> {
+    (0..game.player_count())
+        .map(|seat| PlayerView {
+            name: seat_name(names, seat),
+            seated: seated.get(seat).copied().unwrap_or(true),
+            points: game.score(seat).as_slice().to_vec(),
+            to_move: game.player_to_move() == Some(seat),
+        })
+        .collect()
+}
+
+/// The result for the pages.
+pub fn result(result: &GameResult, names: &[String]) -> ResultView {
+    let winners: Vec<usize> = result.winners.iter().map(|w| w.seat).collect();
+    let summary = match winners.as_slice() {
+        [] => "no winner".to_owned(),
+        [seat] => format!("{} wins", seat_name(names, *seat)),
+        seats if seats.len() == result.scores.len() => "draw".to_owned(),
+        seats => {
+            let names: Vec<String> = seats.iter().map(|&s| seat_name(names, s)).collect();
+            format!("{} share the win", names.join(", "))
+        }
+    };
+    ResultView {
+        definition: result.definition.iter().map(|f| f.name.clone()).collect(),
+        scores: result
+            .scores
+            .iter()
+            .map(|score| ScoreView {
+                cause: score.cause.name(),
+                reason: score.reason.clone(),
+                parts: score.parts.iter().map(ToString::to_string).collect(),
+            })
+            .collect(),
+        winners,
+        summary,
+    }
+}
+
+/// The board of `game` as SVG, with the players' names and notes.
+pub fn board_svg(game: &AnyGame, names: &[String], notes: Vec<String>) -> String {
+    let labels = Labels {
+        names: names.to_vec(),
+        notes,
+    };
+    picture(game, &labels).svg()
+}
+
+/// Seconds since 1970.
+pub fn unix_seconds(time: SystemTime) -> u64 {
+    time.duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The view of a room's snapshot; with `svg` the board is drawn too.
+pub fn room(snapshot: &RoomSnapshot, svg: bool) -> RoomView {
+    let game = &snapshot.game;
+    let names = &snapshot.names;
+    let clock = snapshot.pending.map(|pending| ClockView {
+        seat: pending.seat,
+        elapsed_ms: millis(pending.asked_at.elapsed()),
+        soft_ms: pending.limits.map(|(soft, _)| millis(soft)),
+        hard_ms: pending.limits.map(|(_, hard)| millis(hard)),
+    });
+    let result = snapshot.result.as_deref().map(|r| result(r, names));
+    let over = snapshot.phase == RoomPhase::Over;
+    let mut players = players(game, names, &snapshot.seated);
+    if over {
+        for player in &mut players {
+            player.to_move = false;
+        }
+    }
+    RoomView {
+        id: snapshot.id.to_string(),
+        game: snapshot.game_type().id(),
+        phase: snapshot.phase.name(),
+        turn: game.turn(),
+        players,
+        clock,
+        svg: svg.then(|| {
+            let notes = result.iter().map(|r| format!("result: {}", r.summary));
+            board_svg(game, names, notes.collect())
+        }),
+        result,
+        opened: unix_seconds(snapshot.opened),
+        version: snapshot.version,
+    }
+}

@@ -1,0 +1,451 @@
+//! The web side next to real games over TCP: every route with its status,
+//! content type and the JSON the pages read, the event stream of a running
+//! game, a watcher that does not read, and who may watch on an address
+//! other than loopback.
+
+use std::{
+    net::{IpAddr, Ipv4Addr, SocketAddr},
+    time::Duration,
+};
+
+use spielleiter_e2e::{
+    BackgroundGame, TestServer,
+    http::{self, Events},
+    slot,
+};
+use spielleiter_protocol::{ClientMessage, Prepare, ServerMessage};
+use spielleiter_web::{Access, EmbeddedWeb, WebSettings};
+
+const LOOPBACK: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
+const ALL_INTERFACES: IpAddr = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
+
+/// The web side of `server`, bound to `listen` (port 0) with the access
+/// rules of a server listening there.
+async fn web(server: &TestServer, listen: IpAddr, access: Access) -> (EmbeddedWeb, SocketAddr) {
+    let web = EmbeddedWeb::start(
+        SocketAddr::new(listen, 0),
+        std::sync::Arc::clone(&server.stats),
+        WebSettings {
+            access,
+            replay_dir: Some(server.replay_dir.clone()),
+        },
+    )
+    .await
+    .unwrap();
+    // Requests go over loopback even when the listener is on all
+    // interfaces.
+    let addr = SocketAddr::new(LOOPBACK, web.addr().port());
+    (web, addr)
+}
+
+fn open_access() -> Access {
+    Access::new(LOOPBACK, false, Some("secret".to_owned()))
+}
+
+/// Waits until the room list shows `room` with at least one move played.
+async fn until_running(addr: SocketAddr, room: &str) -> serde_json::Value {
+    for _ in 0..500 {
+        let list = http::get(addr, "/api/rooms").await.json();
+        if let Some(view) = list["rooms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == room && r["turn"].as_u64() > Some(0))
+        {
+            return view.clone();
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("room {room} never showed a move");
+}
+
+/// Reads room events until the game is over; returns them all.
+async fn until_over(stream: &mut Events) -> Vec<serde_json::Value> {
+    let mut views = Vec::new();
+    while let Some(event) = stream.next().await {
+        assert_eq!(event.name, "room");
+        let view = event.json();
+        let over = view["phase"] == "over";
+        views.push(view);
+        if over {
+            break;
+        }
+    }
+    views
+}
+
+#[tokio::test]
+async fn every_route_answers_with_its_content_type_and_the_pages_json() {
+    let server = TestServer::start(|_| {}).await;
+    let (_web, addr) = web(&server, LOOPBACK, open_access()).await;
+    let game = BackgroundGame::start(&server, Duration::from_millis(20)).await;
+    let room = game.room_id().to_owned();
+    // A room nobody joins: open (waiting) for the whole test.
+    waiting_room(&server).await;
+
+    for page in ["/", "/rooms/x", "/replays", "/replays/x.xml", "/login"] {
+        let answer = http::get(addr, page).await;
+        assert_eq!(answer.status, 200, "{page}");
+        assert_eq!(answer.content_type, "text/html; charset=utf-8", "{page}");
+        assert!(answer.text().contains("/assets/app.js"), "{page}");
+    }
+    let script = http::get(addr, "/assets/app.js").await;
+    assert_eq!(script.content_type, "text/javascript; charset=utf-8");
+    assert!(script.text().contains("function roomPage"));
+    let style = http::get(addr, "/assets/app.css").await;
+    assert_eq!(style.content_type, "text/css; charset=utf-8");
+    assert_eq!(http::get(addr, "/assets/other.js").await.status, 404);
+    let health = http::get(addr, "/healthz").await;
+    assert_eq!((health.status, health.text().as_str()), (200, "ok\n"));
+
+    // The room list while the game runs.
+    let view = until_running(addr, &room).await;
+    assert_eq!(view["game"], "swc_2021_blokus");
+    assert_eq!(view["phase"], "running");
+    let players = view["players"].as_array().unwrap();
+    assert_eq!(players.len(), 2);
+    assert_eq!(players[0]["name"], "ref-greedy");
+    assert_eq!(players[1]["name"], "ref-random");
+    assert!(players.iter().all(|p| p["seated"] == true));
+    assert!(
+        players
+            .iter()
+            .all(|p| p["points"].as_array().unwrap().len() == 1)
+    );
+    assert!(view["svg"].is_null(), "the list leaves the boards out");
+
+    let answer = http::get(addr, &format!("/api/rooms/{room}")).await;
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.content_type, "application/json");
+    let one = answer.json();
+    assert_eq!(one["id"], room.as_str());
+    assert!(one["svg"].as_str().unwrap().starts_with("<svg"));
+    assert!(one["opened"].as_u64().unwrap() > 0);
+    let board = http::get(addr, &format!("/api/rooms/{room}/board.svg")).await;
+    assert_eq!(board.content_type, "image/svg+xml");
+    assert!(board.text().contains(r#"data-game="swc_2021_blokus""#));
+    let missing = http::get(addr, "/api/rooms/no-such-room").await;
+    assert_eq!(missing.status, 404);
+    assert!(missing.json()["error"].is_string());
+    // Nothing on the web side takes a move.
+    let post = http::send_form(addr, "POST", &format!("/api/rooms/{room}"), "move=x").await;
+    assert_eq!(post.status, 405);
+
+    let metrics = http::get(addr, "/metrics").await;
+    assert_eq!(metrics.status, 200);
+    assert_eq!(metrics.content_type, "text/plain; version=0.0.4");
+    let text = metrics.text();
+    assert!(
+        text.contains(r#"spielleiter_rooms{game="swc_2021_blokus",phase="waiting"} 1"#),
+        "{text}"
+    );
+    assert!(text.contains("# TYPE spielleiter_move_latency_seconds histogram"));
+
+    let outcome = game.finish().await;
+
+    // The finished game: in the list with its result, and as a replay.
+    let mut finished = serde_json::Value::Null;
+    for _ in 0..200 {
+        let list = http::get(addr, "/api/rooms").await.json();
+        if let Some(found) = list["finished"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == room.as_str())
+        {
+            finished = found.clone();
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(finished["phase"], "over");
+    let result = &finished["result"];
+    assert_eq!(result["scores"].as_array().unwrap().len(), 2);
+    assert_eq!(result["scores"][0]["cause"], "REGULAR");
+    assert!(result["summary"].as_str().unwrap().len() > 2);
+    assert!(finished["clock"].is_null());
+    assert!(
+        finished["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["to_move"] == false)
+    );
+
+    let replay_name = server
+        .wait_for_replays(1)
+        .await
+        .first()
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap();
+    let replays = http::get(addr, "/api/replays").await;
+    assert_eq!(replays.content_type, "application/json");
+    let listed = replays.json();
+    assert_eq!(listed[0]["name"], replay_name.as_str());
+    assert_eq!(listed[0]["game"], "swc_2021_blokus");
+    assert!(listed[0]["bytes"].as_u64().unwrap() > 0);
+    let replay = http::get(addr, &format!("/api/replays/{replay_name}")).await;
+    assert_eq!(replay.status, 200);
+    let replay = replay.json();
+    let frames = replay["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), outcome.moves as usize + 1);
+    assert_eq!(frames[0]["turn"], 0);
+    assert!(
+        frames
+            .iter()
+            .all(|f| f["svg"].as_str().unwrap().starts_with("<svg"))
+    );
+    assert_eq!(replay["players"][0], "ref-greedy");
+    assert_eq!(replay["result"]["summary"], result["summary"]);
+    for bad in ["/api/replays/..%2Fsecret.xml", "/api/replays/nothing.xml"] {
+        assert_eq!(http::get(addr, bad).await.status, 404, "{bad}");
+    }
+
+    let text = http::get(addr, "/metrics").await.text();
+    assert!(
+        text.contains(
+            r#"spielleiter_games_finished_total{game="swc_2021_blokus",cause="regular"} 1"#
+        ),
+        "{text}"
+    );
+    assert!(text.contains(&format!("spielleiter_moves_total {}", outcome.moves)));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_event_stream_shows_every_move_of_a_real_game() {
+    let server = TestServer::start(|_| {}).await;
+    let (_web, addr) = web(&server, LOOPBACK, open_access()).await;
+    // Slower than the stream's event interval, so every move is an event.
+    let game = BackgroundGame::start(&server, Duration::from_millis(60)).await;
+    let room = game.room_id().to_owned();
+    let mut stream = http::events(addr, &format!("/api/rooms/{room}/events"), &[]).await;
+    assert_eq!(stream.status, 200);
+    assert_eq!(stream.content_type, "text/event-stream");
+    let views = until_over(&mut stream).await;
+    let outcome = game.finish().await;
+    assert!(
+        stream.next().await.is_none(),
+        "the stream ends with the game"
+    );
+
+    let last = views.last().unwrap();
+    assert_eq!(last["phase"], "over");
+    assert_eq!(last["result"]["scores"][0]["cause"], "REGULAR");
+    assert!(last["clock"].is_null());
+    for pair in views.windows(2) {
+        assert!(pair[0]["version"].as_u64() < pair[1]["version"].as_u64());
+        assert!(pair[0]["turn"].as_u64() <= pair[1]["turn"].as_u64());
+    }
+    // One event per move (and the start and the end): none skipped.
+    let turns: std::collections::BTreeSet<u64> =
+        views.iter().filter_map(|v| v["turn"].as_u64()).collect();
+    assert!(
+        turns.len() as u32 >= outcome.moves.min(10),
+        "{} turns seen for {} moves",
+        turns.len(),
+        outcome.moves
+    );
+    let running: Vec<&serde_json::Value> =
+        views.iter().filter(|v| v["phase"] == "running").collect();
+    assert!(!running.is_empty());
+    for view in &running {
+        let clock = &view["clock"];
+        assert_eq!(clock["soft_ms"], 2000);
+        assert_eq!(clock["hard_ms"], 10_000);
+        let seat = clock["seat"].as_u64().unwrap() as usize;
+        assert_eq!(view["players"][seat]["to_move"], true);
+        let svg = view["svg"].as_str().unwrap();
+        assert!(svg.contains(&format!(r#"data-turn="{}""#, view["turn"])));
+    }
+    // After the end, the room's last view is still there for a late page.
+    let mut late = http::events(addr, &format!("/api/rooms/{room}/events"), &[]).await;
+    let only = late.next().await.unwrap().json();
+    assert_eq!(only["phase"], "over");
+    assert_eq!(only["turn"], last["turn"]);
+    assert!(late.next().await.is_none());
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_page_opened_mid_game_starts_at_the_current_position() {
+    let server = TestServer::start(|_| {}).await;
+    let (_web, addr) = web(&server, LOOPBACK, open_access()).await;
+    let game = BackgroundGame::start(&server, Duration::from_millis(30)).await;
+    let room = game.room_id().to_owned();
+    let seen = until_running(addr, &room).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut stream = http::events(addr, &format!("/api/rooms/{room}/events"), &[]).await;
+    let first = stream.next().await.unwrap().json();
+    assert!(first["turn"].as_u64() > seen["turn"].as_u64(), "{first}");
+    assert!(first["svg"].as_str().unwrap().contains("data-color"));
+    game.finish().await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn watchers_that_do_not_read_never_slow_a_game() {
+    let server = TestServer::start(|_| {}).await;
+    let (_web, addr) = web(&server, LOOPBACK, open_access()).await;
+    // Bots that answer at once: the game moves as fast as the server can.
+    let game = BackgroundGame::start(&server, Duration::ZERO).await;
+    let room = game.room_id().to_owned();
+    // Watchers that open the stream and never read a byte of it.
+    let mut stuck = Vec::new();
+    for _ in 0..20 {
+        stuck.push(http::events(addr, &format!("/api/rooms/{room}/events"), &[]).await);
+    }
+    let outcome = tokio::time::timeout(Duration::from_secs(60), game.finish())
+        .await
+        .expect("the game ends although nobody reads its events");
+    assert!(outcome.moves > 0);
+    drop(stuck);
+    server.shutdown().await;
+}
+
+/// The status of `GET path`, without waiting for the body (an event stream
+/// of an open room does not end).
+async fn status(addr: SocketAddr, path: &str, headers: &[(&str, &str)]) -> u16 {
+    http::events(addr, path, headers).await.status
+}
+
+/// A prepared room whose reserved seats nobody takes: open until the
+/// server ends, so access to it can be checked without a race.
+async fn waiting_room(server: &TestServer) -> String {
+    let mut admin = server.admin().await;
+    admin
+        .send(&ClientMessage::Prepare(Prepare {
+            game_type: Some("swc_2021_blokus".to_owned()),
+            pause: false,
+            slots: vec![slot("a"), slot("b")],
+        }))
+        .await;
+    match admin.message().await {
+        ServerMessage::Prepared { room_id, .. } => room_id,
+        other => panic!("expected <prepared>, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn on_other_interfaces_running_games_need_the_passphrase() {
+    let server = TestServer::start(|_| {}).await;
+    let (_web, addr) = web(
+        &server,
+        ALL_INTERFACES,
+        Access::new(ALL_INTERFACES, false, Some("secret".to_owned())),
+    )
+    .await;
+    let (_public_web, public) = web(
+        &server,
+        ALL_INTERFACES,
+        Access::new(ALL_INTERFACES, true, None),
+    )
+    .await;
+    let (_closed_web, closed) = web(
+        &server,
+        ALL_INTERFACES,
+        Access::new(ALL_INTERFACES, false, None),
+    )
+    .await;
+    let room = waiting_room(&server).await;
+    let paths = [
+        format!("/api/rooms/{room}"),
+        format!("/api/rooms/{room}/events"),
+        format!("/api/rooms/{room}/board.svg"),
+    ];
+
+    // Without the passphrase: no open room, and a hint to log in.
+    let list = http::get(addr, "/api/rooms").await.json();
+    assert_eq!(
+        (&list["live"], &list["login"]),
+        (&false.into(), &true.into())
+    );
+    assert!(list["rooms"].as_array().unwrap().is_empty());
+    for path in &paths {
+        let answer = http::get(addr, path).await;
+        assert_eq!(answer.status, 401, "{path}");
+        assert_eq!(answer.json()["login"], true, "{path}");
+    }
+
+    // Without a passphrase and not public: nobody sees an open room.
+    let bearer = [("authorization", "Bearer secret")];
+    let list = http::get(closed, "/api/rooms").await.json();
+    assert_eq!(
+        (&list["live"], &list["login"]),
+        (&false.into(), &false.into())
+    );
+    for path in &paths {
+        let answer = http::get_with(closed, path, &bearer).await;
+        assert_eq!(answer.status, 401, "{path}");
+        assert_eq!(answer.json()["login"], false);
+    }
+
+    // With the passphrase as a token, or after a login.
+    for path in &paths {
+        assert_eq!(status(addr, path, &bearer).await, 200, "{path}");
+    }
+    let wrong = http::send_form(addr, "POST", "/login", "passphrase=guess").await;
+    assert_eq!(wrong.status, 303);
+    assert_eq!(wrong.header("location"), Some("/login?failed"));
+    assert_eq!(wrong.header("set-cookie"), None);
+    let login = http::send_form(addr, "POST", "/login", "passphrase=secret").await;
+    assert_eq!(login.status, 303);
+    let cookie = login
+        .header("set-cookie")
+        .and_then(|c| c.split(';').next())
+        .unwrap()
+        .to_owned();
+    let with_cookie = [("cookie", cookie.as_str())];
+    let list = http::get_with(addr, "/api/rooms", &with_cookie)
+        .await
+        .json();
+    assert_eq!(list["live"], true);
+    assert_eq!(list["rooms"][0]["id"], room.as_str());
+    assert_eq!(list["rooms"][0]["phase"], "waiting");
+    let mut stream = http::events(addr, &paths[1], &with_cookie).await;
+    assert_eq!(stream.status, 200);
+    assert_eq!(stream.next().await.unwrap().json()["id"], room.as_str());
+
+    // Public pages show open rooms to everyone.
+    for path in &paths {
+        assert_eq!(status(public, path, &[]).await, 200, "{path}");
+    }
+
+    // Finished games are shown to everyone: the list, the room, the replay.
+    let game = BackgroundGame::start(&server, Duration::ZERO).await;
+    let finished_room = game.room_id().to_owned();
+    game.finish().await;
+    let replay = server.wait_for_replays(1).await;
+    let name = replay[0]
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    for base in [addr, closed] {
+        assert_eq!(
+            http::get(base, &format!("/api/replays/{name}"))
+                .await
+                .status,
+            200
+        );
+        assert_eq!(
+            http::get(base, "/api/replays").await.json()[0]["name"],
+            name.as_str()
+        );
+        let mut found = false;
+        for _ in 0..200 {
+            let list = http::get(base, "/api/rooms").await.json();
+            let finished = list["finished"].as_array().unwrap();
+            if finished.iter().any(|r| r["id"] == finished_room.as_str()) {
+                found = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(found, "the finished game is listed");
+        let path = format!("/api/rooms/{finished_room}");
+        assert_eq!(http::get(base, &path).await.status, 200);
+    }
+    server.shutdown().await;
+}
