@@ -6,8 +6,8 @@
 #
 # 1. compiles a static binary (glibc linked in, `crt-static`) with the
 #    `docker` cargo profile (the release profile without symbols) for the
-#    host's linux-gnu target, into target/<triple>/docker/; cargo rebuilds
-#    nothing when nothing changed;
+#    host's linux-gnu target, without PNG output (`render` writes SVG), into
+#    target/<triple>/docker/; cargo rebuilds nothing when nothing changed;
 # 2. puts it and an empty replay directory into target/docker-context/ with
 #    docker/Dockerfile, and builds the `FROM scratch` image from that.
 #
@@ -28,8 +28,11 @@ esac
 
 echo "== static binary ($triple, profile docker)" >&2
 # With --target, RUSTFLAGS apply to the binary only, not to build scripts.
+# Without the default feature `png`: the server draws its boards as SVG, and
+# the PNG rasteriser with its text shaping would add about 4 MB.
 RUSTFLAGS="-C target-feature=+crt-static" \
-    cargo build --locked --profile docker --target "$triple" -p spielleiter >&2
+    cargo build --locked --profile docker --target "$triple" -p spielleiter \
+    --no-default-features >&2
 binary=$target_dir/$triple/docker/spielleiter
 version=$("$binary" --version | awk '{print $2}')
 

@@ -131,6 +131,10 @@ async fn every_route_answers_with_its_content_type_and_the_pages_json() {
     let post = http::send_form(addr, "POST", &format!("/api/rooms/{room}"), "move=x").await;
     assert_eq!(post.status, 405);
 
+    // A client that sends something unreadable counts as a protocol error.
+    let mut confused = server.connect().await;
+    confused.send_raw(b"<protocol><nonsense/>").await;
+    confused.next().await;
     let metrics = http::get(addr, "/metrics").await;
     assert_eq!(metrics.status, 200);
     assert_eq!(metrics.content_type, "text/plain; version=0.0.4");
@@ -140,6 +144,18 @@ async fn every_route_answers_with_its_content_type_and_the_pages_json() {
         "{text}"
     );
     assert!(text.contains("# TYPE spielleiter_move_latency_seconds histogram"));
+    assert!(
+        text.contains("spielleiter_protocol_errors_total 1\n"),
+        "{text}"
+    );
+    // The two bots and the confused client are connected.
+    let open = text
+        .lines()
+        .find_map(|l| l.strip_prefix("spielleiter_connections "))
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap();
+    assert!(open >= 3, "{text}");
+    assert!(text.contains(r#"spielleiter_connections_total{outcome="served"}"#));
 
     let outcome = game.finish().await;
 
@@ -164,6 +180,14 @@ async fn every_route_answers_with_its_content_type_and_the_pages_json() {
     assert_eq!(result["scores"][0]["cause"], "REGULAR");
     assert!(result["summary"].as_str().unwrap().len() > 2);
     assert!(finished["clock"].is_null());
+    assert!(
+        finished["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["seated"] == true),
+        "the seats stay taken at the end: {finished}"
+    );
     assert!(
         finished["players"]
             .as_array()

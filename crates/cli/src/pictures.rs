@@ -120,12 +120,7 @@ pub fn render(args: &RenderArgs) -> anyhow::Result<()> {
         .map(str::to_ascii_lowercase);
     let bytes = match extension.as_deref() {
         Some("svg") => svg.into_bytes(),
-        Some("png") => {
-            if !spielleiter_render::fonts_available() {
-                eprintln!("spielleiter: no fonts found on this system; the PNG has no text");
-            }
-            spielleiter_render::png(&svg, args.scale)?
-        }
+        Some("png") => png(&svg, args.scale)?,
         _ => bail!(
             "{}: the output's name must end in .svg or .png",
             args.output.display()
@@ -140,6 +135,21 @@ pub fn render(args: &RenderArgs) -> anyhow::Result<()> {
         args.replay.display()
     );
     Ok(())
+}
+
+/// The SVG as a PNG.
+#[cfg(feature = "png")]
+fn png(svg: &str, scale: f32) -> anyhow::Result<Vec<u8>> {
+    if !spielleiter_render::fonts_available() {
+        eprintln!("spielleiter: no fonts found on this system; the PNG has no text");
+    }
+    Ok(spielleiter_render::png(svg, scale)?)
+}
+
+/// Without the feature `png` (the container image's build), only SVG.
+#[cfg(not(feature = "png"))]
+fn png(_: &str, _: f32) -> anyhow::Result<Vec<u8>> {
+    bail!("this build of spielleiter writes no PNG (built without the feature `png`); write .svg")
 }
 
 /// Runs a `replay` subcommand.

@@ -36,7 +36,7 @@ use crate::{
     lobby::{LobbyError, LobbyHandle, PrepareRequest},
     outbound::{self, ConnId, Outbox},
     room::{RoomCommand, RoomHandle, SeatSpec},
-    stats::ServerStats,
+    stats::{OpenConnection, ServerStats},
     texts, wire,
 };
 
@@ -96,6 +96,7 @@ pub async fn serve(socket: TcpStream, peer: SocketAddr, id: ConnId, context: Con
         if let Err(error) = socket.set_nodelay(true) {
             debug!(%error, "cannot set TCP_NODELAY");
         }
+        let _open = OpenConnection::new(Arc::clone(&context.stats));
         let (read_half, write_half) = socket.into_split();
         let (outbox, writer) = outbound::channel(id);
         outbox.set_limit(context.config.player_outbox_bytes);
@@ -263,6 +264,7 @@ impl Connection {
                     Ok(Some(StreamEvent::End)) => break 'read Ended::ByClient,
                     Ok(None) => break,
                     Err(error) => {
+                        ServerStats::count(&self.context.stats.protocol_errors);
                         complain!(self, %error, "unreadable stream");
                         self.fail(texts::framing_error(&error));
                         break 'read Ended::ProtocolError;
@@ -467,6 +469,7 @@ impl Connection {
             }
             ClientMessage::Close => Flow::Stop(Ended::ByClient),
             ClientMessage::Unknown { ref name } => {
+                ServerStats::count(&self.context.stats.protocol_errors);
                 complain!(self, element = %prefix(name), "unknown packet");
                 self.reject(&texts::unknown_message(name), &message);
                 Flow::Continue
@@ -479,6 +482,7 @@ impl Connection {
     /// both close the connection (and lose a running game). Other shape
     /// errors are answered and forgiven.
     fn on_undecodable(&mut self, error: &DecodeError) -> Flow {
+        ServerStats::count(&self.context.stats.protocol_errors);
         complain!(self, %error, "undecodable packet");
         let text = texts::malformed_message(error);
         match error {

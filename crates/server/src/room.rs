@@ -929,8 +929,12 @@ impl Room {
             snapshot.game.clone_from(&self.game);
             snapshot.phase = phase;
             snapshot.pending = self.pending.as_ref().map(|p| p.shown);
-            for (shown, seat) in snapshot.seated.iter_mut().zip(&self.seats) {
-                *shown = seat.occupant.is_some();
+            // At the end the players' connections are let go; the seats
+            // stay shown as taken.
+            if phase != RoomPhase::Over {
+                for (shown, seat) in snapshot.seated.iter_mut().zip(&self.seats) {
+                    *shown = seat.occupant.is_some();
+                }
             }
             if snapshot.result.is_none() {
                 snapshot.result.clone_from(&self.result);

@@ -151,6 +151,31 @@ pub struct ServerStats {
     /// Connections closed because a message took too long, or was large
     /// and unfinished while the server held too many such bytes.
     pub slow_messages: AtomicU64,
+    /// Connections accepted and served.
+    pub connections_served: AtomicU64,
+    /// Connections being served now.
+    pub connections_open: AtomicU64,
+    /// Packets that could not be read (malformed XML, unknown or broken
+    /// messages, broken framing), fatal or answered with an error.
+    pub protocol_errors: AtomicU64,
+}
+
+/// Counts one connection as open while it lives.
+#[derive(Debug)]
+pub(crate) struct OpenConnection(Arc<ServerStats>);
+
+impl OpenConnection {
+    pub(crate) fn new(stats: Arc<ServerStats>) -> OpenConnection {
+        ServerStats::count(&stats.connections_served);
+        ServerStats::count(&stats.connections_open);
+        OpenConnection(stats)
+    }
+}
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        self.0.connections_open.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// How a game ended, as the metrics count it: one label per kind of

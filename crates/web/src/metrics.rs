@@ -167,6 +167,42 @@ pub fn families(stats: &ServerStats, web_streams: u64) -> Vec<MetricFamily> {
             ],
         ),
         family(
+            "spielleiter_protocol_errors_total",
+            "Packets that could not be read (malformed, unknown, broken framing).",
+            MetricType::COUNTER,
+            vec![counter(get(&stats.protocol_errors), &[])],
+        ),
+        family(
+            "spielleiter_connections",
+            "Game connections being served now.",
+            MetricType::GAUGE,
+            vec![gauge(get(&stats.connections_open), &[])],
+        ),
+        family(
+            "spielleiter_connections_total",
+            "Game connections, by what became of them: served, or refused at once (a connection limit).",
+            MetricType::COUNTER,
+            vec![
+                counter(get(&stats.connections_served), &[("outcome", "served")]),
+                counter(get(&stats.refused_connections), &[("outcome", "refused")]),
+            ],
+        ),
+        family(
+            "spielleiter_slow_clients_total",
+            "Connections closed for not reading their answers, or for too slow a message.",
+            MetricType::COUNTER,
+            vec![
+                counter(get(&stats.slow_readers), &[("kind", "reader")]),
+                counter(get(&stats.slow_messages), &[("kind", "message")]),
+            ],
+        ),
+        family(
+            "spielleiter_failed_authentications_total",
+            "authenticate requests with a wrong passphrase.",
+            MetricType::COUNTER,
+            vec![counter(get(&stats.failed_authentications), &[])],
+        ),
+        family(
             "spielleiter_rooms_unresponsive_total",
             "Rooms that did not answer in time and were ended.",
             MetricType::COUNTER,
