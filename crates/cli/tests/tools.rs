@@ -88,7 +88,7 @@ fn demo_plays_a_game_and_prints_board_result_and_replay() {
     let shown = run(dir.path(), &["replay", "show", replay, "--color", "never"]);
     assert!(shown.status.success(), "{shown:?}");
     let shown = stdout(&shown);
-    let positions = shown.matches("Blokus 2021 · turn ").count();
+    let positions = shown.matches("Blokus 2027 · turn ").count();
     assert!(positions > 20, "{shown}");
     assert_eq!(
         shown.matches("last move: ").count(),
@@ -105,7 +105,7 @@ fn demo_plays_a_game_and_prints_board_result_and_replay() {
         &["replay", "show", replay, "--turn", "8", "--color", "always"],
     );
     let one = stdout(&one);
-    assert_eq!(one.matches("Blokus 2021 · turn ").count(), 1, "{one}");
+    assert_eq!(one.matches("Blokus 2027 · turn ").count(), 1, "{one}");
     assert!(one.contains("\x1b["), "colours: {one}");
 }
 

@@ -76,8 +76,9 @@ pub struct LoadedReplay {
     pub game: GameType,
     /// The room the game was played in.
     pub room_id: Option<String>,
-    /// The players' display names in seat order (as the states carry
-    /// them; blank when they had none).
+    /// The players' display names in seat order: as the states carry them,
+    /// else (the states of 2022 and 2027 name nobody) as the result does;
+    /// blank when neither names a seat.
     pub names: Vec<String>,
     /// Every recorded position, in order.
     pub positions: Vec<AnyGame>,
@@ -202,11 +203,19 @@ fn positions(
     game: GameType,
     replay: spielleiter_protocol::Replay,
 ) -> Result<LoadedReplay, LoadError> {
-    let names = replay
+    let mut names = replay
         .states
         .first()
         .map(GameState::display_names)
         .unwrap_or_default();
+    if let Some(result) = &replay.result {
+        names.resize(names.len().max(result.scores.len()), String::new());
+        for (name, score) in names.iter_mut().zip(&result.scores) {
+            if name.is_empty() {
+                name.clone_from(&score.display_name);
+            }
+        }
+    }
     let positions = replay
         .states
         .iter()
