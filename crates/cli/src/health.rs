@@ -107,17 +107,27 @@ fn reachable(mut addr: SocketAddr) -> SocketAddr {
 
 /// Asks the web side's `/healthz`; it must answer `200` with `ok`.
 async fn probe_web(target: &str) -> anyhow::Result<()> {
+    // HTTP/1.0: the server closes the connection after its answer.
+    let request = b"GET /healthz HTTP/1.0\r\nHost: localhost\r\n\r\n";
+    check_web_answer(&exchange(target, request, false).await?)
+}
+
+/// Sends `request` to `target` (then closes the writing half if
+/// `end_request`) and reads the answer until the other side closes, at
+/// most [`ANSWER_LIMIT`] bytes.
+async fn exchange(target: &str, request: &[u8], end_request: bool) -> anyhow::Result<Vec<u8>> {
     let mut stream = TcpStream::connect(target).await.context("cannot connect")?;
-    stream
-        .write_all(b"GET /healthz HTTP/1.0\r\nHost: localhost\r\n\r\n")
-        .await?;
+    stream.write_all(request).await?;
+    if end_request {
+        stream.shutdown().await?;
+    }
     let mut answer = Vec::new();
     (&mut stream)
         .take(ANSWER_LIMIT)
         .read_to_end(&mut answer)
         .await
         .context("cannot read the answer")?;
-    check_web_answer(&answer)
+    Ok(answer)
 }
 
 /// The answer of `/healthz`: status 200 and the body `ok`.
@@ -142,16 +152,7 @@ fn check_web_answer(answer: &[u8]) -> anyhow::Result<()> {
 const ANSWER_LIMIT: u64 = 64 * 1024;
 
 async fn probe(target: &str) -> anyhow::Result<()> {
-    let mut stream = TcpStream::connect(target).await.context("cannot connect")?;
-    stream.write_all(b"<protocol></protocol>").await?;
-    stream.shutdown().await?;
-    let mut answer = Vec::new();
-    (&mut stream)
-        .take(ANSWER_LIMIT)
-        .read_to_end(&mut answer)
-        .await
-        .context("cannot read the answer")?;
-    check_answer(&answer)
+    check_answer(&exchange(target, b"<protocol></protocol>", true).await?)
 }
 
 /// The answer must be a protocol document without packets: a packet here
