@@ -268,7 +268,7 @@ for game in 1 2 3; do
 done
 check_replays "$replays" 3
 http_get "$web_port" /metrics |
-    grep -q 'spielleiter_games_finished_total{game="swc_2021_blokus",cause="regular"} 3' ||
+    grep -q 'spielleiter_games_finished_total{game="swc_2027_blokus",cause="regular"} 3' ||
     fail "/metrics does not count the 3 games"
 [ "$(http_get "$web_port" /api/replays | grep -o '"name"' | wc -l)" = 3 ] ||
     fail "/api/replays does not list the 3 replays"
