@@ -420,7 +420,15 @@ fn match_and_bench_play_ostseeschach() {
         text.contains("of swc_2022_ostseeschach between `random` bots"),
         "{text}"
     );
-    assert!(text.contains("complete games:           4 "), "{text}");
+    // At least the 4 games asked for: the bench looks every 50 ms, and
+    // short games in flight may end in the same interval.
+    let complete: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("complete games:"))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a complete games line: {text}"));
+    assert!((4..=4 + 2).contains(&complete), "{text}");
     assert!(
         text.contains("games lost on time:       0 soft, 0 hard"),
         "{text}"
