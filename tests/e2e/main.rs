@@ -32,3 +32,5 @@ mod bad_moves;
 mod bcl;
 // The web side: routes, live event streams, access.
 mod web;
+// Classic Blokus for 4, 3 and 2 players: bad input next to a reference game.
+mod classic;

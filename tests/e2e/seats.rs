@@ -5,7 +5,7 @@
 //! move request's class, the score definition, zeroed offender parts, and
 //! connections that stay open after the game.
 
-use spielleiter_e2e::{TestClient, TestServer};
+use spielleiter_e2e::{TestClient, TestServer, until_result};
 use spielleiter_protocol::{
     ClientMessage, GameMove, GameType, ServerMessage, dialect::MoveRequestClass,
     result::GameResult, room::RoomData,
@@ -54,21 +54,6 @@ async fn until_request(client: &mut TestClient) -> MoveRequestClass {
     loop {
         if let RoomData::MoveRequest(class) = client.room_data().await {
             return class;
-        }
-    }
-}
-
-/// Reads `client`'s packets up to the result and the `left` after it.
-async fn until_result(client: &mut TestClient) -> GameResult {
-    let mut result = None;
-    loop {
-        match client.message().await {
-            ServerMessage::Room {
-                data: RoomData::Result(r),
-                ..
-            } => result = Some(r),
-            ServerMessage::Left { .. } => return result.expect("the result before <left>"),
-            _ => {}
         }
     }
 }

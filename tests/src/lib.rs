@@ -719,6 +719,21 @@ pub async fn joined_pair_of(
     (one, two, room)
 }
 
+/// Reads `client`'s packets up to `<left>`; returns the result before it.
+pub async fn until_result(client: &mut TestClient) -> spielleiter_protocol::result::GameResult {
+    let mut result = None;
+    loop {
+        match client.message().await {
+            ServerMessage::Room {
+                data: RoomData::Result(r),
+                ..
+            } => result = Some(r),
+            ServerMessage::Left { .. } => return result.expect("the result before <left>"),
+            _ => {}
+        }
+    }
+}
+
 /// The result of a transcript, if it has one.
 pub fn result_of(
     transcript: &[ServerMessage],

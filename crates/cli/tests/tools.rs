@@ -30,6 +30,19 @@ fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// Runs the binary with `args` in `dir`; fails unless it succeeds, else
+/// returns its standard output.
+fn succeeding(dir: &Path, args: &[&str]) -> String {
+    let output = run(dir, args);
+    let text = stdout(&output);
+    assert!(
+        output.status.success(),
+        "{args:?}: {text}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    text
+}
+
 #[test]
 fn demo_plays_a_game_and_prints_board_result_and_replay() {
     let dir = tempfile::tempdir().unwrap();
@@ -112,16 +125,7 @@ fn demo_plays_a_game_and_prints_board_result_and_replay() {
 #[test]
 fn perft_demo_bench_and_match_take_the_game() {
     let dir = tempfile::tempdir().unwrap();
-    let success = |args: &[&str]| {
-        let output = run(dir.path(), args);
-        let text = stdout(&output);
-        assert!(
-            output.status.success(),
-            "{args:?}: {text}\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        text
-    };
+    let success = |args: &[&str]| succeeding(dir.path(), args);
     // 2027: PENTO_X on the border (the rules' perft data).
     let text = success(&[
         "perft",
@@ -1003,16 +1007,7 @@ fn match_takes_the_server_settings_from_the_environment_and_does_not_wait_for_a_
 #[test]
 fn the_tools_play_classic_blokus_for_four_three_and_two() {
     let dir = tempfile::tempdir().unwrap();
-    let success = |args: &[&str]| {
-        let output = run(dir.path(), args);
-        let text = stdout(&output);
-        assert!(
-            output.status.success(),
-            "{args:?}: {text}\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        text
-    };
+    let success = |args: &[&str]| succeeding(dir.path(), args);
     // perft: 58 first pieces per colour; a move file in both notations
     // (the rules' perft data) and the points it leaves.
     let text = success(&["perft", "--game", "blokus_classic", "--depth", "2"]);
