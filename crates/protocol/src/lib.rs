@@ -22,7 +22,9 @@
 //! ([`blokus2021`](games::blokus2021),
 //! [`ostseeschach2022`](games::ostseeschach2022),
 //! [`blokus2027`](games::blokus2027); the Blokus seasons build on the
-//! shared [`blokus`](games::blokus) pieces) and are joined by the enums of
+//! shared [`blokus`](games::blokus) pieces; [`bcl`](games::bcl), the
+//! BLOKUS Champions League game, has a wire form and dialect of its own)
+//! and are joined by the enums of
 //! [`games`] ([`GameState`], [`GameMove`]). [`dialect`] says what differs
 //! between the seasons (a [`Dialect`] per season, chosen by each game);
 //! [`seats`] names seats `ONE`, `TWO`, … for every game. [`result`] holds
