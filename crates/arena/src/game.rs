@@ -36,6 +36,11 @@ use crate::{
 /// After a player's program ended during a game, how long the server may
 /// take to notice the disconnect and end the game.
 const DISCONNECT_PATIENCE: Duration = Duration::from_secs(5);
+/// After a player's program ended before the runner saw it join, how long
+/// the server's news of its join (and of the game's end) may take: a fast
+/// player can join, be disqualified at its first move and end before the
+/// observer hears of the join.
+const JOIN_NEWS_PATIENCE: Duration = Duration::from_secs(1);
 /// After a cancel, how long the server may take to end the room.
 const CANCEL_PATIENCE: Duration = Duration::from_secs(10);
 
@@ -161,9 +166,10 @@ pub(crate) async fn play_game(
     let mut result: Option<GameResult> = None;
     let mut detected: Option<Detected> = None;
     let mut cancelled = false;
-    // A player whose program ended while seated: the server should end the
-    // game with LEFT; if it does not in time, the runner ends it.
-    let mut ended_while_seated: Option<usize> = None;
+    // The first player whose program ended before the game did: if it had
+    // joined, the server should end the game (LEFT, or the game was already
+    // over); if it does not in time, the runner ends it.
+    let mut ended_early: Option<usize> = None;
     let mut deadline = Instant::now() + settings.connect_timeout;
 
     if let Err(reason) = start_seat(settings, game, &mut seats[0], &codes[0]) {
@@ -213,6 +219,10 @@ pub(crate) async fn play_game(
                     player_count,
                 } if room_id == room => {
                     joined = player_count as usize;
+                    if ended_early.is_some_and(|slot| slot < joined) {
+                        // It had joined after all: wait for the server.
+                        deadline = Instant::now() + DISCONNECT_PATIENCE;
+                    }
                     // The next player starts once the previous one has joined.
                     if joined < seats.len()
                         && seats[joined].launched.is_none()
@@ -246,28 +256,37 @@ pub(crate) async fn play_game(
             },
             Event::Exit(slot, exit) => {
                 seats[slot].exit = Some(exit);
-                on_player_exit(
-                    slot,
-                    &seats,
-                    joined,
-                    &mut detected,
-                    &mut ended_while_seated,
-                    &mut deadline,
-                );
+                if detected.is_none() && ended_early.is_none() {
+                    ended_early = Some(slot);
+                    // Players are started in slot order, each after the
+                    // previous joined.
+                    let patience = if joined <= slot {
+                        JOIN_NEWS_PATIENCE
+                    } else {
+                        DISCONNECT_PATIENCE
+                    };
+                    deadline = deadline.min(Instant::now() + patience);
+                }
             }
             Event::Deadline => {
                 if cancelled {
                     // The server does not end the room; record what we know.
                     break;
                 }
-                detected = Some(if let Some(slot) = ended_while_seated {
-                    Detected {
-                        slot,
-                        cause: Cause::Left,
-                        reason: format!(
-                            "the program ended during the game ({})",
-                            seats[slot].exit.as_deref().unwrap_or("?")
-                        ),
+                detected = Some(if let Some(slot) = ended_early {
+                    let exit = seats[slot].exit.as_deref().unwrap_or("?");
+                    if joined <= slot {
+                        Detected {
+                            slot,
+                            cause: Cause::Crashed,
+                            reason: format!("the program ended before joining its game ({exit})"),
+                        }
+                    } else {
+                        Detected {
+                            slot,
+                            cause: Cause::Left,
+                            reason: format!("the program ended during the game ({exit})"),
+                        }
                     }
                 } else if !running {
                     Detected {
@@ -370,32 +389,6 @@ fn start_seat(
     };
     seat.launched = Some(launch(&spec.program, &invitation)?);
     Ok(())
-}
-
-/// A player's program ended before the game did.
-fn on_player_exit(
-    slot: usize,
-    seats: &[Seat],
-    joined: usize,
-    detected: &mut Option<Detected>,
-    ended_while_seated: &mut Option<usize>,
-    deadline: &mut Instant,
-) {
-    if detected.is_some() {
-        return;
-    }
-    let exit = seats[slot].exit.as_deref().unwrap_or("?");
-    // Players are started in slot order, each after the previous joined.
-    if joined <= slot {
-        *detected = Some(Detected {
-            slot,
-            cause: Cause::Crashed,
-            reason: format!("the program ended before joining its game ({exit})"),
-        });
-    } else if ended_while_seated.is_none() {
-        *ended_while_seated = Some(slot);
-        *deadline = (*deadline).min(Instant::now() + DISCONNECT_PATIENCE);
-    }
 }
 
 async fn kill_all(seats: &mut [Seat], why: &str) {
