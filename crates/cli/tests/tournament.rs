@@ -1,6 +1,9 @@
 //! `spielleiter tournament` run as a user runs it: a league of built-in
 //! bots and a program that never joins, stopped by a real Ctrl-C (SIGINT to
-//! the process) while a game runs, and resumed by the same command.
+//! the process) while a game runs, and resumed by the same command; a
+//! BLOKUS Champions League of four built-in bots, one disqualified in every
+//! game, killed (SIGKILL) mid-way and resumed to the standings of an
+//! uninterrupted run.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
 use std::{
@@ -153,4 +156,136 @@ fn ctrl_c_stops_a_tournament_cleanly_and_the_same_command_resumes_it() {
     .unwrap();
     assert_eq!(json["games"], 6);
     assert_eq!(json["standings"][2]["irregular"]["crashes"], 4);
+}
+
+/// A league of the BLOKUS Champions League game between four built-in
+/// bots, one of which places illegally on purpose, in `dir`.
+fn bcl_league(dir: &Path) -> Command {
+    let mut command = Command::new(BINARY);
+    command
+        .args([
+            "tournament",
+            "--game",
+            "blokus_bcl",
+            "--player",
+            "greedy=builtin:greedy",
+            "--player",
+            "random=builtin:random",
+            "--player",
+            "cheat=builtin:illegal",
+            "--player",
+            "random2=builtin:random",
+            "--seed",
+            "7",
+            "--parallel",
+            "2",
+            "--results",
+            "bcl.jsonl",
+        ])
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+fn succeeded(output: &std::process::Output) -> String {
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn a_bcl_league_disqualifies_the_illegal_bot_and_resumes_after_a_kill() {
+    // Uninterrupted.
+    let whole = tempfile::tempdir().unwrap();
+    let stdout = succeeded(&bcl_league(whole.path()).output().unwrap());
+    // Six pairs, three games each (the league's default), seats alternating.
+    assert!(
+        stdout.contains("blokus_bcl tournament: 4 players, 6 tables of 2, 3 games each"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("18 games, 9 irregular; ranked by win rate"),
+        "{stdout}"
+    );
+    let rows = lines(&whole.path().join("bcl.jsonl"));
+    assert_eq!(rows.len(), 18);
+    for row in &rows {
+        let players: Vec<&str> = row["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap())
+            .collect();
+        let Some(cheat) = players.iter().position(|p| *p == "cheat") else {
+            assert_eq!(
+                row["causes"],
+                serde_json::json!(["REGULAR", "REGULAR"]),
+                "{row}"
+            );
+            continue;
+        };
+        // Disqualified by the seed's rules, the reason naming its code.
+        assert_eq!(row["causes"][cheat], "RULE_VIOLATION", "{row}");
+        assert_eq!(row["causes"][1 - cheat], "REGULAR", "{row}");
+        assert_eq!(row["win_points"][cheat], 0, "{row}");
+        assert_eq!(row["win_points"][1 - cheat], 2, "{row}");
+        let reason = row["reasons"][cheat].as_str().unwrap();
+        assert!(
+            ["OVERLAP", "OUT_OF_STAGE", "CORNER", "corner"]
+                .iter()
+                .any(|code| reason.contains(code)),
+            "{reason}"
+        );
+    }
+    // The cheat is last: 9 games, 9 losses, 9 violations, rate 0.
+    let csv = std::fs::read_to_string(whole.path().join("bcl-standings.csv")).unwrap();
+    let table: Vec<&str> = csv.lines().collect();
+    assert_eq!(table.len(), 5, "{csv}");
+    assert!(table[4].starts_with("cheat,4,9,0,0,9,0,0.0000,"), "{csv}");
+    assert!(table[4].ends_with(",0,9,0,0"), "{csv}");
+    for row in &table[1..4] {
+        // Nine games each, three of them won against the cheat.
+        let cells: Vec<&str> = row.split(',').collect();
+        assert_eq!(cells[2], "9", "{csv}");
+        assert!(cells[3].parse::<u32>().unwrap() >= 3, "{csv}");
+    }
+    let printed: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("player "))
+        .skip(1)
+        .take(4)
+        .collect();
+    assert!(printed[3].starts_with("cheat "), "{stdout}");
+
+    // Killed (SIGKILL: no chance to clean up) once a game is recorded,
+    // then the same command again.
+    let killed = tempfile::tempdir().unwrap();
+    let results = killed.path().join("bcl.jsonl");
+    let mut child = bcl_league(killed.path()).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while complete_lines(&results) == 0 {
+        assert!(Instant::now() < deadline, "no game ended");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let recorded = complete_lines(&results);
+    eprintln!("killed after {recorded} of 18 games");
+    assert!(recorded < 18, "killed mid-way, not at the end");
+    let stdout = succeeded(&bcl_league(killed.path()).output().unwrap());
+    assert!(
+        stdout.contains(&format!(
+            "resuming: {recorded} games recorded, {} to play",
+            18 - recorded
+        )),
+        "{stdout}"
+    );
+    assert_eq!(lines(&results).len(), 18);
+    let resumed = std::fs::read_to_string(killed.path().join("bcl-standings.csv")).unwrap();
+    assert_eq!(resumed, csv, "the same final standings");
 }
