@@ -61,7 +61,18 @@ fn stream_sized(message: &ServerMessage, capacity: usize) -> Bytes {
     let mut out = BytesMut::with_capacity(capacity);
     out.extend_from_slice(b"\n  ");
     message.encode(&mut out, 1);
-    out.freeze()
+    compact(out)
+}
+
+/// The packet in an allocation of about its size. Outboxes are bounded by
+/// the bytes of their packets; a packet that keeps a buffer grown by
+/// doubling would hold up to twice what its outbox counts.
+fn compact(out: BytesMut) -> Bytes {
+    if out.capacity() - out.len() > out.len() / 4 {
+        Bytes::copy_from_slice(&out)
+    } else {
+        out.freeze()
+    }
 }
 
 fn both(message: &ServerMessage, capacity: usize) -> Packet {
