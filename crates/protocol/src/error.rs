@@ -58,6 +58,16 @@ pub enum DecodeError {
         /// The maximum ([`MAX_ATTRIBUTES`](crate::xml::MAX_ATTRIBUTES)).
         limit: usize,
     },
+    /// The input holds a control character that XML does not allow
+    /// anywhere in a document (U+0000 to U+001F but tab, line feed and
+    /// carriage return), not even as a reference to it.
+    #[error("malformed XML: the control character U+{code:04X} at byte {at}")]
+    ForbiddenCharacter {
+        /// The character's code.
+        code: u8,
+        /// Its offset in the packet.
+        at: usize,
+    },
     /// The input ended inside the element.
     #[error("the element is incomplete")]
     UnexpectedEof,

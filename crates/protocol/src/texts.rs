@@ -451,6 +451,7 @@ pub fn malformed_message(error: &DecodeError) -> String {
         DecodeError::Xml(_)
         | DecodeError::RepeatedAttribute { .. }
         | DecodeError::TooManyAttributes { .. }
+        | DecodeError::ForbiddenCharacter { .. }
         | DecodeError::UnexpectedEof
         | DecodeError::NoElement => {
             format!("spielleiter.protocol.MalformedXmlException: {error}")

@@ -489,6 +489,7 @@ impl Connection {
             DecodeError::Xml(_)
             | DecodeError::RepeatedAttribute { .. }
             | DecodeError::TooManyAttributes { .. }
+            | DecodeError::ForbiddenCharacter { .. }
             | DecodeError::UnexpectedEof
             | DecodeError::MalformedMove(_) => {
                 self.fail(text);

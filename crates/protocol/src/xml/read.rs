@@ -226,6 +226,14 @@ impl<'a> XmlReader<'a> {
     /// The outermost element, skipping an XML declaration, comments,
     /// processing instructions and whitespace before it.
     pub(crate) fn root(&mut self) -> Result<Element<'a>, DecodeError> {
+        // quick-xml passes raw control characters through, but XML forbids
+        // them, and the writer (like the official server) escapes them as
+        // references that no XML reader accepts back (`&#x0;`).
+        let forbidden = |b: &u8| *b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r');
+        if let Some(at) = self.reader.get_ref().iter().position(forbidden) {
+            let code = self.reader.get_ref()[at];
+            return Err(DecodeError::ForbiddenCharacter { code, at });
+        }
         loop {
             match self.reader.read_event()? {
                 Event::Start(start) => return Ok(Element::new(start, false)),
@@ -371,6 +379,19 @@ r'><!-- c --><b>t&lt;&#x41;<![CDATA[<z>]]></b><c/>junk<d><e/></d></a>"#;
         let a = r.root().expect("root");
         let b = r.next_child(&a).expect("ok").expect("b");
         assert!(r.text(b).is_err());
+    }
+
+    #[test]
+    fn control_characters_are_malformed_but_tab_and_line_breaks_are_not() {
+        for (xml, code, at) in [("<a b=\"x\0\"/>", 0, 7), ("<a>\u{1f}</a>", 0x1f, 3)] {
+            match consume(xml) {
+                Err(DecodeError::ForbiddenCharacter { code: c, at: a }) => {
+                    assert_eq!((c, a), (code, at), "{xml:?}")
+                }
+                other => panic!("{xml:?}: {other:?}"),
+            }
+        }
+        consume("<a b=\"\t\r\n\">\t\r\n</a>").expect("tab and line breaks are allowed");
     }
 
     /// Reads the root and skips it, as a parser that wants nothing of it.
