@@ -260,6 +260,8 @@ fn example(name: &str) -> String {
                 ])
         }
         "texts" => texts_table(),
+        "pieces" => crate::pieces::all_pieces(),
+        "orientations" => crate::pieces::orientations(),
         name if name.starts_with("classic-") => crate::classic::example(name, ROOM),
         other if other.starts_with("bcl-") => crate::bcl::example(other),
         other => panic!("protocol/README.md names an unknown example `{other}`"),
@@ -379,8 +381,9 @@ fn texts_table() -> String {
     table.trim_end().to_owned()
 }
 
-/// Replaces every example block of `readme` with fresh encoder output; the
-/// fence (```xml or none for tables) is kept from the README.
+/// Replaces every example block of `readme` with fresh encoder output (or
+/// the rules' pieces), fenced as ```xml unless the content is a table or
+/// brings its own fence.
 fn regenerate(readme: &str) -> String {
     const OPEN: &str = "<!-- example: ";
     const CLOSE: &str = "<!-- /example -->";
@@ -395,7 +398,8 @@ fn regenerate(readme: &str) -> String {
                 .unwrap_or_else(|| panic!("example `{name}` has no end marker"));
         out.push_str(&rest[..header_end]);
         let content = example(name);
-        if name == "texts" {
+        // Tables and pictures bring their own form.
+        if matches!(name, "texts" | "pieces" | "orientations") {
             write!(out, "\n{content}\n").expect("string");
         } else if let Some(fence) = crate::bcl::fence(name) {
             write!(out, "\n```{fence}\n{content}\n```\n").expect("string");

@@ -20,3 +20,5 @@ mod roundtrip;
 mod classic;
 // protocol/README.md's examples are encoder output.
 mod docs;
+// protocol/README.md's piece pictures are the rules' shapes.
+mod pieces;
