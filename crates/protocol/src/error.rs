@@ -68,6 +68,13 @@ pub enum DecodeError {
         /// Its offset in the packet.
         at: usize,
     },
+    /// An element or attribute name that is no XML name (`< a="b"/>`,
+    /// `<a"b"/>`).
+    #[error("malformed XML: `{}` is no element or attribute name", prefix(name))]
+    InvalidName {
+        /// The name as received.
+        name: String,
+    },
     /// The input ended inside the element.
     #[error("the element is incomplete")]
     UnexpectedEof,

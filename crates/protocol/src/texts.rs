@@ -452,6 +452,7 @@ pub fn malformed_message(error: &DecodeError) -> String {
         | DecodeError::RepeatedAttribute { .. }
         | DecodeError::TooManyAttributes { .. }
         | DecodeError::ForbiddenCharacter { .. }
+        | DecodeError::InvalidName { .. }
         | DecodeError::UnexpectedEof
         | DecodeError::NoElement => {
             format!("spielleiter.protocol.MalformedXmlException: {error}")

@@ -490,6 +490,7 @@ impl Connection {
             | DecodeError::RepeatedAttribute { .. }
             | DecodeError::TooManyAttributes { .. }
             | DecodeError::ForbiddenCharacter { .. }
+            | DecodeError::InvalidName { .. }
             | DecodeError::UnexpectedEof
             | DecodeError::MalformedMove(_) => {
                 self.fail(text);

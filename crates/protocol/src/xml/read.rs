@@ -126,11 +126,15 @@ impl<'e> NameSet<'e> {
     }
 }
 
-/// Checks the attribute list of a start tag without unescaping any value:
+/// Checks a start tag: a name, and an attribute list, checked without
+/// unescaping any value:
 /// one scan of the raw tag (names up to `=`, values skipped to their
 /// closing quote) feeding a [`NameSet`]. A list that is not `name="value"`
 /// pairs is malformed.
 fn check_attributes(start: &BytesStart<'_>) -> Result<(), DecodeError> {
+    // quick-xml takes any bytes up to white space for the element's name
+    // (`< a="b"/>` is an element named "").
+    check_name(start.name().into_inner().as_bytes())?;
     let raw = start.attributes_raw().as_bytes();
     let malformed = || DecodeError::invalid("attribute list", "");
     let skip_space = |mut pos: usize| {
@@ -156,6 +160,7 @@ fn check_attributes(start: &BytesStart<'_>) -> Result<(), DecodeError> {
         if name.is_empty() || raw.get(pos) != Some(&b'=') {
             return Err(malformed());
         }
+        check_name(name)?;
         pos = skip_space(pos + 1);
         let quote = match raw.get(pos) {
             Some(&q @ (b'"' | b'\'')) => q,
@@ -164,6 +169,20 @@ fn check_attributes(start: &BytesStart<'_>) -> Result<(), DecodeError> {
         let value_len = memchr::memchr(quote, &raw[pos + 1..]).ok_or_else(malformed)?;
         pos += value_len + 2;
         names.insert(name)?;
+    }
+}
+
+/// Checks that `name` is an XML name: a letter, `_` or `:` first, then
+/// also digits, `-` and `.`; characters beyond ASCII are taken as letters.
+/// A name with `"`, `=`, `<` or the like could not be written back.
+fn check_name(name: &[u8]) -> Result<(), DecodeError> {
+    let starts = |b: u8| b.is_ascii_alphabetic() || b == b'_' || b == b':' || b >= 0x80;
+    let continues = |b: u8| starts(b) || b.is_ascii_digit() || b == b'-' || b == b'.';
+    match name.split_first() {
+        Some((&first, rest)) if starts(first) && rest.iter().all(|&b| continues(b)) => Ok(()),
+        _ => Err(DecodeError::InvalidName {
+            name: String::from_utf8_lossy(name).into_owned(),
+        }),
     }
 }
 
@@ -236,8 +255,14 @@ impl<'a> XmlReader<'a> {
         }
         loop {
             match self.reader.read_event()? {
-                Event::Start(start) => return Ok(Element::new(start, false)),
-                Event::Empty(start) => return Ok(Element::new(start, true)),
+                Event::Start(start) => {
+                    check_name(start.name().into_inner().as_bytes())?;
+                    return Ok(Element::new(start, false));
+                }
+                Event::Empty(start) => {
+                    check_name(start.name().into_inner().as_bytes())?;
+                    return Ok(Element::new(start, true));
+                }
                 Event::Eof => return Err(DecodeError::NoElement),
                 _ => {}
             }
@@ -392,6 +417,25 @@ r'><!-- c --><b>t&lt;&#x41;<![CDATA[<z>]]></b><c/>junk<d><e/></d></a>"#;
             }
         }
         consume("<a b=\"\t\r\n\">\t\r\n</a>").expect("tab and line breaks are allowed");
+    }
+
+    #[test]
+    fn element_and_attribute_names_are_xml_names() {
+        for xml in [
+            "< a=\"b\"/>",
+            "<a>< b=\"c\"/></a>",
+            "<a><b>< /></b></a>",
+            "<a\"b\"/>",
+            "<a b\"c\"=\"d\"/>",
+            "<a><b 1=\"c\"/></a>",
+        ] {
+            assert!(
+                matches!(consume(xml), Err(DecodeError::InvalidName { .. })),
+                "{xml}: {:?}",
+                consume(xml)
+            );
+        }
+        consume("<sc.protocol.Close_1 a-b=\"\" _:c.d=\"\" ä=\"\"/>").expect("names");
     }
 
     /// Reads the root and skips it, as a parser that wants nothing of it.
