@@ -66,6 +66,10 @@ const COMPLAINTS_AT_INFO: u32 = 10;
 /// open is affected.
 const LARGE_UNFINISHED: usize = 64 * 1024;
 
+/// A connection's read buffer to begin with: a request (a move, a join) is
+/// a few hundred bytes; a larger message grows the buffer.
+const READ_BUFFER: usize = 1024;
+
 /// A read buffer larger than this is given back once it is empty, so that
 /// one large message does not keep its memory for the connection's life.
 const KEPT_BUFFER: usize = 64 * 1024;
@@ -241,7 +245,7 @@ impl Connection {
         let config = Arc::clone(&self.context.config);
         let mut decoder =
             FrameDecoder::with_limits(config.max_message_bytes, config.max_nesting_depth);
-        let mut buffer = BytesMut::with_capacity(4096);
+        let mut buffer = BytesMut::with_capacity(READ_BUFFER);
         let mut read_at = Instant::now();
         let mut idle_deadline = read_at + config.idle_limit;
         // When the message now arriving must be complete.
@@ -300,7 +304,7 @@ impl Connection {
                 message_deadline = None;
                 self.hold_unfinished(0);
                 if buffer.is_empty() && buffer.capacity() > KEPT_BUFFER {
-                    buffer = BytesMut::with_capacity(4096);
+                    buffer = BytesMut::with_capacity(READ_BUFFER);
                 }
             }
             let idle_applies = self.playing().is_none() && !self.admin;

@@ -240,6 +240,9 @@ pub fn channel(id: ConnId) -> (Outbox, Writer) {
 /// larger packet is written on its own without copying.
 const BATCH_BYTES: usize = 64 * 1024;
 
+/// A write buffer larger than this is given back after each write.
+const KEPT_WRITE_BUFFER: usize = 1024;
+
 /// How long the final `</protocol>` may take to write before the socket is
 /// dropped anyway.
 const CLOSE_WRITE_LIMIT: Duration = Duration::from_secs(5);
@@ -255,26 +258,31 @@ impl Writer {
     pub async fn run<W: AsyncWrite + Unpin>(mut self, mut socket: W) -> std::io::Result<()> {
         let mut started = false;
         // Packets queued together go out in one write: a state and the move
-        // request after it cost one system call, not two.
+        // request after it cost one system call, not two. A single packet
+        // is written from its shared buffer; several are joined first.
+        let mut batch: Vec<Bytes> = Vec::new();
         let mut joined = Vec::new();
         let mut reports = Vec::new();
         let mut next = self.queue.recv().await;
         'writing: while let Some(first) = next.take() {
             let mut close = false;
             let mut taken = 0;
+            let mut batched = 0;
             let mut item = Some(first);
             while let Some(current) = item.take() {
                 match current {
                     Outbound::Packet { bytes, written } => {
                         if !started {
-                            joined.extend_from_slice(b"<protocol>");
+                            batch.push(Bytes::from_static(b"<protocol>"));
+                            batched += batch[0].len();
                             started = true;
                         }
                         taken += bytes.len() + ITEM_OVERHEAD;
-                        if joined.is_empty() && bytes.len() >= BATCH_BYTES {
+                        if batch.is_empty() && bytes.len() >= BATCH_BYTES {
                             socket.write_all(&bytes).await?;
                         } else {
-                            joined.extend_from_slice(&bytes);
+                            batched += bytes.len();
+                            batch.push(bytes);
                         }
                         reports.extend(written);
                     }
@@ -283,17 +291,28 @@ impl Writer {
                         break;
                     }
                 }
-                if joined.len() < BATCH_BYTES {
+                if batched < BATCH_BYTES {
                     item = self.queue.try_recv().ok();
                 }
             }
-            if !joined.is_empty() {
-                socket.write_all(&joined).await?;
+            match batch.as_slice() {
+                [] => {}
+                [one] => socket.write_all(one).await?,
+                several => {
+                    for packet in several {
+                        joined.extend_from_slice(packet);
+                    }
+                    socket.write_all(&joined).await?;
+                    joined.clear();
+                }
             }
+            batch.clear();
             socket.flush().await?;
-            joined.clear();
-            if joined.capacity() > 4 * BATCH_BYTES {
-                joined.shrink_to(BATCH_BYTES);
+            // Between writes a connection waits, usually for a whole move of
+            // the game: it holds no write buffer meanwhile (a thousand games
+            // would otherwise keep two states' worth each).
+            if joined.capacity() > KEPT_WRITE_BUFFER {
+                joined = Vec::new();
             }
             self.shared.release(taken);
             let now = Instant::now();
