@@ -102,10 +102,16 @@ pub fn is_replay_name(name: &str) -> bool {
 /// The game a replay's file name names (`replay_<gameType>_…`).
 pub fn game_of_name(name: &str) -> Option<GameType> {
     let rest = name.strip_prefix("replay_")?;
-    GameType::ALL.iter().copied().find(|game| {
-        rest.strip_prefix(game.id())
-            .is_some_and(|after| after.starts_with('_') || after.starts_with('.'))
-    })
+    // The longest id that fits: `blokus_classic` is a prefix of
+    // `blokus_classic_3`, followed by `_` like any id.
+    GameType::ALL
+        .iter()
+        .copied()
+        .filter(|game| {
+            rest.strip_prefix(game.id())
+                .is_some_and(|after| after.starts_with('_') || after.starts_with('.'))
+        })
+        .max_by_key(|game| game.id().len())
 }
 
 /// The finished replays in `dir`, newest first, at most [`LIST_LIMIT`].
@@ -264,6 +270,14 @@ mod tests {
         assert_eq!(
             game_of_name("replay_swc_2021_blokus_2024-05-01T10-00-00_a_b.xml"),
             Some(GameType::Blokus2021)
+        );
+        assert_eq!(
+            game_of_name("replay_blokus_classic_3_2026-11-25_a_b_c_r1.xml"),
+            Some(GameType::BlokusClassic3)
+        );
+        assert_eq!(
+            game_of_name("replay_blokus_classic_2026-11-25_a_b_c_d_r1.xml"),
+            Some(GameType::BlokusClassic)
         );
         assert_eq!(game_of_name("replay_chess_x.xml"), None);
         assert_eq!(game_of_name("swc_2021_blokus.xml"), None);
