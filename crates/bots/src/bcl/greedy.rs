@@ -2,7 +2,7 @@
 
 use spielleiter_rules::blokus::bcl::{Bcl, BclBoard, BclMove, BclMoveList, PlaceTo};
 
-use crate::Bot;
+use crate::{Bot, blokus::free_corners};
 
 /// Places the largest block it can, choosing among the placements of that
 /// size by, in this order:
@@ -33,12 +33,6 @@ impl Default for GreedyBot {
     fn default() -> GreedyBot {
         GreedyBot::new()
     }
-}
-
-/// The free corners of a player with fields `own` on a board where
-/// `occupied` is taken.
-fn free_corners(own: &BclBoard, occupied: &BclBoard) -> BclBoard {
-    own.diagonal_neighbours() & !(*occupied | own.edge_neighbours())
 }
 
 /// The fields of a placement, as a board (`x` the column, `y` the row).

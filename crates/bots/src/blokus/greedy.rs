@@ -2,7 +2,7 @@
 
 use spielleiter_rules::blokus::{Board, Color, Move, MoveList, Placement};
 
-use super::BlokusGame;
+use super::{BlokusGame, free_corners};
 use crate::Bot;
 
 /// Places the largest piece it can, choosing among the placements of that
@@ -36,12 +36,6 @@ impl Default for GreedyBot {
     fn default() -> GreedyBot {
         GreedyBot::new()
     }
-}
-
-/// The free corners of a colour with fields `own` on a board where
-/// `occupied` is taken.
-fn free_corners(own: &Board, occupied: &Board) -> Board {
-    own.diagonal_neighbours() & !(*occupied | own.edge_neighbours())
 }
 
 fn cells(placement: &Placement) -> Board {

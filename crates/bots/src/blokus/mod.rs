@@ -16,6 +16,7 @@ use spielleiter_rules::{
     blokus::{
         Board, Classic, ClassicPlayers, Color, ColorSet, Move, MoveList, SwcBlokus, SwcVariant,
     },
+    polyomino::Bitboard,
 };
 
 use crate::{Bot, BotKind};
@@ -92,6 +93,17 @@ pub fn bot<G: BlokusGame + 'static>(kind: BotKind, seed: u64) -> Option<Box<dyn 
         ))),
         BotKind::Greedy => Box::new(GreedyBot::new()),
     })
+}
+
+/// The free corners of a player with fields `own` on a board where
+/// `occupied` is taken: empty fields diagonally next to its pieces that
+/// share no edge with them, where its next pieces can start. The greedy
+/// bots of every Blokus board size rate placements by them.
+pub(crate) fn free_corners<const N: usize>(
+    own: &Bitboard<N>,
+    occupied: &Bitboard<N>,
+) -> Bitboard<N> {
+    own.diagonal_neighbours() & !(*occupied | own.edge_neighbours())
 }
 
 #[cfg(test)]
