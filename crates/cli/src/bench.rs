@@ -18,8 +18,9 @@
 //! other, each with a fresh server, and prints the figures as one table.
 //!
 //! The server serves its web side too, as `serve` does by default; with
-//! `--web-observers N`, N pages in the players' process follow running
-//! games on it (see [`observers`](crate::observers)).
+//! `--web-observers N`, N pages follow running games on it, in a child
+//! process of their own at the players' priority (see
+//! [`observers`](crate::observers)).
 
 use std::{
     io::{BufRead, BufReader, Write},
@@ -42,7 +43,7 @@ use spielleiter_server::{Config, EmbeddedServer, stats::ServerStats};
 use spielleiter_web::{Access, EmbeddedWeb, WebSettings};
 use tokio::time::Instant;
 
-use crate::observers;
+use crate::observers::{self, Observed};
 
 /// Options of the benchmark.
 #[derive(Debug, Args)]
@@ -88,15 +89,17 @@ pub struct BenchArgs {
     #[arg(long, default_value = "idle", value_parser = ["idle", "nice", "normal"])]
     players_priority: String,
     /// Web pages following running games: each reads the event stream of
-    /// a running room to the end of its game, then the next room's.
+    /// a running room to the end of its game, then the next room's (in a
+    /// process of their own, at the players' priority).
     #[arg(long, default_value_t = 0, value_name = "N")]
     web_observers: usize,
     /// Internal: be the players' process for the server at this address.
     #[arg(long, hide = true, value_name = "ADDR")]
     players_for: Option<SocketAddr>,
-    /// Internal: the web side the players' process observes.
-    #[arg(long, hide = true, value_name = "ADDR")]
-    web_for: Option<SocketAddr>,
+    /// Internal: be the web observers' process for the web side at this
+    /// address.
+    #[arg(long, hide = true, value_name = "ADDR", conflicts_with = "players_for")]
+    observers_for: Option<SocketAddr>,
 }
 
 /// What the players saw, counted across all games.
@@ -114,8 +117,6 @@ struct Tally {
     hard_timeouts: AtomicU64,
     /// Player connections that failed (not a game outcome).
     client_errors: AtomicU64,
-    /// Events the web observers read.
-    web_events: Arc<AtomicU64>,
 }
 
 impl Tally {
@@ -126,14 +127,13 @@ impl Tally {
     fn line(&self) -> String {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         format!(
-            "tally {} {} {} {} {} {} {}",
+            "tally {} {} {} {} {} {}",
             get(&self.moves_sent),
             get(&self.regular),
             get(&self.broken),
             get(&self.soft_timeouts),
             get(&self.hard_timeouts),
-            get(&self.client_errors),
-            get(&self.web_events)
+            get(&self.client_errors)
         )
     }
 
@@ -150,7 +150,6 @@ impl Tally {
             soft_timeouts: next()?,
             hard_timeouts: next()?,
             client_errors: next()?,
-            web_events: Arc::new(next()?),
         })
     }
 }
@@ -164,9 +163,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         builder.worker_threads(threads);
     }
     let runtime = builder.build().context("cannot start the async runtime")?;
-    match args.players_for {
-        Some(addr) => runtime.block_on(players_process(addr, args)),
-        None => runtime.block_on(bench(args)),
+    match (args.players_for, args.observers_for) {
+        (Some(addr), _) => runtime.block_on(players_process(addr, args)),
+        (None, Some(web)) => runtime.block_on(observers_process(web, args.web_observers)),
+        (None, None) => runtime.block_on(bench(args)),
     }
 }
 
@@ -269,14 +269,16 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
     let started = Instant::now();
     let cpu_at_start = usage::cpu_time();
     let players = if args.same_process {
-        Players::Local(LocalPlayers::start(
-            addr,
-            concurrency,
-            Some(web.addr()),
-            args,
-        )?)
+        Players::Local(LocalPlayers::start(addr, concurrency, args)?)
     } else {
-        Players::Child(spawn_players(addr, concurrency, web.addr(), args)?)
+        Players::Child(spawn_players(addr, concurrency, args)?)
+    };
+    let observers = match args.web_observers {
+        0 => None,
+        count if args.same_process => {
+            Some(Observers::Local(LocalObservers::start(web.addr(), count)))
+        }
+        count => Some(Observers::Child(spawn_observers(web.addr(), count, args)?)),
     };
     let deadline = started + Duration::from_secs(args.duration_secs);
     let mut last_report = started;
@@ -313,6 +315,10 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
     let latencies = stats.move_latency.count();
     players.settle(figures.finished).await;
     let tally = players.stop().await?;
+    let observed = match observers {
+        Some(observers) => Some(observers.stop().await?),
+        None => None,
+    };
     drop(web);
     server.stop().await?;
     let _ = std::fs::remove_dir_all(&replay_dir);
@@ -367,12 +373,10 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
         get(&tally.broken),
         get(&tally.client_errors)
     );
-    if args.web_observers > 0 {
-        let events = get(&tally.web_events);
+    if let Some(observed) = observed {
         println!(
-            "web observers:            {}, {events} events read ({:.0} per second)",
-            args.web_observers,
-            events as f64 / figures.elapsed.as_secs_f64()
+            "{}",
+            observers_report(args.web_observers, &observed, figures.elapsed)
         );
     }
     Ok(figures)
@@ -485,12 +489,14 @@ impl Players {
     async fn stop(self) -> anyhow::Result<Tally> {
         match self {
             Players::Local(local) => Ok(local.stop()),
-            Players::Child(child) => tokio::task::spawn_blocking(move || stop_child(child)).await?,
+            Players::Child(child) => {
+                tokio::task::spawn_blocking(move || stop_child(child, Tally::parse)).await?
+            }
         }
     }
 }
 
-/// Player loops (and web observers) in this process.
+/// Player loops in this process.
 struct LocalPlayers {
     tally: Arc<Tally>,
     stopping: Arc<AtomicBool>,
@@ -501,7 +507,6 @@ impl LocalPlayers {
     fn start(
         addr: SocketAddr,
         concurrency: usize,
-        web: Option<SocketAddr>,
         args: &BenchArgs,
     ) -> anyhow::Result<LocalPlayers> {
         // Fails here, before any game, if the game has no such bot.
@@ -512,7 +517,7 @@ impl LocalPlayers {
             think: Duration::from_millis(args.think_ms),
         };
         let (game, kind) = (args.game, args.bot);
-        let mut tasks: Vec<tokio::task::JoinHandle<()>> = (0..concurrency * game.player_count())
+        let tasks: Vec<tokio::task::JoinHandle<()>> = (0..concurrency * game.player_count())
             .map(|slot| {
                 let (tally, stopping) = (Arc::clone(&tally), Arc::clone(&stopping));
                 tokio::spawn(async move {
@@ -533,14 +538,6 @@ impl LocalPlayers {
                 })
             })
             .collect();
-        if let Some(web) = web.filter(|_| args.web_observers > 0) {
-            tasks.extend(observers::start(
-                web,
-                args.web_observers,
-                Arc::clone(&tally.web_events),
-                Arc::clone(&stopping),
-            ));
-        }
         Ok(LocalPlayers {
             tally,
             stopping,
@@ -558,33 +555,46 @@ impl LocalPlayers {
 }
 
 /// Starts the players' process: this binary, at the requested priority.
-/// `idle` uses `chrt --idle` (the process runs only when the server has
-/// nothing to do) and falls back to `nice -n 19`, which falls back to a
-/// normal start.
-fn spawn_players(
-    addr: SocketAddr,
-    concurrency: usize,
-    web: SocketAddr,
-    args: &BenchArgs,
-) -> anyhow::Result<Child> {
+fn spawn_players(addr: SocketAddr, concurrency: usize, args: &BenchArgs) -> anyhow::Result<Child> {
+    spawn_child(
+        &[
+            "--players-for".to_owned(),
+            addr.to_string(),
+            "--concurrency".to_owned(),
+            concurrency.to_string(),
+            "--think-ms".to_owned(),
+            args.think_ms.to_string(),
+            "--bot".to_owned(),
+            args.bot.to_string(),
+            "--game".to_owned(),
+            args.game.to_string(),
+        ],
+        args,
+    )
+    .context("cannot start the players' process")
+}
+
+/// Starts the web observers' process: this binary, at the players'
+/// priority.
+fn spawn_observers(web: SocketAddr, count: usize, args: &BenchArgs) -> anyhow::Result<Child> {
+    spawn_child(
+        &[
+            "--observers-for".to_owned(),
+            web.to_string(),
+            "--web-observers".to_owned(),
+            count.to_string(),
+        ],
+        args,
+    )
+    .context("cannot start the web observers' process")
+}
+
+/// Starts `spielleiter bench` with `bench_args` as a child process at the
+/// players' priority. `idle` uses `chrt --idle` (the process runs only when
+/// the server has nothing to do) and falls back to `nice -n 19`, which
+/// falls back to a normal start.
+fn spawn_child(bench_args: &[String], args: &BenchArgs) -> anyhow::Result<Child> {
     let exe = std::env::current_exe().context("cannot find the spielleiter binary")?;
-    let player_args = [
-        "bench".to_owned(),
-        "--players-for".to_owned(),
-        addr.to_string(),
-        "--concurrency".to_owned(),
-        concurrency.to_string(),
-        "--think-ms".to_owned(),
-        args.think_ms.to_string(),
-        "--bot".to_owned(),
-        args.bot.to_string(),
-        "--game".to_owned(),
-        args.game.to_string(),
-        "--web-observers".to_owned(),
-        args.web_observers.to_string(),
-        "--web-for".to_owned(),
-        web.to_string(),
-    ];
     let launchers: &[&[&str]] = match args.players_priority.as_str() {
         "idle" => &[&["chrt", "--idle", "0"], &["nice", "-n", "19"], &[]],
         "nice" => &[&["nice", "-n", "19"], &[]],
@@ -601,7 +611,8 @@ fn spawn_players(
             None => Command::new(&exe),
         };
         match command
-            .args(&player_args)
+            .arg("bench")
+            .args(bench_args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -611,44 +622,132 @@ fn spawn_players(
         }
     }
     Err(last_error.map_or_else(|| anyhow::anyhow!("no launcher"), anyhow::Error::from))
-        .context("cannot start the players' process")
 }
 
-/// Tells the players' process to stop (a line on its stdin) and reads its
-/// tally (a line on its stdout).
-fn stop_child(mut child: Child) -> anyhow::Result<Tally> {
+/// Tells a child process to stop (a line on its stdin) and returns the
+/// last line of its stdout that `parse` takes.
+fn stop_child<T>(mut child: Child, parse: impl Fn(&str) -> Option<T>) -> anyhow::Result<T> {
     if let Some(mut stdin) = child.stdin.take() {
         let _ = writeln!(stdin, "stop");
     }
     let stdout = child
         .stdout
         .take()
-        .context("no stdout of the players' process")?;
-    let mut tally = None;
+        .context("no stdout of the child process")?;
+    let mut report = None;
     for line in BufReader::new(stdout).lines() {
-        if let Some(parsed) = Tally::parse(&line?) {
-            tally = Some(parsed);
+        if let Some(parsed) = parse(&line?) {
+            report = Some(parsed);
         }
     }
     let status = child.wait()?;
-    match tally {
-        Some(tally) => Ok(tally),
-        None => bail!("the players' process ended ({status}) without a tally"),
+    match report {
+        Some(report) => Ok(report),
+        None => bail!("the child process ended ({status}) without its report"),
     }
 }
 
-/// The players' process: play until a line arrives on stdin, then print
-/// the tally.
-async fn players_process(addr: SocketAddr, args: &BenchArgs) -> anyhow::Result<()> {
-    let players = LocalPlayers::start(addr, args.concurrency, args.web_for, args)?;
+/// Waits for a line on stdin (the benchmark's signal to stop).
+async fn until_told_to_stop() -> anyhow::Result<()> {
     tokio::task::spawn_blocking(|| {
         let mut line = String::new();
         let _ = std::io::stdin().read_line(&mut line);
     })
     .await?;
+    Ok(())
+}
+
+/// The players' process: play until a line arrives on stdin, then print
+/// the tally.
+async fn players_process(addr: SocketAddr, args: &BenchArgs) -> anyhow::Result<()> {
+    let players = LocalPlayers::start(addr, args.concurrency, args)?;
+    until_told_to_stop().await?;
     let tally = players.stop();
     println!("{}", tally.line());
     Ok(())
+}
+
+/// The web observers' process: observe until a line arrives on stdin, then
+/// print what they read and this process's CPU time.
+async fn observers_process(web: SocketAddr, count: usize) -> anyhow::Result<()> {
+    let observers = LocalObservers::start(web, count);
+    until_told_to_stop().await?;
+    let observed = observers.stop();
+    println!("{}", observed.line());
+    Ok(())
+}
+
+/// Where the web observers run.
+enum Observers {
+    Local(LocalObservers),
+    Child(Child),
+}
+
+impl Observers {
+    /// Stops the observers and returns what they read.
+    async fn stop(self) -> anyhow::Result<Observed> {
+        match self {
+            Observers::Local(local) => Ok(local.stop()),
+            Observers::Child(child) => {
+                tokio::task::spawn_blocking(move || stop_child(child, Observed::parse)).await?
+            }
+        }
+    }
+}
+
+/// Web observers in this process.
+struct LocalObservers {
+    observed: Arc<Observed>,
+    stopping: Arc<AtomicBool>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    cpu_at_start: Option<Duration>,
+}
+
+impl LocalObservers {
+    fn start(web: SocketAddr, count: usize) -> LocalObservers {
+        let observed = Arc::new(Observed::default());
+        let stopping = Arc::new(AtomicBool::new(false));
+        LocalObservers {
+            tasks: observers::start(web, count, &observed, &stopping),
+            observed,
+            stopping,
+            cpu_at_start: usage::cpu_time(),
+        }
+    }
+
+    /// Stops the observers; the counts with this process's CPU time since
+    /// the start (in the benchmark's own process: the server's too).
+    fn stop(self) -> Observed {
+        self.stopping.store(true, Ordering::Relaxed);
+        for task in self.tasks {
+            task.abort();
+        }
+        let cpu = usage::cpu_time()
+            .zip(self.cpu_at_start)
+            .map(|(now, then)| now.saturating_sub(then));
+        let observed = Observed::parse(&self.observed.line()).unwrap_or_default();
+        observed.cpu_micros.store(
+            cpu.map_or(0, |cpu| u64::try_from(cpu.as_micros()).unwrap_or(u64::MAX)),
+            Ordering::Relaxed,
+        );
+        observed
+    }
+}
+
+/// The report's line on the web observers.
+fn observers_report(count: usize, observed: &Observed, elapsed: Duration) -> String {
+    let get = Observed::get;
+    let seconds = elapsed.as_secs_f64();
+    let events = get(&observed.events);
+    format!(
+        "web observers:            {count}: {events} events read ({:.0} per second, {:.1} MiB/s), {} games followed to the end and checked, {} rooms gone before asked, {} bad; their process's CPU {:.2} s",
+        events as f64 / seconds,
+        get(&observed.bytes) as f64 / seconds / f64::from(1 << 20),
+        get(&observed.games),
+        get(&observed.gone),
+        get(&observed.bad),
+        get(&observed.cpu_micros) as f64 / 1e6
+    )
 }
 
 /// One player's game: connect, join, play to the end.
