@@ -64,6 +64,12 @@ async fn until_over(stream: &mut Events) -> Vec<serde_json::Value> {
     let mut views = Vec::new();
     while let Some(event) = stream.next().await {
         assert_eq!(event.name, "room");
+        // Two lines: the view without its board, then the board.
+        let (json, board) = event.data.split_once('\n').expect("two lines");
+        let bare: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert!(bare.get("svg").is_none(), "{json}");
+        assert!(board.starts_with("<svg") && board.ends_with("</svg>"));
+        assert!(!board.contains('\n'));
         let view = event.json();
         let over = view["phase"] == "over";
         views.push(view);

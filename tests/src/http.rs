@@ -138,9 +138,19 @@ pub struct Event {
 }
 
 impl Event {
-    /// The data as JSON.
+    /// The data as JSON, read as the room page reads a `room` event: its
+    /// first line is the view, a second line (the board's SVG) becomes the
+    /// view's `svg`.
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.data).unwrap()
+        let (view, board) = match self.data.split_once('\n') {
+            Some((view, board)) => (view, Some(board)),
+            None => (self.data.as_str(), None),
+        };
+        let mut value: serde_json::Value = serde_json::from_str(view).unwrap();
+        if let Some(board) = board {
+            value["svg"] = board.into();
+        }
+        value
     }
 }
 

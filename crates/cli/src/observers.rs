@@ -9,8 +9,9 @@
 //! and they share no process with the players; their process reports its
 //! own CPU time. Each observer does the least a page must do to show the
 //! game: it frames the stream's events, checks that each is one complete
-//! `room` event of the room it asked for, and parses the last event of each
-//! stream in full (the finished game, board included). Everything read is
+//! `room` event of the room it asked for (a line of JSON, a line of SVG),
+//! and parses the last event of each stream in full (the finished game,
+//! its board of its turn). Everything read is
 //! counted ([`Observed`]), so a run whose observers read nothing shows it.
 //!
 //! Where to look: one task reads the room list (`/api/rooms`) every
@@ -43,7 +44,7 @@ pub const LIST_INTERVAL: Duration = Duration::from_millis(250);
 pub struct Observed {
     /// Complete `room` events of the room asked for.
     pub events: AtomicU64,
-    /// The bytes of those events (their data).
+    /// The bytes of those events' data.
     pub bytes: AtomicU64,
     /// Streams read to their end whose last event, parsed in full, showed
     /// the room's game over with its board.
@@ -238,18 +239,16 @@ struct StreamCheck {
     unread: BytesMut,
     /// How far into `unread` no event end was found.
     searched: usize,
-    /// The data of the last event.
-    last: Option<Bytes>,
+    /// The data of the last event: the view's line and the board's line.
+    last: Option<(Bytes, Bytes)>,
 }
 
-/// The last event of a stream, as far as the observers check it.
+/// The view of a stream's last event, as far as the observers check it.
 #[derive(Debug, Deserialize)]
 struct LastView {
     id: String,
     phase: String,
     turn: u64,
-    board: Option<serde_json::Value>,
-    svg: Option<String>,
 }
 
 impl StreamCheck {
@@ -281,14 +280,26 @@ impl StreamCheck {
             }
             event.advance(b"event: room\ndata: ".len());
             event.truncate(event.len() - 2);
-            // One data line holding one JSON object.
-            if memchr::memchr(b'\n', &event).is_some() || !event.ends_with(b"}") {
+            counts.bytes += event.len() as u64;
+            // A line of JSON, then one of SVG.
+            let Some(view_end) = memchr::memchr(b'\n', &event) else {
+                counts.bad += 1;
+                continue;
+            };
+            let view = event.split_to(view_end);
+            event.advance(1);
+            let is_board = |board: &[u8]| {
+                board.starts_with(b"data: <svg")
+                    && board.ends_with(b"</svg>")
+                    && memchr::memchr(b'\n', board).is_none()
+            };
+            if !view.ends_with(b"}") || !is_board(&event) {
                 counts.bad += 1;
                 continue;
             }
+            event.advance(b"data: ".len());
             counts.events += 1;
-            counts.bytes += event.len() as u64;
-            self.last = Some(event);
+            self.last = Some((view, event));
         }
         // An end split between two reads is found from its first byte.
         self.searched = self.unread.len().saturating_sub(1);
@@ -298,16 +309,13 @@ impl StreamCheck {
     /// The stream has ended: its last event must show the game over, with
     /// its board.
     fn finish(self) -> Counts {
-        let last = self
-            .last
-            .as_deref()
-            .and_then(|data| serde_json::from_slice::<LastView>(data).ok());
-        let good = last.is_some_and(|view| {
-            let board = view.board.is_some_and(|b| !b.is_null())
-                || view
-                    .svg
-                    .is_some_and(|svg| svg.contains(&format!(r#"data-turn="{}""#, view.turn)));
-            view.id == self.room && view.phase == "over" && board
+        let good = self.last.is_some_and(|(view, board)| {
+            serde_json::from_slice::<LastView>(&view).is_ok_and(|view| {
+                let turn = format!(r#"data-turn="{}""#, view.turn);
+                view.id == self.room
+                    && view.phase == "over"
+                    && memmem::find(&board, turn.as_bytes()).is_some()
+            })
         });
         Counts {
             games: u64::from(good),
@@ -363,7 +371,7 @@ mod tests {
 
     fn event(room: &str, phase: &str, turn: u32) -> String {
         format!(
-            "event: room\ndata: {{\"id\":\"{room}\",\"phase\":\"{phase}\",\"turn\":{turn},\"svg\":\"<svg data-turn=\\\"{turn}\\\"></svg>\"}}\n\n"
+            "event: room\ndata: {{\"id\":\"{room}\",\"phase\":\"{phase}\",\"turn\":{turn}}}\ndata: <svg data-turn=\"{turn}\"></svg>\n\n"
         )
     }
 
@@ -412,9 +420,17 @@ mod tests {
         let mut check = StreamCheck::new("r1");
         let counts = check.push(event("r2", "running", 1).as_bytes());
         assert_eq!((counts.events, counts.bad), (0, 1));
-        let two_lines = "event: room\ndata: {\"id\":\"r1\"\ndata: }\n\n";
-        let counts = check.push(two_lines.as_bytes());
-        assert_eq!((counts.events, counts.bad), (0, 1));
+        for broken in [
+            // No board.
+            "event: room\ndata: {\"id\":\"r1\"}\n\n",
+            // The view cut.
+            "event: room\ndata: {\"id\":\"r1\"\ndata: <svg></svg>\n\n",
+            // A board in two lines.
+            "event: room\ndata: {\"id\":\"r1\"}\ndata: <svg>\ndata: </svg>\n\n",
+        ] {
+            let counts = check.push(broken.as_bytes());
+            assert_eq!((counts.events, counts.bad), (0, 1), "{broken}");
+        }
         let counts = check.push(b"event: other\ndata: {}\n\n");
         assert_eq!((counts.events, counts.bad), (0, 1));
         // No event of the room at all: the stream showed no game.
@@ -441,7 +457,7 @@ mod tests {
 
         // The board must be of the turn the view shows.
         let mut wrong_board = StreamCheck::new("r1");
-        let view = event("r1", "over", 9).replace("data-turn=\\\"9\\\"", "data-turn=\\\"8\\\"");
+        let view = event("r1", "over", 9).replace(r#"data-turn="9""#, r#"data-turn="8""#);
         assert_eq!(wrong_board.push(view.as_bytes()).events, 1);
         assert_eq!(wrong_board.finish().games, 0);
     }

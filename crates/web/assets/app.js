@@ -143,10 +143,13 @@ const sl = (() => {
     setInterval(showClock, 100);
     const source = new EventSource("/api/rooms/" + encodeURIComponent(id) + "/events");
     source.addEventListener("room", (event) => {
-      view = JSON.parse(event.data);
+      // The event's first line is the room's view (JSON), the second its
+      // board (SVG).
+      const lineEnd = event.data.indexOf("\n");
+      view = JSON.parse(lineEnd < 0 ? event.data : event.data.slice(0, lineEnd));
       clock = view.clock ? Object.assign({ received: performance.now() }, view.clock) : null;
       const board = $("board");
-      board.innerHTML = view.svg;
+      board.innerHTML = lineEnd < 0 ? "" : event.data.slice(lineEnd + 1);
       board.dataset.turn = view.turn;
       board.dataset.version = view.version;
       board.dataset.phase = view.phase;

@@ -62,6 +62,8 @@ pub struct App {
     replay_dir: Option<PathBuf>,
     /// One permit per open event stream.
     streams: Arc<Semaphore>,
+    /// The boards the event streams share.
+    boards: live::Boards,
 }
 
 impl App {
@@ -78,6 +80,7 @@ pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
         access: settings.access,
         replay_dir: settings.replay_dir,
         streams: Arc::new(Semaphore::new(MAX_STREAMS)),
+        boards: live::Boards::default(),
     });
     Router::new()
         .route("/", get(pages::index))

@@ -5,23 +5,31 @@
 //! and after a change it reads whatever snapshot is newest, at most one
 //! every [`MIN_EVENT_INTERVAL`]; a page that reads slowly is simply not
 //! polled, and skips to the newest snapshot when it reads again.
+//!
+//! An event costs the server little: the board of a snapshot is drawn once
+//! however many pages watch the room ([`Boards`]), and an event is that
+//! board and the room's small view, written out as one buffer (the board
+//! as a line of its own, not escaped into the JSON).
 
-use std::{convert::Infallible, sync::Arc, time::Duration};
+use std::{
+    collections::HashMap,
+    convert::Infallible,
+    sync::{Arc, Mutex, PoisonError},
+    time::Duration,
+};
 
 use axum::{
     Json,
+    body::{Body, Bytes},
     extract::{Path, State},
     http::{HeaderMap, header},
-    response::{
-        IntoResponse, Response,
-        sse::{Event, KeepAlive, Sse},
-    },
+    response::{IntoResponse, Response},
 };
 use futures_util::stream::{self, Stream};
 use serde::Serialize;
 use spielleiter_server::{
     ids::RoomId,
-    showroom::{RoomPhase, RoomSnapshot},
+    showroom::{RoomPhase, RoomSnapshot, Showroom},
 };
 use tokio::{
     sync::{OwnedSemaphorePermit, watch},
@@ -37,6 +45,13 @@ use crate::{
 /// The shortest time between two events of one stream: a game faster than
 /// this is shown at this rate, skipping the states in between.
 pub const MIN_EVENT_INTERVAL: Duration = Duration::from_millis(40);
+
+/// A stream of a room that does not change sends a comment this often, so
+/// that proxies and browsers keep the connection.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// Boards kept at least (see [`Boards`]).
+const BOARDS_KEPT: usize = 256;
 
 /// The rooms page's data.
 #[derive(Debug, Serialize)]
@@ -126,9 +141,10 @@ pub async fn board(
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
 }
 
-/// `GET /api/rooms/{id}/events`: server-sent events, one `room` event with
-/// the room's view (board included) now and after every change, until the
-/// game is over. A finished room sends its last view once.
+/// `GET /api/rooms/{id}/events`: server-sent events, one `room` event now
+/// and after every change, until the game is over; a finished room sends
+/// its last one once. An event's data is two lines: the room's view as JSON
+/// (without `svg`), then its board as SVG (one line).
 pub async fn events(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -146,8 +162,14 @@ pub async fn events(
     let permit = Arc::clone(&app.streams)
         .try_acquire_owned()
         .map_err(|_| ApiError::Busy)?;
-    Ok(Sse::new(room_events(source, permit))
-        .keep_alive(KeepAlive::default())
+    let body = Body::from_stream(room_events(app, source, permit));
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/event-stream"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
         .into_response())
 }
 
@@ -157,21 +179,27 @@ enum Source {
 }
 
 struct Cursor {
+    app: Arc<App>,
     source: Source,
     /// When the last event was made; `None` before the first.
     last_event: Option<Instant>,
+    /// Whether the last event showed the game over.
+    over: bool,
     /// Counts the open streams while the stream lives.
     _permit: OwnedSemaphorePermit,
 }
 
-/// The events of one stream.
+/// The events of one stream, each one buffer.
 fn room_events(
+    app: Arc<App>,
     source: Source,
     permit: OwnedSemaphorePermit,
-) -> impl Stream<Item = Result<Event, Infallible>> {
+) -> impl Stream<Item = Result<Bytes, Infallible>> {
     let cursor = Cursor {
+        app,
         source,
         last_event: None,
+        over: false,
         _permit: permit,
     };
     stream::unfold(cursor, |mut cursor| async move {
@@ -179,22 +207,220 @@ fn room_events(
             Source::Finished(last) => last.take()?,
             Source::Live(room) => {
                 if let Some(last) = cursor.last_event {
-                    if room.borrow().phase == RoomPhase::Over {
+                    // The end is shown once it is sent (a room that ended
+                    // while the stream waited has an unseen last change).
+                    if cursor.over {
                         return None;
                     }
-                    // Err: the room has ended and its last snapshot was sent.
-                    room.changed().await.ok()?;
+                    match tokio::time::timeout(KEEP_ALIVE, room.changed()).await {
+                        Err(_) => return Some((Ok(Bytes::from_static(b":\n\n")), cursor)),
+                        // The room has ended and its last snapshot was sent.
+                        Ok(Err(_)) => return None,
+                        Ok(Ok(())) => {}
+                    }
                     tokio::time::sleep_until(last + MIN_EVENT_INTERVAL).await;
                 }
                 Arc::clone(&room.borrow_and_update())
             }
         };
         cursor.last_event = Some(Instant::now());
-        let view = views::room(&snapshot, true);
-        let event = Event::default()
-            .event("room")
-            .json_data(&view)
-            .unwrap_or_else(|_| Event::default().event("error").data("unencodable"));
+        cursor.over = snapshot.phase == RoomPhase::Over;
+        let board = cursor.app.boards.board(&snapshot, &cursor.app.stats.rooms);
+        let event = event(&views::room(&snapshot, false), &board);
         Some((Ok(event), cursor))
     })
+}
+
+/// The `room` event of `view` with its `board` (one line of SVG).
+fn event(view: &RoomView, board: &[u8]) -> Bytes {
+    let mut out = Vec::with_capacity(board.len() + 1024);
+    out.extend_from_slice(b"event: room\ndata: ");
+    // Compact JSON has no line breaks: they are escaped in strings.
+    if serde_json::to_writer(&mut out, view).is_err() {
+        return Bytes::from_static(b"event: error\ndata: unencodable\n\n");
+    }
+    out.extend_from_slice(b"\ndata: ");
+    out.extend_from_slice(board);
+    out.extend_from_slice(b"\n\n");
+    Bytes::from(out)
+}
+
+/// The boards the event streams drew: per room, the SVG of the newest
+/// snapshot a stream showed, drawn by the first stream that needed it and
+/// shared by the room's other streams. Boards of rooms that have closed are
+/// dropped when there are more than twice as many as open rooms (and at
+/// least [`BOARDS_KEPT`]).
+#[derive(Debug, Default)]
+pub struct Boards {
+    drawn: Mutex<HashMap<RoomId, (u64, Bytes)>>,
+}
+
+impl Boards {
+    fn drawn(&self) -> std::sync::MutexGuard<'_, HashMap<RoomId, (u64, Bytes)>> {
+        // A plain map: a panic elsewhere leaves it consistent.
+        self.drawn.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The board of `snapshot` as one line of SVG; `showroom` tells which
+    /// rooms are still open.
+    pub fn board(&self, snapshot: &RoomSnapshot, showroom: &Showroom) -> Bytes {
+        if let Some((version, svg)) = self.drawn().get(&snapshot.id)
+            && *version == snapshot.version
+        {
+            return svg.clone();
+        }
+        let svg = one_line(views::board(snapshot));
+        let mut drawn = self.drawn();
+        if drawn.len() >= BOARDS_KEPT.max(2 * showroom.open_count())
+            && !drawn.contains_key(&snapshot.id)
+        {
+            drawn.retain(|id, _| showroom.watch(id).is_some());
+        }
+        let newest = drawn
+            .get(&snapshot.id)
+            .is_none_or(|(version, _)| *version < snapshot.version);
+        if newest {
+            drawn.insert(snapshot.id.clone(), (snapshot.version, svg.clone()));
+        }
+        svg
+    }
+
+    /// The number of boards kept.
+    pub fn len(&self) -> usize {
+        self.drawn().len()
+    }
+
+    /// Whether no board is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// `svg` without line breaks (the renderer writes none; a stray one would
+/// end the event's data line).
+fn one_line(svg: String) -> Bytes {
+    if memchr::memchr2(b'\n', b'\r', svg.as_bytes()).is_some() {
+        Bytes::from(svg.replace(['\n', '\r'], " "))
+    } else {
+        Bytes::from(svg)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{
+        net::{IpAddr, Ipv4Addr},
+        time::SystemTime,
+    };
+
+    use futures_util::StreamExt;
+    use spielleiter_rules::{
+        AnyGame,
+        blokus::{Blokus, PieceKind},
+    };
+    use spielleiter_server::stats::ServerStats;
+    use tokio::sync::Semaphore;
+
+    use super::*;
+    use crate::{Access, MAX_STREAMS};
+
+    fn snapshot(id: &str) -> RoomSnapshot {
+        RoomSnapshot {
+            id: RoomId::from(id),
+            names: Arc::from(vec!["alice".to_owned(), "bob".to_owned()]),
+            seated: vec![true, true],
+            phase: RoomPhase::Running,
+            game: AnyGame::Blokus2021(Blokus::new(PieceKind::PentoL)),
+            pending: None,
+            result: None,
+            opened: SystemTime::UNIX_EPOCH,
+            version: 0,
+        }
+    }
+
+    fn app() -> Arc<App> {
+        Arc::new(App {
+            stats: Arc::new(ServerStats::default()),
+            access: Access::new(IpAddr::V4(Ipv4Addr::LOCALHOST), false, None),
+            replay_dir: None,
+            streams: Arc::new(Semaphore::new(MAX_STREAMS)),
+            boards: Boards::default(),
+        })
+    }
+
+    fn newest(app: &App, id: &str) -> Arc<RoomSnapshot> {
+        let room = app.stats.rooms.watch(&RoomId::from(id)).expect("open");
+        Arc::clone(&room.borrow())
+    }
+
+    #[test]
+    fn a_board_is_drawn_once_per_version_and_closed_rooms_boards_are_dropped() {
+        let app = app();
+        let rooms = &app.stats.rooms;
+        let publisher = rooms.open(snapshot("a"));
+        let first = newest(&app, "a");
+        let drawn = app.boards.board(&first, rooms);
+        assert!(drawn.starts_with(b"<svg"));
+        // Every stream of the room gets the same bytes.
+        assert_eq!(app.boards.board(&first, rooms).as_ptr(), drawn.as_ptr());
+        publisher.publish(|s| s.phase = RoomPhase::Paused);
+        let second = newest(&app, "a");
+        let redrawn = app.boards.board(&second, rooms);
+        assert_ne!(redrawn.as_ptr(), drawn.as_ptr());
+        // A stream behind the others does not replace the newer board.
+        app.boards.board(&first, rooms);
+        assert_eq!(app.boards.board(&second, rooms).as_ptr(), redrawn.as_ptr());
+
+        // Boards of rooms that have closed go when the boards are many.
+        for n in 0..BOARDS_KEPT {
+            app.boards.board(&snapshot(&n.to_string()), rooms);
+        }
+        assert!(app.boards.len() < BOARDS_KEPT, "{}", app.boards.len());
+        assert_eq!(app.boards.board(&second, rooms).as_ptr(), redrawn.as_ptr());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_quiet_rooms_stream_keeps_alive_and_ends_with_the_game() {
+        let app = app();
+        let publisher = app.stats.rooms.open(snapshot("a"));
+        let room = app.stats.rooms.watch(&RoomId::from("a")).expect("open");
+        let permit = Arc::clone(&app.streams)
+            .try_acquire_owned()
+            .expect("permit");
+        let mut events = Box::pin(room_events(Arc::clone(&app), Source::Live(room), permit));
+        let first = events.next().await.expect("an event").expect("infallible");
+        assert!(first.starts_with(br#"event: room"#), "{first:?}");
+        assert_eq!(app.open_streams(), 1);
+
+        let quiet_since = Instant::now();
+        let keep_alive = events.next().await.expect("an event").expect("infallible");
+        assert_eq!(&keep_alive[..], b":\n\n");
+        assert_eq!(quiet_since.elapsed(), KEEP_ALIVE);
+
+        publisher.publish(|s| s.phase = RoomPhase::Over);
+        let last = events.next().await.expect("an event").expect("infallible");
+        let text = std::str::from_utf8(&last).expect("UTF-8");
+        let (view, board) = text
+            .strip_prefix("event: room\ndata: ")
+            .and_then(|t| t.strip_suffix("\n\n"))
+            .and_then(|t| t.split_once("\ndata: "))
+            .expect("two data lines");
+        let view: serde_json::Value = serde_json::from_str(view).expect("JSON");
+        assert_eq!(view["id"], "a");
+        assert_eq!(view["phase"], "over");
+        assert!(view.get("svg").is_none(), "the board is its own line");
+        assert!(board.starts_with("<svg") && board.ends_with("</svg>"));
+        assert!(!board.contains('\n'));
+        assert!(events.next().await.is_none(), "over: the stream ends");
+        assert_eq!(app.open_streams(), 0);
+    }
+
+    #[test]
+    fn a_board_is_one_line() {
+        assert_eq!(
+            &one_line("<svg>\r\na\nb</svg>".to_owned())[..],
+            b"<svg>  a b</svg>"
+        );
+        assert_eq!(&one_line("<svg/>".to_owned())[..], b"<svg/>");
+    }
 }

@@ -145,6 +145,17 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
+/// The board of a room's snapshot as SVG, with the result under it once
+/// there is one.
+pub fn board(snapshot: &RoomSnapshot) -> String {
+    let names = &snapshot.names;
+    let notes = snapshot
+        .result
+        .as_deref()
+        .map(|r| format!("result: {}", result(r, names).summary));
+    board_svg(&snapshot.game, names, notes.into_iter().collect())
+}
+
 /// The view of a room's snapshot; with `svg` the board is drawn too.
 pub fn room(snapshot: &RoomSnapshot, svg: bool) -> RoomView {
     let game = &snapshot.game;
@@ -170,10 +181,7 @@ pub fn room(snapshot: &RoomSnapshot, svg: bool) -> RoomView {
         turn: game.turn(),
         players,
         clock,
-        svg: svg.then(|| {
-            let notes = result.iter().map(|r| format!("result: {}", r.summary));
-            board_svg(game, names, notes.collect())
-        }),
+        svg: svg.then(|| board(snapshot)),
         result,
         opened: unix_seconds(snapshot.opened),
         version: snapshot.version,
