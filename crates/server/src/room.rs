@@ -505,6 +505,7 @@ impl Room {
                     self.finish(Ending::Cancelled);
                 }
             }
+            self.flush();
             self.show();
         }
         // From now on the room is unknown to its clients: sends fail, so a
@@ -677,7 +678,7 @@ impl Room {
         let Some(outbox) = self.seats[seat].occupant.clone() else {
             return;
         };
-        match outbox.send_timed(wire::move_request(&self.id, self.dialect)) {
+        match outbox.queue_timed(wire::move_request(&self.id, self.dialect)) {
             Ok(written) => {
                 let limits = self.limits.filter(|_| self.seats[seat].spec.can_timeout);
                 debug!(seat, turn = self.game.turn(), "move requested");
@@ -908,11 +909,13 @@ impl Room {
         }
         let close = self.dialect.closes_after_game;
         for seat in &mut self.seats {
-            if let Some(outbox) = seat.occupant.take()
-                && close
-            {
-                let _ = outbox.send(wire::close_as(self.dialect.close));
-                outbox.close();
+            if let Some(outbox) = seat.occupant.take() {
+                if close {
+                    let _ = outbox.queue(wire::close_as(self.dialect.close));
+                    outbox.close();
+                }
+                // The room lets the connection go: what it queued goes now.
+                outbox.flush();
             }
         }
     }
@@ -957,13 +960,14 @@ impl Room {
             .collect()
     }
 
-    /// Queues a packet for a seated player. A player who cannot take it
-    /// (gone, or not reading) has left; the game ends unless it is over.
+    /// Queues a packet for a seated player; it is written when the room
+    /// has handled what woke it ([`Room::flush`]). A player who cannot take
+    /// it (gone, or not reading) has left; the game ends unless it is over.
     fn send_to_player(&mut self, seat: usize, packet: Bytes) {
         let Some(outbox) = self.seats.get(seat).and_then(|s| s.occupant.as_ref()) else {
             return;
         };
-        if let Err(error) = outbox.send(packet) {
+        if let Err(error) = outbox.queue(packet) {
             warn!(seat, %error, "player unreachable");
             self.seats[seat].occupant = None;
             if self.phase != Phase::Over {
@@ -978,13 +982,34 @@ impl Room {
     /// Queues a packet for every observer, dropping observers that are gone
     /// or do not keep up.
     fn send_to_observers(&mut self, packet: &Bytes) {
-        self.observers.retain(|o| match o.send(packet.clone()) {
+        self.observers.retain(|o| match o.queue(packet.clone()) {
             Ok(()) => true,
             Err(error) => {
                 warn!(conn = %o.id(), %error, "observer dropped");
                 false
             }
         });
+    }
+
+    /// Writes what this wake-up queued: one system call per connection
+    /// (a state and the move request after it go out together) from the
+    /// room's own task. A move request written so starts its clock now,
+    /// without waking the room again for the report.
+    fn flush(&mut self) {
+        for outbox in self
+            .seats
+            .iter()
+            .filter_map(|s| s.occupant.as_ref())
+            .chain(&self.observers)
+        {
+            outbox.flush();
+        }
+        if let Some(pending) = &mut self.pending
+            && let Some(Ok(at)) = pending.written.as_mut().map(|rx| rx.try_recv())
+        {
+            pending.written = None;
+            record_written(pending, at, &self.stats);
+        }
     }
 
     fn record(&self, packet: &Packet) {
