@@ -128,13 +128,22 @@ impl Line {
                 slices[index] = IoSlice::new(&queued.bytes[skip..]);
                 used = index + 1;
             }
-            let mut written = match socket.as_mut().poll_write_vectored(cx, &slices[..used]) {
-                Poll::Ready(Ok(0)) => {
-                    return (released, Poll::Ready(Err(std::io::ErrorKind::WriteZero.into())));
+            let bytes: usize = slices[..used].iter().map(|slice| slice.len()).sum();
+            // Empty packets are written by writing nothing.
+            let mut written = if bytes == 0 {
+                0
+            } else {
+                match socket.as_mut().poll_write_vectored(cx, &slices[..used]) {
+                    Poll::Ready(Ok(0)) => {
+                        return (
+                            released,
+                            Poll::Ready(Err(std::io::ErrorKind::WriteZero.into())),
+                        );
+                    }
+                    Poll::Ready(Ok(n)) => n,
+                    Poll::Ready(Err(error)) => return (released, Poll::Ready(Err(error))),
+                    Poll::Pending => return (released, Poll::Pending),
                 }
-                Poll::Ready(Ok(n)) => n,
-                Poll::Ready(Err(error)) => return (released, Poll::Ready(Err(error))),
-                Poll::Pending => return (released, Poll::Pending),
             };
             let now = Instant::now();
             while let Some(first) = self.queue.front() {
@@ -622,11 +631,16 @@ mod tests {
         let task = tokio::spawn(writer.run(server));
         // Let the writer take the socket.
         tokio::task::yield_now().await;
-        outbox.queue(Bytes::from_static(b"\n  <a/>")).expect("queued");
+        outbox
+            .queue(Bytes::from_static(b"\n  <a/>"))
+            .expect("queued");
         let mut written = outbox
             .queue_timed(Bytes::from_static(b"\n  <b/>"))
             .expect("queued");
-        assert!(written.try_recv().is_err(), "nothing written before the flush");
+        assert!(
+            written.try_recv().is_err(),
+            "nothing written before the flush"
+        );
         outbox.flush();
         // Written by the flush itself: no other task had to run.
         assert!(written.try_recv().is_ok(), "the write instant is there");
@@ -704,7 +718,9 @@ mod tests {
         let (outbox, writer) = channel(ConnId(9));
         let task = tokio::spawn(writer.run(Broken));
         tokio::task::yield_now().await;
-        let written = outbox.queue_timed(Bytes::from_static(b"x")).expect("queued");
+        let written = outbox
+            .queue_timed(Bytes::from_static(b"x"))
+            .expect("queued");
         outbox.flush();
         let ended = task.await.expect("joined");
         assert_eq!(

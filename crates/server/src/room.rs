@@ -993,13 +993,21 @@ impl Room {
 
     /// Writes what this wake-up queued: one system call per connection
     /// (a state and the move request after it go out together) from the
-    /// room's own task. A move request written so starts its clock now,
-    /// without waking the room again for the report.
+    /// room's own task, the player asked for a move first. A move request
+    /// written so starts its clock now, without waking the room again for
+    /// the report.
     fn flush(&mut self) {
-        for outbox in self
-            .seats
-            .iter()
-            .filter_map(|s| s.occupant.as_ref())
+        // The player asked for a move first: its clock and its thinking
+        // start before the others' copies of the state are written.
+        let asked = self.pending.as_ref().map(|p| p.seat);
+        let occupant = |seat: usize| self.seats.get(seat).and_then(|s| s.occupant.as_ref());
+        let others = (0..self.seats.len())
+            .filter(|&seat| Some(seat) != asked)
+            .filter_map(occupant);
+        for outbox in asked
+            .and_then(occupant)
+            .into_iter()
+            .chain(others)
             .chain(&self.observers)
         {
             outbox.flush();
