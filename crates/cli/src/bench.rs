@@ -43,7 +43,10 @@ use spielleiter_server::{Config, EmbeddedServer, stats::ServerStats};
 use spielleiter_web::{Access, EmbeddedWeb, WebSettings};
 use tokio::time::Instant;
 
-use crate::observers::{self, Observed};
+use crate::{
+    observers::{self, Observed},
+    syscalls::SyscallCounter,
+};
 
 /// Options of the benchmark.
 #[derive(Debug, Args)]
@@ -93,6 +96,17 @@ pub struct BenchArgs {
     /// process of their own, at the players' priority).
     #[arg(long, default_value_t = 0, value_name = "N")]
     web_observers: usize,
+    /// Count the server's system calls per move (with `perf stat` on the
+    /// kernel's tracepoints: needs `perf`, and root or
+    /// `kernel.perf_event_paranoid = -1`; skipped with the reason
+    /// otherwise). Counting costs a little CPU per system call.
+    #[arg(long)]
+    syscalls: bool,
+    /// Write a heap profile of the server, taken while the games run, to
+    /// FILE and print its live heap by allocation site.
+    #[cfg(feature = "heap-profile")]
+    #[arg(long, value_name = "FILE")]
+    heap_profile: Option<std::path::PathBuf>,
     /// Internal: be the players' process for the server at this address.
     #[arg(long, hide = true, value_name = "ADDR")]
     players_for: Option<SocketAddr>,
@@ -171,6 +185,16 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
 }
 
 async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
+    // Each game holds a socket per player in both processes and a replay
+    // file in the server's; the players' process inherits the limit.
+    let most = args.sweep.iter().copied().max().unwrap_or(args.concurrency);
+    let needed = most * (args.game.player_count() + 1) + 256;
+    match usage::raise_open_files_limit() {
+        Some(limit) if limit < needed as u64 => println!(
+            "bench: the open-files limit is {limit}, {most} games need about {needed}: runs will fail to connect (raise the hard limit: `ulimit -Hn`)"
+        ),
+        _ => {}
+    }
     if args.sweep.is_empty() {
         run_level(args, args.concurrency).await?;
         return Ok(());
@@ -199,8 +223,9 @@ struct Figures {
     latency: [Option<Duration>; 3],
     /// The server process's CPU time (user + system) during the run.
     cpu: Option<Duration>,
-    /// The server process's resident memory at the end of the run and its
-    /// peak during the run, in bytes.
+    /// The server process's resident memory before the games, at the end
+    /// of the run and its peak during the run, in bytes.
+    rss_start: Option<u64>,
     rss_end: Option<u64>,
     rss_peak: Option<u64>,
 }
@@ -213,6 +238,13 @@ impl Figures {
     fn cpu_per(&self, count: u64) -> Option<Duration> {
         let count = u32::try_from(count).ok().filter(|&c| c > 0)?;
         Some(self.cpu? / count)
+    }
+
+    /// What the end's resident memory has more than the start's, per
+    /// concurrent game: the memory a running game costs.
+    fn rss_per_game(&self) -> Option<u64> {
+        let grown = self.rss_end?.saturating_sub(self.rss_start?);
+        Some(grown / u64::try_from(self.concurrency).ok()?.max(1))
     }
 }
 
@@ -235,6 +267,11 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
         shutdown_grace: Duration::ZERO,
         ..Config::default()
     };
+    #[cfg(feature = "heap-profile")]
+    let heap_profile = args
+        .heap_profile
+        .as_deref()
+        .map(crate::heap_profile::HeapProfile::start);
     // The peak is the peak of this run, not of an earlier one of a sweep.
     usage::reset_peak_rss();
     let server = EmbeddedServer::start(config).await?;
@@ -266,8 +303,11 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
         args.duration_secs
     );
 
+    let rss_start = usage::rss("VmRSS:");
+    let syscalls = args.syscalls.then(SyscallCounter::start);
     let started = Instant::now();
     let cpu_at_start = usage::cpu_time();
+    let moves_at_start = ServerStats::get(&stats.moves);
     let players = if args.same_process {
         Players::Local(LocalPlayers::start(addr, concurrency, args)?)
     } else {
@@ -309,9 +349,19 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
         cpu: usage::cpu_time()
             .zip(cpu_at_start)
             .map(|(now, then)| now.saturating_sub(then)),
+        rss_start,
         rss_end: usage::rss("VmRSS:"),
         rss_peak: usage::rss("VmHWM:"),
     };
+    let syscalls = match syscalls {
+        Some(Ok(counter)) => Some(tokio::task::spawn_blocking(|| counter.stop()).await?),
+        Some(Err(why)) => Some(Err(why)),
+        None => None,
+    };
+    #[cfg(feature = "heap-profile")]
+    let heap_summary = heap_profile
+        .map(|profile| profile.finish(concurrency))
+        .transpose()?;
     let latencies = stats.move_latency.count();
     players.settle(figures.finished).await;
     let tally = players.stop().await?;
@@ -356,10 +406,24 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
         millis(figures.cpu)
     );
     println!(
-        "server RSS:               {} at the end, {} peak{with_players}",
+        "server RSS:               {} at the end, {} peak, {} before the games: {} per game{with_players}",
         mebibytes(figures.rss_end),
-        mebibytes(figures.rss_peak)
+        mebibytes(figures.rss_peak),
+        mebibytes(figures.rss_start),
+        kibibytes(figures.rss_per_game())
     );
+    match syscalls {
+        Some(Ok(counts)) => println!(
+            "server system calls:      {}",
+            counts.per_move(figures.moves.saturating_sub(moves_at_start))
+        ),
+        Some(Err(why)) => println!("server system calls:      not counted: {why}"),
+        None => {}
+    }
+    #[cfg(feature = "heap-profile")]
+    if let Some(summary) = heap_summary {
+        print!("{summary}");
+    }
     println!(
         "games lost on time:       {} soft, {} hard",
         figures.soft, figures.hard
@@ -395,9 +459,10 @@ fn sweep_table(rows: &[Figures]) -> String {
         "p99.9",
         "RSS end",
         "RSS peak",
+        "RSS/game",
         "lost on time",
     ];
-    let cells: Vec<[String; 11]> = rows
+    let cells: Vec<[String; 12]> = rows
         .iter()
         .map(|row| {
             [
@@ -411,6 +476,7 @@ fn sweep_table(rows: &[Figures]) -> String {
                 micros(row.latency[2]),
                 mebibytes(row.rss_end),
                 mebibytes(row.rss_peak),
+                kibibytes(row.rss_per_game()),
                 (row.soft + row.hard).to_string(),
             ]
         })
@@ -447,6 +513,13 @@ fn millis(duration: Option<Duration>) -> String {
     duration.map_or_else(
         || "-".to_owned(),
         |d| format!("{:.0} ms", d.as_secs_f64() * 1e3),
+    )
+}
+
+fn kibibytes(bytes: Option<u64>) -> String {
+    bytes.map_or_else(
+        || "-".to_owned(),
+        |b| format!("{:.0} KiB", b as f64 / 1024.0),
     )
 }
 
@@ -821,6 +894,23 @@ mod usage {
         Some(kib * 1024)
     }
 
+    /// Raises this process's open-files limit to its hard limit and
+    /// returns the limit; `None` where it cannot be read.
+    #[cfg(unix)]
+    pub(super) fn raise_open_files_limit() -> Option<u64> {
+        use nix::sys::resource::{Resource, getrlimit, setrlimit};
+        let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE).ok()?;
+        if soft < hard && setrlimit(Resource::RLIMIT_NOFILE, hard, hard).is_err() {
+            return Some(soft);
+        }
+        Some(hard.max(soft))
+    }
+
+    #[cfg(not(unix))]
+    pub(super) fn raise_open_files_limit() -> Option<u64> {
+        None
+    }
+
     /// Starts a new peak (`VmHWM`) at the current resident size (Linux),
     /// so that each run of a sweep reports its own peak. Elsewhere the peak
     /// stays the process's.
@@ -855,6 +945,7 @@ mod tests {
             hard: 0,
             latency: [Some(Duration::from_micros(30)), None, None],
             cpu,
+            rss_start: Some(10 << 20),
             rss_end: Some(50 << 20),
             rss_peak: Some(60 << 20),
         };
@@ -867,7 +958,7 @@ mod tests {
         );
         // 12 s over 400,000 moves and 5,000 games; 5,000 games in 30 s.
         for cell in [
-            "50", "10000", "13333", "30 µs", "2400 µs", "50.0 MiB", "60.0 MiB",
+            "50", "10000", "13333", "30 µs", "2400 µs", "50.0 MiB", "60.0 MiB", "819 KiB",
         ] {
             assert!(
                 lines[1].split("  ").any(|c| c.trim() == cell),

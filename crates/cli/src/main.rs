@@ -8,6 +8,8 @@ mod blksgf;
 mod demo;
 mod environment;
 mod health;
+#[cfg(feature = "heap-profile")]
+mod heap_profile;
 mod match_command;
 mod observers;
 mod perft;
@@ -15,11 +17,29 @@ mod pictures;
 mod play;
 mod serve;
 mod show;
+mod syscalls;
 mod tournament;
 
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
+
+#[cfg(all(feature = "mimalloc", feature = "heap-profile"))]
+compile_error!(
+    "the features `mimalloc` and `heap-profile` each bring their own allocator: choose one"
+);
+
+/// With the feature `mimalloc`, mimalloc allocates instead of the system's
+/// allocator.
+#[cfg(all(feature = "mimalloc", not(feature = "heap-profile")))]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// With the feature `heap-profile`, dhat's allocator records every
+/// allocation while a profile is being taken (`bench --heap-profile`).
+#[cfg(feature = "heap-profile")]
+#[global_allocator]
+static ALLOCATOR: dhat::Alloc = dhat::Alloc;
 
 /// Spielleiter: hosts Software-Challenge style AI matches. Without a
 /// subcommand it runs the server (`spielleiter serve`).
