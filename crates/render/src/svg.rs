@@ -104,21 +104,20 @@ fn draw_coordinates(out: &mut String, board: &Board, board_x: u32, board_y: u32)
         out,
         r##"<g font-size="10" fill="{MUTED}" text-anchor="middle">"##
     );
+    let mut label = |x: u32, y: u32, number: u32| {
+        out.push_str(r#"<text x=""#);
+        push_number(out, x);
+        out.push_str(r#"" y=""#);
+        push_number(out, y);
+        out.push_str(r#"">"#);
+        push_number(out, number);
+        out.push_str("</text>");
+    };
     for x in 0..board.columns as u32 {
-        let _ = write!(
-            out,
-            r#"<text x="{}" y="{}">{x}</text>"#,
-            board_x + x * field + field / 2,
-            board_y - 6
-        );
+        label(board_x + x * field + field / 2, board_y - 6, x);
     }
     for y in 0..board.rows as u32 {
-        let _ = write!(
-            out,
-            r#"<text x="{}" y="{}">{y}</text>"#,
-            board_x - LABEL / 2,
-            board_y + y * field + field / 2 + 4
-        );
+        label(board_x - LABEL / 2, board_y + y * field + field / 2 + 4, y);
     }
     out.push_str("</g>");
 }
@@ -135,10 +134,16 @@ fn draw_ground(out: &mut String, board: &Board) {
                 r##"<rect width="{width}" height="{height}" fill="{GRID_GROUND}"/><path fill="none" stroke="{GRID_LINE}" stroke-width="1" d=""##
             );
             for x in 1..board.columns as u32 {
-                let _ = write!(out, "M{} 0V{height}", x * field);
+                out.push('M');
+                push_number(out, x * field);
+                out.push_str(" 0V");
+                push_number(out, height);
             }
             for y in 1..board.rows as u32 {
-                let _ = write!(out, "M0 {}H{width}", y * field);
+                out.push_str("M0 ");
+                push_number(out, y * field);
+                out.push('H');
+                push_number(out, width);
             }
             out.push_str(r#""/>"#);
         }
@@ -150,7 +155,7 @@ fn draw_ground(out: &mut String, board: &Board) {
             for y in 0..board.rows {
                 for x in 0..board.columns {
                     if (x + y) % 2 == 1 {
-                        let _ = write!(out, "M{x} {y}h1v1h-1z");
+                        push_field(out, x, y);
                     }
                 }
             }
@@ -161,7 +166,7 @@ fn draw_ground(out: &mut String, board: &Board) {
                     r##"<path data-last-move="" fill="{LAST_MOVE_FIELD}" fill-opacity="0.75" transform="scale({field})" d=""##
                 );
                 for &(x, y) in &board.last_move {
-                    let _ = write!(out, "M{x} {y}h1v1h-1z");
+                    push_field(out, x, y);
                 }
                 out.push_str(r#""/>"#);
             }
@@ -192,7 +197,7 @@ fn draw_tiles(out: &mut String, board: &Board) {
             swatch.name, swatch.fill
         );
         for (x, y) in fields {
-            let _ = write!(out, "M{x} {y}h1v1h-1z");
+            push_field(out, x, y);
         }
         out.push_str(r#""/>"#);
     }
@@ -237,12 +242,11 @@ fn draw_outlines(out: &mut String, board: &Board) {
             match (edge, run) {
                 (true, None) => run = Some(x),
                 (false, Some(start)) => {
-                    let _ = write!(
-                        d,
-                        "M{} {}h{}",
-                        start as u32 * field,
-                        y as u32 * field,
-                        (x - start) as u32 * field
+                    push_line(
+                        &mut d,
+                        [start as u32 * field, y as u32 * field],
+                        'h',
+                        (x - start) as u32 * field,
                     );
                     run = None;
                 }
@@ -258,12 +262,11 @@ fn draw_outlines(out: &mut String, board: &Board) {
             match (edge, run) {
                 (true, None) => run = Some(y),
                 (false, Some(start)) => {
-                    let _ = write!(
-                        d,
-                        "M{} {}v{}",
-                        x as u32 * field,
-                        start as u32 * field,
-                        (y - start) as u32 * field
+                    push_line(
+                        &mut d,
+                        [x as u32 * field, start as u32 * field],
+                        'v',
+                        (y - start) as u32 * field,
                     );
                     run = None;
                 }
@@ -405,6 +408,46 @@ fn draw_seat(out: &mut String, board: &Board, seat: &SeatLine, top: u32, width: 
     );
 }
 
+/// Appends `n` in decimal. The board's many numbers are written this way:
+/// through `write!` each costs a formatter call, and a page's live board is
+/// drawn several times a second.
+fn push_number(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    let mut rest = n;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &digit in &digits[start..] {
+        out.push(char::from(digit));
+    }
+}
+
+/// Appends the path of field `(x, y)` in field units: `M x y h1v1h-1z`.
+fn push_field(out: &mut String, x: usize, y: usize) {
+    out.push('M');
+    push_number(out, x as u32);
+    out.push(' ');
+    push_number(out, y as u32);
+    out.push_str("h1v1h-1z");
+}
+
+/// Appends a line from `start` along `direction` (`h` or `v`), `length`
+/// long: `M x y h length`.
+fn push_line(out: &mut String, [x, y]: [u32; 2], direction: char, length: u32) {
+    out.push('M');
+    push_number(out, x);
+    out.push(' ');
+    push_number(out, y);
+    out.push(direction);
+    push_number(out, length);
+}
+
 /// A coordinate with at most one decimal, without a trailing `.0`.
 fn number(value: f32) -> String {
     if value < 0.0 {
@@ -439,6 +482,19 @@ pub(crate) fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_written_as_write_writes_them() {
+        for n in [0, 1, 9, 10, 99, 100, 479, 1000, 65_535, u32::MAX] {
+            let mut out = "x".to_owned();
+            push_number(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
+        let mut path = String::new();
+        push_field(&mut path, 3, 19);
+        push_line(&mut path, [24, 0], 'v', 480);
+        assert_eq!(path, "M3 19h1v1h-1zM24 0v480");
+    }
 
     #[test]
     fn numbers_have_at_most_one_decimal() {

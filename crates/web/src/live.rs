@@ -212,13 +212,17 @@ fn room_events(
                     if cursor.over {
                         return None;
                     }
+                    // The interval first: the changes made during it are
+                    // seen at once after it, so that in a fast game the
+                    // stream wakes once per event (its timer), not once per
+                    // move too, and the room has no waiter to wake.
+                    tokio::time::sleep_until(last + MIN_EVENT_INTERVAL).await;
                     match tokio::time::timeout(KEEP_ALIVE, room.changed()).await {
                         Err(_) => return Some((Ok(Bytes::from_static(b":\n\n")), cursor)),
                         // The room has ended and its last snapshot was sent.
                         Ok(Err(_)) => return None,
                         Ok(Ok(())) => {}
                     }
-                    tokio::time::sleep_until(last + MIN_EVENT_INTERVAL).await;
                 }
                 Arc::clone(&room.borrow_and_update())
             }
@@ -392,10 +396,23 @@ mod tests {
         assert!(first.starts_with(br#"event: room"#), "{first:?}");
         assert_eq!(app.open_streams(), 1);
 
+        // Changes faster than the interval: the next event is the newest
+        // state, one interval after the last event.
+        let started = Instant::now();
+        for _ in 0..5 {
+            publisher.publish(|s| s.pending = None);
+        }
+        let next = events.next().await.expect("an event").expect("infallible");
+        assert!(
+            memchr::memmem::find(&next, br#""version":5"#).is_some(),
+            "{next:?}"
+        );
+        assert_eq!(started.elapsed(), MIN_EVENT_INTERVAL);
+
         let quiet_since = Instant::now();
         let keep_alive = events.next().await.expect("an event").expect("infallible");
         assert_eq!(&keep_alive[..], b":\n\n");
-        assert_eq!(quiet_since.elapsed(), KEEP_ALIVE);
+        assert_eq!(quiet_since.elapsed(), MIN_EVENT_INTERVAL + KEEP_ALIVE);
 
         publisher.publish(|s| s.phase = RoomPhase::Over);
         let last = events.next().await.expect("an event").expect("infallible");
