@@ -253,6 +253,10 @@ impl Connection {
         // Since when the outbox has been over its bound.
         let mut over_since: Option<Instant> = None;
         let mut outbox_state = self.outbox.watch_limit();
+        // Made once, not per read: each makes and drops a waiter.
+        let overflowed = self.outbox.overflow_signal().cancelled_owned();
+        let closing = self.context.closing.clone().cancelled_owned();
+        tokio::pin!(overflowed, closing);
         'read: loop {
             // Handle what has arrived, unless the client has not read enough
             // of its answers: then it waits (back-pressure), unread.
@@ -341,14 +345,14 @@ impl Connection {
                     break Ended::Idle;
                 }
                 _ = &mut *writer => break Ended::ByServer,
-                () = self.outbox.overflowed() => {
+                () = &mut overflowed => {
                     warn!(
                         queued_bytes = self.outbox.queued_bytes(),
                         "client does not read its messages (twice its bound queued); closing"
                     );
                     break Ended::SlowReader;
                 }
-                () = self.context.closing.cancelled() => {
+                () = &mut closing => {
                     let _ = self.outbox.send(wire::close());
                     self.outbox.close();
                     break Ended::Shutdown;

@@ -345,6 +345,12 @@ impl Outbox {
         self.shared.overflow.cancelled().await;
     }
 
+    /// Cancelled when a send failed for lack of room, as
+    /// [`Outbox::overflowed`] says.
+    pub fn overflow_signal(&self) -> CancellationToken {
+        self.shared.overflow.clone()
+    }
+
     fn push(
         &self,
         bytes: Bytes,

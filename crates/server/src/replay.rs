@@ -27,7 +27,7 @@
 use std::{
     collections::HashMap,
     fs::File,
-    io::Write,
+    io::{IoSlice, Write},
     path::{Path, PathBuf},
     sync::mpsc,
     thread,
@@ -272,9 +272,6 @@ struct Writer {
     open: HashMap<u64, Result<PartialFile, ReplayFailure>>,
     /// Replays with packets queued since the last round of writing.
     dirty: Vec<u64>,
-    /// Where a replay's queued packets are put together for one write;
-    /// one buffer for all replays, so idle games hold no write buffer.
-    scratch: Vec<u8>,
     /// For tests: writes fail once a file would hold more than this many
     /// bytes, as on a full disk.
     #[cfg(test)]
@@ -287,7 +284,6 @@ impl Writer {
             settings,
             open: HashMap::new(),
             dirty: Vec::new(),
-            scratch: Vec::new(),
             #[cfg(test)]
             disk_space: None,
         }
@@ -355,18 +351,12 @@ impl Writer {
         if file.queued.is_empty() && file.written > 0 && !last {
             return;
         }
-        self.scratch.clear();
-        file.take_queued(&mut self.scratch, last);
-        let written = file.write(&self.scratch);
+        let written = file.write_queued(last);
         #[cfg(test)]
         let written = written.and_then(|()| match disk_space {
             Some(space) if file.written > space => Err(std::io::Error::from_raw_os_error(28)),
             _ => Ok(()),
         });
-        // A large round (a big memento) does not stay with the thread.
-        if self.scratch.capacity() > SCRATCH_KEPT {
-            self.scratch = Vec::new();
-        }
         if let Err(cause) = written {
             let path = file.path.clone();
             let _ = std::fs::remove_file(&path);
@@ -396,8 +386,9 @@ impl Writer {
     }
 }
 
-/// The scratch buffer keeps at most this much capacity between rounds.
-const SCRATCH_KEPT: usize = 256 * 1024;
+/// At most this many packets go into one `writev` (far below the
+/// system's limit of slices per call).
+const PACKETS_PER_WRITE: usize = 256;
 
 /// A replay being written: `dir/STEM.xml.partial` (numbered if taken, which
 /// a room id in the stem makes unheard of), locked while it is written.
@@ -454,30 +445,49 @@ impl PartialFile {
         unreachable!("u32 attempts exhausted")
     }
 
-    /// Moves the queued packets into `out` in the file's layout: the
-    /// document's start before the first, each followed by a line break,
-    /// and, if `last`, the document's end.
-    fn take_queued(&mut self, out: &mut Vec<u8>, last: bool) {
-        if self.written == 0 {
-            out.extend_from_slice(b"<protocol>\n");
+    /// Writes the queued packets in the file's layout — the document's
+    /// start before the first, each followed by a line break, and, if
+    /// `last`, the document's end — straight from their shared buffers,
+    /// in one system call for a usual round.
+    fn write_queued(&mut self, last: bool) -> std::io::Result<()> {
+        let start: &[u8] = if self.written == 0 {
+            b"<protocol>\n"
+        } else {
+            b""
+        };
+        let end: &[u8] = if last { b"</protocol>" } else { b"" };
+        let mut chunks = self.queued.chunks(PACKETS_PER_WRITE).peekable();
+        let mut first = true;
+        while first || chunks.peek().is_some() {
+            let chunk = chunks.next().unwrap_or_default();
+            let mut slices = Vec::with_capacity(2 * chunk.len() + 2);
+            if first {
+                slices.push(IoSlice::new(start));
+            }
+            for packet in chunk {
+                slices.push(IoSlice::new(packet));
+                slices.push(IoSlice::new(b"\n"));
+            }
+            if chunks.peek().is_none() {
+                slices.push(IoSlice::new(end));
+            }
+            first = false;
+            let mut rest = slices.as_mut_slice();
+            while rest.iter().any(|slice| !slice.is_empty()) {
+                let n = self.file.write_vectored(rest)?;
+                if n == 0 {
+                    return Err(std::io::ErrorKind::WriteZero.into());
+                }
+                self.written += n as u64;
+                IoSlice::advance_slices(&mut rest, n);
+            }
         }
-        for packet in self.queued.drain(..) {
-            out.extend_from_slice(&packet);
-            out.push(b'\n');
-        }
-        if last {
-            out.extend_from_slice(b"</protocol>");
-        }
+        self.queued.clear();
         // A game's queue is short; a long one (a paused, then stepped
         // game's burst) does not stay.
         if self.queued.capacity() > 64 {
             self.queued = Vec::new();
         }
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        self.file.write_all(bytes)?;
-        self.written += bytes.len() as u64;
         Ok(())
     }
 
@@ -681,6 +691,21 @@ mod tests {
             .filter(|e| e.file_name().to_string_lossy().ends_with(".partial"))
             .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[tokio::test]
+    async fn a_burst_of_more_packets_than_one_write_takes_is_written_in_order() {
+        let dir = temp_dir("burst");
+        let recorder = store(&dir, false).open("swc_2021_blokus", "r", &["a", "b"]);
+        let count = 3 * PACKETS_PER_WRITE + 7;
+        for n in 0..count {
+            recorder.record(Bytes::from(format!("<p n=\"{n}\"/>")));
+        }
+        let path = recorder.finish().await.expect("replay written");
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let expected: String = (0..count).map(|n| format!("<p n=\"{n}\"/>\n")).collect();
+        assert_eq!(text, format!("<protocol>\n{expected}</protocol>"));
         std::fs::remove_dir_all(dir).ok();
     }
 
