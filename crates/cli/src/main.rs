@@ -24,17 +24,6 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-#[cfg(all(feature = "mimalloc", feature = "heap-profile"))]
-compile_error!(
-    "the features `mimalloc` and `heap-profile` each bring their own allocator: choose one"
-);
-
-/// With the feature `mimalloc`, mimalloc allocates instead of the system's
-/// allocator.
-#[cfg(all(feature = "mimalloc", not(feature = "heap-profile")))]
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// With the feature `heap-profile`, dhat's allocator records every
 /// allocation while a profile is being taken (`bench --heap-profile`).
 #[cfg(feature = "heap-profile")]
