@@ -6,6 +6,11 @@
 //! every [`MIN_EVENT_INTERVAL`]; a page that reads slowly is simply not
 //! polled, and skips to the newest snapshot when it reads again.
 //!
+//! Many pages never slow the games either: all streams together send at
+//! most [`LIVE_EVENTS_PER_SECOND`]; with many pages open each one's
+//! interval is stretched to fit ([`event_interval`]). One page sees a fast
+//! game at 25 states a second, fifty pages at five each.
+//!
 //! An event costs the server little: the board of a snapshot is drawn once
 //! however many pages watch the room ([`Boards`]), and an event is that
 //! board and the room's small view, written out as one buffer (the board
@@ -45,6 +50,21 @@ use crate::{
 /// The shortest time between two events of one stream: a game faster than
 /// this is shown at this rate, skipping the states in between.
 pub const MIN_EVENT_INTERVAL: Duration = Duration::from_millis(40);
+
+/// The events per second all live streams together send at most: an event
+/// costs the server about as much as a move (a board of several KB
+/// written to a socket), so fifty pages at full rate would cost the games
+/// a quarter of their speed.
+pub const LIVE_EVENTS_PER_SECOND: u32 = 250;
+
+/// The time between two events of one stream while `open_streams` streams
+/// are open: [`MIN_EVENT_INTERVAL`], stretched so that all streams together
+/// keep within [`LIVE_EVENTS_PER_SECOND`].
+pub fn event_interval(open_streams: u64) -> Duration {
+    let shared = Duration::from_secs(1) * u32::try_from(open_streams).unwrap_or(u32::MAX)
+        / LIVE_EVENTS_PER_SECOND;
+    shared.max(MIN_EVENT_INTERVAL)
+}
 
 /// A stream of a room that does not change sends a comment this often, so
 /// that proxies and browsers keep the connection.
@@ -216,7 +236,8 @@ fn room_events(
                     // seen at once after it, so that in a fast game the
                     // stream wakes once per event (its timer), not once per
                     // move too, and the room has no waiter to wake.
-                    tokio::time::sleep_until(last + MIN_EVENT_INTERVAL).await;
+                    let interval = event_interval(cursor.app.open_streams());
+                    tokio::time::sleep_until(last + interval).await;
                     match tokio::time::timeout(KEEP_ALIVE, room.changed()).await {
                         Err(_) => return Some((Ok(Bytes::from_static(b":\n\n")), cursor)),
                         // The room has ended and its last snapshot was sent.
@@ -430,6 +451,36 @@ mod tests {
         assert!(!board.contains('\n'));
         assert!(events.next().await.is_none(), "over: the stream ends");
         assert_eq!(app.open_streams(), 0);
+    }
+
+    #[test]
+    fn many_streams_share_the_events_per_second() {
+        assert_eq!(event_interval(1), MIN_EVENT_INTERVAL);
+        assert_eq!(event_interval(10), MIN_EVENT_INTERVAL);
+        assert_eq!(event_interval(50), Duration::from_millis(200));
+        assert_eq!(event_interval(1000), Duration::from_secs(4));
+        assert!(event_interval(u64::MAX) > Duration::from_secs(1000));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn with_many_streams_open_each_waits_longer() {
+        let app = app();
+        let publisher = app.stats.rooms.open(snapshot("a"));
+        let room = app.stats.rooms.watch(&RoomId::from("a")).expect("open");
+        // 99 other pages are watching.
+        let _others = Arc::clone(&app.streams)
+            .try_acquire_many_owned(99)
+            .expect("permits");
+        let permit = Arc::clone(&app.streams)
+            .try_acquire_owned()
+            .expect("permit");
+        let mut events = Box::pin(room_events(Arc::clone(&app), Source::Live(room), permit));
+        events.next().await.expect("an event").expect("infallible");
+        let started = Instant::now();
+        publisher.publish(|s| s.pending = None);
+        events.next().await.expect("an event").expect("infallible");
+        assert_eq!(started.elapsed(), event_interval(100));
+        assert_eq!(event_interval(100), Duration::from_millis(400));
     }
 
     #[test]
