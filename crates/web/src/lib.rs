@@ -64,6 +64,8 @@ pub struct App {
     streams: Arc<Semaphore>,
     /// The boards the event streams share.
     boards: live::Boards,
+    /// Spaces out the live events of all streams together.
+    pacer: live::EventPacer,
 }
 
 impl App {
@@ -81,6 +83,7 @@ pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
         replay_dir: settings.replay_dir,
         streams: Arc::new(Semaphore::new(MAX_STREAMS)),
         boards: live::Boards::default(),
+        pacer: live::EventPacer::default(),
     });
     Router::new()
         .route("/", get(pages::index))

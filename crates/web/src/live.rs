@@ -7,9 +7,9 @@
 //! polled, and skips to the newest snapshot when it reads again.
 //!
 //! Many pages never slow the games either: all streams together send at
-//! most [`LIVE_EVENTS_PER_SECOND`]; with many pages open each one's
-//! interval is stretched to fit ([`event_interval`]). One page sees a fast
-//! game at 25 states a second, fifty pages at five each.
+//! most [`LIVE_EVENTS_PER_SECOND`], each event in its turn
+//! ([`EventPacer`]), a new stream's first one too. One page sees a fast
+//! game at 25 states a second, fifty pages at about five each.
 //!
 //! An event costs the server little: the board of a snapshot is drawn once
 //! however many pages watch the room ([`Boards`]), and an event is that
@@ -57,13 +57,37 @@ pub const MIN_EVENT_INTERVAL: Duration = Duration::from_millis(40);
 /// a quarter of their speed.
 pub const LIVE_EVENTS_PER_SECOND: u32 = 250;
 
-/// The time between two events of one stream while `open_streams` streams
-/// are open: [`MIN_EVENT_INTERVAL`], stretched so that all streams together
-/// keep within [`LIVE_EVENTS_PER_SECOND`].
-pub fn event_interval(open_streams: u64) -> Duration {
-    let shared = Duration::from_secs(1) * u32::try_from(open_streams).unwrap_or(u32::MAX)
-        / LIVE_EVENTS_PER_SECOND;
-    shared.max(MIN_EVENT_INTERVAL)
+/// Hands out the times at which live events may be made: one every
+/// 1/[`LIVE_EVENTS_PER_SECOND`] s for all streams together, in the order
+/// they ask. A stream asks only when it has something new to send, so
+/// quiet rooms take no turns.
+#[derive(Debug)]
+pub struct EventPacer {
+    next: Mutex<Instant>,
+}
+
+impl Default for EventPacer {
+    fn default() -> Self {
+        EventPacer {
+            next: Mutex::new(Instant::now()),
+        }
+    }
+}
+
+impl EventPacer {
+    /// The time between two turns.
+    pub const TURN: Duration = Duration::from_micros(1_000_000 / LIVE_EVENTS_PER_SECOND as u64);
+
+    /// Takes the next free turn and waits for it.
+    pub async fn wait_turn(&self) {
+        let turn = {
+            let mut next = self.next.lock().unwrap_or_else(PoisonError::into_inner);
+            let turn = (*next).max(Instant::now());
+            *next = turn + Self::TURN;
+            turn
+        };
+        tokio::time::sleep_until(turn).await;
+    }
 }
 
 /// A stream of a room that does not change sends a comment this often, so
@@ -236,8 +260,7 @@ fn room_events(
                     // seen at once after it, so that in a fast game the
                     // stream wakes once per event (its timer), not once per
                     // move too, and the room has no waiter to wake.
-                    let interval = event_interval(cursor.app.open_streams());
-                    tokio::time::sleep_until(last + interval).await;
+                    tokio::time::sleep_until(last + MIN_EVENT_INTERVAL).await;
                     match tokio::time::timeout(KEEP_ALIVE, room.changed()).await {
                         Err(_) => return Some((Ok(Bytes::from_static(b":\n\n")), cursor)),
                         // The room has ended and its last snapshot was sent.
@@ -245,6 +268,8 @@ fn room_events(
                         Ok(Ok(())) => {}
                     }
                 }
+                // The newest snapshot when the turn comes.
+                cursor.app.pacer.wait_turn().await;
                 Arc::clone(&room.borrow_and_update())
             }
         };
@@ -370,6 +395,7 @@ mod tests {
             replay_dir: None,
             streams: Arc::new(Semaphore::new(MAX_STREAMS)),
             boards: Boards::default(),
+            pacer: EventPacer::default(),
         })
     }
 
@@ -453,34 +479,41 @@ mod tests {
         assert_eq!(app.open_streams(), 0);
     }
 
-    #[test]
-    fn many_streams_share_the_events_per_second() {
-        assert_eq!(event_interval(1), MIN_EVENT_INTERVAL);
-        assert_eq!(event_interval(10), MIN_EVENT_INTERVAL);
-        assert_eq!(event_interval(50), Duration::from_millis(200));
-        assert_eq!(event_interval(1000), Duration::from_secs(4));
-        assert!(event_interval(u64::MAX) > Duration::from_secs(1000));
+    #[tokio::test(start_paused = true)]
+    async fn all_streams_together_keep_within_the_events_per_second() {
+        let pacer = EventPacer::default();
+        assert_eq!(EventPacer::TURN, Duration::from_millis(4));
+        let started = Instant::now();
+        for _ in 0..LIVE_EVENTS_PER_SECOND {
+            pacer.wait_turn().await;
+        }
+        // The first turn is at once, each further one a turn later.
+        assert_eq!(
+            started.elapsed(),
+            EventPacer::TURN * (LIVE_EVENTS_PER_SECOND - 1)
+        );
+        // Turns not asked for are not saved up.
+        tokio::time::sleep(Duration::from_secs(10)).await;
+        let idle_since = Instant::now();
+        pacer.wait_turn().await;
+        pacer.wait_turn().await;
+        assert_eq!(idle_since.elapsed(), EventPacer::TURN);
     }
 
     #[tokio::test(start_paused = true)]
-    async fn with_many_streams_open_each_waits_longer() {
+    async fn a_new_stream_waits_for_its_turn() {
         let app = app();
-        let publisher = app.stats.rooms.open(snapshot("a"));
+        let _publisher = app.stats.rooms.open(snapshot("a"));
+        // Other streams have taken the next 100 turns.
+        let turn = Instant::now() + EventPacer::TURN * 100;
+        *app.pacer.next.lock().expect("lock") = turn;
         let room = app.stats.rooms.watch(&RoomId::from("a")).expect("open");
-        // 99 other pages are watching.
-        let _others = Arc::clone(&app.streams)
-            .try_acquire_many_owned(99)
-            .expect("permits");
         let permit = Arc::clone(&app.streams)
             .try_acquire_owned()
             .expect("permit");
         let mut events = Box::pin(room_events(Arc::clone(&app), Source::Live(room), permit));
         events.next().await.expect("an event").expect("infallible");
-        let started = Instant::now();
-        publisher.publish(|s| s.pending = None);
-        events.next().await.expect("an event").expect("infallible");
-        assert_eq!(started.elapsed(), event_interval(100));
-        assert_eq!(event_interval(100), Duration::from_millis(400));
+        assert_eq!(Instant::now(), turn);
     }
 
     #[test]
