@@ -248,7 +248,12 @@ fn room_events(
     };
     stream::unfold(cursor, |mut cursor| async move {
         let snapshot = match &mut cursor.source {
-            Source::Finished(last) => last.take()?,
+            Source::Finished(last) => {
+                let last = last.take()?;
+                // A finished game's board is drawn for the page too.
+                cursor.app.pacer.wait_turn().await;
+                last
+            }
             Source::Live(room) => {
                 if let Some(last) = cursor.last_event {
                     // The end is shown once it is sent (a room that ended
