@@ -1,6 +1,8 @@
 //! One client connection: reads the client's `<protocol>` stream, turns
-//! packets into lobby and room requests, and answers errors. Writing is left
-//! to the connection's own writer task ([`crate::outbound`]).
+//! packets into lobby and room requests, and answers errors. Writing goes
+//! through the connection's outbox ([`crate::outbound`]): senders write
+//! themselves, and the connection's writer task finishes what the socket
+//! would not take at once.
 //!
 //! What a connection may do depends on its role: anyone may join a game; a
 //! seated player sends moves to its room; an administrator (after

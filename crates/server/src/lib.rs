@@ -21,7 +21,8 @@
 //!   sequence; [`run`] is the entry point. [`limits`]: the limits per peer
 //!   address.
 //! - [`connection`]: one task per client reading its stream; [`outbound`]:
-//!   its bounded send queue and writer task.
+//!   its bounded send queue, written by the senders themselves while the
+//!   socket takes it, and its writer task for the rest.
 //! - [`lobby`]: one task owning the room registry and reservations.
 //! - [`room`]: one task per room owning the game, seats, observers and the
 //!   [`clock`]; [`ending`] scores how a game ended.
