@@ -14,6 +14,10 @@
 //! its board of its turn). Everything read is
 //! counted ([`Observed`]), so a run whose observers read nothing shows it.
 //!
+//! Like a browser, an observer keeps its connection open between requests
+//! (HTTP/1.1 keep-alive) and opens a new one only when the server has
+//! closed it.
+//!
 //! Where to look: one task reads the room list (`/api/rooms`) every
 //! [`LIST_INTERVAL`], as a few open index pages would; an observer whose
 //! game has ended takes a running room from the newest list.
@@ -118,8 +122,9 @@ pub fn start(
         let stopping = Arc::clone(stopping);
         tokio::spawn(async move {
             let mut failures = 0;
+            let mut page = Page::new(web);
             while !stopping.load(Ordering::Relaxed) {
-                match running_rooms(web).await {
+                match running_rooms(&mut page).await {
                     Ok(list) => {
                         rooms_sender.send_replace(list.into());
                     }
@@ -140,11 +145,12 @@ pub fn start(
         tokio::spawn(async move {
             let mut failures = 0;
             let mut followed = Vec::new();
+            let mut page = Page::new(web);
             while !stopping.load(Ordering::Relaxed) {
                 let Some(room) = next_room(&mut rooms, index, &mut followed).await else {
                     return;
                 };
-                if let Err(error) = follow(web, &room, &observed).await {
+                if let Err(error) = follow(&mut page, &room, &observed).await {
                     Observed::add(&observed.bad, 1);
                     failures += 1;
                     if failures <= 3 && !stopping.load(Ordering::Relaxed) {
@@ -189,12 +195,14 @@ async fn next_room(
 }
 
 /// Follows room `room`'s event stream to its end.
-async fn follow(web: SocketAddr, room: &str, observed: &Observed) -> anyhow::Result<()> {
-    let response = get(web, &format!("/api/rooms/{room}/events")).await?;
+async fn follow(page: &mut Page, room: &str, observed: &Observed) -> anyhow::Result<()> {
+    let response = page.get(&format!("/api/rooms/{room}/events")).await?;
     match response.status() {
         StatusCode::OK => {}
         StatusCode::NOT_FOUND => {
             Observed::add(&observed.gone, 1);
+            // Read to its end, so that the connection serves the next request.
+            response.into_body().collect().await?;
             return Ok(());
         }
         status => bail!("the event stream of room {room} answered {status}"),
@@ -337,8 +345,8 @@ struct ListedRoom {
 }
 
 /// The ids of the running rooms.
-async fn running_rooms(web: SocketAddr) -> anyhow::Result<Vec<String>> {
-    let response = get(web, "/api/rooms").await?;
+async fn running_rooms(page: &mut Page) -> anyhow::Result<Vec<String>> {
+    let response = page.get("/api/rooms").await?;
     let status = response.status();
     if status != StatusCode::OK {
         bail!("the room list answered {status}");
@@ -353,16 +361,43 @@ async fn running_rooms(web: SocketAddr) -> anyhow::Result<Vec<String>> {
         .collect())
 }
 
-/// `GET path` on a new connection to `web`.
-async fn get(web: SocketAddr, path: &str) -> anyhow::Result<hyper::Response<Incoming>> {
-    let stream = TcpStream::connect(web).await?;
-    let (mut sender, connection) =
-        hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
-    tokio::spawn(connection);
-    let request = Request::get(path)
-        .header("host", "bench")
-        .body(Empty::<Bytes>::new())?;
-    Ok(sender.send_request(request).await?)
+/// One page's connection to the web side, kept open between requests.
+struct Page {
+    web: SocketAddr,
+    connection: Option<hyper::client::conn::http1::SendRequest<Empty<Bytes>>>,
+}
+
+impl Page {
+    fn new(web: SocketAddr) -> Page {
+        Page {
+            web,
+            connection: None,
+        }
+    }
+
+    /// `GET path`, on the open connection if the server has kept it (the
+    /// previous response must have been read to its end), else on a new
+    /// one.
+    async fn get(&mut self, path: &str) -> anyhow::Result<hyper::Response<Incoming>> {
+        let reusable = match &mut self.connection {
+            Some(sender) => sender.ready().await.is_ok(),
+            None => false,
+        };
+        let sender = match &mut self.connection {
+            Some(sender) if reusable => sender,
+            _ => {
+                let stream = TcpStream::connect(self.web).await?;
+                let (sender, connection) =
+                    hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
+                tokio::spawn(connection);
+                self.connection.insert(sender)
+            }
+        };
+        let request = Request::get(path)
+            .header("host", "bench")
+            .body(Empty::<Bytes>::new())?;
+        Ok(sender.send_request(request).await?)
+    }
 }
 
 #[cfg(test)]
