@@ -339,14 +339,9 @@ impl Outbox {
         self.shared.queued.load(Ordering::Relaxed)
     }
 
-    /// Resolves when a send failed for lack of room (twice the bound is
-    /// queued: the peer stopped reading).
-    pub async fn overflowed(&self) {
-        self.shared.overflow.cancelled().await;
-    }
-
-    /// Cancelled when a send failed for lack of room, as
-    /// [`Outbox::overflowed`] says.
+    /// Cancelled when a send failed for lack of room (twice the bound is
+    /// queued: the peer stopped reading); the connection's task closes the
+    /// connection then.
     pub fn overflow_signal(&self) -> CancellationToken {
         self.shared.overflow.clone()
     }
@@ -585,7 +580,7 @@ mod tests {
         assert_eq!(outbox.send(packet.clone()), Err(SendError::Full));
         assert_eq!(outbox.queued_bytes(), 20_000);
         // The overflow is signalled to whoever owns the connection.
-        tokio::time::timeout(Duration::from_secs(1), outbox.overflowed())
+        tokio::time::timeout(Duration::from_secs(1), outbox.overflow_signal().cancelled())
             .await
             .expect("overflow signalled");
         // However large, a packet goes through when the queue is under the
