@@ -386,10 +386,6 @@ impl Writer {
     }
 }
 
-/// At most this many packets go into one `writev` (far below the
-/// system's limit of slices per call).
-const PACKETS_PER_WRITE: usize = 256;
-
 /// A replay being written: `dir/STEM.xml.partial` (numbered if taken, which
 /// a room id in the stem makes unheard of), locked while it is written.
 struct PartialFile {
@@ -456,31 +452,23 @@ impl PartialFile {
             b""
         };
         let end: &[u8] = if last { b"</protocol>" } else { b"" };
-        let mut chunks = self.queued.chunks(PACKETS_PER_WRITE).peekable();
-        let mut first = true;
-        while first || chunks.peek().is_some() {
-            let chunk = chunks.next().unwrap_or_default();
-            let mut slices = Vec::with_capacity(2 * chunk.len() + 2);
-            if first {
-                slices.push(IoSlice::new(start));
+        let mut slices = Vec::with_capacity(2 * self.queued.len() + 2);
+        slices.push(IoSlice::new(start));
+        for packet in &self.queued {
+            slices.push(IoSlice::new(packet));
+            slices.push(IoSlice::new(b"\n"));
+        }
+        slices.push(IoSlice::new(end));
+        // A call takes at most the system's limit of slices (1,024 on
+        // Linux; the standard library caps it): a burst takes several.
+        let mut rest = slices.as_mut_slice();
+        while rest.iter().any(|slice| !slice.is_empty()) {
+            let n = self.file.write_vectored(rest)?;
+            if n == 0 {
+                return Err(std::io::ErrorKind::WriteZero.into());
             }
-            for packet in chunk {
-                slices.push(IoSlice::new(packet));
-                slices.push(IoSlice::new(b"\n"));
-            }
-            if chunks.peek().is_none() {
-                slices.push(IoSlice::new(end));
-            }
-            first = false;
-            let mut rest = slices.as_mut_slice();
-            while rest.iter().any(|slice| !slice.is_empty()) {
-                let n = self.file.write_vectored(rest)?;
-                if n == 0 {
-                    return Err(std::io::ErrorKind::WriteZero.into());
-                }
-                self.written += n as u64;
-                IoSlice::advance_slices(&mut rest, n);
-            }
+            self.written += n as u64;
+            IoSlice::advance_slices(&mut rest, n);
         }
         self.queued.clear();
         // A game's queue is short; a long one (a paused, then stepped
@@ -698,7 +686,8 @@ mod tests {
     async fn a_burst_of_more_packets_than_one_write_takes_is_written_in_order() {
         let dir = temp_dir("burst");
         let recorder = store(&dir, false).open("swc_2021_blokus", "r", &["a", "b"]);
-        let count = 3 * PACKETS_PER_WRITE + 7;
+        // Two slices per packet: more than one call takes.
+        let count = 775;
         for n in 0..count {
             recorder.record(Bytes::from(format!("<p n=\"{n}\"/>")));
         }
