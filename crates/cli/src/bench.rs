@@ -44,6 +44,7 @@ use spielleiter_web::{Access, EmbeddedWeb, WebSettings};
 use tokio::time::Instant;
 
 use crate::{
+    counts_line,
     observers::{self, Observed},
     syscalls::SyscallCounter,
 };
@@ -139,31 +140,35 @@ impl Tally {
     }
 
     fn line(&self) -> String {
-        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
-        format!(
-            "tally {} {} {} {} {} {}",
-            get(&self.moves_sent),
-            get(&self.regular),
-            get(&self.broken),
-            get(&self.soft_timeouts),
-            get(&self.hard_timeouts),
-            get(&self.client_errors)
+        counts_line::write(
+            "tally",
+            &[
+                &self.moves_sent,
+                &self.regular,
+                &self.broken,
+                &self.soft_timeouts,
+                &self.hard_timeouts,
+                &self.client_errors,
+            ],
         )
     }
 
     fn parse(line: &str) -> Option<Tally> {
-        let mut numbers = line
-            .strip_prefix("tally ")?
-            .split(' ')
-            .map(str::parse::<u64>);
-        let mut next = || numbers.next()?.ok().map(AtomicU64::new);
+        let [
+            moves_sent,
+            regular,
+            broken,
+            soft_timeouts,
+            hard_timeouts,
+            client_errors,
+        ] = counts_line::read("tally", line)?;
         Some(Tally {
-            moves_sent: next()?,
-            regular: next()?,
-            broken: next()?,
-            soft_timeouts: next()?,
-            hard_timeouts: next()?,
-            client_errors: next()?,
+            moves_sent,
+            regular,
+            broken,
+            soft_timeouts,
+            hard_timeouts,
+            client_errors,
         })
     }
 }

@@ -5,6 +5,7 @@
 mod arena_options;
 mod bench;
 mod blksgf;
+mod counts_line;
 mod demo;
 mod environment;
 mod health;

@@ -40,6 +40,8 @@ use memchr::memmem;
 use serde::Deserialize;
 use tokio::{net::TcpStream, sync::watch, task::JoinHandle};
 
+use crate::counts_line;
+
 /// How often the observers' process reads the room list.
 pub const LIST_INTERVAL: Duration = Duration::from_millis(250);
 
@@ -68,34 +70,30 @@ pub struct Observed {
 impl Observed {
     /// The counts as one line, for crossing the process boundary.
     pub fn line(&self) -> String {
-        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
-        format!(
-            "observed {} {} {} {} {} {}",
-            get(&self.events),
-            get(&self.bytes),
-            get(&self.games),
-            get(&self.gone),
-            get(&self.bad),
-            get(&self.cpu_micros),
+        counts_line::write(
+            "observed",
+            &[
+                &self.events,
+                &self.bytes,
+                &self.games,
+                &self.gone,
+                &self.bad,
+                &self.cpu_micros,
+            ],
         )
     }
 
     /// The counts from a [`line`](Observed::line).
     pub fn parse(line: &str) -> Option<Observed> {
-        let mut numbers = line
-            .strip_prefix("observed ")?
-            .split(' ')
-            .map(str::parse::<u64>);
-        let mut next = || numbers.next()?.ok().map(AtomicU64::new);
-        let observed = Observed {
-            events: next()?,
-            bytes: next()?,
-            games: next()?,
-            gone: next()?,
-            bad: next()?,
-            cpu_micros: next()?,
-        };
-        next().is_none().then_some(observed)
+        let [events, bytes, games, gone, bad, cpu_micros] = counts_line::read("observed", line)?;
+        Some(Observed {
+            events,
+            bytes,
+            games,
+            gone,
+            bad,
+            cpu_micros,
+        })
     }
 
     /// The count of `counter`.
