@@ -3,33 +3,21 @@
 //! subcommand has its own module.
 
 mod arena_options;
-mod bench;
 mod blksgf;
-mod counts_line;
 mod demo;
 mod environment;
 mod health;
-#[cfg(feature = "heap-profile")]
-mod heap_profile;
 mod match_command;
-mod observers;
 mod perft;
 mod pictures;
 mod play;
 mod serve;
 mod show;
-mod syscalls;
 mod tournament;
 
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
-
-/// With the feature `heap-profile`, dhat's allocator records every
-/// allocation while a profile is being taken (`bench --heap-profile`).
-#[cfg(feature = "heap-profile")]
-#[global_allocator]
-static ALLOCATOR: dhat::Alloc = dhat::Alloc;
 
 /// Spielleiter: hosts Software-Challenge style AI matches. Without a
 /// subcommand it runs the server (`spielleiter serve`).
@@ -63,9 +51,6 @@ enum Command {
     /// Watch one whole game of built-in bots on a server started in this
     /// process.
     Demo(demo::DemoArgs),
-    /// Measure the server: many concurrent games of built-in bots over
-    /// loopback TCP (games per minute, server-added latency, memory, clock).
-    Bench(bench::BenchArgs),
     /// Count a game's move sequences from a position (move generator check
     /// and benchmark).
     Perft(perft::PerftArgs),
@@ -102,7 +87,6 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => match_command::run(&args),
         Some(Command::Tournament(args)) => tournament::run(&args),
         Some(Command::Demo(args)) => demo::run(&args),
-        Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Health(args)) => health::run(&args),
         Some(Command::Render(args)) => pictures::render(&args),
