@@ -22,6 +22,7 @@ use spielleiter_protocol::{
     Decimal, Prepare, ScoreCause, ServerMessage, SlotDescriptor, result::GameResult, room::RoomData,
 };
 use spielleiter_rules::Game;
+use spielleiter_server::replay::archive::find_published;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -29,7 +30,6 @@ use crate::{
     error::ArenaError,
     players::{Invitation, Launched, launch},
     record::{Cause, GameRecord},
-    replays::find_replay,
     settings::MatchSettings,
 };
 
@@ -349,7 +349,7 @@ pub(crate) async fn play_game(
     let _ = admin.close().await;
     // The server records a replay once the game has started.
     let replay = match &settings.replay_dir {
-        Some(dir) if running => find_replay(dir, &room, wall_start).await,
+        Some(dir) if running => find_published(dir, &room, wall_start).await,
         _ => None,
     };
     let record = record_game(

@@ -31,7 +31,6 @@ pub mod error;
 pub mod live;
 pub mod metrics;
 mod pages;
-pub mod replays;
 pub mod views;
 
 use std::{future::Future, net::SocketAddr, path::PathBuf, sync::Arc};
