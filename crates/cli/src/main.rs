@@ -66,6 +66,12 @@ enum Command {
     /// a container's health check. Finds the port in the server's settings
     /// (config file, `--listen`, `--port` and their variables).
     Health(health::HealthArgs),
+    /// The server benchmark moved to a binary of its own; this only says so.
+    #[command(hide = true, disable_help_flag = true)]
+    Bench {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -91,6 +97,10 @@ fn main() -> ExitCode {
         Some(Command::Health(args)) => health::run(&args),
         Some(Command::Render(args)) => pictures::render(&args),
         Some(Command::Replay { command }) => pictures::replay(&command),
+        Some(Command::Bench { args }) => Err(anyhow::anyhow!(
+            "the server benchmark is a binary of its own: `spielleiter-bench {}` (`cargo run --release -p spielleiter-bench -- …`)",
+            args.join(" ")
+        )),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

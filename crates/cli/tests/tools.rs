@@ -778,6 +778,24 @@ fn command_line_mistakes_are_refused_with_the_valid_choices() {
 }
 
 #[test]
+fn bench_points_to_its_own_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(dir.path(), &["bench", "--concurrency", "2"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("`spielleiter-bench --concurrency 2`"),
+        "{stderr}"
+    );
+    // Not among the commands a user is shown.
+    let help = stdout(&run(dir.path(), &["--help"]));
+    assert!(
+        !help.lines().any(|l| l.trim_start().starts_with("bench")),
+        "{help}"
+    );
+}
+
+#[test]
 fn serve_listens_on_a_host_name_and_a_flag_beats_the_environment() {
     let dir = tempfile::tempdir().unwrap();
     // `localhost` resolves; --no-timeout beats SPIELLEITER_TIMEOUTS=true.
