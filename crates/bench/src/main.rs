@@ -864,8 +864,13 @@ impl ChildProcess {
 
 /// Tells a child process to stop (a line on its stdin) and returns the
 /// last line of its stdout that `parse` takes.
-fn stop_child<T>(child: ChildProcess, parse: impl Fn(&str) -> Option<T>) -> anyhow::Result<T> {
-    let mut child = child.child;
+fn stop_child<T>(process: ChildProcess, parse: impl Fn(&str) -> Option<T>) -> anyhow::Result<T> {
+    let ChildProcess {
+        role,
+        mut child,
+        stderr_reader,
+        ..
+    } = process;
     if let Some(mut stdin) = child.stdin.take() {
         let _ = writeln!(stdin, "stop");
     }
@@ -880,9 +885,13 @@ fn stop_child<T>(child: ChildProcess, parse: impl Fn(&str) -> Option<T>) -> anyh
         }
     }
     let status = child.wait()?;
+    // Its last messages before our report.
+    if let Some(reader) = stderr_reader {
+        let _ = reader.join();
+    }
     match report {
         Some(report) => Ok(report),
-        None => bail!("the child process ended ({status}) without its report"),
+        None => bail!("the {role}' process ended ({status}) without its report"),
     }
 }
 
