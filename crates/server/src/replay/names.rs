@@ -72,14 +72,15 @@ pub(crate) fn numbered(stem: &str, attempt: u32) -> String {
 }
 
 /// Whether `name` is the name of a finished replay file: a plain file name
-/// (ASCII letters, digits, `_`, `-`, `.`; not hidden) ending in [`PLAIN`]
-/// or [`GZIP`]. Only such names are looked up in the replay directory.
+/// (letters, digits, `_`, `-`, `.`, as [`file_stem`] writes them; not
+/// hidden) ending in [`PLAIN`] or [`GZIP`]. Only such names are looked up
+/// in the replay directory.
 pub fn is_replay_name(name: &str) -> bool {
     let plain = !name.is_empty()
         && !name.starts_with('.')
         && name
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'));
     plain && (name.ends_with(PLAIN) || name.ends_with(GZIP))
 }
 
@@ -144,6 +145,13 @@ mod tests {
     #[test]
     fn only_plain_finished_replay_names_are_accepted() {
         assert!(is_replay_name("replay_swc_2021_blokus_2024-01-01_a_b.xml"));
+        // Every name the writer gives is one, whatever the players' names.
+        let stem = file_stem("swc_2021_blokus", "r-1", &["Häschen Schule", "../b\\c"]);
+        assert!(is_replay_name(&format!("{stem}{PLAIN}")), "{stem}");
+        assert!(
+            is_replay_name(&format!("{}{GZIP}", numbered(&stem, 2))),
+            "{stem}"
+        );
         assert!(is_replay_name("x.xml.gz"));
         for bad in [
             "",
