@@ -163,13 +163,17 @@ pub fn open_named(dir: &Path, name: &str) -> Result<Box<dyn Read + Send>, LoadEr
 }
 
 /// Opens `path` for reading without following a symbolic link at its last
-/// component.
+/// component, and without waiting: a named pipe put there opens at once
+/// (and is then refused as no regular file) instead of blocking the reader
+/// until someone writes to it. Reads of a regular file ignore the flag.
 #[cfg(unix)]
 fn open_no_follow(path: &Path) -> std::io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt;
+
+    use nix::fcntl::OFlag;
     std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
+        .custom_flags((OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK).bits())
         .open(path)
 }
 
@@ -454,6 +458,14 @@ mod tests {
         assert!(matches!(refused, LoadError::NotAFile(_)), "{refused:?}");
         assert!(!refused.to_string().contains(&*outside.to_string_lossy()));
         assert_eq!(find_room(&dir, "s", SystemTime::UNIX_EPOCH), None);
+        // Nor is a named pipe waited on.
+        nix::unistd::mkfifo(
+            &dir.join("replay_pipe.xml"),
+            nix::sys::stat::Mode::S_IRUSR | nix::sys::stat::Mode::S_IWUSR,
+        )
+        .unwrap();
+        let refused = open_named(&dir, "replay_pipe.xml").err().expect("refused");
+        assert!(matches!(refused, LoadError::NotAFile(_)), "{refused:?}");
         // The real file opens.
         let mut text = String::new();
         let Ok(mut real) = open_named(&dir, "replay_real.xml") else {
