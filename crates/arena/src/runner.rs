@@ -10,10 +10,10 @@ use tokio_util::sync::CancellationToken;
 use crate::{
     error::ArenaError,
     game::{GameOutcome, play_game},
-    record::{GameRecord, ResultsFile, missing_games},
+    record::{GameRecord, missing_games},
     settings::{MatchSettings, Program},
     stats::{Significance, Summary, significantly_better},
-    store::GameStore,
+    store::{GameStore, ResultsFile},
 };
 
 /// Told about the progress of a match.
