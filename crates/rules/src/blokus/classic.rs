@@ -25,7 +25,7 @@ use super::{
     moves::{Move, Placement},
     perft::Perft,
     piece::PieceSet,
-    position::{Board, SetupError, check_position, draw_board, four_color_queries, placement},
+    position::{Board, SetupError, check_position, draw_board, four_color_queries},
     setup::BOARD_SIZE,
     shapes::SHAPES,
     variant::{ClassicRules, Variant},
@@ -470,7 +470,7 @@ impl Perft for Classic {
         self.engine.for_each_placement(|shape, x, y| {
             let mut child = self.clone();
             child.engine.place(shape, x, y);
-            child.last_move = Some(Move::Set(placement(color, shape, x, y)));
+            child.last_move = Some(Move::Set(Placement::of_fixed_shape(color, shape, x, y)));
             f(&child);
         });
     }

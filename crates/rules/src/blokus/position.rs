@@ -12,7 +12,7 @@ use super::{
     engine::{Engine, Fault, Parts, Stock},
     movelist::MoveList,
     moves::{Mistake, Move, Placement},
-    perft::Perft,
+    perft::{ListPlacements, Perft},
     piece::{PieceKind, PieceSet},
     setup::{BOARD_SIZE, Setup},
     shapes::SHAPES,
@@ -277,7 +277,7 @@ macro_rules! four_color_queries {
         ) -> Option<Placement> {
             let color = self.current_color();
             let (shape, x, y) = self.engine.random_placement(rng)?;
-            Some(placement(color, shape, x, y))
+            Some(Placement::of_fixed_shape(color, shape, x, y))
         }
     };
 }
@@ -524,6 +524,12 @@ impl<V: SwcVariant> SwcBlokus<V> {
     }
 }
 
+impl<V: SwcVariant> ListPlacements for SwcBlokus<V> {
+    fn legal_moves(&self, moves: &mut MoveList) {
+        SwcBlokus::legal_moves(self, moves);
+    }
+}
+
 impl<V: SwcVariant> Perft for SwcBlokus<V> {
     fn count_placements(&self) -> u64 {
         self.engine.count_legal_moves() as u64
@@ -534,7 +540,7 @@ impl<V: SwcVariant> Perft for SwcBlokus<V> {
         self.engine.for_each_placement(|shape, x, y| {
             let mut child = self.clone();
             child.engine.place(shape, x, y);
-            child.last_move = Some(Move::Set(placement(color, shape, x, y)));
+            child.last_move = Some(Move::Set(Placement::of_fixed_shape(color, shape, x, y)));
             f(&child);
         });
     }
@@ -641,18 +647,4 @@ pub(super) fn draw_board(
         }
     }
     Ok(())
-}
-
-/// A legal placement for `color` from the fitting runs: fixed shape
-/// `shape` with its top-left corner at `(x, y)`.
-pub(super) fn placement(color: Color, shape: usize, x: usize, y: usize) -> Placement {
-    let fixed = SHAPES.shape(shape);
-    Placement {
-        color,
-        kind: PieceKind::ALL[fixed.kind as usize],
-        rotation: fixed.rotation,
-        flipped: fixed.flipped,
-        x: x as i32,
-        y: y as i32,
-    }
 }
