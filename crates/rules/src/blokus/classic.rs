@@ -246,7 +246,8 @@ impl Classic {
             start_kind: 0,
             pieces: pieces.0,
             stock: setup.remaining.0.map(|r| Stock::from_masks(r.bits(), 0)),
-            valid: setup.valid_colors.bits(),
+            // Four colours: their bits fit the engine's byte.
+            valid: setup.valid_colors.bits() as u8,
             mono_last: setup.last_move_mono.0,
             finish_round: None,
         });

@@ -8,7 +8,7 @@ use core::fmt;
 
 use super::{
     check_order::checking_order,
-    color::{ByColor, Color, ColorSet, Team},
+    color::{ByColor, Color, ColorSet},
     engine::{Engine, Fault, Parts, Stock},
     movelist::MoveList,
     moves::{Mistake, Move, Placement},
@@ -18,7 +18,7 @@ use super::{
     shapes::SHAPES,
     variant::{EndRule, Swc2021, Swc2027, Variant},
 };
-use crate::polyomino::Bitboard;
+use crate::{polyomino::Bitboard, team::Team};
 
 /// A set of fields of the 20×20 board.
 pub type Board = Bitboard<BOARD_SIZE>;
@@ -204,7 +204,7 @@ macro_rules! four_color_queries {
         /// removed when its turn comes).
         #[inline]
         pub fn valid_colors(&self) -> ColorSet {
-            ColorSet::from_bits(self.engine.valid_colors())
+            ColorSet::from_bits(u32::from(self.engine.valid_colors()))
         }
 
         /// The last applied move; `None` before the first.
@@ -365,7 +365,8 @@ impl<V: SwcVariant> SwcBlokus<V> {
             start_kind: setup.start_piece.index(),
             pieces: pieces.0,
             stock: setup.remaining.0.map(|r| Stock::from_masks(r.bits(), 0)),
-            valid: setup.valid_colors.bits(),
+            // Four colours: their bits fit the engine's byte.
+            valid: setup.valid_colors.bits() as u8,
             mono_last: setup.last_move_mono.0,
             finish_round,
         });
