@@ -487,29 +487,19 @@ impl Connection {
         }
     }
 
-    /// A complete element that is no valid packet. Malformed XML cannot be
-    /// resynchronised and a malformed move is a protocol error of a player:
-    /// both close the connection (and lose a running game). Other shape
-    /// errors are answered and forgiven.
+    /// A complete element that is no valid packet: answered, and the
+    /// connection closed (a running game lost) where the error says so
+    /// ([`DecodeError::closes_connection`]).
     fn on_undecodable(&mut self, error: &DecodeError) -> Flow {
         ServerStats::count(&self.context.stats.protocol_errors);
         complain!(self, %error, "undecodable packet");
         let text = texts::malformed_message(error);
-        match error {
-            DecodeError::Xml(_)
-            | DecodeError::RepeatedAttribute { .. }
-            | DecodeError::TooManyAttributes { .. }
-            | DecodeError::ForbiddenCharacter { .. }
-            | DecodeError::InvalidName { .. }
-            | DecodeError::UnexpectedEof
-            | DecodeError::MalformedMove(_) => {
-                self.fail(text);
-                Flow::Stop(Ended::ProtocolError)
-            }
-            _ => {
-                let _ = self.outbox.send(wire::error_packet(&text, None));
-                Flow::Continue
-            }
+        if error.closes_connection() {
+            self.fail(text);
+            Flow::Stop(Ended::ProtocolError)
+        } else {
+            let _ = self.outbox.send(wire::error_packet(&text, None));
+            Flow::Continue
         }
     }
 
