@@ -357,6 +357,13 @@ struct Room {
     last_move_read_at: Option<Instant>,
     /// The buffer size for the next memento: the last one's and some.
     memento_size: usize,
+    /// Whether the players have been sent the current state. A paused room
+    /// keeps moves from them; resume and step send the state only if one
+    /// was kept, so an administrator's pause storm costs the players
+    /// nothing (each resume used to queue a full state for every player,
+    /// faster than a bot parses them: its outbox filled, its own moves were
+    /// no longer read, and at twice the bound it was dropped and lost).
+    players_current: bool,
     /// How the game ended, for the room's last log line.
     outcome: Option<Outcome>,
     /// Where the room shows itself to watchers.
@@ -445,6 +452,7 @@ impl Room {
             stats: setup.stats,
             last_move_read_at: None,
             memento_size: 4096,
+            players_current: false,
             outcome: None,
             showroom,
             result: None,
@@ -666,6 +674,16 @@ impl Room {
             }
             self.record(&packet);
         }
+        self.players_current = to_players;
+    }
+
+    /// Sends the players the current state if they do not have it yet
+    /// (a move was played while the room was paused, or the game started
+    /// paused); a state they already have is not sent again.
+    fn bring_players_up_to_date(&mut self) {
+        if !self.players_current {
+            self.broadcast_state(true);
+        }
     }
 
     fn request_move(&mut self) {
@@ -824,7 +842,7 @@ impl Room {
         self.paused = paused;
         info!(paused, "pause changed");
         if !paused && self.phase == Phase::Running {
-            self.broadcast_state(true);
+            self.bring_players_up_to_date();
             if self.pending.is_none() {
                 self.request_move();
             }
@@ -837,7 +855,7 @@ impl Room {
     fn on_step(&mut self) {
         if self.phase == Phase::Running && self.paused && self.pending.is_none() {
             debug!("step");
-            self.broadcast_state(true);
+            self.bring_players_up_to_date();
             self.request_move();
         }
     }
