@@ -24,6 +24,7 @@ use crate::{
     clock::{MoveClock, TimeLimits, Timeout, sleep_until_some},
     ending::Ending,
     ids::RoomId,
+    limits::LogBudget,
     outbound::{ConnId, Outbox},
     replay::{ReplayRecorder, ReplayStore},
     showroom::{PendingMove, Publisher, RoomPhase, RoomSnapshot},
@@ -370,7 +371,16 @@ struct Room {
     showroom: Publisher,
     /// The result, once there is one.
     result: Option<Arc<GameResult>>,
+    /// The budget of the room's WARN lines about connections it lost: the
+    /// first few are logged, the rest counted into the next one.
+    warn_log: LogBudget,
 }
+
+/// WARN lines a room logs about lost connections per [`WARN_WINDOW`].
+const WARNS_PER_WINDOW: u32 = 5;
+
+/// See [`WARNS_PER_WINDOW`].
+const WARN_WINDOW: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// A finished game in words, for the log.
 struct Outcome {
@@ -456,6 +466,7 @@ impl Room {
             outcome: None,
             showroom,
             result: None,
+            warn_log: LogBudget::new(WARNS_PER_WINDOW, WARN_WINDOW),
         }
     }
 
@@ -826,6 +837,12 @@ impl Room {
     }
 
     fn on_observe(&mut self, outbox: Outbox) {
+        // One subscription per connection: a repeated `observe` is a
+        // no-op, so pipelined copies cannot multiply what the room sends.
+        if self.observers.iter().any(|o| o.id() == outbox.id()) {
+            debug!(conn = %outbox.id(), "already observing; observe ignored");
+            return;
+        }
         let _ = outbox.send(wire::observed(&self.id));
         if self.phase == Phase::Running {
             let packet = wire::memento(&self.id, &self.game, &self.seat_views(), self.memento_size);
@@ -986,7 +1003,9 @@ impl Room {
             return;
         };
         if let Err(error) = outbox.queue(packet) {
-            warn!(seat, %error, "player unreachable");
+            if let Some(suppressed) = self.warn_log.allow() {
+                warn!(seat, %error, suppressed, "player unreachable");
+            }
             self.seats[seat].occupant = None;
             if self.phase != Phase::Over {
                 self.finish(Ending::Left {
@@ -1000,10 +1019,13 @@ impl Room {
     /// Queues a packet for every observer, dropping observers that are gone
     /// or do not keep up.
     fn send_to_observers(&mut self, packet: &Bytes) {
+        let warn_log = &mut self.warn_log;
         self.observers.retain(|o| match o.queue(packet.clone()) {
             Ok(()) => true,
             Err(error) => {
-                warn!(conn = %o.id(), %error, "observer dropped");
+                if let Some(suppressed) = warn_log.allow() {
+                    warn!(conn = %o.id(), %error, suppressed, "observer dropped");
+                }
                 false
             }
         });
