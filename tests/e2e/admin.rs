@@ -615,3 +615,93 @@ async fn a_pause_storm_does_not_cost_the_players_their_game() {
     );
     server.shutdown().await;
 }
+
+/// Issue 24: pipelined copies of `observe` of one room do not add
+/// subscriptions. The observer gets one `observed` and every state once,
+/// and the game beside it is undisturbed.
+#[tokio::test]
+async fn observing_a_room_twice_on_one_connection_is_a_no_op() {
+    const COPIES: usize = 10_000;
+    let server = TestServer::start(|_| {}).await;
+    let background = BackgroundGame::start(&server, Duration::from_millis(5)).await;
+    let room = background.room_id().to_owned();
+    let mut admin = server.admin().await;
+    let observe = format!("<observe roomId=\"{room}\"/>");
+    admin.send_raw(observe.repeat(COPIES).as_bytes()).await;
+    let mut observed = 0;
+    let mut turns = Vec::new();
+    loop {
+        match admin.message().await {
+            ServerMessage::Observed { .. } => observed += 1,
+            ServerMessage::Room {
+                data: RoomData::Memento(state),
+                ..
+            } => turns.push(state.turn()),
+            ServerMessage::Room {
+                data: RoomData::Result(_),
+                ..
+            } => break,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(observed, 1);
+    // The state when observing began, then each later one once.
+    assert!(
+        turns.windows(2).all(|pair| pair[0] < pair[1]),
+        "{turns:?}"
+    );
+    background.finish().await;
+    server.shutdown().await;
+}
+
+/// Issue 24: a `prepare` without slots, or with a display name over 100
+/// characters, is refused with an error packet and creates no room; the
+/// administrator's connection stays open, and the refused name never goes
+/// whole into the log.
+#[tokio::test]
+async fn prepare_without_slots_or_with_an_overlong_name_is_refused() {
+    let (log, _capture) = spielleiter_e2e::CapturedLog::install();
+    let server = TestServer::start(|_| {}).await;
+    let mut admin = server.admin().await;
+    let long_name = "x".repeat(400_000);
+    let refusals = [
+        (vec![], "at least one slot".to_owned()),
+        (
+            vec![slot("fine"), slot(&long_name)],
+            "400000 characters; at most 100".to_owned(),
+        ),
+    ];
+    for (slots, expected) in refusals {
+        admin
+            .send(&ClientMessage::Prepare(Prepare {
+                game_type: Some("swc_2021_blokus".to_owned()),
+                pause: false,
+                slots,
+            }))
+            .await;
+        match admin.message().await {
+            ServerMessage::ErrorPacket { message, .. } => {
+                assert!(message.contains(&expected), "{message}");
+            }
+            other => panic!("expected an errorpacket, got {other:?}"),
+        }
+    }
+    // Still open, and a name of exactly 100 characters is fine.
+    let (room, codes) = prepare(
+        &mut admin,
+        false,
+        vec![slot(&"y".repeat(100)), slot("b")],
+    )
+    .await;
+    assert_eq!(codes.len(), 2);
+    assert!(!room.is_empty());
+    server.shutdown().await;
+    let text = log.text();
+    assert_eq!(
+        text.matches("room created").count(),
+        1,
+        "the refused requests created no room: {}",
+        spielleiter_protocol::error::prefix(&text)
+    );
+    assert!(!text.contains(&"x".repeat(1000)));
+}
