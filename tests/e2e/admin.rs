@@ -646,10 +646,7 @@ async fn observing_a_room_twice_on_one_connection_is_a_no_op() {
     }
     assert_eq!(observed, 1);
     // The state when observing began, then each later one once.
-    assert!(
-        turns.windows(2).all(|pair| pair[0] < pair[1]),
-        "{turns:?}"
-    );
+    assert!(turns.windows(2).all(|pair| pair[0] < pair[1]), "{turns:?}");
     background.finish().await;
     server.shutdown().await;
 }
@@ -687,12 +684,7 @@ async fn prepare_without_slots_or_with_an_overlong_name_is_refused() {
         }
     }
     // Still open, and a name of exactly 100 characters is fine.
-    let (room, codes) = prepare(
-        &mut admin,
-        false,
-        vec![slot(&"y".repeat(100)), slot("b")],
-    )
-    .await;
+    let (room, codes) = prepare(&mut admin, false, vec![slot(&"y".repeat(100)), slot("b")]).await;
     assert_eq!(codes.len(), 2);
     assert!(!room.is_empty());
     server.shutdown().await;

@@ -224,7 +224,11 @@ mod tests {
                 true,
             ),
             (DecodeError::TooManyAttributes { limit: 64 }, true, true),
-            (DecodeError::ForbiddenCharacter { code: 1, at: 3 }, true, true),
+            (
+                DecodeError::ForbiddenCharacter { code: 1, at: 3 },
+                true,
+                true,
+            ),
             (DecodeError::InvalidName { name: "1".into() }, true, true),
             (DecodeError::UnexpectedEof, true, true),
             (DecodeError::NoElement, true, true),

@@ -632,10 +632,9 @@ impl FrameDecoder {
             }
             (_, depth) => {
                 if self.open_names.pop() != Some(self.name_hash) {
-                    return Err(self.malformed(
-                        src,
-                        "an end tag does not match the element it closes",
-                    ));
+                    return Err(
+                        self.malformed(src, "an end tag does not match the element it closes")
+                    );
                 }
                 self.depth = depth - 1;
                 if self.depth == 0 {
