@@ -118,8 +118,11 @@ pub enum FramingError {
         /// The maximum.
         limit: usize,
     },
-    /// The bytes are not XML (found without parsing the packet: text before
-    /// the root element, `<` followed by an impossible character, a DOCTYPE).
+    /// The bytes cannot become well-formed XML, found without parsing the
+    /// packet at the byte that shows it: text before the root element, a
+    /// DOCTYPE, a byte a tag cannot hold where it stands (an unquoted
+    /// attribute value, `<` in a value), an end tag that does not match its
+    /// start tag, a forbidden control character.
     #[error("malformed XML: {reason}")]
     Malformed {
         /// What was wrong.
