@@ -45,7 +45,9 @@ pub use local_server::{LocalServer, LocalServerSettings};
 pub use progress::TerminalProgress;
 pub use record::{Cause, GameRecord, MatchKey};
 pub use runner::{MatchObserver, MatchReport, Quiet, run_match};
-pub use settings::{MatchSettings, PlayerSpec, Program, ProgramError, distinct_names};
+pub use settings::{
+    DEFAULT_SERVER_CONNECTIONS, MatchSettings, PlayerSpec, Program, ProgramError, distinct_names,
+};
 pub use standings::{Rating, Standing, Standings};
 pub use stats::{EloDifference, PlayerStats, Significance, Summary, significantly_better};
 pub use store::{GameStore, MemoryStore, ResultsFile};

@@ -447,17 +447,10 @@ pub fn unknown_message(name: &str) -> String {
 /// A known message that cannot be understood (missing attribute, malformed
 /// move, bad value).
 pub fn malformed_message(error: &DecodeError) -> String {
-    match error {
-        DecodeError::Xml(_)
-        | DecodeError::RepeatedAttribute { .. }
-        | DecodeError::TooManyAttributes { .. }
-        | DecodeError::ForbiddenCharacter { .. }
-        | DecodeError::InvalidName { .. }
-        | DecodeError::UnexpectedEof
-        | DecodeError::NoElement => {
-            format!("spielleiter.protocol.MalformedXmlException: {error}")
-        }
-        _ => format!("spielleiter.protocol.MalformedMessageException: {error}"),
+    if error.is_malformed_xml() {
+        format!("spielleiter.protocol.MalformedXmlException: {error}")
+    } else {
+        format!("spielleiter.protocol.MalformedMessageException: {error}")
     }
 }
 
