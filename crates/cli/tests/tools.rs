@@ -13,8 +13,8 @@ use std::{
 };
 
 use spielleiter_arena::{LocalServer, LocalServerSettings};
-use spielleiter_server::stats::ServerStats;
-use spielleiter_web::{Access, EmbeddedWeb, WebSettings};
+use spielleiter_server::{Config, config::HttpPublic, limits::AuthBackoff, stats::ServerStats};
+use spielleiter_web::{Access, EmbeddedWeb, WebLimits, WebSettings};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_spielleiter");
 
@@ -724,8 +724,10 @@ fn health_answers_for_a_running_server_and_fails_without_one() {
             "127.0.0.1:0".parse().unwrap(),
             Arc::new(ServerStats::default()),
             WebSettings {
-                access: Access::new("127.0.0.1".parse().unwrap(), false, None),
+                access: Access::new("127.0.0.1".parse().unwrap(), HttpPublic::Auto, None),
                 replay_dir: None,
+                limits: WebLimits::default(),
+                auth: Arc::new(AuthBackoff::for_config(&Config::default())),
             },
         ))
         .unwrap();

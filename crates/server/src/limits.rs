@@ -15,6 +15,10 @@ use std::{
 
 use tokio::time::Instant;
 
+/// Refused game connections told why at once (the rest are closed without
+/// a word): part of what the open-file limit must hold.
+pub const GAME_REFUSALS_AT_ONCE: usize = 64;
+
 /// The address a limit is kept for: an IPv4 address written as IPv6
 /// (`::ffff:1.2.3.4`) counts as the IPv4 address, an IPv6 address as its
 /// /64 network.
@@ -128,6 +132,11 @@ impl AuthBackoff {
             addresses: Mutex::default(),
             log: Mutex::new(LogBudget::new(10, Duration::from_secs(10))),
         }
+    }
+
+    /// The back-off `config` sets.
+    pub fn for_config(config: &crate::Config) -> AuthBackoff {
+        AuthBackoff::new(config.auth_backoff_initial, config.auth_backoff_max)
     }
 
     fn delay(&self, failures: u32) -> Duration {

@@ -22,6 +22,8 @@ pub enum ApiError {
     Unreadable(String),
     /// Too many event streams are open.
     Busy,
+    /// Too many event streams are open from the request's address.
+    BusyAddress,
     /// Something failed on the server.
     Internal(String),
 }
@@ -44,6 +46,11 @@ impl IntoResponse for ApiError {
             ApiError::Busy => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 "too many watchers; try again later".to_owned(),
+                false,
+            ),
+            ApiError::BusyAddress => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "too many live pages open from your address; close one and try again".to_owned(),
                 false,
             ),
             ApiError::Internal(why) => (StatusCode::INTERNAL_SERVER_ERROR, why, false),

@@ -1,0 +1,222 @@
+//! The web side's accept loop: owns its connection budget (in all and per
+//! address), the time limit for a request's headers, and the connections'
+//! orderly end.
+//!
+//! The budget is the web side's own, so that slow or idle browsers (or an
+//! attacker's half-open requests) can never take the file descriptors the
+//! game port needs: a connection over a cap is closed at once, and one
+//! that has not sent a request's headers within
+//! [`WebLimits::header_timeout`] of its start (or of the end of the
+//! previous answer, so an idle keep-alive connection too) is closed by
+//! hyper's header timer. axum's own `serve` has neither.
+
+use std::{
+    convert::Infallible,
+    future::Future,
+    net::{IpAddr, Ipv4Addr, SocketAddr},
+    sync::Arc,
+    time::Duration,
+};
+
+use axum::{
+    Router,
+    body::Body,
+    extract::{ConnectInfo, FromRequestParts},
+    http::request::Parts,
+    routing::future::RouteFuture,
+};
+use hyper::{Request, body::Incoming, server::conn::http1};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use spielleiter_server::{
+    Config,
+    limits::{AddressSlots, LogBudget},
+};
+use tokio::{
+    net::{TcpListener, TcpStream},
+    sync::Semaphore,
+};
+use tokio_util::{sync::CancellationToken, task::TaskTracker};
+use tracing::{debug, error, warn};
+
+/// The web side's connection budget and time limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebLimits {
+    /// Connections served at once.
+    pub max_connections: usize,
+    /// Connections served at once from one address.
+    pub max_connections_per_ip: usize,
+    /// Whether loopback addresses are exempt from the caps per address
+    /// (connections and event streams).
+    pub loopback_exempt: bool,
+    /// Event streams open at once from one address.
+    pub max_streams_per_ip: usize,
+    /// How long a connection may take to send a request's headers, from
+    /// its start or from the end of the previous answer.
+    pub header_timeout: Duration,
+}
+
+impl WebLimits {
+    /// The limits `config` sets.
+    pub fn from_config(config: &Config) -> WebLimits {
+        WebLimits {
+            max_connections: config.http_max_connections,
+            max_connections_per_ip: config.http_max_connections_per_ip,
+            loopback_exempt: config.loopback_exempt,
+            max_streams_per_ip: config.http_max_streams_per_ip,
+            header_timeout: config.http_header_timeout,
+        }
+    }
+}
+
+impl Default for WebLimits {
+    fn default() -> WebLimits {
+        WebLimits::from_config(&Config::default())
+    }
+}
+
+/// The peer's address, as the accept loop hands it to each request; the
+/// unspecified address when the router is called without one (a test
+/// calling it in-process).
+#[derive(Clone, Copy, Debug)]
+pub struct Peer(pub IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for Peer {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Peer, Infallible> {
+        Ok(Peer(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip()),
+        ))
+    }
+}
+
+/// The answer a connection over a cap gets, written if the socket takes it
+/// at once (it is closed either way).
+const REFUSAL: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\nretry-after: 5\r\ncontent-length: 33\r\n\r\ntoo many connections; try later\r\n";
+
+/// Serves `router` on `listener` within `limits` until `shutdown`
+/// resolves; then stops accepting and lets open requests finish (event
+/// streams end when their rooms do).
+///
+/// # Errors
+///
+/// None so far: a failed accept is logged (at most ten lines per ten
+/// seconds) and retried after a pause.
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    limits: &WebLimits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let permits = Arc::new(Semaphore::new(limits.max_connections));
+    let slots = AddressSlots::new(limits.max_connections_per_ip, limits.loopback_exempt);
+    let mut accept_log = LogBudget::new(10, Duration::from_secs(10));
+    let mut refusal_log = LogBudget::new(10, Duration::from_secs(10));
+    let closing = CancellationToken::new();
+    let tracker = TaskTracker::new();
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .keep_alive(true);
+
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((socket, peer)) => {
+                    let Some(slot) = slots.take(peer.ip()) else {
+                        if let Some(suppressed) = refusal_log.allow() {
+                            warn!(%peer, limit = limits.max_connections_per_ip, suppressed, "web side: connection limit per address reached; refusing");
+                        }
+                        refuse(&socket);
+                        continue;
+                    };
+                    let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
+                        if let Some(suppressed) = refusal_log.allow() {
+                            warn!(%peer, limit = limits.max_connections, suppressed, "web side: connection limit reached; refusing");
+                        }
+                        refuse(&socket);
+                        continue;
+                    };
+                    let service = WithPeer { router: router.clone(), peer };
+                    let connection = builder.serve_connection(TokioIo::new(socket), service);
+                    let closing = closing.clone();
+                    tracker.spawn(async move {
+                        tokio::pin!(connection);
+                        let ended = tokio::select! {
+                            ended = connection.as_mut() => ended,
+                            () = closing.cancelled() => {
+                                connection.as_mut().graceful_shutdown();
+                                connection.await
+                            }
+                        };
+                        if let Err(error) = ended {
+                            // Timeouts and clients that went away: normal
+                            // on the web.
+                            debug!(%peer, %error, "web connection ended");
+                        }
+                        drop((permit, slot));
+                    });
+                }
+                Err(error) => {
+                    // Usually out of file descriptors: back off instead of
+                    // spinning, and do not flood the log.
+                    if let Some(suppressed) = accept_log.allow() {
+                        error!(%error, suppressed, "web side: accept failed");
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            },
+            () = &mut shutdown => break,
+        }
+    }
+    drop(listener);
+    closing.cancel();
+    tracker.close();
+    tracker.wait().await;
+    Ok(())
+}
+
+/// Tells a connection over a cap so if its socket takes the answer at once,
+/// and closes it.
+fn refuse(socket: &TcpStream) {
+    let _ = socket.try_write(REFUSAL);
+}
+
+/// The router with the peer's address put into each request, as axum's
+/// `ConnectInfo` would.
+#[derive(Clone)]
+struct WithPeer {
+    router: Router,
+    peer: SocketAddr,
+}
+
+impl hyper::service::Service<Request<Incoming>> for WithPeer {
+    type Response = axum::response::Response;
+    type Error = Infallible;
+    type Future = RouteFuture<Infallible>;
+
+    fn call(&self, mut request: Request<Incoming>) -> Self::Future {
+        request.extensions_mut().insert(ConnectInfo(self.peer));
+        tower_service::Service::call(&mut self.router.clone(), request.map(Body::new))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_refusal_states_its_length() {
+        let text = String::from_utf8_lossy(REFUSAL);
+        let (head, body) = text.split_once("\r\n\r\n").expect("a head and a body");
+        assert!(
+            head.contains(&format!("content-length: {}", body.len())),
+            "{text}"
+        );
+    }
+}
