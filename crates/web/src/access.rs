@@ -81,16 +81,25 @@ impl Access {
     /// Whether the request from `peer` may watch running games: the pages
     /// are open, or it carries the session cookie, or its bearer token is
     /// the passphrase (a guess, checked by `guard`).
-    pub async fn may_watch(&self, headers: &HeaderMap, peer: IpAddr, guard: &Guard) -> bool {
+    ///
+    /// # Errors
+    ///
+    /// The address has guessed wrong so often that its turn is too far off.
+    pub async fn may_watch(
+        &self,
+        headers: &HeaderMap,
+        peer: IpAddr,
+        guard: &Guard,
+    ) -> Result<bool, TooSoon> {
         if self.open || self.has_session(headers) {
-            return true;
+            return Ok(true);
         }
         let Some(passphrase) = &self.passphrase else {
-            return false;
+            return Ok(false);
         };
         // One guess per request, whatever the number of headers.
         let Some(token) = bearer(headers) else {
-            return false;
+            return Ok(false);
         };
         guard.check(peer, token, passphrase, "bearer token").await
     }
@@ -105,12 +114,21 @@ impl Access {
 
     /// The session cookie's value if `passphrase`, given from `peer`, is
     /// the administrator's (a guess, checked by `guard`).
-    pub async fn log_in(&self, passphrase: &str, peer: IpAddr, guard: &Guard) -> Option<&str> {
-        let expected = self.passphrase.as_deref()?;
-        guard
-            .check(peer, passphrase, expected, "login")
-            .await
-            .then_some(self.session.as_str())
+    ///
+    /// # Errors
+    ///
+    /// The address has guessed wrong so often that its turn is too far off.
+    pub async fn log_in(
+        &self,
+        passphrase: &str,
+        peer: IpAddr,
+        guard: &Guard,
+    ) -> Result<Option<&str>, TooSoon> {
+        let Some(expected) = self.passphrase.as_deref() else {
+            return Ok(None);
+        };
+        let right = guard.check(peer, passphrase, expected, "login").await?;
+        Ok(right.then_some(self.session.as_str()))
     }
 }
 
@@ -140,14 +158,26 @@ impl Guard {
 
     /// Whether `given`, from `peer`, is `expected`; first waits the
     /// address's turn. `what` names the way it came for the log.
-    async fn check(&self, peer: IpAddr, given: &str, expected: &str, what: &str) -> bool {
+    async fn check(
+        &self,
+        peer: IpAddr,
+        given: &str,
+        expected: &str,
+        what: &str,
+    ) -> Result<bool, TooSoon> {
         // Guessing is not free: after a failure, attempts from this address
         // (here and on the game port) wait their turn, longer with every
-        // failure, so that many connections guess no faster than one.
-        tokio::time::sleep_until(self.backoff.reserve(peer)).await;
+        // failure, so that many connections guess no faster than one. A
+        // request whose turn is further off than the longest delay is
+        // answered at once instead of holding its connection meanwhile.
+        let turn = self
+            .backoff
+            .reserve_within(peer, self.backoff.max_delay())
+            .ok_or(TooSoon)?;
+        tokio::time::sleep_until(turn).await;
         if same(given, expected) {
             self.backoff.succeeded(peer);
-            return true;
+            return Ok(true);
         }
         self.backoff.failed(peer);
         self.stats
@@ -161,9 +191,15 @@ impl Guard {
                 "wrong administrator passphrase ({what}, web side)"
             );
         }
-        false
+        Ok(false)
     }
 }
+
+/// A guess at the passphrase that was not checked: its address has guessed
+/// wrong so often that its turn is further off than the longest delay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("too many wrong passphrases from this address; try again later")]
+pub struct TooSoon;
 
 /// The `name=value` pairs of the request's cookies.
 fn cookies(headers: &HeaderMap) -> impl Iterator<Item = (&str, &str)> {
@@ -229,10 +265,10 @@ mod tests {
             IpAddr::V6(Ipv4Addr::LOCALHOST.to_ipv6_mapped()),
         ] {
             let auto = Access::new(listen, HttpPublic::Auto, None);
-            assert!(auto.may_watch(&none, GUESSER, &guard).await);
+            assert!(auto.may_watch(&none, GUESSER, &guard).await.unwrap());
             // Behind a reverse proxy: loopback, yet a login is asked for.
             let login = Access::new(listen, HttpPublic::LoginOnly, None);
-            assert!(!login.may_watch(&none, GUESSER, &guard).await);
+            assert!(!login.may_watch(&none, GUESSER, &guard).await.unwrap());
         }
         for listen in [
             OUTSIDE,
@@ -240,11 +276,11 @@ mod tests {
             IpAddr::V4(Ipv4Addr::new(192, 0, 2, 7)),
         ] {
             let auto = Access::new(listen, HttpPublic::Auto, None);
-            assert!(!auto.may_watch(&none, GUESSER, &guard).await);
+            assert!(!auto.may_watch(&none, GUESSER, &guard).await.unwrap());
             let login = Access::new(listen, HttpPublic::LoginOnly, None);
-            assert!(!login.may_watch(&none, GUESSER, &guard).await);
+            assert!(!login.may_watch(&none, GUESSER, &guard).await.unwrap());
             let everyone = Access::new(listen, HttpPublic::Everyone, None);
-            assert!(everyone.may_watch(&none, GUESSER, &guard).await);
+            assert!(everyone.may_watch(&none, GUESSER, &guard).await.unwrap());
         }
     }
 
@@ -254,7 +290,7 @@ mod tests {
         let access = Access::new(OUTSIDE, HttpPublic::Auto, Some("secret words".into()));
         let watch = |headers: HeaderMap| {
             let (access, guard) = (&access, &guard);
-            async move { access.may_watch(&headers, ADMIN, guard).await }
+            async move { access.may_watch(&headers, ADMIN, guard).await.unwrap() }
         };
         assert!(!watch(HeaderMap::new()).await);
         assert!(watch(headers(header::AUTHORIZATION, "Bearer secret words")).await);
@@ -264,11 +300,12 @@ mod tests {
         assert!(!watch(headers(header::AUTHORIZATION, "secret words")).await);
         assert_eq!(failures(&stats), 1);
 
-        assert_eq!(access.log_in("wrong", ADMIN, &guard).await, None);
+        assert_eq!(access.log_in("wrong", ADMIN, &guard).await, Ok(None));
         assert_eq!(failures(&stats), 2);
         let session = access
             .log_in("secret words", ADMIN, &guard)
             .await
+            .unwrap()
             .expect("the passphrase")
             .to_owned();
         let cookie = format!("theme=dark; {SESSION_COOKIE}={session}");
@@ -288,19 +325,35 @@ mod tests {
         let access = Access::new(OUTSIDE, HttpPublic::Auto, Some("secret words".into()));
         let start = Instant::now();
         for _ in 0..5 {
-            assert_eq!(access.log_in("wrong", GUESSER, &guard).await, None);
+            assert_eq!(access.log_in("wrong", GUESSER, &guard).await, Ok(None));
         }
         // 0, 100, 300, 700, 1500 ms: the back-off of the game port.
         assert_eq!(start.elapsed(), Duration::from_millis(1500));
         let wrong = headers(header::AUTHORIZATION, "Bearer wrong");
-        assert!(!access.may_watch(&wrong, GUESSER, &guard).await);
+        assert!(!access.may_watch(&wrong, GUESSER, &guard).await.unwrap());
         assert_eq!(start.elapsed(), Duration::from_millis(3100));
         assert_eq!(failures(&stats), 6);
+        // Seven waiting at once: the turns further off than the longest
+        // delay (10 s) are refused at once, unchecked and uncounted.
+        let waiting: Vec<_> = (0..7)
+            .map(|_| access.log_in("wrong", GUESSER, &guard))
+            .collect();
+        let answers = futures_util::future::join_all(waiting).await;
+        let refused = answers.iter().filter(|a| **a == Err(TooSoon)).count();
+        // Turns 3.2, 6.4 and 9.6 s off (the 6th failure's delay each).
+        assert_eq!(refused, 4, "{answers:?}");
+        assert_eq!(failures(&stats), 9);
         // Another address is not slowed down.
         let admin_start = Instant::now();
-        assert!(access.log_in("secret words", ADMIN, &guard).await.is_some());
+        assert!(
+            access
+                .log_in("secret words", ADMIN, &guard)
+                .await
+                .unwrap()
+                .is_some()
+        );
         assert_eq!(admin_start.elapsed(), Duration::ZERO);
-        assert_eq!(failures(&stats), 6);
+        assert_eq!(failures(&stats), 9);
     }
 
     #[tokio::test]
@@ -308,9 +361,14 @@ mod tests {
         let (guard, stats) = guard();
         let access = Access::new(OUTSIDE, HttpPublic::Auto, None);
         assert!(!access.can_log_in());
-        assert_eq!(access.log_in("", GUESSER, &guard).await, None);
+        assert_eq!(access.log_in("", GUESSER, &guard).await, Ok(None));
         let empty_bearer = headers(header::AUTHORIZATION, "Bearer ");
-        assert!(!access.may_watch(&empty_bearer, GUESSER, &guard).await);
+        assert!(
+            !access
+                .may_watch(&empty_bearer, GUESSER, &guard)
+                .await
+                .unwrap()
+        );
         // Nothing to guess: nothing counted.
         assert_eq!(failures(&stats), 0);
         let empty = Access::new(OUTSIDE, HttpPublic::Auto, Some(String::new()));

@@ -24,8 +24,17 @@ pub enum ApiError {
     Busy,
     /// Too many event streams are open from the request's address.
     BusyAddress,
+    /// The address has guessed the passphrase wrong too often to be
+    /// checked now.
+    TooSoon,
     /// Something failed on the server.
     Internal(String),
+}
+
+impl From<crate::access::TooSoon> for ApiError {
+    fn from(_: crate::access::TooSoon) -> ApiError {
+        ApiError::TooSoon
+    }
 }
 
 impl IntoResponse for ApiError {
@@ -51,6 +60,11 @@ impl IntoResponse for ApiError {
             ApiError::BusyAddress => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 "too many live pages open from your address; close one and try again".to_owned(),
+                false,
+            ),
+            ApiError::TooSoon => (
+                StatusCode::TOO_MANY_REQUESTS,
+                crate::access::TooSoon.to_string(),
                 false,
             ),
             ApiError::Internal(why) => (StatusCode::INTERNAL_SERVER_ERROR, why, false),

@@ -119,8 +119,8 @@ pub async fn list(
     State(app): State<Arc<App>>,
     Peer(peer): Peer,
     headers: HeaderMap,
-) -> Json<RoomList> {
-    let live = app.access.may_watch(&headers, peer, &app.guard).await;
+) -> Result<Json<RoomList>, ApiError> {
+    let live = app.access.may_watch(&headers, peer, &app.guard).await?;
     let rooms = if live {
         app.stats
             .rooms
@@ -141,12 +141,12 @@ pub async fn list(
         .iter()
         .map(|snapshot| views::room(snapshot, false))
         .collect();
-    Json(RoomList {
+    Ok(Json(RoomList {
         live,
         login: !live && app.access.can_log_in(),
         rooms,
         finished,
-    })
+    }))
 }
 
 /// The newest snapshot of room `id`: a running room's only when the
@@ -159,7 +159,7 @@ async fn snapshot(
 ) -> Result<Arc<RoomSnapshot>, ApiError> {
     let id = RoomId::from(id);
     if let Some(room) = app.stats.rooms.watch(&id) {
-        if !app.access.may_watch(headers, peer, &app.guard).await {
+        if !app.access.may_watch(headers, peer, &app.guard).await? {
             return Err(unauthorized(app));
         }
         return Ok(Arc::clone(&room.borrow()));
@@ -211,7 +211,7 @@ pub async fn events(
 ) -> Result<Response, ApiError> {
     let id = RoomId::from(id.as_str());
     let source = match app.stats.rooms.watch(&id) {
-        Some(room) if app.access.may_watch(&headers, peer, &app.guard).await => Source::Live(room),
+        Some(room) if app.access.may_watch(&headers, peer, &app.guard).await? => Source::Live(room),
         Some(_) => return Err(unauthorized(&app)),
         None => match app.stats.rooms.finished_room(&id) {
             Some(last) => Source::Finished(Some(last)),

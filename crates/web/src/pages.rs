@@ -60,11 +60,12 @@ pub async fn log_in(
     Form(login): Form<Login>,
 ) -> Response {
     match app.access.log_in(&login.passphrase, peer, &app.guard).await {
-        Some(session) => {
+        Ok(Some(session)) => {
             let cookie = format!("{SESSION_COOKIE}={session}; Path=/; HttpOnly; SameSite=Strict");
             ([(header::SET_COOKIE, cookie)], Redirect::to("/")).into_response()
         }
-        None => Redirect::to("/login?failed").into_response(),
+        Ok(None) => Redirect::to("/login?failed").into_response(),
+        Err(too_soon) => (StatusCode::TOO_MANY_REQUESTS, too_soon.to_string()).into_response(),
     }
 }
 
