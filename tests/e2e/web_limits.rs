@@ -90,8 +90,13 @@ impl Slow {
     /// Whether the server closes the connection within `within`; reads
     /// what a refusal says and waits for the close.
     async fn closed_within(&mut self, within: Duration) -> Option<Duration> {
+        self.closed_by(tokio::time::Instant::now() + within).await
+    }
+
+    /// Whether the server has closed the connection by `deadline` (one
+    /// look if the deadline has passed).
+    async fn closed_by(&mut self, deadline: tokio::time::Instant) -> Option<Duration> {
         let mut buffer = [0; 512];
-        let deadline = tokio::time::Instant::now() + within;
         loop {
             match tokio::time::timeout_at(deadline, self.stream.read(&mut buffer)).await {
                 Err(_) => return None,
@@ -136,7 +141,7 @@ async fn waiting_room(admin: &mut TestClient) -> String {
     }
 }
 
-const HEADER_TIMEOUT: Duration = Duration::from_secs(1);
+const HEADER_TIMEOUT: Duration = Duration::from_secs(2);
 
 fn small_limits(config: &mut Config) {
     config.max_connections = 16;
@@ -217,22 +222,19 @@ async fn slow_headers_up_to_the_caps_and_beyond_never_shut_out_the_game_port() {
         }
     }
     let mut held = 0;
+    let deadline = tokio::time::Instant::now() + Duration::from_millis(200);
     for connection in &mut more {
-        if connection
-            .closed_within(Duration::from_millis(100))
-            .await
-            .is_none()
-        {
+        if connection.closed_by(deadline).await.is_none() {
             held += 1;
         }
     }
-    // Some of them may have run into the header limit while counted.
-    assert!(held <= 32, "the cap in all holds: {held} more held");
+    assert_eq!(held, 48 - 16, "the cap in all holds");
     // The game port has its file descriptors: an administrator connects
     // and prepares a room while the web side is full.
     waiting_room(&mut server.admin().await).await;
 
     // Every slow connection is closed within the header limit.
+    let mut latest = Duration::ZERO;
     for connection in slow.iter_mut().chain(&mut more) {
         let closed = connection
             .closed_within(HEADER_TIMEOUT * 3)
@@ -242,11 +244,15 @@ async fn slow_headers_up_to_the_caps_and_beyond_never_shut_out_the_game_port() {
             closed < HEADER_TIMEOUT + Duration::from_millis(900),
             "closed after {closed:?}"
         );
+        latest = latest.max(closed);
     }
-    let answered = health_from(loopback(1), addr)
+    let again = health_from(loopback(1), addr)
         .await
         .expect("the attacker's address is served again");
-    assert!(answered < Duration::from_secs(1), "{answered:?}");
+    assert!(again < Duration::from_secs(1), "{again:?}");
+    eprintln!(
+        "open-file limit {limit}; 20 slow from one address: {refused} refused; /healthz from another in {answered:?}; 80 more from four addresses: {held} held; the last slow one closed {latest:?} after it opened; /healthz then in {again:?}"
+    );
 
     // The game went on undisturbed: a regular end, nobody out of time.
     reference.finish().await;
