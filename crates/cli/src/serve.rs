@@ -360,8 +360,10 @@ fn check_open_files(config: &Config) -> anyhow::Result<()> {
         now = limit.now,
         hard = limit.hard,
         needed = needed.total(),
-        "open-file limit raised to {}",
-        limit.now
+        "open-file limit: {} (started with {}, hard limit {})",
+        limit.now,
+        limit.before,
+        limit.hard
     );
     if limit.now < needed.total() {
         anyhow::bail!(

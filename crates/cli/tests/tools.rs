@@ -808,6 +808,23 @@ fn failed_start(args: &[&str], variables: &[(&str, &str)]) -> (Option<i32>, Stri
 }
 
 #[test]
+fn serve_refuses_to_start_when_the_open_file_limit_cannot_hold_the_connection_caps() {
+    let (code, error) = failed_start(
+        &["serve", "--port", "0", "--http-port", "0"],
+        &[("SPIELLEITER_HTTP_MAX_CONNECTIONS", "100000000")],
+    );
+    assert_eq!(code, Some(1), "{error}");
+    // The limit was raised and logged first.
+    assert!(error.contains("open-file limit: "), "{error}");
+    assert!(
+        error.contains("but the configured connection caps need 200001664 = 1024 game connections")
+            && error.contains("(2 × http.max_connections)")
+            && error.contains("raise the hard limit"),
+        "{error}"
+    );
+}
+
+#[test]
 fn invalid_environment_values_are_reported_under_the_variable() {
     let (code, error) = failed_start(&["serve"], &[("SPIELLEITER_PORT", "high")]);
     assert_eq!(code, Some(2), "{error}");

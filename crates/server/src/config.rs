@@ -1054,6 +1054,48 @@ mod tests {
     }
 
     #[test]
+    fn http_public_is_true_false_or_auto() {
+        let public = |text: &str| {
+            let mut config = Config::default();
+            config
+                .apply_file(Path::new("x.toml"), &format!("[http]\npublic = {text}\n"))
+                .map(|()| config.http_public)
+        };
+        assert_eq!(public("true").ok(), Some(HttpPublic::Everyone));
+        assert_eq!(public("false").ok(), Some(HttpPublic::LoginOnly));
+        assert_eq!(public("\"auto\"").ok(), Some(HttpPublic::Auto));
+        let wrong = public("\"sometimes\"");
+        assert!(
+            matches!(
+                wrong,
+                Err(ConfigError::Invalid {
+                    key: "http.public",
+                    ..
+                })
+            ),
+            "{wrong:?}"
+        );
+        assert_eq!(
+            "FALSE".parse::<HttpPublic>().ok(),
+            Some(HttpPublic::LoginOnly)
+        );
+        assert_eq!(HttpPublic::Auto.to_string(), "auto");
+    }
+
+    #[test]
+    fn the_open_files_needed_add_up_the_caps() {
+        let needed = Config::default().open_files_needed();
+        assert_eq!(needed.total(), 1024 + 512 + 64 + 2 * 256 + 64);
+        let off = Config {
+            replays: false,
+            http: false,
+            ..Config::default()
+        }
+        .open_files_needed();
+        assert_eq!(off.total(), 1024 + 64 + 64);
+    }
+
+    #[test]
     fn an_empty_passphrase_disables_administration() {
         let mut config = Config::default();
         config.apply(Overrides {
