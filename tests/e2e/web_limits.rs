@@ -356,15 +356,14 @@ async fn passphrase_guessing_over_http_waits_for_the_game_ports_back_off() {
         )),
         "{wrong} wrong guesses; {metrics}"
     );
-    // The game port's back-off is the same: `authenticate` from the
-    // guessing address waits its turn.
-    let before = Instant::now();
-    waiting_room(&mut server.admin().await).await;
-    assert!(
-        before.elapsed() >= Duration::from_millis(100),
-        "{:?}",
-        before.elapsed()
+    // The game port's back-off is the same object: it has every failure
+    // of the guessing address (its next `authenticate` waits accordingly),
+    // none of the other's.
+    assert_eq!(
+        u64::from(server.auth.failures(IpAddr::V4(loopback(1)))),
+        wrong
     );
+    assert_eq!(server.auth.failures(IpAddr::V4(loopback(2))), 0);
     drop(web);
     server.shutdown().await;
 }
@@ -409,6 +408,45 @@ async fn one_address_cannot_hold_all_event_streams() {
     // Another address still gets one.
     let (_other, head) = open(loopback(2)).await;
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    drop(web);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_request_body_that_trickles_is_cut_off_at_the_stall_limit() {
+    let server = TestServer::start(|_| {}).await;
+    let config = Config {
+        http_stall_timeout: Duration::from_secs(1),
+        ..Config::default()
+    };
+    let web = web(
+        &server,
+        &config,
+        Access::new(
+            config.listen,
+            HttpPublic::Auto,
+            Some(server.passphrase.clone()),
+        ),
+    )
+    .await;
+    let started = Instant::now();
+    let mut stream = connect_from(loopback(1), web.addr()).await.unwrap();
+    stream
+        .write_all(b"POST /login HTTP/1.1\r\nhost: test\r\ncontent-type: application/x-www-form-urlencoded\r\ncontent-length: 100\r\n\r\npassphrase=")
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer))
+        .await
+        .expect("the web side gives up on the body")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_secs(1) && took < Duration::from_secs(3),
+        "{took:?}"
+    );
     drop(web);
     server.shutdown().await;
 }

@@ -116,6 +116,10 @@ pub struct Config {
     /// counted from its start or from the end of the previous answer: a
     /// keep-alive connection that stays idle this long is closed too.
     pub http_header_timeout: Duration,
+    /// How long a web connection may take nothing of what is sent to it,
+    /// and how long a request (other than an event stream) may take from
+    /// its headers to its answer, body included.
+    pub http_stall_timeout: Duration,
     /// File descriptors kept beyond the connection caps for the rest of the
     /// process (listeners, the runtime, logs, directory scans): see
     /// [`Config::open_files_needed`].
@@ -233,6 +237,7 @@ impl Default for Config {
             http_max_connections_per_ip: 32,
             http_max_streams_per_ip: 8,
             http_header_timeout: Duration::from_secs(10),
+            http_stall_timeout: Duration::from_secs(30),
             reserved_files: 64,
             log_level: "info".to_owned(),
             log_format: LogFormat::Text,
@@ -344,6 +349,8 @@ pub struct Overrides {
     pub http_max_streams_per_ip: Option<usize>,
     /// See [`Config::http_header_timeout`], in seconds.
     pub http_header_timeout_secs: Option<u64>,
+    /// See [`Config::http_stall_timeout`], in seconds.
+    pub http_stall_timeout_secs: Option<u64>,
     /// See [`Config::reserved_files`].
     pub reserved_files: Option<u64>,
     /// See [`Config::log_level`].
@@ -383,6 +390,7 @@ struct FileHttp {
     max_connections_per_ip: Option<usize>,
     max_streams_per_ip: Option<usize>,
     header_timeout_secs: Option<u64>,
+    stall_timeout_secs: Option<u64>,
     reserved_files: Option<u64>,
 }
 
@@ -630,6 +638,7 @@ impl Config {
             http_max_connections_per_ip: http.max_connections_per_ip,
             http_max_streams_per_ip: http.max_streams_per_ip,
             http_header_timeout_secs: http.header_timeout_secs,
+            http_stall_timeout_secs: http.stall_timeout_secs,
             reserved_files: http.reserved_files,
             log_level: log.level,
             log_format: log.format,
@@ -675,6 +684,7 @@ impl Config {
             http_max_connections_per_ip,
             http_max_streams_per_ip,
             http_header_timeout_secs,
+            http_stall_timeout_secs,
             reserved_files,
             log_level,
             log_format,
@@ -756,6 +766,10 @@ impl Config {
         set(
             &mut self.http_header_timeout,
             http_header_timeout_secs.map(Duration::from_secs),
+        );
+        set(
+            &mut self.http_stall_timeout,
+            http_stall_timeout_secs.map(Duration::from_secs),
         );
         set(&mut self.reserved_files, reserved_files);
         set(&mut self.log_level, log_level);
@@ -841,6 +855,13 @@ impl Config {
         }
         if self.http_header_timeout.is_zero() {
             return invalid("http.header_timeout_secs", "must be at least 1");
+        }
+        // A guess at the passphrase may wait out the longest back-off.
+        if self.http_stall_timeout <= self.auth_backoff_max {
+            return invalid(
+                "http.stall_timeout_secs",
+                "must be longer than admin.backoff_max_ms",
+            );
         }
         if self.reservation_expiry.is_zero() {
             return invalid("games.reservation_expiry_secs", "must be at least 1");

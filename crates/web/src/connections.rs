@@ -8,13 +8,17 @@
 //! that has not sent a request's headers within
 //! [`WebLimits::header_timeout`] of its start (or of the end of the
 //! previous answer, so an idle keep-alive connection too) is closed by
-//! hyper's header timer. axum's own `serve` has neither.
+//! hyper's header timer; one that takes nothing of what is sent to it for
+//! [`WebLimits::stall_timeout`] is closed by its socket's writes failing
+//! ([`StallLimited`]). axum's own `serve` has none of these.
 
 use std::{
     convert::Infallible,
     future::Future,
     net::{IpAddr, Ipv4Addr, SocketAddr},
+    pin::Pin,
     sync::Arc,
+    task::{Context, Poll},
     time::Duration,
 };
 
@@ -32,6 +36,7 @@ use spielleiter_server::{
     limits::{AddressSlots, LogBudget},
 };
 use tokio::{
+    io::{AsyncRead, AsyncWrite, ReadBuf},
     net::{TcpListener, TcpStream},
     sync::Semaphore,
 };
@@ -53,6 +58,9 @@ pub struct WebLimits {
     /// How long a connection may take to send a request's headers, from
     /// its start or from the end of the previous answer.
     pub header_timeout: Duration,
+    /// How long a connection may take nothing of what is sent to it, and a
+    /// request other than an event stream may take to its answer.
+    pub stall_timeout: Duration,
 }
 
 impl WebLimits {
@@ -64,6 +72,7 @@ impl WebLimits {
             loopback_exempt: config.loopback_exempt,
             max_streams_per_ip: config.http_max_streams_per_ip,
             header_timeout: config.http_header_timeout,
+            stall_timeout: config.http_stall_timeout,
         }
     }
 }
@@ -143,6 +152,7 @@ pub async fn serve(
                         continue;
                     };
                     let service = WithPeer { router: router.clone(), peer };
+                    let socket = StallLimited::new(socket, limits.stall_timeout);
                     let connection = builder.serve_connection(TokioIo::new(socket), service);
                     let closing = closing.clone();
                     tracker.spawn(async move {
@@ -187,6 +197,105 @@ fn refuse(socket: &TcpStream) {
     let _ = socket.try_write(REFUSAL);
 }
 
+/// A socket whose writes fail once the peer has taken nothing for the
+/// limit: a page that stopped reading gives its connection (and its event
+/// stream's place) back instead of holding it forever.
+#[derive(Debug)]
+pub struct StallLimited<T> {
+    inner: T,
+    limit: Duration,
+    /// Since when writes wait, if they do.
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<T> StallLimited<T> {
+    /// `inner`, whose writes may wait at most `limit`.
+    pub fn new(inner: T, limit: Duration) -> StallLimited<T> {
+        StallLimited {
+            inner,
+            limit,
+            stalled: None,
+        }
+    }
+
+    /// What a write that waits says: still waiting, or (past the limit) an
+    /// error.
+    fn waiting<R>(&mut self, cx: &mut Context<'_>) -> Poll<std::io::Result<R>> {
+        let limit = self.limit;
+        let stalled = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        match stalled.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the peer took nothing within the stall limit",
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for StallLimited<T> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for StallLimited<T> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        match Pin::new(&mut this.inner).poll_write(cx, buf) {
+            Poll::Pending => this.waiting(cx),
+            ready => {
+                this.stalled = None;
+                ready
+            }
+        }
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        match Pin::new(&mut this.inner).poll_write_vectored(cx, bufs) {
+            Poll::Pending => this.waiting(cx),
+            ready => {
+                this.stalled = None;
+                ready
+            }
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        match Pin::new(&mut this.inner).poll_flush(cx) {
+            Poll::Pending => this.waiting(cx),
+            ready => {
+                this.stalled = None;
+                ready
+            }
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
+}
+
 /// The router with the peer's address put into each request, as axum's
 /// `ConnectInfo` would.
 #[derive(Clone)]
@@ -208,7 +317,40 @@ impl hyper::service::Service<Request<Incoming>> for WithPeer {
 
 #[cfg(test)]
 mod tests {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
     use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn writes_fail_once_the_peer_has_taken_nothing_for_the_limit() {
+        let (near, mut far) = tokio::io::duplex(64);
+        let mut socket = StallLimited::new(near, Duration::from_secs(30));
+        socket
+            .write_all(&[1; 64])
+            .await
+            .expect("the buffer takes it");
+        // The peer reads now and then: the writes wait, but go on.
+        let reader = tokio::spawn(async move {
+            let mut buffer = [0; 64];
+            for _ in 0..3 {
+                tokio::time::sleep(Duration::from_secs(20)).await;
+                far.read_exact(&mut buffer).await.expect("read");
+            }
+            far
+        });
+        let started = tokio::time::Instant::now();
+        socket
+            .write_all(&[2; 128])
+            .await
+            .expect("taken within the limit");
+        assert_eq!(started.elapsed(), Duration::from_secs(40));
+        let _far = reader.await.expect("the reader");
+        // Now the peer takes nothing: the write fails after the limit.
+        let started = tokio::time::Instant::now();
+        let stalled = socket.write_all(&[3; 65]).await.expect_err("stalled");
+        assert_eq!(stalled.kind(), std::io::ErrorKind::TimedOut);
+        assert_eq!(started.elapsed(), Duration::from_secs(30));
+    }
 
     #[test]
     fn the_refusal_states_its_length() {

@@ -111,6 +111,7 @@ pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
         boards: live::Boards::default(),
         pacer: live::EventPacer::default(),
     });
+    let stall_timeout = settings.limits.stall_timeout;
     Router::new()
         .route("/", get(pages::index))
         .route("/rooms/{id}", get(pages::room))
@@ -120,13 +121,37 @@ pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
         .route("/assets/{file}", get(pages::asset))
         .route("/api/rooms", get(live::list))
         .route("/api/rooms/{id}", get(live::room))
-        .route("/api/rooms/{id}/events", get(live::events))
         .route("/api/rooms/{id}/board.svg", get(live::board))
         .route("/api/replays", get(archive::list))
         .route("/api/replays/{name}", get(archive::replay))
         .route("/metrics", get(metrics::metrics))
         .route("/healthz", get(pages::health))
+        // Every route so far answers soon or not at all (a request body
+        // trickling in, say); the event stream, added after, lasts.
+        .layer(axum::middleware::from_fn(move |request, next| {
+            time_limited(stall_timeout, request, next)
+        }))
+        .route("/api/rooms/{id}/events", get(live::events))
         .with_state(app)
+}
+
+/// Runs `request` to its answer within `limit`; beyond it, the answer is
+/// `408 Request Timeout` and the connection is closed.
+async fn time_limited(
+    limit: std::time::Duration,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(answer) => answer,
+        Err(_) => (
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            [(axum::http::header::CONNECTION, "close")],
+            "the request took too long\n",
+        )
+            .into_response(),
+    }
 }
 
 /// A web side running on the current runtime, for tools and tests that
