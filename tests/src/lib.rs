@@ -47,6 +47,8 @@ pub struct TestServer {
     pub replays: bool,
     /// The server's own counters.
     pub stats: std::sync::Arc<spielleiter_server::stats::ServerStats>,
+    /// The server's passphrase back-off, which a web side next to it shares.
+    pub auth: std::sync::Arc<spielleiter_server::limits::AuthBackoff>,
     server: Option<EmbeddedServer>,
 }
 
@@ -76,6 +78,7 @@ impl TestServer {
             passphrase,
             replays,
             stats: std::sync::Arc::clone(server.stats()),
+            auth: std::sync::Arc::clone(server.auth()),
             server: Some(server),
         }
     }

@@ -13,6 +13,7 @@ mod health;
 mod heap_profile;
 mod match_command;
 mod observers;
+mod open_files;
 mod perft;
 mod pictures;
 mod play;

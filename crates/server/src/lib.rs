@@ -54,4 +54,4 @@ pub mod texts;
 pub mod wire;
 
 pub use config::Config;
-pub use server::{EmbeddedServer, run, run_with_stats};
+pub use server::{EmbeddedServer, run, run_shared, run_with_stats};

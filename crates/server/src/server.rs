@@ -45,7 +45,7 @@ const FINAL_PHASE_LIMIT: Duration = Duration::from_secs(15);
 /// Refused connections told why at once; beyond this many, a refused
 /// connection is closed without a word, so that a flood of connections
 /// cannot hold sockets through the refusals.
-const REFUSALS_AT_ONCE: usize = 64;
+const REFUSALS_AT_ONCE: usize = crate::limits::GAME_REFUSALS_AT_ONCE;
 
 /// `accept failed` lines logged per [`ACCEPT_ERROR_WINDOW`]; the rest are
 /// counted into the next line that is logged.
@@ -106,6 +106,23 @@ pub async fn run_with_stats(
     shutdown: impl Future<Output = ()>,
     stats: Arc<ServerStats>,
 ) -> std::io::Result<()> {
+    let auth = Arc::new(AuthBackoff::for_config(&config));
+    run_shared(listener, config, shutdown, stats, auth).await
+}
+
+/// [`run_with_stats`] with the passphrase back-off `auth`, which the web
+/// side shares (a guess over HTTP costs the same as one on the game port).
+///
+/// # Errors
+///
+/// As [`run`].
+pub async fn run_shared(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()>,
+    stats: Arc<ServerStats>,
+    auth: Arc<AuthBackoff>,
+) -> std::io::Result<()> {
     for warning in config.warnings() {
         warn!("{warning}");
     }
@@ -138,10 +155,7 @@ pub async fn run_with_stats(
             connection::WARNS_PER_WINDOW,
             connection::WARN_WINDOW,
         ))),
-        auth: Arc::new(AuthBackoff::new(
-            config.auth_backoff_initial,
-            config.auth_backoff_max,
-        )),
+        auth,
     };
     let permits = Arc::new(Semaphore::new(config.max_connections));
     let refusals = Arc::new(Semaphore::new(REFUSALS_AT_ONCE));
@@ -276,6 +290,7 @@ fn lobby_settings(
 pub struct EmbeddedServer {
     addr: SocketAddr,
     stats: Arc<ServerStats>,
+    auth: Arc<AuthBackoff>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<std::io::Result<()>>>,
 }
@@ -296,18 +311,21 @@ impl EmbeddedServer {
         let listener = TcpListener::bind(config.listen_addr()).await?;
         let addr = listener.local_addr()?;
         let stats = Arc::new(ServerStats::default());
+        let auth = Arc::new(AuthBackoff::for_config(&config));
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(run_with_stats(
+        let task = tokio::spawn(run_shared(
             listener,
             config,
             async move {
                 let _ = stopped.await;
             },
             Arc::clone(&stats),
+            Arc::clone(&auth),
         ));
         Ok(EmbeddedServer {
             addr,
             stats,
+            auth,
             stop: Some(stop),
             task: Some(task),
         })
@@ -321,6 +339,11 @@ impl EmbeddedServer {
     /// The server's counters.
     pub fn stats(&self) -> &Arc<ServerStats> {
         &self.stats
+    }
+
+    /// The server's passphrase back-off, for a web side next to it.
+    pub fn auth(&self) -> &Arc<AuthBackoff> {
+        &self.auth
     }
 
     /// Shuts the server down as SIGINT would, and waits until it has.
