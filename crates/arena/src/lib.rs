@@ -23,7 +23,8 @@
 //!   kept (the JSON-lines [`ResultsFile`], a [`MemoryStore`]).
 //! - [`progress`]: [`TerminalProgress`], a progress display.
 //! - [`local_server`]: [`LocalServer`], an in-process server for
-//!   `--start-server` and the demo; [`replays`]: finding a game's replay.
+//!   `--start-server` and the demo. A game's replay is found through the
+//!   replay store (`spielleiter_server::replay::archive`).
 #![deny(missing_docs)]
 
 pub mod error;
@@ -32,7 +33,6 @@ pub mod local_server;
 mod players;
 pub mod progress;
 pub mod record;
-pub mod replays;
 pub mod runner;
 pub mod settings;
 pub mod standings;

@@ -37,7 +37,6 @@ pub mod error;
 pub mod live;
 pub mod metrics;
 mod pages;
-pub mod replays;
 pub mod views;
 
 use std::{net::SocketAddr, path::PathBuf, sync::Arc};
