@@ -50,5 +50,7 @@ pub mod game;
 pub mod ostseeschach;
 pub mod polyomino;
 
-pub use catalogue::{AnyGame, AnyMistake, AnyMove, GameType, League, Ranking, UnknownGameType};
+pub use catalogue::{
+    AnyGame, AnyMistake, AnyMove, CatalogueEntry, GameType, League, Ranking, UnknownGameType, entry,
+};
 pub use game::{Game, PlayerSet, ScoreParts, perft};

@@ -4,8 +4,9 @@
 
 use spielleiter_protocol::Decimal;
 use spielleiter_rules::blokus::bcl::BclPlayer;
+use spielleiter_rules::entry;
 
-use super::Presentation;
+use super::{GameView, Presentation};
 
 /// The [`Presentation`] of `blokus_bcl`.
 #[derive(Clone, Copy, Debug)]
@@ -28,6 +29,10 @@ impl Presentation for BclPresentation {
             .map_or_else(|| "?".to_owned(), Decimal::to_string);
         format!("{cells} cells")
     }
+}
+
+impl GameView for entry::BlokusBcl {
+    const PRESENTATION: &'static dyn Presentation = &BclPresentation;
 }
 
 #[cfg(test)]

@@ -4,8 +4,9 @@
 
 use spielleiter_protocol::{Decimal, seats::seat_label};
 use spielleiter_rules::blokus::{ClassicPlayers, Color, Team};
+use spielleiter_rules::entry;
 
-use super::Presentation;
+use super::{GameView, Presentation};
 
 /// The [`Presentation`] of the Blokus seasons.
 #[derive(Clone, Copy, Debug)]
@@ -65,6 +66,26 @@ impl Presentation for ClassicPresentation {
         };
         format!("{} points, place {}", part(0), part(1))
     }
+}
+
+impl GameView for entry::Blokus2021 {
+    const PRESENTATION: &'static dyn Presentation = &SwcBlokusPresentation;
+}
+
+impl GameView for entry::Blokus2027 {
+    const PRESENTATION: &'static dyn Presentation = &SwcBlokusPresentation;
+}
+
+impl GameView for entry::BlokusClassic {
+    const PRESENTATION: &'static dyn Presentation = &ClassicPresentation(ClassicPlayers::Four);
+}
+
+impl GameView for entry::BlokusClassic3 {
+    const PRESENTATION: &'static dyn Presentation = &ClassicPresentation(ClassicPlayers::Three);
+}
+
+impl GameView for entry::BlokusClassic2 {
+    const PRESENTATION: &'static dyn Presentation = &ClassicPresentation(ClassicPlayers::Two);
 }
 
 #[cfg(test)]
