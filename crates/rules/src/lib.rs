@@ -57,7 +57,9 @@ pub mod ostseeschach;
 pub mod polyomino;
 pub mod team;
 
-pub use catalogue::{AnyGame, AnyMistake, AnyMove, GameType, League, Ranking, UnknownGameType};
+pub use catalogue::{
+    AnyGame, AnyMistake, AnyMove, CatalogueEntry, GameType, League, Ranking, UnknownGameType, entry,
+};
 pub use game::{Game, PlayerSet, ScoreParts, Seats, perft};
 pub use index_set::{IndexSet, Indexed};
 pub use team::{ByTeam, Team};
