@@ -32,5 +32,7 @@ mod bad_moves;
 mod bcl;
 // The web side: routes, live event streams, access.
 mod web;
+// The web side's own budget: connection caps, header time limit, guessing.
+mod web_limits;
 // Classic Blokus for 4, 3 and 2 players: bad input next to a reference game.
 mod classic;

@@ -14,7 +14,8 @@ use spielleiter_e2e::{
     slot,
 };
 use spielleiter_protocol::{ClientMessage, Prepare, ServerMessage};
-use spielleiter_web::{Access, EmbeddedWeb, WebSettings};
+use spielleiter_server::config::HttpPublic;
+use spielleiter_web::{Access, EmbeddedWeb, WebLimits, WebSettings};
 
 const LOOPBACK: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
 const ALL_INTERFACES: IpAddr = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
@@ -28,6 +29,8 @@ async fn web(server: &TestServer, listen: IpAddr, access: Access) -> (EmbeddedWe
         WebSettings {
             access,
             replay_dir: Some(server.replay_dir.clone()),
+            limits: WebLimits::default(),
+            auth: std::sync::Arc::clone(&server.auth),
         },
     )
     .await
@@ -39,7 +42,7 @@ async fn web(server: &TestServer, listen: IpAddr, access: Access) -> (EmbeddedWe
 }
 
 fn open_access() -> Access {
-    Access::new(LOOPBACK, false, Some("secret".to_owned()))
+    Access::new(LOOPBACK, HttpPublic::Auto, Some("secret".to_owned()))
 }
 
 /// Waits until the room list shows `room` with at least one move played.
@@ -363,19 +366,19 @@ async fn on_other_interfaces_running_games_need_the_passphrase() {
     let (_web, addr) = web(
         &server,
         ALL_INTERFACES,
-        Access::new(ALL_INTERFACES, false, Some("secret".to_owned())),
+        Access::new(ALL_INTERFACES, HttpPublic::Auto, Some("secret".to_owned())),
     )
     .await;
     let (_public_web, public) = web(
         &server,
         ALL_INTERFACES,
-        Access::new(ALL_INTERFACES, true, None),
+        Access::new(ALL_INTERFACES, HttpPublic::Everyone, None),
     )
     .await;
     let (_closed_web, closed) = web(
         &server,
         ALL_INTERFACES,
-        Access::new(ALL_INTERFACES, false, None),
+        Access::new(ALL_INTERFACES, HttpPublic::Auto, None),
     )
     .await;
     let room = waiting_room(&server).await;

@@ -47,6 +47,8 @@ pub struct TestServer {
     pub replays: bool,
     /// The server's own counters.
     pub stats: std::sync::Arc<spielleiter_server::stats::ServerStats>,
+    /// The server's passphrase back-off, which a web side next to it shares.
+    pub auth: std::sync::Arc<spielleiter_server::limits::AuthBackoff>,
     server: Option<EmbeddedServer>,
 }
 
@@ -76,6 +78,7 @@ impl TestServer {
             passphrase,
             replays,
             stats: std::sync::Arc::clone(server.stats()),
+            auth: std::sync::Arc::clone(server.auth()),
             server: Some(server),
         }
     }
@@ -556,11 +559,10 @@ fn expect_joined(message: ServerMessage) -> String {
 
 /// The Blokus position of a memento.
 pub fn blokus_of(state: &GameState) -> Blokus {
-    match state.to_game().unwrap() {
-        AnyGame::Blokus2021(game) => game,
-        #[allow(unreachable_patterns)]
-        other => panic!("expected a Blokus 2021 state, got {other:?}"),
-    }
+    let AnyGame::Blokus2021(game) = state.to_game().unwrap() else {
+        panic!("expected a Blokus 2021 state, got {state:?}");
+    };
+    game
 }
 
 /// The first legal move of the colour on turn (in generator order), as a

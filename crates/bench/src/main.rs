@@ -49,8 +49,8 @@ use spielleiter_bots::{AnyBot, Bot, BotKind};
 use spielleiter_client::{Connection, PlayOptions, play};
 use spielleiter_protocol::result::ScoreCause;
 use spielleiter_rules::GameType;
-use spielleiter_server::{Config, EmbeddedServer, stats::ServerStats};
-use spielleiter_web::{Access, EmbeddedWeb, WebSettings};
+use spielleiter_server::{Config, EmbeddedServer, config::HttpPublic, stats::ServerStats};
+use spielleiter_web::{Access, EmbeddedWeb, WebLimits, WebSettings};
 use tokio::time::Instant;
 
 use crate::{observers::Observed, syscalls::SyscallCounter};
@@ -328,8 +328,17 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
         SocketAddr::from(([127, 0, 0, 1], 0)),
         Arc::clone(&stats),
         WebSettings {
-            access: Access::new(addr.ip(), false, None),
+            access: Access::new(addr.ip(), HttpPublic::Auto, None),
             replay_dir: args.replays.then(|| replay_dir.clone()),
+            // The observers all come from loopback.
+            limits: WebLimits {
+                loopback_exempt: true,
+                max_connections: WebLimits::default()
+                    .max_connections
+                    .max(2 * args.web_observers),
+                ..WebLimits::default()
+            },
+            auth: Arc::clone(server.auth()),
         },
     )
     .await?;
@@ -1089,19 +1098,8 @@ mod usage {
 
     /// Raises this process's open-files limit to its hard limit and
     /// returns the limit; `None` where it cannot be read.
-    #[cfg(unix)]
     pub(super) fn raise_open_files_limit() -> Option<u64> {
-        use nix::sys::resource::{Resource, getrlimit, setrlimit};
-        let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE).ok()?;
-        if soft < hard && setrlimit(Resource::RLIMIT_NOFILE, hard, hard).is_err() {
-            return Some(soft);
-        }
-        Some(hard.max(soft))
-    }
-
-    #[cfg(not(unix))]
-    pub(super) fn raise_open_files_limit() -> Option<u64> {
-        None
+        spielleiter_server::open_files::raise().map(|limit| limit.now)
     }
 
     /// Starts a new peak (`VmHWM`) at the current resident size (Linux),

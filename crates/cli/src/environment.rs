@@ -82,6 +82,8 @@ const RENAMED_KEYS: &[(&str, &str)] = &[
     ("http.enabled", "http"),
     ("http.port", "http_port"),
     ("http.public", "http_public"),
+    ("http.max_connections", "http_max_connections"),
+    ("http.max_connections_per_ip", "http_max_connections_per_ip"),
 ];
 
 /// The argument that sets config key `key` (`section.name`): by default the

@@ -15,13 +15,14 @@ use clap::Args;
 use spielleiter_rules::GameType;
 use spielleiter_server::{
     Config,
-    config::{ConfigError, GameMoveLimits, LogFormat, Overrides},
+    config::{ConfigError, GameMoveLimits, HttpPublic, LogFormat, Overrides},
+    limits::AuthBackoff,
     stats::ServerStats,
 };
-use spielleiter_web::{Access, WebSettings};
+use spielleiter_web::{Access, WebLimits, WebSettings};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
-use tracing::info;
+use tracing::{info, warn};
 use tracing_subscriber::{EnvFilter, fmt, prelude::*};
 
 /// Settings of the server. Each flag can also be given as the environment
@@ -102,16 +103,28 @@ pub struct ServeArgs {
     /// Log format: `text` or `json` [default: text].
     #[arg(long, env = "SPIELLEITER_LOG_FORMAT", value_name = "FORMAT")]
     log_format: Option<LogFormat>,
-    /// Show running games on the web side to everyone, also when listening
-    /// on other interfaces than loopback [default: false].
+    /// Who sees running games on the web side: `true` everyone, `false`
+    /// only after a login (whatever the listen address: set it behind a
+    /// reverse proxy), `auto` everyone on a loopback listen address and
+    /// only after a login elsewhere [default: auto].
     #[arg(
         long,
         env = "SPIELLEITER_HTTP_PUBLIC",
-        value_name = "BOOL",
+        value_name = "true|false|auto",
         num_args = 0..=1,
         default_missing_value = "true"
     )]
-    http_public: Option<bool>,
+    http_public: Option<HttpPublic>,
+    /// Web connections served at once [default: 256].
+    #[arg(long, env = "SPIELLEITER_HTTP_MAX_CONNECTIONS", value_name = "N")]
+    http_max_connections: Option<usize>,
+    /// Web connections served at once from one IP address [default: 32].
+    #[arg(
+        long,
+        env = "SPIELLEITER_HTTP_MAX_CONNECTIONS_PER_IP",
+        value_name = "N"
+    )]
+    http_max_connections_per_ip: Option<usize>,
 }
 
 /// Where the configuration comes from and where the server listens: what
@@ -189,6 +202,8 @@ impl ServeArgs {
             log_level: self.log_level.clone(),
             log_format: self.log_format,
             http_public: self.http_public,
+            http_max_connections: self.http_max_connections,
+            http_max_connections_per_ip: self.http_max_connections_per_ip,
             ..self.location.overrides()
         }
     }
@@ -229,6 +244,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let config = Config::load(args.location.config.as_deref(), args.overrides())
         .map_err(|error| crate::environment::explain_config_error(&command(), error))?;
     init_logging(&config)?;
+    check_open_files(&config)?;
     if config.replays {
         // Found now, not when the first game ends.
         spielleiter_server::replay::check_dir(&config.replay_dir)?;
@@ -255,11 +271,15 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             "Spielleiter listening on {address}"
         );
         let stats = Arc::new(ServerStats::default());
+        // A guess at the passphrase costs the same on both ports.
+        let auth = Arc::new(AuthBackoff::for_config(&config));
         let web = match config.http_addr() {
-            Some(addr) => Some(start_web(addr, &config, Arc::clone(&stats)).await?),
+            Some(addr) => {
+                Some(start_web(addr, &config, Arc::clone(&stats), Arc::clone(&auth)).await?)
+            }
             None => None,
         };
-        spielleiter_server::run_with_stats(listener, config, shutdown_signal(), stats).await?;
+        spielleiter_server::run_shared(listener, config, shutdown_signal(), stats, auth).await?;
         if let Some((stop, task)) = web {
             // Every game has ended, and with it every event stream.
             stop.cancel();
@@ -282,6 +302,7 @@ async fn start_web(
     addr: SocketAddr,
     config: &Config,
     stats: Arc<ServerStats>,
+    auth: Arc<AuthBackoff>,
 ) -> anyhow::Result<(CancellationToken, JoinHandle<std::io::Result<()>>)> {
     let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| {
         format!("cannot serve the web side on {addr} (--http-port, or --http false)")
@@ -292,9 +313,15 @@ async fn start_web(
         config.http_public,
         config.admin_passphrase.clone(),
     );
+    let limits = WebLimits::from_config(config);
     info!(
         web = %address,
         open = access.is_open(),
+        public = %config.http_public,
+        max_connections = limits.max_connections,
+        max_connections_per_ip = limits.max_connections_per_ip,
+        max_streams_per_ip = limits.max_streams_per_ip,
+        header_timeout_secs = limits.header_timeout.as_secs(),
         "web pages on http://{address}/"
     );
     let router = spielleiter_web::router(
@@ -302,15 +329,50 @@ async fn start_web(
         WebSettings {
             access,
             replay_dir: config.replays.then(|| config.replay_dir.clone()),
+            limits: limits.clone(),
+            auth,
         },
     );
     let stop = CancellationToken::new();
-    let task = tokio::spawn(spielleiter_web::serve(
-        listener,
-        router,
-        stop.clone().cancelled_owned(),
-    ));
+    let shutdown = stop.clone().cancelled_owned();
+    let task =
+        tokio::spawn(
+            async move { spielleiter_web::serve(listener, router, &limits, shutdown).await },
+        );
     Ok((stop, task))
+}
+
+/// Raises the open-file limit to the hard limit and logs it; refuses to
+/// start if the limit cannot hold what the configured connection caps may
+/// open, so that a flood on one port ends at its cap, not at the process's
+/// last file descriptor.
+fn check_open_files(config: &Config) -> anyhow::Result<()> {
+    let needed = config.open_files_needed();
+    let Some(limit) = spielleiter_server::open_files::raise() else {
+        warn!(
+            needed = needed.total(),
+            "the open-file limit cannot be read; the connection caps are not checked against it"
+        );
+        return Ok(());
+    };
+    info!(
+        before = limit.before,
+        now = limit.now,
+        hard = limit.hard,
+        needed = needed.total(),
+        "open-file limit: {} (started with {}, hard limit {})",
+        limit.now,
+        limit.before,
+        limit.hard
+    );
+    if limit.now < needed.total() {
+        anyhow::bail!(
+            "the open-file limit is {} (hard limit {}), but the configured connection caps need {needed}: raise the hard limit (ulimit -Hn, systemd LimitNOFILE=, docker run --ulimit nofile=N:N) or lower server.max_connections or http.max_connections",
+            limit.now,
+            limit.hard
+        );
+    }
+    Ok(())
 }
 
 fn init_logging(config: &Config) -> anyhow::Result<()> {

@@ -13,8 +13,8 @@ use std::{
 };
 
 use spielleiter_arena::{LocalServer, LocalServerSettings};
-use spielleiter_server::stats::ServerStats;
-use spielleiter_web::{Access, EmbeddedWeb, WebSettings};
+use spielleiter_server::{Config, config::HttpPublic, limits::AuthBackoff, stats::ServerStats};
+use spielleiter_web::{Access, EmbeddedWeb, WebLimits, WebSettings};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_spielleiter");
 
@@ -613,8 +613,10 @@ fn health_answers_for_a_running_server_and_fails_without_one() {
             "127.0.0.1:0".parse().unwrap(),
             Arc::new(ServerStats::default()),
             WebSettings {
-                access: Access::new("127.0.0.1".parse().unwrap(), false, None),
+                access: Access::new("127.0.0.1".parse().unwrap(), HttpPublic::Auto, None),
                 replay_dir: None,
+                limits: WebLimits::default(),
+                auth: Arc::new(AuthBackoff::for_config(&Config::default())),
             },
         ))
         .unwrap();
@@ -692,6 +694,23 @@ fn failed_start(args: &[&str], variables: &[(&str, &str)]) -> (Option<i32>, Stri
     let mut stderr = String::new();
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
     (status.code(), stderr)
+}
+
+#[test]
+fn serve_refuses_to_start_when_the_open_file_limit_cannot_hold_the_connection_caps() {
+    let (code, error) = failed_start(
+        &["serve", "--port", "0", "--http-port", "0"],
+        &[("SPIELLEITER_HTTP_MAX_CONNECTIONS", "100000000")],
+    );
+    assert_eq!(code, Some(1), "{error}");
+    // The limit was raised and logged first.
+    assert!(error.contains("open-file limit: "), "{error}");
+    assert!(
+        error.contains("but the configured connection caps need 200001664 = 1024 game connections")
+            && error.contains("(2 × http.max_connections)")
+            && error.contains("raise the hard limit"),
+        "{error}"
+    );
 }
 
 #[test]

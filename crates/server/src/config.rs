@@ -101,13 +101,73 @@ pub struct Config {
     pub http: bool,
     /// The web side's TCP port, on the listen address; 0 picks a free one.
     pub http_port: u16,
-    /// Whether running games are shown on the web side to everyone, also
-    /// when the server listens on other interfaces than loopback.
-    pub http_public: bool,
+    /// Who sees running games on the web side: everyone, only after a
+    /// login, or (the default) everyone on a loopback listen address and
+    /// only after a login elsewhere.
+    pub http_public: HttpPublic,
+    /// Web connections served at once; further ones are closed at once.
+    pub http_max_connections: usize,
+    /// Web connections served at once from one IP address (loopback is
+    /// exempt when [`Config::loopback_exempt`] is).
+    pub http_max_connections_per_ip: usize,
+    /// Live event streams open at once from one IP address.
+    pub http_max_streams_per_ip: usize,
+    /// How long a web connection may take to send a request's headers,
+    /// counted from its start or from the end of the previous answer: a
+    /// keep-alive connection that stays idle this long is closed too.
+    pub http_header_timeout: Duration,
+    /// How long a web connection may take nothing of what is sent to it,
+    /// and how long a request (other than an event stream) may take from
+    /// its headers to its answer, body included.
+    pub http_stall_timeout: Duration,
+    /// File descriptors kept beyond the connection caps for the rest of the
+    /// process (listeners, the runtime, logs, directory scans): see
+    /// [`Config::open_files_needed`].
+    pub reserved_files: u64,
     /// Default log filter (`RUST_LOG` wins when set).
     pub log_level: String,
     /// Log line format.
     pub log_format: LogFormat,
+}
+
+/// Who sees running games on the web side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HttpPublic {
+    /// Everyone on a loopback listen address, only after a login on other
+    /// interfaces: `auto`, the default.
+    #[default]
+    Auto,
+    /// Everyone, whatever the listen address: `true`.
+    Everyone,
+    /// Only after a login, whatever the listen address (a server on
+    /// loopback behind a reverse proxy): `false`.
+    LoginOnly,
+}
+
+impl std::str::FromStr for HttpPublic {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(HttpPublic::Auto),
+            "true" => Ok(HttpPublic::Everyone),
+            "false" => Ok(HttpPublic::LoginOnly),
+            other => Err(ConfigError::Invalid {
+                key: "http.public",
+                reason: format!("`{other}` is none of `true`, `false` and `auto`"),
+            }),
+        }
+    }
+}
+
+impl std::fmt::Display for HttpPublic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            HttpPublic::Auto => "auto",
+            HttpPublic::Everyone => "true",
+            HttpPublic::LoginOnly => "false",
+        })
+    }
 }
 
 /// How log lines are written.
@@ -172,7 +232,13 @@ impl Default for Config {
             replay_gzip: false,
             http: true,
             http_port: 13080,
-            http_public: false,
+            http_public: HttpPublic::Auto,
+            http_max_connections: 256,
+            http_max_connections_per_ip: 32,
+            http_max_streams_per_ip: 8,
+            http_header_timeout: Duration::from_secs(10),
+            http_stall_timeout: Duration::from_secs(30),
+            reserved_files: 64,
             log_level: "info".to_owned(),
             log_format: LogFormat::Text,
         }
@@ -274,7 +340,19 @@ pub struct Overrides {
     /// See [`Config::http_port`].
     pub http_port: Option<u16>,
     /// See [`Config::http_public`].
-    pub http_public: Option<bool>,
+    pub http_public: Option<HttpPublic>,
+    /// See [`Config::http_max_connections`].
+    pub http_max_connections: Option<usize>,
+    /// See [`Config::http_max_connections_per_ip`].
+    pub http_max_connections_per_ip: Option<usize>,
+    /// See [`Config::http_max_streams_per_ip`].
+    pub http_max_streams_per_ip: Option<usize>,
+    /// See [`Config::http_header_timeout`], in seconds.
+    pub http_header_timeout_secs: Option<u64>,
+    /// See [`Config::http_stall_timeout`], in seconds.
+    pub http_stall_timeout_secs: Option<u64>,
+    /// See [`Config::reserved_files`].
+    pub reserved_files: Option<u64>,
     /// See [`Config::log_level`].
     pub log_level: Option<String>,
     /// See [`Config::log_format`].
@@ -307,7 +385,31 @@ struct FileConfig {
 struct FileHttp {
     enabled: Option<bool>,
     port: Option<u16>,
-    public: Option<bool>,
+    public: Option<FilePublic>,
+    max_connections: Option<usize>,
+    max_connections_per_ip: Option<usize>,
+    max_streams_per_ip: Option<usize>,
+    header_timeout_secs: Option<u64>,
+    stall_timeout_secs: Option<u64>,
+    reserved_files: Option<u64>,
+}
+
+/// `http.public` in the file: `true`, `false` or `"auto"`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum FilePublic {
+    Bool(bool),
+    Text(String),
+}
+
+impl FilePublic {
+    fn parse(self) -> Result<HttpPublic, ConfigError> {
+        match self {
+            FilePublic::Bool(true) => Ok(HttpPublic::Everyone),
+            FilePublic::Bool(false) => Ok(HttpPublic::LoginOnly),
+            FilePublic::Text(text) => text.parse(),
+        }
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -491,6 +593,7 @@ impl Config {
                 })
             })
             .collect::<Result<_, ConfigError>>()?;
+        let http_public = http.public.map(FilePublic::parse).transpose()?;
         self.apply(Overrides {
             listen: server
                 .listen
@@ -530,7 +633,13 @@ impl Config {
             replay_gzip: replays.gzip,
             http: http.enabled,
             http_port: http.port,
-            http_public: http.public,
+            http_public,
+            http_max_connections: http.max_connections,
+            http_max_connections_per_ip: http.max_connections_per_ip,
+            http_max_streams_per_ip: http.max_streams_per_ip,
+            http_header_timeout_secs: http.header_timeout_secs,
+            http_stall_timeout_secs: http.stall_timeout_secs,
+            reserved_files: http.reserved_files,
             log_level: log.level,
             log_format: log.format,
         });
@@ -571,6 +680,12 @@ impl Config {
             http,
             http_port,
             http_public,
+            http_max_connections,
+            http_max_connections_per_ip,
+            http_max_streams_per_ip,
+            http_header_timeout_secs,
+            http_stall_timeout_secs,
+            reserved_files,
             log_level,
             log_format,
         } = overrides;
@@ -642,6 +757,21 @@ impl Config {
         set(&mut self.http, http);
         set(&mut self.http_port, http_port);
         set(&mut self.http_public, http_public);
+        set(&mut self.http_max_connections, http_max_connections);
+        set(
+            &mut self.http_max_connections_per_ip,
+            http_max_connections_per_ip,
+        );
+        set(&mut self.http_max_streams_per_ip, http_max_streams_per_ip);
+        set(
+            &mut self.http_header_timeout,
+            http_header_timeout_secs.map(Duration::from_secs),
+        );
+        set(
+            &mut self.http_stall_timeout,
+            http_stall_timeout_secs.map(Duration::from_secs),
+        );
+        set(&mut self.reserved_files, reserved_files);
         set(&mut self.log_level, log_level);
         set(&mut self.log_format, log_format);
     }
@@ -714,6 +844,25 @@ impl Config {
                 "must not be shorter than admin.backoff_initial_ms",
             );
         }
+        if self.http_max_connections == 0 {
+            return invalid("http.max_connections", "must be at least 1");
+        }
+        if self.http_max_connections_per_ip == 0 {
+            return invalid("http.max_connections_per_ip", "must be at least 1");
+        }
+        if self.http_max_streams_per_ip == 0 {
+            return invalid("http.max_streams_per_ip", "must be at least 1");
+        }
+        if self.http_header_timeout.is_zero() {
+            return invalid("http.header_timeout_secs", "must be at least 1");
+        }
+        // A guess at the passphrase may wait out the longest back-off.
+        if self.http_stall_timeout <= self.auth_backoff_max {
+            return invalid(
+                "http.stall_timeout_secs",
+                "must be longer than admin.backoff_max_ms",
+            );
+        }
         if self.reservation_expiry.is_zero() {
             return invalid("games.reservation_expiry_secs", "must be at least 1");
         }
@@ -751,6 +900,29 @@ impl Config {
         warnings
     }
 
+    /// The open files the configured connection caps can take at most,
+    /// part by part: what the process's open-file limit must hold.
+    pub fn open_files_needed(&self) -> OpenFilesNeeded {
+        OpenFilesNeeded {
+            game_connections: self.max_connections as u64,
+            // A running game holds its replay file open, and has at least
+            // two players.
+            replay_files: if self.replays {
+                self.max_connections as u64 / 2
+            } else {
+                0
+            },
+            refusals: crate::limits::GAME_REFUSALS_AT_ONCE as u64,
+            // A web connection reads at most one replay file at a time.
+            web: if self.http {
+                2 * self.http_max_connections as u64
+            } else {
+                0
+            },
+            reserved: self.reserved_files,
+        }
+    }
+
     /// The socket address to listen on.
     pub fn listen_addr(&self) -> SocketAddr {
         SocketAddr::new(self.listen, self.port)
@@ -760,6 +932,44 @@ impl Config {
     pub fn http_addr(&self) -> Option<SocketAddr> {
         self.http
             .then_some(SocketAddr::new(self.listen, self.http_port))
+    }
+}
+
+/// What the connection caps can take of the process's open files; see
+/// [`Config::open_files_needed`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenFilesNeeded {
+    /// `server.max_connections`: one socket each.
+    pub game_connections: u64,
+    /// One replay file per running game (half the game connections).
+    pub replay_files: u64,
+    /// Refused game connections being told why.
+    pub refusals: u64,
+    /// Twice `http.max_connections`: a socket and a replay file each.
+    pub web: u64,
+    /// `http.reserved_files`.
+    pub reserved: u64,
+}
+
+impl OpenFilesNeeded {
+    /// All parts together.
+    pub fn total(&self) -> u64 {
+        self.game_connections + self.replay_files + self.refusals + self.web + self.reserved
+    }
+}
+
+impl std::fmt::Display for OpenFilesNeeded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} = {} game connections (server.max_connections) + {} replay files + {} refusals + {} for the web side (2 × http.max_connections) + {} reserved (http.reserved_files)",
+            self.total(),
+            self.game_connections,
+            self.replay_files,
+            self.refusals,
+            self.web,
+            self.reserved
+        )
     }
 }
 
@@ -862,6 +1072,48 @@ mod tests {
         assert!(matches!(typo, Err(ConfigError::Parse { .. })), "{typo:?}");
         let wrong = config.apply_file(Path::new("x.toml"), "[server]\nport = \"high\"\n");
         assert!(matches!(wrong, Err(ConfigError::Parse { .. })), "{wrong:?}");
+    }
+
+    #[test]
+    fn http_public_is_true_false_or_auto() {
+        let public = |text: &str| {
+            let mut config = Config::default();
+            config
+                .apply_file(Path::new("x.toml"), &format!("[http]\npublic = {text}\n"))
+                .map(|()| config.http_public)
+        };
+        assert_eq!(public("true").ok(), Some(HttpPublic::Everyone));
+        assert_eq!(public("false").ok(), Some(HttpPublic::LoginOnly));
+        assert_eq!(public("\"auto\"").ok(), Some(HttpPublic::Auto));
+        let wrong = public("\"sometimes\"");
+        assert!(
+            matches!(
+                wrong,
+                Err(ConfigError::Invalid {
+                    key: "http.public",
+                    ..
+                })
+            ),
+            "{wrong:?}"
+        );
+        assert_eq!(
+            "FALSE".parse::<HttpPublic>().ok(),
+            Some(HttpPublic::LoginOnly)
+        );
+        assert_eq!(HttpPublic::Auto.to_string(), "auto");
+    }
+
+    #[test]
+    fn the_open_files_needed_add_up_the_caps() {
+        let needed = Config::default().open_files_needed();
+        assert_eq!(needed.total(), 1024 + 512 + 64 + 2 * 256 + 64);
+        let off = Config {
+            replays: false,
+            http: false,
+            ..Config::default()
+        }
+        .open_files_needed();
+        assert_eq!(off.total(), 1024 + 64 + 64);
     }
 
     #[test]

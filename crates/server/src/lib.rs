@@ -43,6 +43,7 @@ pub mod ending;
 pub mod ids;
 pub mod limits;
 pub mod lobby;
+pub mod open_files;
 pub mod outbound;
 pub mod replay;
 pub mod room;
@@ -54,4 +55,4 @@ pub mod texts;
 pub mod wire;
 
 pub use config::Config;
-pub use server::{EmbeddedServer, run, run_with_stats};
+pub use server::{EmbeddedServer, run, run_shared, run_with_stats};

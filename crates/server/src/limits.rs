@@ -15,6 +15,10 @@ use std::{
 
 use tokio::time::Instant;
 
+/// Refused game connections told why at once (the rest are closed without
+/// a word): part of what the open-file limit must hold.
+pub const GAME_REFUSALS_AT_ONCE: usize = 64;
+
 /// The address a limit is kept for: an IPv4 address written as IPv6
 /// (`::ffff:1.2.3.4`) counts as the IPv4 address, an IPv6 address as its
 /// /64 network.
@@ -98,7 +102,9 @@ impl Drop for AddressSlot {
 /// [`Config::auth_backoff_initial`](crate::Config::auth_backoff_initial)
 /// doubling with every failure up to
 /// [`Config::auth_backoff_max`](crate::Config::auth_backoff_max). Attempts
-/// on many connections at once are spaced too: each reserves its turn. A
+/// on many connections at once are spaced too: each reserves its turn, at
+/// least the initial delay after the one before, also before any failure
+/// (a burst on many connections is no faster than one after another). A
 /// success resets the address.
 #[derive(Debug)]
 pub struct AuthBackoff {
@@ -130,6 +136,11 @@ impl AuthBackoff {
         }
     }
 
+    /// The back-off `config` sets.
+    pub fn for_config(config: &crate::Config) -> AuthBackoff {
+        AuthBackoff::new(config.auth_backoff_initial, config.auth_backoff_max)
+    }
+
     fn delay(&self, failures: u32) -> Duration {
         match failures {
             0 => Duration::ZERO,
@@ -143,17 +154,43 @@ impl AuthBackoff {
     /// When an attempt from `ip` may be checked; the attempt after it has
     /// to wait its turn behind this one.
     pub fn reserve(&self, ip: IpAddr) -> Instant {
+        self.reserve_within(ip, Duration::MAX)
+            .unwrap_or_else(Instant::now)
+    }
+
+    /// [`AuthBackoff::reserve`] if the turn comes within `wait`; `None`
+    /// (and nothing reserved) if it comes later.
+    pub fn reserve_within(&self, ip: IpAddr, wait: Duration) -> Option<Instant> {
         let now = Instant::now();
         let mut addresses = self
             .addresses
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        let Some(entry) = addresses.get_mut(&key(ip)) else {
-            return now;
-        };
+        self.prune(&mut addresses, now);
+        let entry = addresses.entry(key(ip)).or_insert(Failures {
+            count: 0,
+            next: now,
+        });
         let at = entry.next.max(now);
-        entry.next = at + self.delay(entry.count);
-        at
+        if at.duration_since(now) > wait {
+            return None;
+        }
+        entry.next = at + self.delay(entry.count.max(1));
+        Some(at)
+    }
+
+    /// The longest delay between two attempts from one address.
+    pub fn max_delay(&self) -> Duration {
+        self.max
+    }
+
+    /// Forgets the addresses whose back-off has long run out, when there
+    /// are many.
+    fn prune(&self, addresses: &mut HashMap<IpAddr, Failures>, now: Instant) {
+        if addresses.len() >= BACKOFF_TABLE_PRUNE {
+            let max = self.max;
+            addresses.retain(|_, entry| entry.next + max > now);
+        }
     }
 
     /// An attempt from `ip` failed.
@@ -163,10 +200,7 @@ impl AuthBackoff {
             .addresses
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if addresses.len() >= BACKOFF_TABLE_PRUNE {
-            let max = self.max;
-            addresses.retain(|_, entry| entry.next + max > now);
-        }
+        self.prune(&mut addresses, now);
         let entry = addresses.entry(key(ip)).or_insert(Failures {
             count: 0,
             next: now,
@@ -324,6 +358,28 @@ mod tests {
         assert_eq!(backoff.reserve(admin), Instant::now());
         backoff.succeeded(guesser);
         assert_eq!(backoff.reserve(guesser), Instant::now());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_burst_before_any_failure_is_spaced_by_the_initial_delay() {
+        let backoff = AuthBackoff::new(Duration::from_millis(100), Duration::from_secs(10));
+        let fresh = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 3));
+        let now = Instant::now();
+        let turns: Vec<Duration> = (0..5).map(|_| backoff.reserve(fresh) - now).collect();
+        assert_eq!(
+            turns,
+            [0, 100, 200, 300, 400].map(Duration::from_millis).to_vec()
+        );
+        // A turn further away than asked for is not reserved.
+        assert_eq!(
+            backoff.reserve_within(fresh, Duration::from_millis(499)),
+            None
+        );
+        let at = backoff.reserve_within(fresh, Duration::from_millis(500));
+        assert_eq!(at, Some(now + Duration::from_millis(500)));
+        // A success forgets the address: the next attempt goes at once.
+        backoff.succeeded(fresh);
+        assert_eq!(backoff.reserve(fresh), Instant::now());
     }
 
     #[tokio::test(start_paused = true)]

@@ -12,7 +12,7 @@ use std::{
     future::Future,
     net::SocketAddr,
     sync::{
-        Arc,
+        Arc, Mutex,
         atomic::{AtomicU64, Ordering},
     },
     time::Duration,
@@ -45,7 +45,41 @@ const FINAL_PHASE_LIMIT: Duration = Duration::from_secs(15);
 /// Refused connections told why at once; beyond this many, a refused
 /// connection is closed without a word, so that a flood of connections
 /// cannot hold sockets through the refusals.
-const REFUSALS_AT_ONCE: usize = 64;
+const REFUSALS_AT_ONCE: usize = crate::limits::GAME_REFUSALS_AT_ONCE;
+
+/// `accept failed` lines logged per [`ACCEPT_ERROR_WINDOW`]; the rest are
+/// counted into the next line that is logged.
+const ACCEPT_ERRORS_PER_WINDOW: u32 = 10;
+
+/// See [`ACCEPT_ERRORS_PER_WINDOW`].
+const ACCEPT_ERROR_WINDOW: Duration = Duration::from_secs(10);
+
+/// The log of failing accepts. They repeat ten times a second (the loop
+/// backs off 100 ms) for as long as the cause lasts, usually a lack of file
+/// descriptors: the first few of a window are logged, then one line with
+/// the count of those left out.
+struct AcceptErrors {
+    log: LogBudget,
+}
+
+impl AcceptErrors {
+    fn new() -> AcceptErrors {
+        AcceptErrors {
+            log: LogBudget::new(ACCEPT_ERRORS_PER_WINDOW, ACCEPT_ERROR_WINDOW),
+        }
+    }
+
+    /// Logs `error` if the budget allows; whether it did.
+    fn report(&mut self, error: &std::io::Error) -> bool {
+        match self.log.allow() {
+            Some(suppressed) => {
+                error!(%error, suppressed, "accept failed");
+                true
+            }
+            None => false,
+        }
+    }
+}
 
 /// Runs the server on `listener` until `shutdown` resolves, then shuts down
 /// gracefully.
@@ -71,6 +105,23 @@ pub async fn run_with_stats(
     config: Config,
     shutdown: impl Future<Output = ()>,
     stats: Arc<ServerStats>,
+) -> std::io::Result<()> {
+    let auth = Arc::new(AuthBackoff::for_config(&config));
+    run_shared(listener, config, shutdown, stats, auth).await
+}
+
+/// [`run_with_stats`] with the passphrase back-off `auth`, which the web
+/// side shares (a guess over HTTP costs the same as one on the game port).
+///
+/// # Errors
+///
+/// As [`run`].
+pub async fn run_shared(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()>,
+    stats: Arc<ServerStats>,
+    auth: Arc<AuthBackoff>,
 ) -> std::io::Result<()> {
     for warning in config.warnings() {
         warn!("{warning}");
@@ -100,15 +151,17 @@ pub async fn run_with_stats(
         stopping: stopping.clone(),
         unfinished: Arc::default(),
         stats: Arc::clone(&stats),
-        auth: Arc::new(AuthBackoff::new(
-            config.auth_backoff_initial,
-            config.auth_backoff_max,
-        )),
+        warn_log: Arc::new(Mutex::new(LogBudget::new(
+            connection::WARNS_PER_WINDOW,
+            connection::WARN_WINDOW,
+        ))),
+        auth,
     };
     let permits = Arc::new(Semaphore::new(config.max_connections));
     let refusals = Arc::new(Semaphore::new(REFUSALS_AT_ONCE));
     let slots = AddressSlots::new(config.max_connections_per_ip, config.loopback_exempt);
     let mut refusal_log = LogBudget::new(10, Duration::from_secs(10));
+    let mut accept_errors = AcceptErrors::new();
     let next_id = AtomicU64::new(1);
 
     tokio::pin!(shutdown);
@@ -147,7 +200,7 @@ pub async fn run_with_stats(
                 Err(error) => {
                     // Usually out of file descriptors: back off instead of
                     // spinning.
-                    error!(%error, "accept failed");
+                    accept_errors.report(&error);
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
             },
@@ -237,6 +290,7 @@ fn lobby_settings(
 pub struct EmbeddedServer {
     addr: SocketAddr,
     stats: Arc<ServerStats>,
+    auth: Arc<AuthBackoff>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<std::io::Result<()>>>,
 }
@@ -257,18 +311,21 @@ impl EmbeddedServer {
         let listener = TcpListener::bind(config.listen_addr()).await?;
         let addr = listener.local_addr()?;
         let stats = Arc::new(ServerStats::default());
+        let auth = Arc::new(AuthBackoff::for_config(&config));
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(run_with_stats(
+        let task = tokio::spawn(run_shared(
             listener,
             config,
             async move {
                 let _ = stopped.await;
             },
             Arc::clone(&stats),
+            Arc::clone(&auth),
         ));
         Ok(EmbeddedServer {
             addr,
             stats,
+            auth,
             stop: Some(stop),
             task: Some(task),
         })
@@ -282,6 +339,11 @@ impl EmbeddedServer {
     /// The server's counters.
     pub fn stats(&self) -> &Arc<ServerStats> {
         &self.stats
+    }
+
+    /// The server's passphrase back-off, for a web side next to it.
+    pub fn auth(&self) -> &Arc<AuthBackoff> {
+        &self.auth
     }
 
     /// Shuts the server down as SIGINT would, and waits until it has.
@@ -306,5 +368,28 @@ impl Drop for EmbeddedServer {
         if let Some(task) = self.task.take() {
             task.abort();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn failing_accepts_are_logged_a_few_times_a_window_then_counted() {
+        let mut errors = AcceptErrors::new();
+        let error = std::io::Error::from_raw_os_error(24); // EMFILE
+        // Ten a second, as the loop retries, for a whole window.
+        let mut logged = 0;
+        for _ in 0..100 {
+            if errors.report(&error) {
+                logged += 1;
+            }
+            tokio::time::advance(Duration::from_millis(100)).await;
+        }
+        assert_eq!(logged, ACCEPT_ERRORS_PER_WINDOW);
+        // The next window logs again, carrying the count of the silent ones.
+        assert!(errors.report(&error));
+        assert_eq!(errors.log.allow(), Some(0));
     }
 }

@@ -1,17 +1,27 @@
-//! Who may watch running games.
+//! Who may watch running games, and the guard on passphrase guesses over
+//! HTTP.
 //!
-//! On a loopback listen address every page is open. When the server
-//! listens on other interfaces, running games are shown only to a browser
+//! By default (`--http-public auto`) every page is open on a loopback
+//! listen address. When the server listens on other interfaces, or always
+//! with `--http-public false`, running games are shown only to a browser
 //! that has logged in with the administrator passphrase (the login form
 //! sets a session cookie) or a request that carries the passphrase as a
-//! bearer token (`Authorization: Bearer …`), unless the pages are declared
-//! public (`--http-public`). Without a passphrase and without public pages,
-//! only the replays of finished games are shown. Watching never lets anyone
-//! send a move: the web side has no way to reach a room's commands.
+//! bearer token (`Authorization: Bearer …`); `--http-public true` shows
+//! them to everyone. Without a passphrase and without open pages, only the
+//! replays of finished games are shown. Watching never lets anyone send a
+//! move: the web side has no way to reach a room's commands.
+//!
+//! A login and a bearer token are guesses at the passphrase the game port
+//! protects, so they share its back-off per address ([`AuthBackoff`]):
+//! each waits its turn, a wrong one is counted in
+//! `spielleiter_failed_authentications_total` and logged at WARN (within
+//! the back-off's log budget).
 
-use std::net::IpAddr;
+use std::{net::IpAddr, sync::Arc};
 
 use axum::http::{HeaderMap, header};
+use spielleiter_server::{config::HttpPublic, limits::AuthBackoff, stats::ServerStats};
+use tracing::warn;
 
 /// The name of the session cookie.
 pub const SESSION_COOKIE: &str = "spielleiter_session";
@@ -42,11 +52,17 @@ pub fn is_loopback(listen: IpAddr) -> bool {
 }
 
 impl Access {
-    /// The rules for pages served on `listen`: open on a loopback address
-    /// or when `public`; otherwise running games need `passphrase`.
-    pub fn new(listen: IpAddr, public: bool, passphrase: Option<String>) -> Access {
+    /// The rules for pages served on `listen`: open when `public` says so
+    /// (for [`HttpPublic::Auto`], on a loopback address); otherwise running
+    /// games need `passphrase`.
+    pub fn new(listen: IpAddr, public: HttpPublic, passphrase: Option<String>) -> Access {
+        let open = match public {
+            HttpPublic::Auto => is_loopback(listen),
+            HttpPublic::Everyone => true,
+            HttpPublic::LoginOnly => false,
+        };
         Access {
-            open: public || is_loopback(listen),
+            open,
             passphrase: passphrase.filter(|p| !p.is_empty()),
             session: uuid::Uuid::new_v4().simple().to_string(),
         }
@@ -62,33 +78,128 @@ impl Access {
         self.passphrase.is_some()
     }
 
-    /// Whether the request may watch running games.
-    pub fn may_watch(&self, headers: &HeaderMap) -> bool {
-        self.open || self.is_logged_in(headers)
+    /// Whether the request from `peer` may watch running games: the pages
+    /// are open, or it carries the session cookie, or its bearer token is
+    /// the passphrase (a guess, checked by `guard`).
+    ///
+    /// # Errors
+    ///
+    /// The address has guessed wrong so often that its turn is too far off.
+    pub async fn may_watch(
+        &self,
+        headers: &HeaderMap,
+        peer: IpAddr,
+        guard: &Guard,
+    ) -> Result<bool, TooSoon> {
+        if self.open || self.has_session(headers) {
+            return Ok(true);
+        }
+        let Some(passphrase) = &self.passphrase else {
+            return Ok(false);
+        };
+        // One guess per request, whatever the number of headers.
+        let Some(token) = bearer(headers) else {
+            return Ok(false);
+        };
+        guard.check(peer, token, passphrase, "bearer token").await
     }
 
-    /// Whether the request carries the session cookie or the passphrase.
-    pub fn is_logged_in(&self, headers: &HeaderMap) -> bool {
-        let Some(passphrase) = &self.passphrase else {
-            return false;
-        };
-        let bearer = headers
-            .get_all(header::AUTHORIZATION)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .filter_map(|v| v.strip_prefix("Bearer "))
-            .any(|token| same(token.trim(), passphrase));
-        bearer
-            || cookies(headers)
+    /// Whether the request carries this process's session cookie (random,
+    /// not a guess at the passphrase).
+    pub fn has_session(&self, headers: &HeaderMap) -> bool {
+        self.passphrase.is_some()
+            && cookies(headers)
                 .any(|(name, value)| name == SESSION_COOKIE && same(value, &self.session))
     }
 
-    /// The session cookie's value if `passphrase` is the administrator's.
-    pub fn log_in(&self, passphrase: &str) -> Option<&str> {
-        let expected = self.passphrase.as_deref()?;
-        same(passphrase, expected).then_some(self.session.as_str())
+    /// The session cookie's value if `passphrase`, given from `peer`, is
+    /// the administrator's (a guess, checked by `guard`).
+    ///
+    /// # Errors
+    ///
+    /// The address has guessed wrong so often that its turn is too far off.
+    pub async fn log_in(
+        &self,
+        passphrase: &str,
+        peer: IpAddr,
+        guard: &Guard,
+    ) -> Result<Option<&str>, TooSoon> {
+        let Some(expected) = self.passphrase.as_deref() else {
+            return Ok(None);
+        };
+        let right = guard.check(peer, passphrase, expected, "login").await?;
+        Ok(right.then_some(self.session.as_str()))
     }
 }
+
+/// The first bearer token of the request's `Authorization` headers.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all(header::AUTHORIZATION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+}
+
+/// Checks passphrase guesses over HTTP with the game port's back-off per
+/// address, counting and logging the wrong ones.
+#[derive(Clone, Debug)]
+pub struct Guard {
+    backoff: Arc<AuthBackoff>,
+    stats: Arc<ServerStats>,
+}
+
+impl Guard {
+    /// Checks with `backoff` (the game port's), counting into `stats`.
+    pub fn new(backoff: Arc<AuthBackoff>, stats: Arc<ServerStats>) -> Guard {
+        Guard { backoff, stats }
+    }
+
+    /// Whether `given`, from `peer`, is `expected`; first waits the
+    /// address's turn. `what` names the way it came for the log.
+    async fn check(
+        &self,
+        peer: IpAddr,
+        given: &str,
+        expected: &str,
+        what: &str,
+    ) -> Result<bool, TooSoon> {
+        // Guessing is not free: after a failure, attempts from this address
+        // (here and on the game port) wait their turn, longer with every
+        // failure, so that many connections guess no faster than one. A
+        // request whose turn is further off than the longest delay is
+        // answered at once instead of holding its connection meanwhile.
+        let turn = self
+            .backoff
+            .reserve_within(peer, self.backoff.max_delay())
+            .ok_or(TooSoon)?;
+        tokio::time::sleep_until(turn).await;
+        if same(given, expected) {
+            self.backoff.succeeded(peer);
+            return Ok(true);
+        }
+        self.backoff.failed(peer);
+        self.stats
+            .failed_authentications
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if let Some(suppressed) = self.backoff.log_allowed() {
+            warn!(
+                %peer,
+                failures = self.backoff.failures(peer),
+                suppressed,
+                "wrong administrator passphrase ({what}, web side)"
+            );
+        }
+        Ok(false)
+    }
+}
+
+/// A guess at the passphrase that was not checked: its address has guessed
+/// wrong so often that its turn is further off than the longest delay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("too many wrong passphrases from this address; try again later")]
+pub struct TooSoon;
 
 /// The `name=value` pairs of the request's cookies.
 fn cookies(headers: &HeaderMap) -> impl Iterator<Item = (&str, &str)> {
@@ -112,9 +223,13 @@ fn same(given: &str, expected: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use std::net::{Ipv4Addr, Ipv6Addr};
+    use std::{
+        net::{Ipv4Addr, Ipv6Addr},
+        time::Duration,
+    };
 
     use axum::http::HeaderValue;
+    use tokio::time::Instant;
 
     use super::*;
 
@@ -126,57 +241,137 @@ mod tests {
         headers
     }
 
-    #[test]
-    fn loopback_addresses_are_open() {
+    const GUESSER: IpAddr = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 1));
+    const ADMIN: IpAddr = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 2));
+
+    fn guard() -> (Guard, Arc<ServerStats>) {
+        let stats = Arc::new(ServerStats::default());
+        let backoff = AuthBackoff::new(Duration::from_millis(100), Duration::from_secs(10));
+        (Guard::new(Arc::new(backoff), Arc::clone(&stats)), stats)
+    }
+
+    fn failures(stats: &ServerStats) -> u64 {
+        ServerStats::get(&stats.failed_authentications)
+    }
+
+    #[tokio::test]
+    async fn who_sees_running_games_by_listen_address_and_setting() {
+        let (guard, _) = guard();
+        let none = HeaderMap::new();
         for listen in [
             IpAddr::V4(Ipv4Addr::LOCALHOST),
             IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)),
             IpAddr::V6(Ipv6Addr::LOCALHOST),
             IpAddr::V6(Ipv4Addr::LOCALHOST.to_ipv6_mapped()),
         ] {
-            assert!(Access::new(listen, false, None).may_watch(&HeaderMap::new()));
+            let auto = Access::new(listen, HttpPublic::Auto, None);
+            assert!(auto.may_watch(&none, GUESSER, &guard).await.unwrap());
+            // Behind a reverse proxy: loopback, yet a login is asked for.
+            let login = Access::new(listen, HttpPublic::LoginOnly, None);
+            assert!(!login.may_watch(&none, GUESSER, &guard).await.unwrap());
         }
         for listen in [
             OUTSIDE,
             IpAddr::V6(Ipv6Addr::UNSPECIFIED),
             IpAddr::V4(Ipv4Addr::new(192, 0, 2, 7)),
         ] {
-            assert!(!Access::new(listen, false, None).may_watch(&HeaderMap::new()));
-            assert!(Access::new(listen, true, None).may_watch(&HeaderMap::new()));
+            let auto = Access::new(listen, HttpPublic::Auto, None);
+            assert!(!auto.may_watch(&none, GUESSER, &guard).await.unwrap());
+            let login = Access::new(listen, HttpPublic::LoginOnly, None);
+            assert!(!login.may_watch(&none, GUESSER, &guard).await.unwrap());
+            let everyone = Access::new(listen, HttpPublic::Everyone, None);
+            assert!(everyone.may_watch(&none, GUESSER, &guard).await.unwrap());
         }
     }
 
-    #[test]
-    fn other_interfaces_need_the_passphrase_or_the_session() {
-        let access = Access::new(OUTSIDE, false, Some("secret words".into()));
-        assert!(!access.may_watch(&HeaderMap::new()));
-        assert!(access.may_watch(&headers(header::AUTHORIZATION, "Bearer secret words")));
-        assert!(!access.may_watch(&headers(header::AUTHORIZATION, "Bearer secret")));
-        assert!(!access.may_watch(&headers(header::AUTHORIZATION, "secret words")));
+    #[tokio::test(start_paused = true)]
+    async fn other_interfaces_need_the_passphrase_or_the_session() {
+        let (guard, stats) = guard();
+        let access = Access::new(OUTSIDE, HttpPublic::Auto, Some("secret words".into()));
+        let watch = |headers: HeaderMap| {
+            let (access, guard) = (&access, &guard);
+            async move { access.may_watch(&headers, ADMIN, guard).await.unwrap() }
+        };
+        assert!(!watch(HeaderMap::new()).await);
+        assert!(watch(headers(header::AUTHORIZATION, "Bearer secret words")).await);
+        assert!(!watch(headers(header::AUTHORIZATION, "Bearer secret")).await);
+        assert_eq!(failures(&stats), 1);
+        // Not a bearer token: no guess.
+        assert!(!watch(headers(header::AUTHORIZATION, "secret words")).await);
+        assert_eq!(failures(&stats), 1);
 
-        assert_eq!(access.log_in("wrong"), None);
+        assert_eq!(access.log_in("wrong", ADMIN, &guard).await, Ok(None));
+        assert_eq!(failures(&stats), 2);
         let session = access
-            .log_in("secret words")
+            .log_in("secret words", ADMIN, &guard)
+            .await
+            .unwrap()
             .expect("the passphrase")
             .to_owned();
         let cookie = format!("theme=dark; {SESSION_COOKIE}={session}");
-        assert!(access.may_watch(&headers(header::COOKIE, &cookie)));
+        assert!(watch(headers(header::COOKIE, &cookie)).await);
         // One character changed (a session that starts with 0 gets a 1).
         let changed = if session.starts_with('0') { '1' } else { '0' };
         let forged = format!("{SESSION_COOKIE}={changed}{}", &session[1..]);
-        assert!(!access.may_watch(&headers(header::COOKIE, &forged)));
+        assert!(!watch(headers(header::COOKIE, &forged)).await);
         // Another process has another session.
-        let other = Access::new(OUTSIDE, false, Some("secret words".into()));
-        assert!(!other.may_watch(&headers(header::COOKIE, &cookie)));
+        let other = Access::new(OUTSIDE, HttpPublic::Auto, Some("secret words".into()));
+        assert!(!other.has_session(&headers(header::COOKIE, &cookie)));
     }
 
-    #[test]
-    fn without_a_passphrase_nobody_logs_in() {
-        let access = Access::new(OUTSIDE, false, None);
+    #[tokio::test(start_paused = true)]
+    async fn guesses_wait_their_turn_per_address_and_are_counted() {
+        let (guard, stats) = guard();
+        let access = Access::new(OUTSIDE, HttpPublic::Auto, Some("secret words".into()));
+        let start = Instant::now();
+        for _ in 0..5 {
+            assert_eq!(access.log_in("wrong", GUESSER, &guard).await, Ok(None));
+        }
+        // 0, 100, 300, 700, 1500 ms: the back-off of the game port.
+        assert_eq!(start.elapsed(), Duration::from_millis(1500));
+        let wrong = headers(header::AUTHORIZATION, "Bearer wrong");
+        assert!(!access.may_watch(&wrong, GUESSER, &guard).await.unwrap());
+        assert_eq!(start.elapsed(), Duration::from_millis(3100));
+        assert_eq!(failures(&stats), 6);
+        // Seven waiting at once: the turns further off than the longest
+        // delay (10 s) are refused at once, unchecked and uncounted.
+        let waiting: Vec<_> = (0..7)
+            .map(|_| access.log_in("wrong", GUESSER, &guard))
+            .collect();
+        let answers = futures_util::future::join_all(waiting).await;
+        let refused = answers.iter().filter(|a| **a == Err(TooSoon)).count();
+        // Turns 3.2, 6.4 and 9.6 s off (the 6th failure's delay each).
+        assert_eq!(refused, 4, "{answers:?}");
+        assert_eq!(failures(&stats), 9);
+        // Another address is not slowed down.
+        let admin_start = Instant::now();
+        assert!(
+            access
+                .log_in("secret words", ADMIN, &guard)
+                .await
+                .unwrap()
+                .is_some()
+        );
+        assert_eq!(admin_start.elapsed(), Duration::ZERO);
+        assert_eq!(failures(&stats), 9);
+    }
+
+    #[tokio::test]
+    async fn without_a_passphrase_nobody_logs_in() {
+        let (guard, stats) = guard();
+        let access = Access::new(OUTSIDE, HttpPublic::Auto, None);
         assert!(!access.can_log_in());
-        assert_eq!(access.log_in(""), None);
-        assert!(!access.may_watch(&headers(header::AUTHORIZATION, "Bearer ")));
-        let empty = Access::new(OUTSIDE, false, Some(String::new()));
+        assert_eq!(access.log_in("", GUESSER, &guard).await, Ok(None));
+        let empty_bearer = headers(header::AUTHORIZATION, "Bearer ");
+        assert!(
+            !access
+                .may_watch(&empty_bearer, GUESSER, &guard)
+                .await
+                .unwrap()
+        );
+        // Nothing to guess: nothing counted.
+        assert_eq!(failures(&stats), 0);
+        let empty = Access::new(OUTSIDE, HttpPublic::Auto, Some(String::new()));
         assert!(!empty.can_log_in());
     }
 

@@ -172,7 +172,9 @@ mod tests {
 
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-    use crate::{Access, EmbeddedWeb, WebSettings};
+    use spielleiter_server::{Config, config::HttpPublic, limits::AuthBackoff};
+
+    use crate::{Access, EmbeddedWeb, WebLimits, WebSettings};
 
     /// `GET path` on the web side of `dir`: the status and the body.
     async fn get(dir: &std::path::Path, path: &str) -> (u16, String) {
@@ -180,8 +182,10 @@ mod tests {
             SocketAddr::from(([127, 0, 0, 1], 0)),
             Arc::default(),
             WebSettings {
-                access: Access::new([127, 0, 0, 1].into(), false, None),
+                access: Access::new([127, 0, 0, 1].into(), HttpPublic::Auto, None),
                 replay_dir: Some(dir.to_owned()),
+                limits: WebLimits::default(),
+                auth: Arc::new(AuthBackoff::for_config(&Config::default())),
             },
         )
         .await

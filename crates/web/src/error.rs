@@ -22,8 +22,19 @@ pub enum ApiError {
     Unreadable(String),
     /// Too many event streams are open.
     Busy,
+    /// Too many event streams are open from the request's address.
+    BusyAddress,
+    /// The address has guessed the passphrase wrong too often to be
+    /// checked now.
+    TooSoon,
     /// Something failed on the server.
     Internal(String),
+}
+
+impl From<crate::access::TooSoon> for ApiError {
+    fn from(_: crate::access::TooSoon) -> ApiError {
+        ApiError::TooSoon
+    }
 }
 
 impl IntoResponse for ApiError {
@@ -44,6 +55,16 @@ impl IntoResponse for ApiError {
             ApiError::Busy => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 "too many watchers; try again later".to_owned(),
+                false,
+            ),
+            ApiError::BusyAddress => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "too many live pages open from your address; close one and try again".to_owned(),
+                false,
+            ),
+            ApiError::TooSoon => (
+                StatusCode::TOO_MANY_REQUESTS,
+                crate::access::TooSoon.to_string(),
                 false,
             ),
             ApiError::Internal(why) => (StatusCode::INTERNAL_SERVER_ERROR, why, false),

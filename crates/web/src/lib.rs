@@ -19,27 +19,41 @@
 //! | `/login` | the administrator's login (see [`access`]) |
 //! | `/api/rooms`, `/api/rooms/{id}`, `/api/rooms/{id}/events`, `/api/rooms/{id}/board.svg` | the rooms' JSON, event stream and board |
 //! | `/api/replays`, `/api/replays/{name}` | the replays' JSON |
+//! | `/api/games` | the hosted games' ids and titles ([`games`]) |
 //! | `/metrics` | Prometheus text ([`metrics`]) |
 //! | `/healthz` | `ok` |
 //!
 //! The pages are plain HTML with a little JavaScript, embedded in the
 //! binary (`assets/`).
+//!
+//! The web side has a budget of its own ([`connections`]): connections in
+//! all and per address, a time limit for a request's headers, event
+//! streams per address; guesses at the passphrase share the game port's
+//! back-off ([`access`]).
 
 pub mod access;
 pub mod archive;
+pub mod connections;
 pub mod error;
+pub mod games;
 pub mod live;
 pub mod metrics;
 mod pages;
 pub mod views;
 
-use std::{future::Future, net::SocketAddr, path::PathBuf, sync::Arc};
+use std::{net::SocketAddr, path::PathBuf, sync::Arc};
 
 use axum::{Router, routing::get};
-use spielleiter_server::stats::ServerStats;
+use spielleiter_server::{
+    limits::{AddressSlots, AuthBackoff},
+    stats::ServerStats,
+};
 use tokio::{net::TcpListener, sync::Semaphore};
 
-pub use crate::access::Access;
+pub use crate::{
+    access::Access,
+    connections::{WebLimits, serve},
+};
 
 /// Event streams open at once; more are refused until one ends.
 pub const MAX_STREAMS: usize = 1024;
@@ -51,6 +65,11 @@ pub struct WebSettings {
     pub access: Access,
     /// The replay directory; `None` when replays are off.
     pub replay_dir: Option<PathBuf>,
+    /// The connection budget and time limits.
+    pub limits: WebLimits,
+    /// The game port's passphrase back-off, which logins and bearer tokens
+    /// share.
+    pub auth: Arc<AuthBackoff>,
 }
 
 /// The state every handler shares.
@@ -58,9 +77,13 @@ pub struct WebSettings {
 pub struct App {
     stats: Arc<ServerStats>,
     access: Access,
+    /// Checks guesses at the passphrase.
+    guard: access::Guard,
     replay_dir: Option<PathBuf>,
     /// One permit per open event stream.
     streams: Arc<Semaphore>,
+    /// Event streams per address.
+    stream_slots: AddressSlots,
     /// The boards the event streams share.
     boards: live::Boards,
     /// Spaces out the live events of all streams together.
@@ -77,13 +100,19 @@ impl App {
 /// The web side's routes over the server's `stats`.
 pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
     let app = Arc::new(App {
+        guard: access::Guard::new(settings.auth, Arc::clone(&stats)),
         stats,
         access: settings.access,
         replay_dir: settings.replay_dir,
         streams: Arc::new(Semaphore::new(MAX_STREAMS)),
+        stream_slots: AddressSlots::new(
+            settings.limits.max_streams_per_ip,
+            settings.limits.loopback_exempt,
+        ),
         boards: live::Boards::default(),
         pacer: live::EventPacer::default(),
     });
+    let stall_timeout = settings.limits.stall_timeout;
     Router::new()
         .route("/", get(pages::index))
         .route("/rooms/{id}", get(pages::room))
@@ -93,29 +122,38 @@ pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
         .route("/assets/{file}", get(pages::asset))
         .route("/api/rooms", get(live::list))
         .route("/api/rooms/{id}", get(live::room))
-        .route("/api/rooms/{id}/events", get(live::events))
         .route("/api/rooms/{id}/board.svg", get(live::board))
         .route("/api/replays", get(archive::list))
         .route("/api/replays/{name}", get(archive::replay))
+        .route("/api/games", get(games::list))
         .route("/metrics", get(metrics::metrics))
         .route("/healthz", get(pages::health))
+        // Every route so far answers soon or not at all (a request body
+        // trickling in, say); the event stream, added after, lasts.
+        .layer(axum::middleware::from_fn(move |request, next| {
+            time_limited(stall_timeout, request, next)
+        }))
+        .route("/api/rooms/{id}/events", get(live::events))
         .with_state(app)
 }
 
-/// Serves `router` on `listener` until `shutdown` resolves; open event
-/// streams end when their rooms do.
-///
-/// # Errors
-///
-/// The listener fails.
-pub async fn serve(
-    listener: TcpListener,
-    router: Router,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown)
-        .await
+/// Runs `request` to its answer within `limit`; beyond it, the answer is
+/// `408 Request Timeout` and the connection is closed.
+async fn time_limited(
+    limit: std::time::Duration,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(answer) => answer,
+        Err(_) => (
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            [(axum::http::header::CONNECTION, "close")],
+            "the request took too long\n",
+        )
+            .into_response(),
+    }
 }
 
 /// A web side running on the current runtime, for tools and tests that
@@ -140,11 +178,12 @@ impl EmbeddedWeb {
     ) -> std::io::Result<EmbeddedWeb> {
         let listener = TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
-        let task = tokio::spawn(serve(
-            listener,
-            router(stats, settings),
-            std::future::pending(),
-        ));
+        let limits = settings.limits.clone();
+        let router = router(stats, settings);
+        let task =
+            tokio::spawn(
+                async move { serve(listener, router, &limits, std::future::pending()).await },
+            );
         Ok(EmbeddedWeb { addr, task })
     }
 

@@ -19,6 +19,7 @@
 use std::{
     collections::HashMap,
     convert::Infallible,
+    net::IpAddr,
     sync::{Arc, Mutex, PoisonError},
     time::Duration,
 };
@@ -34,6 +35,7 @@ use futures_util::stream::{self, Stream};
 use serde::Serialize;
 use spielleiter_server::{
     ids::RoomId,
+    limits::AddressSlot,
     showroom::{RoomPhase, RoomSnapshot, Showroom},
 };
 use tokio::{
@@ -43,6 +45,7 @@ use tokio::{
 
 use crate::{
     App,
+    connections::Peer,
     error::ApiError,
     views::{self, RoomView},
 };
@@ -112,8 +115,12 @@ pub struct RoomList {
 
 /// `GET /api/rooms`: the open rooms (when allowed) and the last finished
 /// games.
-pub async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Json<RoomList> {
-    let live = app.access.may_watch(&headers);
+pub async fn list(
+    State(app): State<Arc<App>>,
+    Peer(peer): Peer,
+    headers: HeaderMap,
+) -> Result<Json<RoomList>, ApiError> {
+    let live = app.access.may_watch(&headers, peer, &app.guard).await?;
     let rooms = if live {
         app.stats
             .rooms
@@ -134,20 +141,25 @@ pub async fn list(State(app): State<Arc<App>>, headers: HeaderMap) -> Json<RoomL
         .iter()
         .map(|snapshot| views::room(snapshot, false))
         .collect();
-    Json(RoomList {
+    Ok(Json(RoomList {
         live,
         login: !live && app.access.can_log_in(),
         rooms,
         finished,
-    })
+    }))
 }
 
 /// The newest snapshot of room `id`: a running room's only when the
 /// request may watch, a finished room's to everyone.
-fn snapshot(app: &App, id: &str, headers: &HeaderMap) -> Result<Arc<RoomSnapshot>, ApiError> {
+async fn snapshot(
+    app: &App,
+    id: &str,
+    peer: IpAddr,
+    headers: &HeaderMap,
+) -> Result<Arc<RoomSnapshot>, ApiError> {
     let id = RoomId::from(id);
     if let Some(room) = app.stats.rooms.watch(&id) {
-        if !app.access.may_watch(headers) {
+        if !app.access.may_watch(headers, peer, &app.guard).await? {
             return Err(unauthorized(app));
         }
         return Ok(Arc::clone(&room.borrow()));
@@ -168,9 +180,10 @@ fn unauthorized(app: &App) -> ApiError {
 pub async fn room(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    Peer(peer): Peer,
     headers: HeaderMap,
 ) -> Result<Json<RoomView>, ApiError> {
-    let snapshot = snapshot(&app, &id, &headers)?;
+    let snapshot = snapshot(&app, &id, peer, &headers).await?;
     Ok(Json(views::room(&snapshot, true)))
 }
 
@@ -178,9 +191,10 @@ pub async fn room(
 pub async fn board(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    Peer(peer): Peer,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let snapshot = snapshot(&app, &id, &headers)?;
+    let snapshot = snapshot(&app, &id, peer, &headers).await?;
     let svg = views::board_svg(&snapshot.game, &snapshot.names, Vec::new());
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
 }
@@ -192,21 +206,31 @@ pub async fn board(
 pub async fn events(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    Peer(peer): Peer,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let id = RoomId::from(id.as_str());
     let source = match app.stats.rooms.watch(&id) {
-        Some(room) if app.access.may_watch(&headers) => Source::Live(room),
+        Some(room) if app.access.may_watch(&headers, peer, &app.guard).await? => Source::Live(room),
         Some(_) => return Err(unauthorized(&app)),
         None => match app.stats.rooms.finished_room(&id) {
             Some(last) => Source::Finished(Some(last)),
             None => return Err(ApiError::NotFound("no such room".to_owned())),
         },
     };
+    // One address cannot hold all streams.
+    let slot = app.stream_slots.take(peer).ok_or(ApiError::BusyAddress)?;
     let permit = Arc::clone(&app.streams)
         .try_acquire_owned()
         .map_err(|_| ApiError::Busy)?;
-    let body = Body::from_stream(room_events(app, source, permit));
+    let body = Body::from_stream(room_events(
+        app,
+        source,
+        StreamPermit {
+            _permit: permit,
+            _slot: slot,
+        },
+    ));
     Ok((
         [
             (header::CONTENT_TYPE, "text/event-stream"),
@@ -230,14 +254,21 @@ struct Cursor {
     /// Whether the last event showed the game over.
     over: bool,
     /// Counts the open streams while the stream lives.
+    _permit: StreamPermit,
+}
+
+/// A stream's place among all streams and among its address's, given
+/// back when the stream ends.
+struct StreamPermit {
     _permit: OwnedSemaphorePermit,
+    _slot: AddressSlot,
 }
 
 /// The events of one stream, each one buffer.
 fn room_events(
     app: Arc<App>,
     source: Source,
-    permit: OwnedSemaphorePermit,
+    permit: StreamPermit,
 ) -> impl Stream<Item = Result<Bytes, Infallible>> {
     let cursor = Cursor {
         app,
@@ -373,7 +404,12 @@ mod tests {
         AnyGame,
         blokus::{Blokus, PieceKind},
     };
-    use spielleiter_server::stats::ServerStats;
+    use spielleiter_server::{
+        Config,
+        config::HttpPublic,
+        limits::{AddressSlots, AuthBackoff},
+        stats::ServerStats,
+    };
     use tokio::sync::Semaphore;
 
     use super::*;
@@ -394,14 +430,32 @@ mod tests {
     }
 
     fn app() -> Arc<App> {
+        let stats = Arc::new(ServerStats::default());
         Arc::new(App {
-            stats: Arc::new(ServerStats::default()),
-            access: Access::new(IpAddr::V4(Ipv4Addr::LOCALHOST), false, None),
+            guard: crate::access::Guard::new(
+                Arc::new(AuthBackoff::for_config(&Config::default())),
+                Arc::clone(&stats),
+            ),
+            stats,
+            access: Access::new(IpAddr::V4(Ipv4Addr::LOCALHOST), HttpPublic::Auto, None),
             replay_dir: None,
             streams: Arc::new(Semaphore::new(MAX_STREAMS)),
+            stream_slots: AddressSlots::new(2, false),
             boards: Boards::default(),
             pacer: EventPacer::default(),
         })
+    }
+
+    fn stream_permit(app: &App) -> StreamPermit {
+        StreamPermit {
+            _permit: Arc::clone(&app.streams)
+                .try_acquire_owned()
+                .expect("permit"),
+            _slot: app
+                .stream_slots
+                .take(IpAddr::V4(Ipv4Addr::LOCALHOST))
+                .expect("slot"),
+        }
     }
 
     fn newest(app: &App, id: &str) -> Arc<RoomSnapshot> {
@@ -440,9 +494,7 @@ mod tests {
         let app = app();
         let publisher = app.stats.rooms.open(snapshot("a"));
         let room = app.stats.rooms.watch(&RoomId::from("a")).expect("open");
-        let permit = Arc::clone(&app.streams)
-            .try_acquire_owned()
-            .expect("permit");
+        let permit = stream_permit(&app);
         let mut events = Box::pin(room_events(Arc::clone(&app), Source::Live(room), permit));
         let first = events.next().await.expect("an event").expect("infallible");
         assert!(first.starts_with(br#"event: room"#), "{first:?}");
@@ -513,9 +565,7 @@ mod tests {
         let turn = Instant::now() + EventPacer::TURN * 100;
         *app.pacer.next.lock().expect("lock") = turn;
         let room = app.stats.rooms.watch(&RoomId::from("a")).expect("open");
-        let permit = Arc::clone(&app.streams)
-            .try_acquire_owned()
-            .expect("permit");
+        let permit = stream_permit(&app);
         let mut events = Box::pin(room_events(Arc::clone(&app), Source::Live(room), permit));
         events.next().await.expect("an event").expect("infallible");
         assert_eq!(Instant::now(), turn);

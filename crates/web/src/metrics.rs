@@ -198,7 +198,7 @@ pub fn families(stats: &ServerStats, web_streams: u64) -> Vec<MetricFamily> {
         ),
         family(
             "spielleiter_failed_authentications_total",
-            "authenticate requests with a wrong passphrase.",
+            "Wrong administrator passphrases: authenticate on the game port, logins and bearer tokens on the web side.",
             MetricType::COUNTER,
             vec![counter(get(&stats.failed_authentications), &[])],
         ),

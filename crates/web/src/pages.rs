@@ -11,7 +11,7 @@ use axum::{
 };
 use serde::Deserialize;
 
-use crate::{App, access::SESSION_COOKIE};
+use crate::{App, access::SESSION_COOKIE, connections::Peer};
 
 const INDEX: &str = include_str!("../assets/index.html");
 const ROOM: &str = include_str!("../assets/room.html");
@@ -54,13 +54,18 @@ pub struct Login {
 
 /// `POST /login`: with the administrator passphrase, sets the session
 /// cookie and goes to the room list; otherwise back to the form.
-pub async fn log_in(State(app): State<Arc<App>>, Form(login): Form<Login>) -> Response {
-    match app.access.log_in(&login.passphrase) {
-        Some(session) => {
+pub async fn log_in(
+    State(app): State<Arc<App>>,
+    Peer(peer): Peer,
+    Form(login): Form<Login>,
+) -> Response {
+    match app.access.log_in(&login.passphrase, peer, &app.guard).await {
+        Ok(Some(session)) => {
             let cookie = format!("{SESSION_COOKIE}={session}; Path=/; HttpOnly; SameSite=Strict");
             ([(header::SET_COOKIE, cookie)], Redirect::to("/")).into_response()
         }
-        None => Redirect::to("/login?failed").into_response(),
+        Ok(None) => Redirect::to("/login?failed").into_response(),
+        Err(too_soon) => (StatusCode::TOO_MANY_REQUESTS, too_soon.to_string()).into_response(),
     }
 }
 
