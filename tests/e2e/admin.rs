@@ -20,6 +20,7 @@ async fn prepare(
 ) -> (String, Vec<String>) {
     admin
         .send(&ClientMessage::Prepare(Prepare {
+            seed: None,
             game_type: Some("swc_2021_blokus".to_owned()),
             pause,
             slots,

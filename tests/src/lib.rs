@@ -107,6 +107,7 @@ impl TestServer {
         let mut admin = self.admin().await;
         admin
             .send(&ClientMessage::Prepare(spielleiter_protocol::Prepare {
+                seed: None,
                 game_type: Some(game.id().to_owned()),
                 pause: false,
                 slots: names.iter().map(|name| slot(name)).collect(),
@@ -787,6 +788,7 @@ impl BackgroundGame {
         let mut admin = server.admin().await;
         admin
             .send(&ClientMessage::Prepare(spielleiter_protocol::Prepare {
+                seed: None,
                 game_type: Some(game.id().to_owned()),
                 pause: false,
                 slots: vec![slot("ref-greedy"), slot("ref-random")],
