@@ -459,6 +459,19 @@ impl SeasonStore for PostgresStore {
         })
     }
 
+    async fn release_worker(&self, season: &str, worker: &str) -> Result<u64, SeasonError> {
+        self.with_client(async |client| {
+            client
+                .execute(
+                    "UPDATE games SET state = 'waiting', lease_until = NULL \
+                     WHERE season = $1 AND worker = $2 AND state = 'running'",
+                    &[&season, &worker],
+                )
+                .await
+        })
+        .await
+    }
+
     async fn games(&self, season: &str) -> Result<Vec<GameRow>, SeasonError> {
         let rows = self
             .with_client(async |client| {

@@ -391,6 +391,18 @@ impl SeasonStore for SqliteStore {
         })
     }
 
+    async fn release_worker(&self, season: &str, worker: &str) -> Result<u64, SeasonError> {
+        let changed = self
+            .lock()
+            .execute(
+                "UPDATE games SET state = 'waiting', lease_until = NULL \
+                 WHERE season = ?1 AND worker = ?2 AND state = 'running'",
+                params![season, worker],
+            )
+            .map_err(|e| self.error(e))?;
+        Ok(changed as u64)
+    }
+
     async fn games(&self, season: &str) -> Result<Vec<GameRow>, SeasonError> {
         let connection = self.lock();
         let mut query = connection

@@ -202,6 +202,19 @@ pub trait SeasonStore: Send + Sync {
         max_failures: u32,
     ) -> impl Future<Output = Result<GivenBack, SeasonError>> + Send;
 
+    /// Gives back every game `worker` holds, uncounted: for a store one
+    /// process owns (a `tournament`'s file), whose earlier run was killed
+    /// holding games. Returns how many.
+    ///
+    /// # Errors
+    ///
+    /// The store fails.
+    fn release_worker(
+        &self,
+        season: &str,
+        worker: &str,
+    ) -> impl Future<Output = Result<u64, SeasonError>> + Send;
+
     /// Every game of the season, by number.
     ///
     /// # Errors
@@ -346,6 +359,10 @@ impl SeasonStore for AnyStore {
         max_failures: u32,
     ) -> Result<GivenBack, SeasonError> {
         dispatch!(self, s => s.give_back(claim, error, max_failures))
+    }
+
+    async fn release_worker(&self, season: &str, worker: &str) -> Result<u64, SeasonError> {
+        dispatch!(self, s => s.release_worker(season, worker))
     }
 
     async fn games(&self, season: &str) -> Result<Vec<GameRow>, SeasonError> {

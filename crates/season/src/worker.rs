@@ -40,6 +40,10 @@ pub struct WorkerSettings {
     /// How long to wait before asking again when no game can be claimed
     /// but the season is not over (other workers hold games).
     pub poll: Duration,
+    /// Whether replays stay files where the server wrote them, named in
+    /// the results (a `tournament` on one machine), instead of going into
+    /// the store, gzipped (a worker of a season on many machines).
+    pub keep_replay_files: bool,
 }
 
 impl WorkerSettings {
@@ -52,6 +56,7 @@ impl WorkerSettings {
             heartbeat: Duration::from_secs(3),
             max_failures: 3,
             poll: Duration::from_secs(1),
+            keep_replay_files: false,
         }
     }
 }
@@ -296,7 +301,11 @@ async fn play_claimed<S: SeasonStore>(
     };
     match played {
         Ok(Some(mut record)) => {
-            let replay = record.replay.take().and_then(|path| packed_replay(&path));
+            let replay = if settings.keep_replay_files {
+                None
+            } else {
+                record.replay.take().and_then(|path| packed_replay(&path))
+            };
             let stored = patiently("storing a result", shutdown, || {
                 store.record(claim, &record, replay.as_deref())
             })
