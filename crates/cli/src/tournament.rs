@@ -252,6 +252,7 @@ async fn play(
     let mut worker = WorkerSettings::new(WORKER.to_owned());
     worker.slots = template.parallel;
     worker.keep_replay_files = true;
+    worker.leave_unstartable = false;
     let (events, mut finished) = tokio::sync::mpsc::unbounded_channel();
     let observer: WorkerObserver = Arc::new(move |event: &WorkerEvent| {
         let _ = events.send(event.clone());

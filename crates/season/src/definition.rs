@@ -191,7 +191,7 @@ impl SeasonDefinition {
 }
 
 /// Whether `path` is a file, or a bare name found in a directory of PATH.
-fn command_exists(path: &std::path::Path) -> bool {
+pub(crate) fn command_exists(path: &std::path::Path) -> bool {
     if path.components().count() > 1 {
         return path.is_file();
     }

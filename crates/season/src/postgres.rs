@@ -325,8 +325,11 @@ impl SeasonStore for PostgresStore {
         worker: &str,
         lease: Duration,
         max_failures: u32,
+        tables: Option<&[u32]>,
     ) -> Result<Option<Claim>, SeasonError> {
         let lease_ms = millis(lease);
+        let tables: Option<Vec<i32>> =
+            tables.map(|tables| tables.iter().map(|&t| t as i32).collect());
         let max_failures = i64::from(max_failures);
         let message = expired_message(max_failures);
         let row = self
@@ -353,11 +356,12 @@ impl SeasonStore for PostgresStore {
                              worker = $2, lease_until = {NOW_MS} + $3, started_ms = {NOW_MS} \
                              FROM (SELECT number FROM games WHERE season = $1 \
                                    AND (state = 'waiting' OR (state = 'running' AND lease_until < {NOW_MS})) \
+                                   AND ($4::int[] IS NULL OR table_index = ANY($4)) \
                                    ORDER BY number LIMIT 1 FOR UPDATE SKIP LOCKED) AS next \
                              WHERE games.season = $1 AND games.number = next.number \
                              RETURNING games.number, games.table_index, games.table_game, games.attempt"
                         ),
-                        &[&season, &worker, &lease_ms],
+                        &[&season, &worker, &lease_ms, &tables],
                     )
                     .await
             })

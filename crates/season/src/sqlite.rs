@@ -190,8 +190,14 @@ impl SqliteStore {
         worker: &str,
         lease: Duration,
         max_failures: u32,
+        tables: Option<&[u32]>,
     ) -> Result<Option<Claim>, SeasonError> {
         let now = now_ms();
+        // Numbers only: safe to write into the statement.
+        let only_tables = tables.map_or_else(String::new, |tables| {
+            let list: Vec<String> = tables.iter().map(u32::to_string).collect();
+            format!("AND table_index IN ({}) ", list.join(", "))
+        });
         let mut connection = self.lock();
         let transaction = connection
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -221,9 +227,11 @@ impl SqliteStore {
         }
         let next: Option<(u32, u32, u32, String)> = transaction
             .query_row(
-                "SELECT number, table_index, table_game, state FROM games WHERE season = ?1 \
-                 AND (state = 'waiting' OR (state = 'running' AND lease_until < ?2)) \
-                 ORDER BY number LIMIT 1",
+                &format!(
+                    "SELECT number, table_index, table_game, state FROM games WHERE season = ?1 \
+                     AND (state = 'waiting' OR (state = 'running' AND lease_until < ?2)) \
+                     {only_tables}ORDER BY number LIMIT 1"
+                ),
                 params![season, now],
                 |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
             )
@@ -304,8 +312,9 @@ impl SeasonStore for SqliteStore {
         worker: &str,
         lease: Duration,
         max_failures: u32,
+        tables: Option<&[u32]>,
     ) -> Result<Option<Claim>, SeasonError> {
-        self.claim_now(season, worker, lease, max_failures)
+        self.claim_now(season, worker, lease, max_failures, tables)
     }
 
     async fn heartbeat(&self, claim: &Claim, lease: Duration) -> Result<bool, SeasonError> {

@@ -150,7 +150,9 @@ pub trait SeasonStore: Send + Sync {
     /// Claims the waiting game with the lowest number, or a running one
     /// whose lease has expired (a failure of its worker: one whose
     /// failures reach `max_failures` is marked failed instead), for
-    /// `lease`; `None` when no game can be claimed now.
+    /// `lease`; only games of `tables` when given (a worker that cannot
+    /// start some player leaves that player's games to others); `None`
+    /// when no game can be claimed now.
     ///
     /// # Errors
     ///
@@ -161,6 +163,7 @@ pub trait SeasonStore: Send + Sync {
         worker: &str,
         lease: Duration,
         max_failures: u32,
+        tables: Option<&[u32]>,
     ) -> impl Future<Output = Result<Option<Claim>, SeasonError>> + Send;
 
     /// Extends the claim's lease by `lease` from now; false if the claim
@@ -335,8 +338,9 @@ impl SeasonStore for AnyStore {
         worker: &str,
         lease: Duration,
         max_failures: u32,
+        tables: Option<&[u32]>,
     ) -> Result<Option<Claim>, SeasonError> {
-        dispatch!(self, s => s.claim(season, worker, lease, max_failures))
+        dispatch!(self, s => s.claim(season, worker, lease, max_failures, tables))
     }
 
     async fn heartbeat(&self, claim: &Claim, lease: Duration) -> Result<bool, SeasonError> {

@@ -14,12 +14,13 @@ use std::{
 };
 
 use flate2::{Compression, write::GzEncoder};
-use spielleiter_arena::{GameRecord, MatchSettings, play_table_game};
+use spielleiter_arena::{GameRecord, MatchSettings, Program, play_table_game};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 use tracing::{error, info, warn};
 
 use crate::{
+    definition::command_exists,
     error::SeasonError,
     store::{Claim, GameState, GivenBack, SeasonStore},
 };
@@ -44,6 +45,11 @@ pub struct WorkerSettings {
     /// the results (a `tournament` on one machine), instead of going into
     /// the store, gzipped (a worker of a season on many machines).
     pub keep_replay_files: bool,
+    /// Whether the games of a player this host cannot start (a command
+    /// not found) are left to other workers (a season on many machines),
+    /// or played and recorded as that player's crash (a `tournament`,
+    /// whose worker is the only one).
+    pub leave_unstartable: bool,
 }
 
 impl WorkerSettings {
@@ -57,6 +63,7 @@ impl WorkerSettings {
             max_failures: 3,
             poll: Duration::from_secs(1),
             keep_replay_files: false,
+            leave_unstartable: true,
         }
     }
 }
@@ -164,6 +171,35 @@ pub async fn run_worker<S: SeasonStore + 'static>(
             .collect(),
     );
     info!(season, worker = %settings.name, slots = settings.slots, games = tournament.schedule().len(), "worker starts");
+    // A player this host cannot start: said once, and its games are left
+    // to workers that can.
+    let missing: Vec<&str> = tournament
+        .players
+        .iter()
+        .filter(|p| match &p.program {
+            Program::Executable { path, .. } => !command_exists(path),
+            Program::Builtin(_) => false,
+        })
+        .map(|p| p.name.as_str())
+        .collect();
+    let tables: Option<Arc<Vec<u32>>> = if missing.is_empty() || !settings.leave_unstartable {
+        None
+    } else {
+        let playable: Vec<u32> = tournament
+            .tables()
+            .iter()
+            .enumerate()
+            .filter(|(_, table)| {
+                table
+                    .players
+                    .iter()
+                    .all(|&p| !missing.contains(&tournament.players[p].name.as_str()))
+            })
+            .map(|(index, _)| index as u32)
+            .collect();
+        error!(season, worker = %settings.name, players = %missing.join(", "), playable_tables = playable.len(), "this host cannot start these players (command not found); their games are left to other workers");
+        Some(Arc::new(playable))
+    };
     let mut slots = JoinSet::new();
     for slot in 0..settings.slots.max(1) {
         let store = Arc::clone(&store);
@@ -172,8 +208,19 @@ pub async fn run_worker<S: SeasonStore + 'static>(
         let shutdown = shutdown.clone();
         let observer = observer.clone();
         let season = season.to_owned();
+        let tables = tables.clone();
         slots.spawn(async move {
-            run_slot(store, &season, matches, &settings, slot, shutdown, observer).await
+            run_slot(
+                store,
+                &season,
+                matches,
+                tables.as_deref().map(Vec::as_slice),
+                &settings,
+                slot,
+                shutdown,
+                observer,
+            )
+            .await
         });
     }
     let mut report = WorkerReport::default();
@@ -204,10 +251,12 @@ pub async fn run_worker<S: SeasonStore + 'static>(
     Ok(report)
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn run_slot<S: SeasonStore + 'static>(
     store: Arc<S>,
     season: &str,
     matches: Arc<Vec<MatchSettings>>,
+    tables: Option<&[u32]>,
     settings: &WorkerSettings,
     slot: usize,
     shutdown: CancellationToken,
@@ -221,6 +270,7 @@ async fn run_slot<S: SeasonStore + 'static>(
                 &settings.name,
                 settings.lease,
                 settings.max_failures,
+                tables,
             )
         })
         .await?;

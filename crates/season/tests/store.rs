@@ -68,19 +68,27 @@ async fn claims_are_fenced_by_attempt_and_lease() {
     assert!(other.contains("seed 2 here, 1 there"), "{other}");
 
     // Claims come in the schedule's order.
-    let first = store.claim("s", "w1", LONG, 3).await.unwrap().unwrap();
+    let first = store
+        .claim("s", "w1", LONG, 3, None)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!((first.game.number, first.attempt), (1, 1));
     // A lease that has run out: the game is claimed again, and the first
     // claim can neither renew nor write.
     let second = store
-        .claim("s", "w2", Duration::ZERO, 3)
+        .claim("s", "w2", Duration::ZERO, 3, None)
         .await
         .unwrap()
         .unwrap();
     assert_eq!(second.game.number, 2);
     tokio::time::sleep(Duration::from_millis(5)).await;
     assert!(!store.heartbeat(&second, LONG).await.unwrap());
-    let again = store.claim("s", "w3", LONG, 3).await.unwrap().unwrap();
+    let again = store
+        .claim("s", "w3", LONG, 3, None)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!((again.game.number, again.attempt), (2, 2));
     assert!(!store.record(&second, &record(1), None).await.unwrap());
     assert!(store.heartbeat(&again, LONG).await.unwrap());
@@ -104,6 +112,18 @@ async fn claims_are_fenced_by_attempt_and_lease() {
         Some(&b"gz"[..])
     );
     assert_eq!(store.replay("s", 1).await.unwrap(), None);
+    // A worker that cannot play table 2 (game 3) leaves it to others.
+    let elsewhere = store
+        .claim("s", "w4", LONG, 3, Some(&[0, 1]))
+        .await
+        .unwrap();
+    assert_eq!(elsewhere, None);
+    let here = store
+        .claim("s", "w5", LONG, 3, Some(&[2]))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(here.game.number, 3);
 }
 
 #[tokio::test]
@@ -117,7 +137,7 @@ async fn games_that_fail_too_often_are_given_up() {
         .unwrap();
     // Two failures reported by workers, then a third: given up.
     for round in 1..=3 {
-        let claim = store.claim("s", "w", LONG, 3).await.unwrap().unwrap();
+        let claim = store.claim("s", "w", LONG, 3, None).await.unwrap().unwrap();
         assert_eq!(claim.game.number, 1);
         let given = store
             .give_back(&claim, Some("server lost"), 3)
@@ -131,7 +151,7 @@ async fn games_that_fail_too_often_are_given_up() {
         assert_eq!(given, expected);
     }
     // A shutdown gives a game back without counting.
-    let claim = store.claim("s", "w", LONG, 3).await.unwrap().unwrap();
+    let claim = store.claim("s", "w", LONG, 3, None).await.unwrap().unwrap();
     assert_eq!(claim.game.number, 2);
     assert_eq!(
         store.give_back(&claim, None, 3).await.unwrap(),
@@ -140,20 +160,26 @@ async fn games_that_fail_too_often_are_given_up() {
     // Expired leases count too: with one failure allowed, the expired game
     // is given up at the next claim.
     let claim = store
-        .claim("s", "w", Duration::ZERO, 1)
+        .claim("s", "w", Duration::ZERO, 1, None)
         .await
         .unwrap()
         .unwrap();
     assert_eq!(claim.game.number, 2);
     tokio::time::sleep(Duration::from_millis(5)).await;
-    let next = store.claim("s", "w", LONG, 1).await.unwrap().unwrap();
+    let next = store.claim("s", "w", LONG, 1, None).await.unwrap().unwrap();
     assert_eq!(next.game.number, 3);
     let games = store.games("s").await.unwrap();
     assert_eq!(games[0].state, GameState::Failed);
     assert_eq!(games[0].error.as_deref(), Some("server lost"));
     assert_eq!(games[1].state, GameState::Failed);
     assert_eq!(games[1].failures, 1);
-    assert!(store.claim("s", "w", LONG, 1).await.unwrap().is_none());
+    assert!(
+        store
+            .claim("s", "w", LONG, 1, None)
+            .await
+            .unwrap()
+            .is_none()
+    );
 }
 
 #[tokio::test]
