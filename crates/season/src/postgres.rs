@@ -334,8 +334,10 @@ impl SeasonStore for PostgresStore {
         let message = expired_message(max_failures);
         let row = self
             .with_client(async |client| {
-                // Games whose workers stopped too often are given up.
-                client
+                // One transaction, one commit: games whose workers stopped
+                // too often are given up, then the next game is claimed.
+                let transaction = client.transaction().await?;
+                transaction
                     .execute(
                         &format!(
                             "UPDATE games SET state = 'failed', failures = failures + 1, \
@@ -346,24 +348,30 @@ impl SeasonStore for PostgresStore {
                         &[&season, &max_failures, &message],
                     )
                     .await?;
-                client
+                let claimed = transaction
                     .query_opt(
                         &format!(
-                            "UPDATE games SET state = 'running', attempt = attempt + 1, \
+                            // The next game in a materialised CTE, read once
+                            // by the update (an uncorrelated sub-select):
+                            // a subquery joined in FROM may be scanned again
+                            // per row and, skipping locked rows, claim many.
+                            "WITH next AS MATERIALIZED (SELECT number FROM games WHERE season = $1 \
+                                 AND (state = 'waiting' OR (state = 'running' AND lease_until < {NOW_MS})) \
+                                 AND ($4::int[] IS NULL OR table_index = ANY($4)) \
+                                 ORDER BY number LIMIT 1 FOR UPDATE SKIP LOCKED) \
+                             UPDATE games SET state = 'running', attempt = attempt + 1, \
                              failures = failures + CASE WHEN games.state = 'running' THEN 1 ELSE 0 END, \
                              error = CASE WHEN games.state = 'running' \
                                  THEN 'its worker stopped renewing the lease' ELSE error END, \
                              worker = $2, lease_until = {NOW_MS} + $3, started_ms = {NOW_MS} \
-                             FROM (SELECT number FROM games WHERE season = $1 \
-                                   AND (state = 'waiting' OR (state = 'running' AND lease_until < {NOW_MS})) \
-                                   AND ($4::int[] IS NULL OR table_index = ANY($4)) \
-                                   ORDER BY number LIMIT 1 FOR UPDATE SKIP LOCKED) AS next \
-                             WHERE games.season = $1 AND games.number = next.number \
+                             WHERE season = $1 AND number = (SELECT number FROM next) \
                              RETURNING games.number, games.table_index, games.table_game, games.attempt"
                         ),
                         &[&season, &worker, &lease_ms, &tables],
                     )
-                    .await
+                    .await?;
+                transaction.commit().await?;
+                Ok(claimed)
             })
             .await?;
         Ok(row.map(|row| Claim {

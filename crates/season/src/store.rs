@@ -404,6 +404,7 @@ CREATE TABLE games (
     PRIMARY KEY (season, number)
 );
 CREATE INDEX games_by_state ON games (season, state, number);
+CREATE INDEX games_open ON games (season, number) WHERE state IN ('waiting', 'running');
 "];
 
 /// The failure message of a game whose worker stopped holding it.
