@@ -211,6 +211,20 @@ async fn standings(args: &StandingsArgs) -> anyhow::Result<()> {
     }
     let progress = report::Progress::of(&games);
     println!("{standings}");
+    println!("live rating (Weng-Lin, updated game by game; about 95 % within ± 2σ):");
+    println!(
+        "{:<16} {:>6} {:>8} {:>6}",
+        "player", "games", "rating", "± 2σ"
+    );
+    for row in report::live_ratings(&definition, &games) {
+        println!(
+            "{:<16} {:>6} {:>8.2} {:>6.2}",
+            row.name,
+            row.games,
+            row.rating,
+            2.0 * row.uncertainty
+        );
+    }
     if !progress.is_over() {
         println!("{} of {} games so far", progress.done, games.len());
     }
