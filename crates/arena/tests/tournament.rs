@@ -332,8 +332,11 @@ async fn a_store_of_another_tournament_is_refused() {
     server.stop().await;
 }
 
+/// A game's table, number, win points and game points.
+type PlayedGame = (Vec<String>, u32, Vec<u32>, Vec<u32>);
+
 /// Each game's results, by table and number, in a comparable order.
-fn games_played(records: &[GameRecord]) -> Vec<(Vec<String>, u32, Vec<u32>, Vec<u32>)> {
+fn games_played(records: &[GameRecord]) -> Vec<PlayedGame> {
     let mut games: Vec<_> = records
         .iter()
         .map(|r| {
