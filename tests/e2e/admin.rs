@@ -21,6 +21,7 @@ async fn prepare(
 ) -> (String, Vec<String>) {
     admin
         .send(&ClientMessage::Prepare(Prepare {
+            seed: None,
             game_type: Some("swc_2021_blokus".to_owned()),
             pause,
             slots,
@@ -674,6 +675,7 @@ async fn prepare_without_slots_or_with_an_overlong_name_is_refused() {
                 game_type: Some("swc_2021_blokus".to_owned()),
                 pause: false,
                 slots,
+                seed: None,
             }))
             .await;
         match admin.message().await {

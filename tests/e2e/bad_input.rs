@@ -450,6 +450,7 @@ async fn administration_needs_the_passphrase() {
         let mut stranger = server.connect().await;
         stranger
             .send(&ClientMessage::Prepare(Prepare {
+                seed: None,
                 game_type: Some("swc_2021_blokus".to_owned()),
                 pause: false,
                 slots: vec![slot("a"), slot("b")],

@@ -55,6 +55,7 @@ async fn an_administrator_prepares_observes_and_cancels() {
         reserved: true,
     };
     let prepare = Prepare {
+        seed: None,
         game_type: Some("swc_2021_blokus".to_owned()),
         pause: false,
         slots: vec![slot("alice"), slot("bob")],

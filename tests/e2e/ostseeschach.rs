@@ -117,6 +117,7 @@ async fn blokus_and_ostseeschach_play_side_by_side_to_their_results() {
 async fn prepare(admin: &mut TestClient, pause: bool) -> (String, Vec<String>) {
     admin
         .send(&ClientMessage::Prepare(Prepare {
+            seed: None,
             game_type: Some(OSTSEE.id().to_owned()),
             pause,
             slots: vec![slot("alice"), slot("bob")],

@@ -89,6 +89,7 @@ async fn a_prepared_room_whose_players_do_not_come_expires_and_administrators_he
     let mut admin = server.admin().await;
     admin
         .send(&ClientMessage::Prepare(spielleiter_protocol::Prepare {
+            seed: None,
             game_type: Some("swc_2021_blokus".to_owned()),
             pause: false,
             slots: vec![

@@ -349,6 +349,7 @@ async fn waiting_room(server: &TestServer) -> String {
     let mut admin = server.admin().await;
     admin
         .send(&ClientMessage::Prepare(Prepare {
+            seed: None,
             game_type: Some("swc_2021_blokus".to_owned()),
             pause: false,
             slots: vec![slot("a"), slot("b")],

@@ -133,6 +133,7 @@ async fn waiting_room(admin: &mut TestClient) -> String {
             game_type: Some("swc_2021_blokus".to_owned()),
             pause: false,
             slots: vec![slot("a"), slot("b")],
+            seed: None,
         }))
         .await;
     match admin.message().await {

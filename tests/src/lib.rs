@@ -110,6 +110,7 @@ impl TestServer {
         let mut admin = self.admin().await;
         admin
             .send(&ClientMessage::Prepare(spielleiter_protocol::Prepare {
+                seed: None,
                 game_type: Some(game.id().to_owned()),
                 pause: false,
                 slots: names.iter().map(|name| slot(name)).collect(),
@@ -789,6 +790,7 @@ impl BackgroundGame {
         let mut admin = server.admin().await;
         admin
             .send(&ClientMessage::Prepare(spielleiter_protocol::Prepare {
+                seed: None,
                 game_type: Some(game.id().to_owned()),
                 pause: false,
                 slots: vec![slot("ref-greedy"), slot("ref-random")],

@@ -201,6 +201,7 @@ impl<'a> MatchGame<'a> {
                 game_type: Some(settings.game.id().to_owned()),
                 pause: false,
                 slots,
+                seed: Some(settings.room_seed(game)),
             })
             .await?;
         let room = prepared.room_id;
@@ -499,10 +500,7 @@ fn start_seat(
         log_path: settings
             .log_dir
             .join(format!("{}_game{game}.log", file_name_safe(&spec.name))),
-        seed: settings
-            .seed
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .wrapping_add(u64::from(game) * 2 + seat.player as u64),
+        seed: settings.bot_seed(game, seat.player),
     };
     seat.launched = Some(launch(&spec.program, &invitation)?);
     Ok(())

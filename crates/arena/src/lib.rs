@@ -52,5 +52,6 @@ pub use standings::{Rating, Standing, Standings};
 pub use stats::{EloDifference, PlayerStats, Significance, Summary, significantly_better};
 pub use store::{GameStore, MemoryStore, ResultsFile};
 pub use tournament::{
-    Table, TournamentObserver, TournamentReport, TournamentSettings, run_tournament,
+    Table, TournamentObserver, TournamentReport, TournamentSettings, play_table_game,
+    run_tournament,
 };

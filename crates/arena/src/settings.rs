@@ -168,7 +168,11 @@ pub struct MatchSettings {
     /// How long a program may keep running after its game has ended before
     /// it is killed.
     pub exit_grace: Duration,
-    /// Seeds the random built-in bots (each game gets its own seed).
+    /// Seeds every game's randomness: the room's start piece or start line
+    /// ([`MatchSettings::room_seed`]) and the built-in bots
+    /// ([`MatchSettings::bot_seed`]). Each game's seeds derive from this
+    /// and the game's number alone, so a game is the same game whenever,
+    /// wherever and in whatever order it is played.
     pub seed: u64,
     /// Stop early once one player is better at this significance level
     /// (the TestClient's `--significance`), see
@@ -256,6 +260,21 @@ impl MatchSettings {
         }
     }
 
+    /// The seed of game number `game`'s room (its start piece or start
+    /// line), sent with `prepare`: it depends on the match's seed and the
+    /// game's number only, not on which games ran before on the server.
+    pub fn room_seed(&self, game: u32) -> u64 {
+        split_mix(self.seed ^ split_mix(u64::from(game)))
+    }
+
+    /// The seed of the built-in bot of `player` (by its position in the
+    /// match) in game number `game`.
+    pub fn bot_seed(&self, game: u32, player: usize) -> u64 {
+        self.seed
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(u64::from(game) * 2 + player as u64)
+    }
+
     /// Which player sits in each seat in game number `game` (from 1): the
     /// seats rotate by one player per game, so player 1 has the first seat
     /// (and the first move) in game 1, player 2 in game 2, and so on; over
@@ -271,6 +290,15 @@ impl MatchSettings {
 /// How many connections a server with the default configuration admits
 /// from one address (its `max_connections_per_ip`).
 pub const DEFAULT_SERVER_CONNECTIONS: usize = 32;
+
+/// SplitMix64's finaliser: neighbouring inputs (game 1, game 2) give
+/// unrelated outputs.
+fn split_mix(value: u64) -> u64 {
+    let mut z = value.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
 
 /// Makes equal display names distinct by suffixing each that occurs more
 /// than once with its player number (`-1`, `-2`, …), as the official

@@ -123,6 +123,25 @@ impl TournamentSettings {
         tables
     }
 
+    /// Every game of the schedule as (table index, game number within the
+    /// table), round by round: every table's first game, then every
+    /// table's second, and so on. A season numbers its games in this order
+    /// from 1.
+    pub fn schedule(&self) -> Vec<(usize, u32)> {
+        let tables = self.tables().len();
+        (1..=self.games_per_table)
+            .flat_map(|game| (0..tables).map(move |table| (table, game)))
+            .collect()
+    }
+
+    /// The match the table with index `index` plays (its players, its log
+    /// directory, its seed), or `None` past the last table.
+    pub fn match_of_table(&self, index: usize) -> Option<MatchSettings> {
+        let tables = self.tables();
+        let table = tables.get(index)?;
+        Some(self.table_match(index, table))
+    }
+
     /// The match a table plays.
     fn table_match(&self, index: usize, table: &Table) -> MatchSettings {
         let players: Vec<PlayerSpec> = table
@@ -149,7 +168,13 @@ impl TournamentSettings {
         }
     }
 
-    fn check(&self) -> Result<(), ArenaError> {
+    /// Refuses too few players, a name given twice, no games per table, no
+    /// parallel games, and built-in bots that do not play the game.
+    ///
+    /// # Errors
+    ///
+    /// [`ArenaError::Settings`] naming the problem.
+    pub fn check(&self) -> Result<(), ArenaError> {
         let seats = self.game().player_count();
         if self.players.len() < seats {
             return Err(ArenaError::Settings(format!(
@@ -287,6 +312,27 @@ pub async fn run_tournament(
         ignored,
         interrupted: !all_played,
     })
+}
+
+/// Plays game number `game` (from 1) of the match `settings` of one table
+/// once, for a worker of a season: `None` if `shutdown` stopped it (its
+/// players are killed and its room cancelled; nothing is recorded). The
+/// log directory is created when a player is a program.
+///
+/// # Errors
+///
+/// The log directory cannot be made, or the server cannot be administered;
+/// a player's trouble is a recorded game, not an error.
+pub async fn play_table_game(
+    settings: &MatchSettings,
+    game: u32,
+    shutdown: &CancellationToken,
+) -> Result<Option<GameRecord>, ArenaError> {
+    create_log_dir(settings)?;
+    match crate::game::play_game(settings, game, shutdown).await? {
+        crate::game::GameOutcome::Finished(record) => Ok(Some(*record)),
+        crate::game::GameOutcome::Interrupted => Ok(None),
+    }
 }
 
 /// Refuses a store that holds games of another game, of players who are

@@ -331,3 +331,106 @@ async fn a_store_of_another_tournament_is_refused() {
     assert!(error.contains("not of this tournament"), "{error}");
     server.stop().await;
 }
+
+/// A game's table, number, win points and game points.
+type PlayedGame = (Vec<String>, u32, Vec<u32>, Vec<u32>);
+
+/// Each game's results, by table and number, in a comparable order.
+fn games_played(records: &[GameRecord]) -> Vec<PlayedGame> {
+    let mut games: Vec<_> = records
+        .iter()
+        .map(|r| {
+            (
+                r.players.clone(),
+                r.game,
+                r.win_points.clone(),
+                r.points.clone(),
+            )
+        })
+        .collect();
+    games.sort();
+    games
+}
+
+#[tokio::test]
+async fn blokus_games_are_the_same_games_whatever_the_parallelism_or_interruptions() {
+    // Blokus draws its start piece at random: each room's seed comes from
+    // the tournament's seed and the game's number, so one game at a time,
+    // four at a time, and a stopped and resumed run (on a server that drew
+    // other rooms in between) all play the same games.
+    let dir = tempfile::tempdir().unwrap();
+    let server = server(dir.path()).await;
+    let players = ["a", "b", "c", "d"]
+        .map(|name| player(name, Program::Builtin(BotKind::Random)))
+        .to_vec();
+    let mut settings = tournament(&server, dir.path(), GameType::Blokus2021, players);
+    settings.template.parallel = 1;
+    let mut one = MemoryStore::default();
+    let one_at_a_time = tokio::time::timeout(
+        LIMIT,
+        run_tournament(
+            settings.clone(),
+            &mut one,
+            CancellationToken::new(),
+            &mut Quiet,
+        ),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(one_at_a_time.records.len(), 12);
+
+    settings.template.parallel = 4;
+    let mut four = MemoryStore::default();
+    let four_at_a_time = tokio::time::timeout(
+        LIMIT,
+        run_tournament(
+            settings.clone(),
+            &mut four,
+            CancellationToken::new(),
+            &mut Quiet,
+        ),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(
+        games_played(&four_at_a_time.records),
+        games_played(&one_at_a_time.records)
+    );
+
+    let stop = CancellationToken::new();
+    let mut stopped = MemoryStore::default();
+    let mut observer = StopAfter {
+        after: 3,
+        stored: 0,
+        stop: stop.clone(),
+    };
+    let first = tokio::time::timeout(
+        LIMIT,
+        run_tournament(settings.clone(), &mut stopped, stop, &mut observer),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert!(first.interrupted);
+    let resumed = tokio::time::timeout(
+        LIMIT,
+        run_tournament(settings, &mut stopped, CancellationToken::new(), &mut Quiet),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(
+        games_played(&resumed.records),
+        games_played(&one_at_a_time.records)
+    );
+    // Not all alike: the start pieces differ from game to game.
+    let scores: std::collections::BTreeSet<_> = one_at_a_time
+        .records
+        .iter()
+        .map(|r| r.points.clone())
+        .collect();
+    assert!(scores.len() > 1, "{scores:?}");
+    server.stop().await;
+}

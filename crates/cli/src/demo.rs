@@ -75,6 +75,7 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
     admin.authenticate(server.passphrase()).await?;
     let prepared = admin
         .prepare(Prepare {
+            seed: None,
             game_type: Some(args.game.id().to_owned()),
             pause: false,
             slots: names

@@ -11,9 +11,11 @@ mod match_command;
 mod perft;
 mod pictures;
 mod play;
+mod season;
 mod serve;
 mod show;
 mod tournament;
+mod worker;
 
 use std::process::ExitCode;
 
@@ -48,6 +50,15 @@ enum Command {
     /// rating per player; resumable.
     #[command(disable_help_flag = true)]
     Tournament(Box<tournament::TournamentArgs>),
+    /// A contest season kept in a store (a SQLite file or PostgreSQL):
+    /// create it, see its progress and standings, fetch a game's replay.
+    Season {
+        #[command(subcommand)]
+        command: season::SeasonCommand,
+    },
+    /// Play a season's games from its store until none is left (run one
+    /// per machine, or many).
+    Worker(Box<worker::WorkerArgs>),
     /// Watch one whole game of built-in bots on a server started in this
     /// process.
     Demo(demo::DemoArgs),
@@ -92,6 +103,8 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Match(args)) => match_command::run(&args),
         Some(Command::Tournament(args)) => tournament::run(&args),
+        Some(Command::Season { command }) => season::run(&command),
+        Some(Command::Worker(args)) => worker::run(&args),
         Some(Command::Demo(args)) => demo::run(&args),
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Health(args)) => health::run(&args),

@@ -1,16 +1,26 @@
 //! `spielleiter tournament`: a round-robin league of any hosted game
 //! between any number of players, on a server started in this process or a
-//! running one, ranked by the game's rule; resumable from its results file.
-//! A thin layer over `spielleiter-arena`'s tournament.
+//! running one, ranked by the game's rule; resumable. A tournament is a
+//! season in a SQLite file beside its results file (`league.jsonl` →
+//! `league.season.sqlite`), played by this process's own worker — the
+//! code path of `spielleiter worker`; the results file (JSON lines) is an
+//! export of the store, written again at every start.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::{ArgAction, Args};
+use std::sync::Arc;
+
 use spielleiter_arena::{
-    PlayerSpec, Program, ResultsFile, TerminalProgress, TournamentSettings, run_tournament,
+    GameRecord, GameStore, MatchSettings, Program, ResultsFile, Standings, TerminalProgress,
+    TournamentObserver,
 };
 use spielleiter_rules::GameType;
+use spielleiter_season::{
+    GameState, SeasonDefinition, SeasonError, SeasonPlayer, SeasonStore, SqliteStore, WorkerEvent,
+    WorkerObserver, WorkerSettings, run_worker,
+};
 
 use crate::arena_options::{GameOptions, Venue, interrupt, prepare};
 
@@ -106,16 +116,43 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     runtime.block_on(run_async(args))
 }
 
+/// The season's name in a tournament's own store.
+const SEASON: &str = "tournament";
+/// The worker's name in a tournament's own store: one process owns it.
+const WORKER: &str = "tournament";
+
+/// `league.jsonl` → `league.season.sqlite`, in the same directory: the
+/// tournament's season store (the results file is its export).
+fn season_file(results: &Path) -> PathBuf {
+    let stem = results
+        .file_stem()
+        .map_or_else(|| "tournament".into(), |s| s.to_string_lossy());
+    results.with_file_name(format!("{stem}.season.sqlite"))
+}
+
+/// Writes every stored result to the results file again (in the order
+/// they were stored), through a temporary file, so that the export agrees
+/// with the store after a run that was killed.
+fn export_results(path: &Path, records: &[GameRecord]) -> anyhow::Result<ResultsFile> {
+    let mut text = String::new();
+    for record in records {
+        text.push_str(&serde_json::to_string(record)?);
+        text.push('\n');
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let temporary = path.with_extension("jsonl.partial");
+    std::fs::write(&temporary, text)
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .with_context(|| format!("cannot write the results file {}", path.display()))?;
+    Ok(ResultsFile::new(path))
+}
+
+/// A tournament is a season in a SQLite file beside the results file,
+/// played by this process's own worker with `--parallel` slots: the same
+/// code path as `spielleiter worker` on a season of many machines.
 async fn run_async(args: &TournamentArgs) -> anyhow::Result<()> {
-    let players: Vec<PlayerSpec> = args
-        .players
-        .iter()
-        .map(|(name, program)| PlayerSpec {
-            name: name.clone(),
-            program: program.clone(),
-            timed: !args.no_timeout,
-        })
-        .collect();
     let venue = if args.host.is_some() || args.port.is_some() {
         Venue::Running {
             host: args.host.as_deref().unwrap_or("localhost"),
@@ -128,13 +165,54 @@ async fn run_async(args: &TournamentArgs) -> anyhow::Result<()> {
             config: args.config.as_deref(),
         }
     };
+    let store_path = season_file(&args.results);
+    let store = Arc::new(SqliteStore::open(&store_path)?);
+    // Without --seed, a resumed tournament keeps the seed it began with.
+    let stored_seed = match store.definition(SEASON).await {
+        Ok(definition) => Some(definition.seed),
+        Err(SeasonError::NoSeason { .. }) => None,
+        Err(error) => return Err(error.into()),
+    };
     let (server, mut template) = prepare(venue, Vec::new(), &args.options).await?;
     template.game = args.game;
     template.parallel = args.parallel;
-    let mut settings = TournamentSettings::new(players, template);
-    if let Some(games) = args.games_per_pair {
-        settings.games_per_table = games;
+    let definition = SeasonDefinition {
+        game: args.game.id().to_owned(),
+        players: args
+            .players
+            .iter()
+            .map(|(name, program)| SeasonPlayer {
+                name: name.clone(),
+                start: program.to_string(),
+            })
+            .collect(),
+        games_per_table: args
+            .games_per_pair
+            .unwrap_or_else(|| args.game.league().games_per_table),
+        seed: args.options.seed.or(stored_seed).unwrap_or(template.seed),
+        timed: !args.no_timeout,
+    };
+    let outcome = play(args, &definition, &store, &template).await;
+    if let Some(server) = server {
+        server.stop().await;
     }
+    outcome
+}
+
+async fn play(
+    args: &TournamentArgs,
+    definition: &SeasonDefinition,
+    store: &Arc<SqliteStore>,
+    template: &MatchSettings,
+) -> anyhow::Result<()> {
+    let settings = definition.tournament(template)?;
+    if template.parallel == 0 {
+        anyhow::bail!("--parallel must be at least 1");
+    }
+    let schedule = definition.schedule()?;
+    store.create(SEASON, definition, &schedule).await?;
+    // A run killed before held games; they are played again.
+    store.release_worker(SEASON, WORKER).await?;
     let tables = match settings.tables().len() {
         1 => "1 table".to_owned(),
         n => format!("{n} tables"),
@@ -149,14 +227,78 @@ async fn run_async(args: &TournamentArgs) -> anyhow::Result<()> {
         settings.template.port
     );
 
-    let mut store = ResultsFile::new(&args.results);
+    let stored: Vec<GameRecord> = {
+        let mut done: Vec<_> = store
+            .games(SEASON)
+            .await?
+            .into_iter()
+            .filter(|g| g.state == GameState::Done)
+            .collect();
+        done.sort_by_key(|g| g.finished_ms);
+        done.into_iter().filter_map(|g| g.record).collect()
+    };
+    let mut results = export_results(&args.results, &stored)?;
+    let names = definition.names();
+    let ranking = settings.game().league().ranking;
+    let scheduled = schedule.len() as u32;
+    let mut records = stored;
     let mut progress = TerminalProgress::new(0);
-    let outcome = run_tournament(settings, &mut store, interrupt(), &mut progress).await;
-    progress.finish();
-    if let Some(server) = server {
-        server.stop().await;
+    progress.started(
+        records.len() as u32,
+        scheduled - records.len() as u32,
+        &Standings::from_records(&names, ranking, &records),
+    );
+
+    let mut worker = WorkerSettings::new(WORKER.to_owned());
+    worker.slots = template.parallel;
+    worker.keep_replay_files = true;
+    worker.leave_unstartable = false;
+    let (events, mut finished) = tokio::sync::mpsc::unbounded_channel();
+    let observer: WorkerObserver = Arc::new(move |event: &WorkerEvent| {
+        let _ = events.send(event.clone());
+    });
+    let shutdown = interrupt();
+    let run = run_worker(
+        Arc::clone(store),
+        SEASON,
+        template,
+        &worker,
+        shutdown,
+        Some(observer),
+    );
+    tokio::pin!(run);
+    let mut export_failure = None;
+    let mut on_event = |event: WorkerEvent, records: &mut Vec<GameRecord>| {
+        if let WorkerEvent::Recorded(record) = event {
+            if let Err(error) = results.append(&record) {
+                export_failure.get_or_insert(error);
+            }
+            records.push(*record);
+            let standings = Standings::from_records(&names, ranking, records);
+            if let Some(record) = records.last() {
+                progress.game_finished(record, &standings);
+            }
+        }
+    };
+    let report = loop {
+        tokio::select! {
+            report = &mut run => break report,
+            Some(event) = finished.recv() => on_event(event, &mut records),
+        }
+    };
+    while let Ok(event) = finished.try_recv() {
+        on_event(event, &mut records);
     }
-    let report = outcome?;
+    progress.finish();
+    let report = report?;
+    if let Some(error) = export_failure {
+        return Err(error.into());
+    }
+    // The final table adds the games in the order of the schedule, so the
+    // same results give the same table however they were played.
+    let games = store.games(SEASON).await?;
+    let standings = spielleiter_season::report::standings(definition, &games)?;
+    let done = games.iter().filter(|g| g.state == GameState::Done).count();
     let csv = args
         .csv
         .clone()
@@ -165,32 +307,40 @@ async fn run_async(args: &TournamentArgs) -> anyhow::Result<()> {
         .json
         .clone()
         .unwrap_or_else(|| beside(&args.results, "json"));
-    std::fs::write(&csv, report.standings.to_csv())
+    std::fs::write(&csv, standings.to_csv())
         .with_context(|| format!("cannot write the standings to {}", csv.display()))?;
-    let mut json_text = serde_json::to_string_pretty(&report.standings.to_json())?;
+    let mut json_text = serde_json::to_string_pretty(&standings.to_json())?;
     json_text.push('\n');
     std::fs::write(&json, json_text)
         .with_context(|| format!("cannot write the standings to {}", json.display()))?;
-    if report.ignored > 0 {
-        println!(
-            "{} games of these players in {} are not part of this schedule and are not counted",
-            report.ignored,
-            args.results.display()
-        );
-    }
-    println!("\n{}", report.standings);
+    println!("\n{standings}");
     println!(
-        "Results: {}; standings: {}, {}",
+        "Results: {}; standings: {}, {}; season store: {}",
         args.results.display(),
         csv.display(),
-        json.display()
+        json.display(),
+        season_file(&args.results).display()
     );
+    let failed: Vec<_> = games
+        .iter()
+        .filter(|g| g.state == GameState::Failed)
+        .collect();
+    if !failed.is_empty() {
+        for game in &failed {
+            eprintln!(
+                "game {} failed: {}",
+                game.game.number,
+                game.error.as_deref().unwrap_or("?")
+            );
+        }
+    }
     if report.interrupted {
         anyhow::bail!(
-            "interrupted after {} of {} games; run the same command again to continue",
-            report.records.len(),
-            report.scheduled
+            "interrupted after {done} of {scheduled} games; run the same command again to continue"
         );
+    }
+    if !failed.is_empty() {
+        anyhow::bail!("{} games failed outside the players", failed.len());
     }
     Ok(())
 }

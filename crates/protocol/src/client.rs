@@ -56,6 +56,10 @@ pub struct Prepare {
     pub pause: bool,
     /// The slots, in team order (ONE first).
     pub slots: Vec<SlotDescriptor>,
+    /// The room's random seed (its start piece or start line), a
+    /// Spielleiter extension (`seed="N"`) so that a contest season replays
+    /// the same game on any server; `None`: the server draws one.
+    pub seed: Option<u64>,
 }
 
 /// A packet from a client.
@@ -325,6 +329,9 @@ impl ClientMessage {
                     w.attr("gameType", game_type);
                 }
                 w.attr_bool("pause", prepare.pause);
+                if let Some(seed) = prepare.seed {
+                    w.attr("seed", &seed.to_string());
+                }
                 if !prepare.slots.is_empty() {
                     w.open();
                     for slot in &prepare.slots {
@@ -398,12 +405,19 @@ fn read_prepare(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<ClientMessage,
         game_type: None,
         pause: false,
         slots: Vec::new(),
+        seed: None,
     };
     for attr in el.attributes() {
         let (key, value) = attr?;
         match key {
             "gameType" => prepare.game_type = Some(value.into_owned()),
             "pause" => prepare.pause = parse_bool(&value),
+            "seed" => {
+                let seed = value
+                    .parse()
+                    .map_err(|_| DecodeError::invalid("seed", value.as_ref()))?;
+                prepare.seed = Some(seed);
+            }
             _ => {}
         }
     }

@@ -666,6 +666,7 @@ impl Connection {
                         game_type: prepare.game_type.clone(),
                         paused: prepare.pause,
                         seats,
+                        seed: prepare.seed,
                     })
                     .await;
                 match answer {

@@ -89,6 +89,9 @@ pub struct PrepareRequest {
     pub paused: bool,
     /// The described seats, in slot order; missing ones are open seats.
     pub seats: Vec<SeatSpec>,
+    /// The room's random seed (start piece or start line), as the
+    /// administrator asked; `None`: the lobby's generator draws one.
+    pub seed: Option<u64>,
 }
 
 /// Why the lobby refused.
@@ -512,7 +515,7 @@ impl Lobby {
             }
         }
         let seats = vec![open_seat(game_type); game_type.player_count()];
-        let room_id = self.create_room(game_type, seats, self.settings.start_paused);
+        let room_id = self.create_room(game_type, seats, self.settings.start_paused, None);
         self.seat(&room_id, SeatRequest::Open, outbox)
             .await
             .map_err(|_| LobbyError::RoomFull(room_id))
@@ -643,7 +646,7 @@ impl Lobby {
         let mut seats = request.seats;
         seats.resize_with(players, || open_seat(game_type));
         let reserved: Vec<usize> = (0..players).filter(|&i| seats[i].reserved).collect();
-        let room_id = self.create_room(game_type, seats, request.paused);
+        let room_id = self.create_room(game_type, seats, request.paused, request.seed);
         if !reserved.is_empty() {
             // Every room gets the same time, so the queue stays in order.
             self.expiries.push_back((
@@ -663,9 +666,19 @@ impl Lobby {
         Ok(Prepared { room_id, codes })
     }
 
-    fn create_room(&mut self, game_type: GameType, seats: Vec<SeatSpec>, paused: bool) -> RoomId {
+    /// Creates a room; its game's randomness comes from `seed` when the
+    /// administrator gave one (a season's game is the same game on any
+    /// server, in any order), otherwise from the lobby's generator.
+    fn create_room(
+        &mut self,
+        game_type: GameType,
+        seats: Vec<SeatSpec>,
+        paused: bool,
+        seed: Option<u64>,
+    ) -> RoomId {
         let id = RoomId::random();
-        let mut room_rng = Pcg64::seed_from_u64(self.seeds.random());
+        let seed = seed.unwrap_or_else(|| self.seeds.random());
+        let mut room_rng = Pcg64::seed_from_u64(seed);
         let game = AnyGame::new(game_type, &mut room_rng);
         let open = seats.iter().any(|s| !s.reserved);
         let handle = room::spawn(

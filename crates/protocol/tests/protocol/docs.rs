@@ -197,6 +197,7 @@ fn example(name: &str) -> String {
             password: "secret".into(),
         }]),
         "prepare" => client(&[ClientMessage::Prepare(Prepare {
+            seed: None,
             game_type: Some(GameType::Blokus2021.id().into()),
             pause: false,
             slots: ["alice", "bob"]

@@ -202,13 +202,17 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
                     }
                 ),
                 0..4
-            )
+            ),
+            option::of(any::<u64>())
         )
-            .prop_map(|(game_type, pause, slots)| ClientMessage::Prepare(Prepare {
-                game_type,
-                pause,
-                slots
-            })),
+            .prop_map(
+                |(game_type, pause, slots, seed)| ClientMessage::Prepare(Prepare {
+                    seed,
+                    game_type,
+                    pause,
+                    slots
+                })
+            ),
         text().prop_map(|room_id| ClientMessage::Observe { room_id }),
         (text(), any::<bool>())
             .prop_map(|(room_id, pause)| ClientMessage::Pause { room_id, pause }),

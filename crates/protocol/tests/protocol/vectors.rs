@@ -261,6 +261,7 @@ fn admin_prepare_client_to_server() {
             password: "examplepassword".into(),
         },
         ClientMessage::Prepare(Prepare {
+            seed: None,
             game_type: Some("swc_2021_blokus".into()),
             pause: false,
             slots: vec![slot("alice"), slot("bob")],

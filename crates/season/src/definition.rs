@@ -1,0 +1,286 @@
+//! [`SeasonDefinition`]: what a season is (its game, its players and how
+//! each is started, games per table, seed, clock) and its schedule, derived
+//! from the definition alone so that every worker agrees on it.
+
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use spielleiter_arena::{MatchSettings, PlayerSpec, Program, TournamentSettings};
+use spielleiter_rules::GameType;
+
+use crate::error::SeasonError;
+
+/// How a player is started: whatever every worker can start. Today a
+/// command line present on each worker host, or `builtin:BOT`; a container
+/// image (`docker:IMAGE`, issue 27) becomes one more kind here and in the
+/// match runner's launcher, and the workers do not change: they only hand
+/// this text to the runner.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeasonPlayer {
+    /// The player's display name, distinct within the season.
+    pub name: String,
+    /// How to start it, as written after `NAME=` (`builtin:greedy`,
+    /// `./client --depth 3`).
+    pub start: String,
+}
+
+impl SeasonPlayer {
+    /// The program the match runner starts.
+    ///
+    /// # Errors
+    ///
+    /// The text is no program (an unknown built-in bot, an open quote).
+    pub fn program(&self) -> Result<Program, SeasonError> {
+        Program::from_str(&self.start)
+            .map_err(|e| SeasonError::Definition(format!("player {}: {e}", self.name)))
+    }
+}
+
+/// A season: everything that decides which games are played and how.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeasonDefinition {
+    /// The game's id.
+    pub game: String,
+    /// The entrants, in the order entered.
+    pub players: Vec<SeasonPlayer>,
+    /// Games each table (each pair, in a game of two) plays.
+    pub games_per_table: u32,
+    /// The season's seed: every game's start piece and bots' seeds derive
+    /// from it and the game's place in the schedule.
+    pub seed: u64,
+    /// Whether the server times the players.
+    pub timed: bool,
+}
+
+/// One game of a season's schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScheduledGame {
+    /// The game's number in the season, from 1.
+    pub number: u32,
+    /// Its table, by index in [`TournamentSettings::tables`].
+    pub table: u32,
+    /// Its number within the table's match, from 1.
+    pub table_game: u32,
+}
+
+impl SeasonDefinition {
+    /// The game played.
+    ///
+    /// # Errors
+    ///
+    /// The id names no hosted game.
+    pub fn game_type(&self) -> Result<GameType, SeasonError> {
+        GameType::from_id(&self.game)
+            .ok_or_else(|| SeasonError::Definition(format!("unknown game `{}`", self.game)))
+    }
+
+    /// The entrants' names.
+    pub fn names(&self) -> Vec<String> {
+        self.players.iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// The tournament this season is, played as `template` says (server,
+    /// limits, log directory, parallel games); the game, seed and players
+    /// come from the definition.
+    ///
+    /// # Errors
+    ///
+    /// The game or a player is unusable (too few players, a name twice, an
+    /// unknown bot or one that does not play the game).
+    pub fn tournament(&self, template: &MatchSettings) -> Result<TournamentSettings, SeasonError> {
+        let players = self
+            .players
+            .iter()
+            .map(|p| {
+                Ok(PlayerSpec {
+                    name: p.name.clone(),
+                    program: p.program()?,
+                    timed: self.timed,
+                })
+            })
+            .collect::<Result<Vec<_>, SeasonError>>()?;
+        let mut template = template.clone();
+        template.game = self.game_type()?;
+        template.seed = self.seed;
+        let mut settings = TournamentSettings::new(players, template);
+        settings.games_per_table = self.games_per_table;
+        settings
+            .check()
+            .map_err(|e| SeasonError::Definition(e.to_string()))?;
+        Ok(settings)
+    }
+
+    /// Refuses an unusable definition before anything is written: an
+    /// unknown game, too few or twice-named players, an unknown bot, a
+    /// command that is not found on this machine.
+    ///
+    /// # Errors
+    ///
+    /// [`SeasonError::Definition`] naming the first problem.
+    pub fn check(&self) -> Result<(), SeasonError> {
+        let template = MatchSettings::new(Vec::new(), "localhost".into(), 1, String::new());
+        let settings = self.tournament(&template)?;
+        for player in &settings.players {
+            if let Program::Executable { path, .. } = &player.program
+                && !command_exists(path)
+            {
+                return Err(SeasonError::Definition(format!(
+                    "player {}: the command `{}` is not found (neither a file nor on PATH)",
+                    player.name,
+                    path.display()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The schedule: every table's first game, then every table's second,
+    /// numbered from 1.
+    ///
+    /// # Errors
+    ///
+    /// The definition is unusable.
+    pub fn schedule(&self) -> Result<Vec<ScheduledGame>, SeasonError> {
+        let template = MatchSettings::new(Vec::new(), "localhost".into(), 1, String::new());
+        let settings = self.tournament(&template)?;
+        Ok(settings
+            .schedule()
+            .into_iter()
+            .enumerate()
+            .map(|(i, (table, table_game))| ScheduledGame {
+                number: i as u32 + 1,
+                table: table as u32,
+                table_game,
+            })
+            .collect())
+    }
+
+    /// What differs from `other`, for a refusal; `None` if they agree.
+    pub fn difference(&self, other: &SeasonDefinition) -> Option<String> {
+        if self.game != other.game {
+            return Some(format!("game {} here, {} there", self.game, other.game));
+        }
+        if self.players != other.players {
+            let show = |d: &SeasonDefinition| {
+                d.players
+                    .iter()
+                    .map(|p| format!("{}={}", p.name, p.start))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            return Some(format!(
+                "players {} here, {} there",
+                show(self),
+                show(other)
+            ));
+        }
+        if self.games_per_table != other.games_per_table {
+            return Some(format!(
+                "{} games per pair here, {} there",
+                self.games_per_table, other.games_per_table
+            ));
+        }
+        if self.seed != other.seed {
+            return Some(format!("seed {} here, {} there", self.seed, other.seed));
+        }
+        if self.timed != other.timed {
+            return Some("the clock differs".to_owned());
+        }
+        None
+    }
+}
+
+/// Whether `path` is a file, or a bare name found in a directory of PATH.
+pub(crate) fn command_exists(path: &std::path::Path) -> bool {
+    if path.components().count() > 1 {
+        return path.is_file();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|dirs| std::env::split_paths(&dirs).any(|dir| dir.join(path).is_file()))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
+mod tests {
+    use super::*;
+
+    fn definition(players: &[(&str, &str)]) -> SeasonDefinition {
+        SeasonDefinition {
+            game: GameType::Blokus2021.id().to_owned(),
+            players: players
+                .iter()
+                .map(|(name, start)| SeasonPlayer {
+                    name: (*name).to_owned(),
+                    start: (*start).to_owned(),
+                })
+                .collect(),
+            games_per_table: 2,
+            seed: 5,
+            timed: false,
+        }
+    }
+
+    #[test]
+    fn the_schedule_numbers_every_tables_games_round_by_round() {
+        let season = definition(&[
+            ("a", "builtin:random"),
+            ("b", "builtin:random"),
+            ("c", "builtin:greedy"),
+        ]);
+        let schedule = season.schedule().expect("a schedule");
+        let places: Vec<(u32, u32, u32)> = schedule
+            .iter()
+            .map(|g| (g.number, g.table, g.table_game))
+            .collect();
+        assert_eq!(
+            places,
+            [
+                (1, 0, 1),
+                (2, 1, 1),
+                (3, 2, 1),
+                (4, 0, 2),
+                (5, 1, 2),
+                (6, 2, 2)
+            ]
+        );
+    }
+
+    #[test]
+    fn unusable_definitions_are_refused_by_name() {
+        let unknown = SeasonDefinition {
+            game: "chess".to_owned(),
+            ..definition(&[("a", "builtin:random"), ("b", "builtin:random")])
+        };
+        assert!(
+            unknown
+                .check()
+                .unwrap_err()
+                .to_string()
+                .contains("unknown game `chess`")
+        );
+        let missing = definition(&[("a", "builtin:random"), ("b", "no-such-client-xyz --x")]);
+        let error = missing.check().unwrap_err().to_string();
+        assert!(
+            error.contains("no-such-client-xyz` is not found"),
+            "{error}"
+        );
+        let alone = definition(&[("a", "builtin:random")]);
+        assert!(alone.check().is_err());
+        assert!(
+            definition(&[("a", "builtin:random"), ("b", "sh -c true")])
+                .check()
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn differences_are_named() {
+        let a = definition(&[("a", "builtin:random"), ("b", "builtin:random")]);
+        assert_eq!(a.difference(&a.clone()), None);
+        let b = SeasonDefinition {
+            seed: 6,
+            ..a.clone()
+        };
+        assert_eq!(a.difference(&b).as_deref(), Some("seed 5 here, 6 there"));
+    }
+}

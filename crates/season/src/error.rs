@@ -1,0 +1,92 @@
+//! [`SeasonError`]: why a season's store or worker failed.
+
+/// Why a season command, store or worker failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SeasonError {
+    /// The `--store` text is no store this program knows.
+    #[error(
+        "`{url}` is no store: {why} (a file path for SQLite, or postgres://USER:PASSWORD@HOST:PORT/DATABASE)"
+    )]
+    BadUrl {
+        /// The text as given.
+        url: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The store cannot be reached or refused the connection.
+    #[error("cannot connect to {store}: {cause}")]
+    Connect {
+        /// The store, without password.
+        store: String,
+        /// The database's own message.
+        cause: String,
+    },
+    /// The store's schema is newer than this program knows.
+    #[error(
+        "{store} holds schema version {found}, newer than this program's {supported}; use a newer spielleiter"
+    )]
+    NewerSchema {
+        /// The store, without password.
+        store: String,
+        /// The version found.
+        found: i64,
+        /// The newest version this program knows.
+        supported: i64,
+    },
+    /// A statement failed.
+    #[error("{store}: {cause}")]
+    Database {
+        /// The store, without password.
+        store: String,
+        /// The database's own message.
+        cause: String,
+    },
+    /// No season of that name in the store.
+    #[error("{store} holds no season named `{name}`; create it with `spielleiter season create`")]
+    NoSeason {
+        /// The store.
+        store: String,
+        /// The season's name.
+        name: String,
+    },
+    /// A season of that name exists with another definition.
+    #[error(
+        "{store} already holds a season named `{name}` with another definition ({difference}); choose another --name"
+    )]
+    OtherDefinition {
+        /// The store.
+        store: String,
+        /// The season's name.
+        name: String,
+        /// What differs.
+        difference: String,
+    },
+    /// The season's definition is unusable.
+    #[error("{0}")]
+    Definition(String),
+    /// No game of that number, or no replay of it.
+    #[error("{0}")]
+    NotFound(String),
+    /// The game runner failed (its server, its log directory).
+    #[error(transparent)]
+    Arena(#[from] spielleiter_arena::ArenaError),
+    /// A stored value cannot be read back.
+    #[error("a stored {what} cannot be read: {cause}")]
+    Corrupt {
+        /// What was read.
+        what: &'static str,
+        /// Why not.
+        cause: String,
+    },
+}
+
+impl SeasonError {
+    /// Whether trying again later may help (a lost or refused connection),
+    /// as opposed to a mistake that stays one.
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            SeasonError::Connect { .. } | SeasonError::Database { .. }
+        )
+    }
+}

@@ -1,0 +1,487 @@
+//! [`SqliteStore`]: a season in one SQLite file — no server, no set-up;
+//! `spielleiter tournament` keeps its season here. Workers in one process
+//! share the connection; workers in several processes on one machine share
+//! the file (SQLite's own locking, `BEGIN IMMEDIATE` for every claim).
+
+use std::{
+    path::{Path, PathBuf},
+    sync::{Mutex, MutexGuard},
+    time::{Duration, SystemTime, UNIX_EPOCH},
+};
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use spielleiter_arena::GameRecord;
+
+use crate::{
+    SeasonDefinition,
+    definition::ScheduledGame,
+    error::SeasonError,
+    store::{
+        Claim, Created, GameRow, GameState, GivenBack, MIGRATIONS, SCHEMA_VERSION, SeasonStore,
+        expired_message, millis, parse_definition, parse_record,
+    },
+};
+
+/// A season store in a SQLite file.
+#[derive(Debug)]
+pub struct SqliteStore {
+    path: PathBuf,
+    connection: Mutex<Connection>,
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis().try_into().unwrap_or(i64::MAX))
+}
+
+impl SqliteStore {
+    /// Opens the file (creating it when missing) and brings its schema to
+    /// [`SCHEMA_VERSION`].
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be opened, is no SQLite database, or holds a newer
+    /// schema (left untouched).
+    pub fn open(path: &Path) -> Result<SqliteStore, SeasonError> {
+        let describe = format!("SQLite store {}", path.display());
+        let fail = |e: rusqlite::Error| SeasonError::Connect {
+            store: describe.clone(),
+            cause: e.to_string(),
+        };
+        let mut connection = Connection::open(path).map_err(fail)?;
+        connection
+            .busy_timeout(Duration::from_secs(10))
+            .map_err(fail)?;
+        let store_error = |e: rusqlite::Error| SeasonError::Database {
+            store: describe.clone(),
+            cause: e.to_string(),
+        };
+        let transaction = connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(store_error)?;
+        let has_version: bool = transaction
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'spielleiter_schema'",
+                [],
+                |row| row.get::<_, i64>(0),
+            )
+            .map_err(store_error)?
+            > 0;
+        let version: i64 = if has_version {
+            transaction
+                .query_row("SELECT version FROM spielleiter_schema", [], |row| {
+                    row.get(0)
+                })
+                .optional()
+                .map_err(store_error)?
+                .unwrap_or(0)
+        } else {
+            0
+        };
+        if version > SCHEMA_VERSION {
+            return Err(SeasonError::NewerSchema {
+                store: describe,
+                found: version,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        if version < SCHEMA_VERSION {
+            if !has_version {
+                transaction
+                    .execute_batch(
+                        "CREATE TABLE spielleiter_schema (version INTEGER NOT NULL);
+                         INSERT INTO spielleiter_schema VALUES (0);",
+                    )
+                    .map_err(store_error)?;
+            }
+            for step in &MIGRATIONS[version as usize..] {
+                transaction
+                    .execute_batch(&step.replace("{BLOB}", "BLOB"))
+                    .map_err(store_error)?;
+            }
+            transaction
+                .execute(
+                    "UPDATE spielleiter_schema SET version = ?1",
+                    [SCHEMA_VERSION],
+                )
+                .map_err(store_error)?;
+        }
+        transaction.commit().map_err(store_error)?;
+        Ok(SqliteStore {
+            path: path.to_owned(),
+            connection: Mutex::new(connection),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the connection leaves it usable: every
+        // change is inside a transaction that SQLite rolled back.
+        self.connection
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn error(&self, cause: rusqlite::Error) -> SeasonError {
+        SeasonError::Database {
+            store: self.describe(),
+            cause: cause.to_string(),
+        }
+    }
+
+    fn create_now(
+        &self,
+        name: &str,
+        definition: &SeasonDefinition,
+        schedule: &[ScheduledGame],
+    ) -> Result<Created, SeasonError> {
+        let text = serde_json::to_string(definition).map_err(|e| SeasonError::Corrupt {
+            what: "season definition",
+            cause: e.to_string(),
+        })?;
+        let mut connection = self.lock();
+        let transaction = connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.error(e))?;
+        let existing: Option<String> = transaction
+            .query_row(
+                "SELECT definition FROM seasons WHERE name = ?1",
+                [name],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(|e| self.error(e))?;
+        if let Some(existing) = existing {
+            let existing = parse_definition(&existing)?;
+            return match definition.difference(&existing) {
+                None => Ok(Created::Existing),
+                Some(difference) => Err(SeasonError::OtherDefinition {
+                    store: self.describe(),
+                    name: name.to_owned(),
+                    difference,
+                }),
+            };
+        }
+        transaction
+            .execute(
+                "INSERT INTO seasons (name, definition, created_ms) VALUES (?1, ?2, ?3)",
+                params![name, text, now_ms()],
+            )
+            .map_err(|e| self.error(e))?;
+        {
+            let mut insert = transaction
+                .prepare(
+                    "INSERT INTO games (season, number, table_index, table_game) VALUES (?1, ?2, ?3, ?4)",
+                )
+                .map_err(|e| self.error(e))?;
+            for game in schedule {
+                insert
+                    .execute(params![name, game.number, game.table, game.table_game])
+                    .map_err(|e| self.error(e))?;
+            }
+        }
+        transaction.commit().map_err(|e| self.error(e))?;
+        Ok(Created::New)
+    }
+
+    fn claim_now(
+        &self,
+        season: &str,
+        worker: &str,
+        lease: Duration,
+        max_failures: u32,
+        tables: Option<&[u32]>,
+    ) -> Result<Option<Claim>, SeasonError> {
+        let now = now_ms();
+        // Numbers only: safe to write into the statement.
+        let only_tables = tables.map_or_else(String::new, |tables| {
+            let list: Vec<String> = tables.iter().map(u32::to_string).collect();
+            format!("AND table_index IN ({}) ", list.join(", "))
+        });
+        let mut connection = self.lock();
+        let transaction = connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.error(e))?;
+        // Games whose workers stopped too often are given up.
+        let mut expired = transaction
+            .prepare(
+                "SELECT number, failures FROM games WHERE season = ?1 AND state = 'running' \
+                 AND lease_until < ?2 AND failures + 1 >= ?3",
+            )
+            .map_err(|e| self.error(e))?;
+        let given_up: Vec<(u32, i64)> = expired
+            .query_map(params![season, now, max_failures], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .and_then(Iterator::collect)
+            .map_err(|e| self.error(e))?;
+        drop(expired);
+        for (number, failures) in given_up {
+            transaction
+                .execute(
+                    "UPDATE games SET state = 'failed', failures = failures + 1, error = ?3, \
+                     lease_until = NULL WHERE season = ?1 AND number = ?2",
+                    params![season, number, expired_message(failures + 1)],
+                )
+                .map_err(|e| self.error(e))?;
+        }
+        let next: Option<(u32, u32, u32, String)> = transaction
+            .query_row(
+                &format!(
+                    "SELECT number, table_index, table_game, state FROM games WHERE season = ?1 \
+                     AND (state = 'waiting' OR (state = 'running' AND lease_until < ?2)) \
+                     {only_tables}ORDER BY number LIMIT 1"
+                ),
+                params![season, now],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+            )
+            .optional()
+            .map_err(|e| self.error(e))?;
+        let Some((number, table, table_game, state)) = next else {
+            transaction.commit().map_err(|e| self.error(e))?;
+            return Ok(None);
+        };
+        let failed = i64::from(state == "running");
+        let attempt: i64 = transaction
+            .query_row(
+                "UPDATE games SET state = 'running', attempt = attempt + 1, \
+                 failures = failures + ?3, worker = ?4, lease_until = ?5, started_ms = ?6, \
+                 error = CASE WHEN ?3 = 1 THEN ?7 ELSE error END \
+                 WHERE season = ?1 AND number = ?2 RETURNING attempt",
+                params![
+                    season,
+                    number,
+                    failed,
+                    worker,
+                    now + millis(lease),
+                    now,
+                    "its worker stopped renewing the lease"
+                ],
+                |row| row.get(0),
+            )
+            .map_err(|e| self.error(e))?;
+        transaction.commit().map_err(|e| self.error(e))?;
+        Ok(Some(Claim {
+            season: season.to_owned(),
+            game: ScheduledGame {
+                number,
+                table,
+                table_game,
+            },
+            attempt,
+        }))
+    }
+}
+
+impl SeasonStore for SqliteStore {
+    fn describe(&self) -> String {
+        format!("SQLite store {}", self.path.display())
+    }
+
+    async fn create(
+        &self,
+        name: &str,
+        definition: &SeasonDefinition,
+        schedule: &[ScheduledGame],
+    ) -> Result<Created, SeasonError> {
+        self.create_now(name, definition, schedule)
+    }
+
+    async fn definition(&self, name: &str) -> Result<SeasonDefinition, SeasonError> {
+        let text: Option<String> = self
+            .lock()
+            .query_row(
+                "SELECT definition FROM seasons WHERE name = ?1",
+                [name],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(|e| self.error(e))?;
+        match text {
+            Some(text) => parse_definition(&text),
+            None => Err(SeasonError::NoSeason {
+                store: self.describe(),
+                name: name.to_owned(),
+            }),
+        }
+    }
+
+    async fn claim(
+        &self,
+        season: &str,
+        worker: &str,
+        lease: Duration,
+        max_failures: u32,
+        tables: Option<&[u32]>,
+    ) -> Result<Option<Claim>, SeasonError> {
+        self.claim_now(season, worker, lease, max_failures, tables)
+    }
+
+    async fn heartbeat(&self, claim: &Claim, lease: Duration) -> Result<bool, SeasonError> {
+        let now = now_ms();
+        let changed = self
+            .lock()
+            .execute(
+                "UPDATE games SET lease_until = ?4 WHERE season = ?1 AND number = ?2 \
+                 AND attempt = ?3 AND state = 'running' AND lease_until >= ?5",
+                params![
+                    claim.season,
+                    claim.game.number,
+                    claim.attempt,
+                    now + millis(lease),
+                    now
+                ],
+            )
+            .map_err(|e| self.error(e))?;
+        Ok(changed == 1)
+    }
+
+    async fn record(
+        &self,
+        claim: &Claim,
+        record: &GameRecord,
+        replay: Option<&[u8]>,
+    ) -> Result<bool, SeasonError> {
+        let text = serde_json::to_string(record).map_err(|e| SeasonError::Corrupt {
+            what: "game result",
+            cause: e.to_string(),
+        })?;
+        let now = now_ms();
+        let changed = self
+            .lock()
+            .execute(
+                "UPDATE games SET state = 'done', record = ?4, replay = ?5, finished_ms = ?6, \
+                 lease_until = NULL, error = NULL WHERE season = ?1 AND number = ?2 \
+                 AND attempt = ?3 AND state = 'running' AND lease_until >= ?6",
+                params![
+                    claim.season,
+                    claim.game.number,
+                    claim.attempt,
+                    text,
+                    replay,
+                    now
+                ],
+            )
+            .map_err(|e| self.error(e))?;
+        Ok(changed == 1)
+    }
+
+    async fn give_back(
+        &self,
+        claim: &Claim,
+        error: Option<&str>,
+        max_failures: u32,
+    ) -> Result<GivenBack, SeasonError> {
+        let counted = i64::from(error.is_some());
+        let state: Option<String> = self
+            .lock()
+            .query_row(
+                "UPDATE games SET failures = failures + ?4, \
+                 state = CASE WHEN failures + ?4 >= ?5 THEN 'failed' ELSE 'waiting' END, \
+                 error = coalesce(?6, error), lease_until = NULL \
+                 WHERE season = ?1 AND number = ?2 AND attempt = ?3 AND state = 'running' \
+                 RETURNING state",
+                params![
+                    claim.season,
+                    claim.game.number,
+                    claim.attempt,
+                    counted,
+                    max_failures,
+                    error
+                ],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(|e| self.error(e))?;
+        Ok(match state.as_deref() {
+            None => GivenBack::Stale,
+            Some("failed") => GivenBack::Failed,
+            Some(_) => GivenBack::Waiting,
+        })
+    }
+
+    async fn release_worker(&self, season: &str, worker: &str) -> Result<u64, SeasonError> {
+        let changed = self
+            .lock()
+            .execute(
+                "UPDATE games SET state = 'waiting', lease_until = NULL \
+                 WHERE season = ?1 AND worker = ?2 AND state = 'running'",
+                params![season, worker],
+            )
+            .map_err(|e| self.error(e))?;
+        Ok(changed as u64)
+    }
+
+    async fn games(&self, season: &str) -> Result<Vec<GameRow>, SeasonError> {
+        let connection = self.lock();
+        let mut query = connection
+            .prepare(
+                "SELECT number, table_index, table_game, state, attempt, failures, worker, \
+                 record, error, started_ms, finished_ms FROM games WHERE season = ?1 ORDER BY number",
+            )
+            .map_err(|e| self.error(e))?;
+        #[allow(clippy::type_complexity)]
+        let rows: Vec<(
+            u32,
+            u32,
+            u32,
+            String,
+            i64,
+            i64,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<i64>,
+            Option<i64>,
+        )> = query
+            .query_map([season], |row| {
+                Ok((
+                    row.get(0)?,
+                    row.get(1)?,
+                    row.get(2)?,
+                    row.get(3)?,
+                    row.get(4)?,
+                    row.get(5)?,
+                    row.get(6)?,
+                    row.get(7)?,
+                    row.get(8)?,
+                    row.get(9)?,
+                    row.get(10)?,
+                ))
+            })
+            .and_then(Iterator::collect)
+            .map_err(|e| self.error(e))?;
+        rows.into_iter()
+            .map(|r| {
+                Ok(GameRow {
+                    game: ScheduledGame {
+                        number: r.0,
+                        table: r.1,
+                        table_game: r.2,
+                    },
+                    state: GameState::parse(&r.3)?,
+                    attempt: r.4,
+                    failures: r.5,
+                    worker: r.6,
+                    record: r.7.as_deref().map(parse_record).transpose()?,
+                    error: r.8,
+                    started_ms: r.9,
+                    finished_ms: r.10,
+                })
+            })
+            .collect()
+    }
+
+    async fn replay(&self, season: &str, number: u32) -> Result<Option<Vec<u8>>, SeasonError> {
+        let bytes: Option<Option<Vec<u8>>> = self
+            .lock()
+            .query_row(
+                "SELECT replay FROM games WHERE season = ?1 AND number = ?2",
+                params![season, number],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(|e| self.error(e))?;
+        Ok(bytes.flatten())
+    }
+}

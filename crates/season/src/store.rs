@@ -1,0 +1,465 @@
+//! [`SeasonStore`]: where a season's definition, schedule, claims and
+//! results live — one interface, two implementations ([`SqliteStore`],
+//! one file and no set-up; [`PostgresStore`], shared by workers on many
+//! machines) — and [`open`], which picks one by its `--store` text.
+//!
+//! A game is `waiting`, `running` (claimed by a worker until its lease
+//! ends), `done` (one result) or `failed` (given up after too many
+//! failures outside the players). Every claim raises the game's attempt
+//! number; a heartbeat or a result is accepted only under the current
+//! attempt and an unexpired lease, so a worker whose lease ran out can
+//! write nothing (fencing).
+
+use std::{future::Future, time::Duration};
+
+use spielleiter_arena::GameRecord;
+
+use crate::{
+    SeasonDefinition, definition::ScheduledGame, error::SeasonError, postgres::PostgresStore,
+    sqlite::SqliteStore,
+};
+
+/// The newest schema version this program writes and reads. Version 1:
+/// seasons and games.
+pub const SCHEMA_VERSION: i64 = 1;
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GameState {
+    /// Not claimed yet, or given back.
+    Waiting,
+    /// Claimed by a worker.
+    Running,
+    /// Played; its one result is stored.
+    Done,
+    /// Given up after too many failures outside the players.
+    Failed,
+}
+
+impl GameState {
+    /// The state as stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameState::Waiting => "waiting",
+            GameState::Running => "running",
+            GameState::Done => "done",
+            GameState::Failed => "failed",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Result<GameState, SeasonError> {
+        Ok(match text {
+            "waiting" => GameState::Waiting,
+            "running" => GameState::Running,
+            "done" => GameState::Done,
+            "failed" => GameState::Failed,
+            other => {
+                return Err(SeasonError::Corrupt {
+                    what: "game state",
+                    cause: format!("`{other}`"),
+                });
+            }
+        })
+    }
+}
+
+/// A game a worker holds: which game, and under which attempt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// The season's name.
+    pub season: String,
+    /// The game's place in the schedule.
+    pub game: ScheduledGame,
+    /// The attempt number this claim holds; the fence for every write.
+    pub attempt: i64,
+}
+
+/// One game of a season as stored.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    /// The game's place in the schedule.
+    pub game: ScheduledGame,
+    /// Where it stands.
+    pub state: GameState,
+    /// Claims so far.
+    pub attempt: i64,
+    /// Failures outside the players so far.
+    pub failures: i64,
+    /// The worker that holds or held it last.
+    pub worker: Option<String>,
+    /// Its result, once done.
+    pub record: Option<GameRecord>,
+    /// Why it failed last.
+    pub error: Option<String>,
+    /// When it was claimed last (ms since the Unix epoch, the store's clock).
+    pub started_ms: Option<i64>,
+    /// When its result was stored (ms since the Unix epoch).
+    pub finished_ms: Option<i64>,
+}
+
+/// What creating a season did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Created {
+    /// The season is new; its games are scheduled.
+    New,
+    /// The same season was there already; nothing changed.
+    Existing,
+}
+
+/// What giving a game back did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GivenBack {
+    /// The game waits for the next claim.
+    Waiting,
+    /// The game failed too often and is given up.
+    Failed,
+    /// The claim was no longer valid; nothing changed.
+    Stale,
+}
+
+/// A season's store. Every method is one short transaction; workers on
+/// many machines may call them at once.
+pub trait SeasonStore: Send + Sync {
+    /// Names the store for people (no password).
+    fn describe(&self) -> String;
+
+    /// Creates the season `name` with its schedule, or finds the same
+    /// season there already.
+    ///
+    /// # Errors
+    ///
+    /// A season of that name with another definition
+    /// ([`SeasonError::OtherDefinition`]), or the store fails.
+    fn create(
+        &self,
+        name: &str,
+        definition: &SeasonDefinition,
+        schedule: &[ScheduledGame],
+    ) -> impl Future<Output = Result<Created, SeasonError>> + Send;
+
+    /// The season's definition.
+    ///
+    /// # Errors
+    ///
+    /// No such season, or the store fails.
+    fn definition(
+        &self,
+        name: &str,
+    ) -> impl Future<Output = Result<SeasonDefinition, SeasonError>> + Send;
+
+    /// Claims the waiting game with the lowest number, or a running one
+    /// whose lease has expired (a failure of its worker: one whose
+    /// failures reach `max_failures` is marked failed instead), for
+    /// `lease`; only games of `tables` when given (a worker that cannot
+    /// start some player leaves that player's games to others); `None`
+    /// when no game can be claimed now.
+    ///
+    /// # Errors
+    ///
+    /// The store fails.
+    fn claim(
+        &self,
+        season: &str,
+        worker: &str,
+        lease: Duration,
+        max_failures: u32,
+        tables: Option<&[u32]>,
+    ) -> impl Future<Output = Result<Option<Claim>, SeasonError>> + Send;
+
+    /// Extends the claim's lease by `lease` from now; false if the claim
+    /// is no longer valid (expired, or claimed again).
+    ///
+    /// # Errors
+    ///
+    /// The store fails.
+    fn heartbeat(
+        &self,
+        claim: &Claim,
+        lease: Duration,
+    ) -> impl Future<Output = Result<bool, SeasonError>> + Send;
+
+    /// Stores the game's result and gzipped replay in one transaction,
+    /// only under a valid claim; false (nothing written) otherwise.
+    ///
+    /// # Errors
+    ///
+    /// The store fails.
+    fn record(
+        &self,
+        claim: &Claim,
+        record: &GameRecord,
+        replay: Option<&[u8]>,
+    ) -> impl Future<Output = Result<bool, SeasonError>> + Send;
+
+    /// Gives a claimed game back: after a failure outside the players
+    /// (`error`: counted; after `max_failures` the game fails), or unplayed
+    /// at a worker's shutdown (`error` `None`: not counted).
+    ///
+    /// # Errors
+    ///
+    /// The store fails.
+    fn give_back(
+        &self,
+        claim: &Claim,
+        error: Option<&str>,
+        max_failures: u32,
+    ) -> impl Future<Output = Result<GivenBack, SeasonError>> + Send;
+
+    /// Gives back every game `worker` holds, uncounted: for a store one
+    /// process owns (a `tournament`'s file), whose earlier run was killed
+    /// holding games. Returns how many.
+    ///
+    /// # Errors
+    ///
+    /// The store fails.
+    fn release_worker(
+        &self,
+        season: &str,
+        worker: &str,
+    ) -> impl Future<Output = Result<u64, SeasonError>> + Send;
+
+    /// Every game of the season, by number.
+    ///
+    /// # Errors
+    ///
+    /// The store fails or holds something unreadable.
+    fn games(&self, season: &str)
+    -> impl Future<Output = Result<Vec<GameRow>, SeasonError>> + Send;
+
+    /// The gzipped replay of game `number`, if stored.
+    ///
+    /// # Errors
+    ///
+    /// The store fails.
+    fn replay(
+        &self,
+        season: &str,
+        number: u32,
+    ) -> impl Future<Output = Result<Option<Vec<u8>>, SeasonError>> + Send;
+}
+
+/// A store named by a `--store` text: `postgres://…` / `postgresql://…`,
+/// or a SQLite file (`sqlite:PATH` or a plain path).
+#[derive(Debug)]
+pub enum AnyStore {
+    /// The embedded store.
+    Sqlite(SqliteStore),
+    /// The shared store.
+    Postgres(Box<PostgresStore>),
+}
+
+/// Where a `--store` text points, before anything is opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreUrl {
+    /// A SQLite file.
+    Sqlite(std::path::PathBuf),
+    /// A PostgreSQL connection string.
+    Postgres(String),
+}
+
+impl std::str::FromStr for StoreUrl {
+    type Err = SeasonError;
+
+    fn from_str(text: &str) -> Result<StoreUrl, SeasonError> {
+        let bad = |why: &str| SeasonError::BadUrl {
+            url: crate::postgres::without_password(text),
+            why: why.to_owned(),
+        };
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            text.parse::<tokio_postgres::Config>()
+                .map_err(|e| bad(&e.to_string()))?;
+            return Ok(StoreUrl::Postgres(text.to_owned()));
+        }
+        if let Some(path) = text.strip_prefix("sqlite:") {
+            let path = path.strip_prefix("//").unwrap_or(path);
+            if path.is_empty() {
+                return Err(bad("no file after sqlite:"));
+            }
+            return Ok(StoreUrl::Sqlite(path.into()));
+        }
+        if text.contains("://") {
+            return Err(bad("unknown kind of store"));
+        }
+        if text.is_empty() {
+            return Err(bad("empty"));
+        }
+        Ok(StoreUrl::Sqlite(text.into()))
+    }
+}
+
+/// Opens (and, if need be, migrates) the store `url` names.
+///
+/// # Errors
+///
+/// The text is no store, the store cannot be reached, or its schema is
+/// newer than this program's.
+pub async fn open(url: &str) -> Result<AnyStore, SeasonError> {
+    match url.parse::<StoreUrl>()? {
+        StoreUrl::Sqlite(path) => Ok(AnyStore::Sqlite(SqliteStore::open(&path)?)),
+        StoreUrl::Postgres(text) => Ok(AnyStore::Postgres(Box::new(
+            PostgresStore::open(&text).await?,
+        ))),
+    }
+}
+
+macro_rules! dispatch {
+    ($self:ident, $store:ident => $call:expr) => {
+        match $self {
+            AnyStore::Sqlite($store) => $call.await,
+            AnyStore::Postgres($store) => $call.await,
+        }
+    };
+}
+
+impl SeasonStore for AnyStore {
+    fn describe(&self) -> String {
+        match self {
+            AnyStore::Sqlite(store) => store.describe(),
+            AnyStore::Postgres(store) => store.describe(),
+        }
+    }
+
+    async fn create(
+        &self,
+        name: &str,
+        definition: &SeasonDefinition,
+        schedule: &[ScheduledGame],
+    ) -> Result<Created, SeasonError> {
+        dispatch!(self, s => s.create(name, definition, schedule))
+    }
+
+    async fn definition(&self, name: &str) -> Result<SeasonDefinition, SeasonError> {
+        dispatch!(self, s => s.definition(name))
+    }
+
+    async fn claim(
+        &self,
+        season: &str,
+        worker: &str,
+        lease: Duration,
+        max_failures: u32,
+        tables: Option<&[u32]>,
+    ) -> Result<Option<Claim>, SeasonError> {
+        dispatch!(self, s => s.claim(season, worker, lease, max_failures, tables))
+    }
+
+    async fn heartbeat(&self, claim: &Claim, lease: Duration) -> Result<bool, SeasonError> {
+        dispatch!(self, s => s.heartbeat(claim, lease))
+    }
+
+    async fn record(
+        &self,
+        claim: &Claim,
+        record: &GameRecord,
+        replay: Option<&[u8]>,
+    ) -> Result<bool, SeasonError> {
+        dispatch!(self, s => s.record(claim, record, replay))
+    }
+
+    async fn give_back(
+        &self,
+        claim: &Claim,
+        error: Option<&str>,
+        max_failures: u32,
+    ) -> Result<GivenBack, SeasonError> {
+        dispatch!(self, s => s.give_back(claim, error, max_failures))
+    }
+
+    async fn release_worker(&self, season: &str, worker: &str) -> Result<u64, SeasonError> {
+        dispatch!(self, s => s.release_worker(season, worker))
+    }
+
+    async fn games(&self, season: &str) -> Result<Vec<GameRow>, SeasonError> {
+        dispatch!(self, s => s.games(season))
+    }
+
+    async fn replay(&self, season: &str, number: u32) -> Result<Option<Vec<u8>>, SeasonError> {
+        dispatch!(self, s => s.replay(season, number))
+    }
+}
+
+/// The SQL of each schema version, in order; `{BLOB}` is the store's type
+/// of bytes. Never change a released step: add one.
+pub(crate) const MIGRATIONS: &[&str] = &["
+CREATE TABLE seasons (
+    name TEXT PRIMARY KEY,
+    definition TEXT NOT NULL,
+    created_ms BIGINT NOT NULL
+);
+CREATE TABLE games (
+    season TEXT NOT NULL REFERENCES seasons (name),
+    number INTEGER NOT NULL,
+    table_index INTEGER NOT NULL,
+    table_game INTEGER NOT NULL,
+    state TEXT NOT NULL DEFAULT 'waiting',
+    attempt BIGINT NOT NULL DEFAULT 0,
+    failures BIGINT NOT NULL DEFAULT 0,
+    worker TEXT,
+    lease_until BIGINT,
+    started_ms BIGINT,
+    finished_ms BIGINT,
+    record TEXT,
+    replay {BLOB},
+    error TEXT,
+    PRIMARY KEY (season, number)
+);
+CREATE INDEX games_by_state ON games (season, state, number);
+CREATE INDEX games_open ON games (season, number) WHERE state IN ('waiting', 'running');
+"];
+
+/// The failure message of a game whose worker stopped holding it.
+pub(crate) fn expired_message(failures: i64) -> String {
+    format!(
+        "its worker stopped renewing the lease {failures} times (crash, lost machine or database)"
+    )
+}
+
+/// Reads a stored result.
+pub(crate) fn parse_record(text: &str) -> Result<GameRecord, SeasonError> {
+    serde_json::from_str(text).map_err(|e| SeasonError::Corrupt {
+        what: "game result",
+        cause: e.to_string(),
+    })
+}
+
+/// A definition as stored.
+pub(crate) fn parse_definition(text: &str) -> Result<SeasonDefinition, SeasonError> {
+    serde_json::from_str(text).map_err(|e| SeasonError::Corrupt {
+        what: "season definition",
+        cause: e.to_string(),
+    })
+}
+
+/// Milliseconds of a duration, as stored.
+pub(crate) fn millis(duration: Duration) -> i64 {
+    duration.as_millis().try_into().unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_texts_name_sqlite_files_or_postgres_databases() {
+        assert_eq!(
+            "league.sqlite".parse::<StoreUrl>().unwrap(),
+            StoreUrl::Sqlite("league.sqlite".into())
+        );
+        assert_eq!(
+            "sqlite:///tmp/x.db".parse::<StoreUrl>().unwrap(),
+            StoreUrl::Sqlite("/tmp/x.db".into())
+        );
+        assert!(matches!(
+            "postgres://u:p@localhost:5432/season".parse::<StoreUrl>(),
+            Ok(StoreUrl::Postgres(_))
+        ));
+        let bad = "postgres://u:secret@localhost:notaport/x"
+            .parse::<StoreUrl>()
+            .unwrap_err()
+            .to_string();
+        assert!(!bad.contains("secret"), "{bad}");
+        assert!("mysql://x/y".parse::<StoreUrl>().is_err());
+        assert!("".parse::<StoreUrl>().is_err());
+    }
+}
