@@ -371,8 +371,10 @@ async fn passphrase_guessing_over_http_waits_for_the_game_ports_back_off() {
 #[tokio::test]
 async fn one_address_cannot_hold_all_event_streams() {
     let server = TestServer::start(|_| {}).await;
-    let mut config = Config::default();
-    config.http_max_streams_per_ip = 2;
+    let config = Config {
+        http_max_streams_per_ip: 2,
+        ..Config::default()
+    };
     let web = web(
         &server,
         &config,
