@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use spielleiter_e2e::{
-    TestClient, TestServer, blokus_of, first_legal_move, joined_pair, play_out, result_of, slot,
+    BackgroundGame, TestClient, TestServer, blokus_of, first_legal_move, joined_pair, play_out,
+    result_of, slot,
 };
 use spielleiter_protocol::{
     ClientMessage, GameState, Prepare, ServerMessage, SlotDescriptor,
@@ -526,4 +527,173 @@ async fn pausing_with_a_request_outstanding_holds_the_next_state_back() {
     );
     assert_eq!(state_of(one.room_data().await).turn(), 1);
     server.shutdown().await;
+}
+
+#[tokio::test]
+async fn pause_and_resume_without_a_move_send_the_players_nothing() {
+    let server = TestServer::start(|_| {}).await;
+    let (mut admin, mut one, mut two, room) = observed_prepared_game(&server, false).await;
+    assert!(matches!(one.room_data().await, RoomData::Welcome { .. }));
+    assert_eq!(state_of(one.room_data().await).turn(), 0);
+    assert_eq!(
+        one.room_data().await,
+        RoomData::MoveRequest(MoveRequestClass::Qualified)
+    );
+    assert!(matches!(two.room_data().await, RoomData::Welcome { .. }));
+    assert_eq!(state_of(two.room_data().await).turn(), 0);
+    // Paused and resumed while the request is outstanding: the players
+    // have the state and the request already.
+    for pause in [true, false, true, false] {
+        admin
+            .send(&ClientMessage::Pause {
+                room_id: room.clone(),
+                pause,
+            })
+            .await;
+    }
+    let mut notices = Vec::new();
+    while notices.len() < 4 {
+        if let Some(RoomData::Paused { paused }) = admin.room_data_or_skip().await {
+            notices.push(paused);
+        }
+    }
+    assert_eq!(notices, [true, false, true, false]);
+    one.expect_silence(Duration::from_millis(200)).await;
+    two.expect_silence(Duration::from_millis(10)).await;
+    server.shutdown().await;
+}
+
+/// Issue 24: an administrator's pause storm on a running game costs the
+/// players nothing. The players (built-in bots reading normally, with a
+/// small outbox so that extra states would show) are not disconnected,
+/// the game ends regularly, and the replay holds one state per move: no
+/// resume sent a state the players already had.
+#[tokio::test]
+async fn a_pause_storm_does_not_cost_the_players_their_game() {
+    const TOGGLES: usize = 1000;
+    let server = TestServer::start(|config| {
+        config.player_outbox_bytes = 256 * 1024;
+    })
+    .await;
+    let background = BackgroundGame::start(&server, Duration::from_millis(10)).await;
+    let room = background.room_id().to_owned();
+    let mut admin = server.admin().await;
+    observe(&mut admin, &room).await;
+    for _ in 0..TOGGLES {
+        for pause in [true, false] {
+            admin
+                .send(&ClientMessage::Pause {
+                    room_id: room.clone(),
+                    pause,
+                })
+                .await;
+        }
+    }
+    // Every toggle took effect in the running game (the observer hears of
+    // each), and the game went on to its end.
+    let mut notices = 0;
+    loop {
+        match admin.message().await {
+            ServerMessage::Room {
+                data: RoomData::Paused { .. },
+                ..
+            } => notices += 1,
+            ServerMessage::Room {
+                data: RoomData::Result(_),
+                ..
+            } => break,
+            ServerMessage::ErrorPacket { message, .. } => panic!("{message}"),
+            _ => {}
+        }
+    }
+    assert_eq!(notices, 2 * TOGGLES);
+    let outcome = background.finish().await;
+    assert!(outcome.moves > 0);
+    assert_eq!(
+        spielleiter_server::stats::ServerStats::get(&server.stats.slow_readers),
+        0
+    );
+    server.shutdown().await;
+}
+
+/// Issue 24: pipelined copies of `observe` of one room do not add
+/// subscriptions. The observer gets one `observed` and every state once,
+/// and the game beside it is undisturbed.
+#[tokio::test]
+async fn observing_a_room_twice_on_one_connection_is_a_no_op() {
+    const COPIES: usize = 10_000;
+    let server = TestServer::start(|_| {}).await;
+    let background = BackgroundGame::start(&server, Duration::from_millis(5)).await;
+    let room = background.room_id().to_owned();
+    let mut admin = server.admin().await;
+    let observe = format!("<observe roomId=\"{room}\"/>");
+    admin.send_raw(observe.repeat(COPIES).as_bytes()).await;
+    let mut observed = 0;
+    let mut turns = Vec::new();
+    loop {
+        match admin.message().await {
+            ServerMessage::Observed { .. } => observed += 1,
+            ServerMessage::Room {
+                data: RoomData::Memento(state),
+                ..
+            } => turns.push(state.turn()),
+            ServerMessage::Room {
+                data: RoomData::Result(_),
+                ..
+            } => break,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(observed, 1);
+    // The state when observing began, then each later one once.
+    assert!(turns.windows(2).all(|pair| pair[0] < pair[1]), "{turns:?}");
+    background.finish().await;
+    server.shutdown().await;
+}
+
+/// Issue 24: a `prepare` without slots, or with a display name over 100
+/// characters, is refused with an error packet and creates no room; the
+/// administrator's connection stays open, and the refused name never goes
+/// whole into the log.
+#[tokio::test]
+async fn prepare_without_slots_or_with_an_overlong_name_is_refused() {
+    let (log, _capture) = spielleiter_e2e::CapturedLog::install();
+    let server = TestServer::start(|_| {}).await;
+    let mut admin = server.admin().await;
+    let long_name = "x".repeat(400_000);
+    let refusals = [
+        (vec![], "at least one slot".to_owned()),
+        (
+            vec![slot("fine"), slot(&long_name)],
+            "400000 characters; at most 100".to_owned(),
+        ),
+    ];
+    for (slots, expected) in refusals {
+        admin
+            .send(&ClientMessage::Prepare(Prepare {
+                game_type: Some("swc_2021_blokus".to_owned()),
+                pause: false,
+                slots,
+            }))
+            .await;
+        match admin.message().await {
+            ServerMessage::ErrorPacket { message, .. } => {
+                assert!(message.contains(&expected), "{message}");
+            }
+            other => panic!("expected an errorpacket, got {other:?}"),
+        }
+    }
+    // Still open, and a name of exactly 100 characters is fine.
+    let (room, codes) = prepare(&mut admin, false, vec![slot(&"y".repeat(100)), slot("b")]).await;
+    assert_eq!(codes.len(), 2);
+    assert!(!room.is_empty());
+    server.shutdown().await;
+    let text = log.text();
+    assert_eq!(
+        text.matches("room created").count(),
+        1,
+        "the refused requests created no room: {}",
+        spielleiter_protocol::error::prefix(&text)
+    );
+    assert!(!text.contains(&"x".repeat(1000)));
 }

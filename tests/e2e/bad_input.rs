@@ -517,3 +517,72 @@ async fn connections_beyond_the_limit_are_refused_with_a_reason() {
     .await;
     server.shutdown().await;
 }
+
+/// Issue 24: bytes that cannot become well-formed XML are refused when they
+/// arrive, not when the clock runs out. For every game, the player on turn
+/// sends a move of the game's own move class whose piece has an unquoted
+/// attribute value (`<piece color=BLUE>`), then closes the room element so
+/// that a lenient framing would wait for more: the player gets the
+/// malformed-XML error and its connection is closed at once, far below the
+/// soft limit (2 s), and every other player gets a result in which it lost
+/// with `LEFT`.
+#[tokio::test]
+async fn an_unquoted_attribute_value_is_refused_at_once_in_every_game() {
+    use spielleiter_e2e::{first_move, game_of, until_result};
+    use spielleiter_rules::GameType;
+    use tokio::time::Instant;
+
+    let server = server().await;
+    for &game in GameType::ALL {
+        let mut clients = Vec::new();
+        let mut room = String::new();
+        for _ in 0..game.player_count() {
+            let mut client = server.connect().await;
+            room = client.join_game(game).await;
+            clients.push(client);
+        }
+        // Seat 0 moves first in every game.
+        let mut position = None;
+        loop {
+            match clients[0].room_data().await {
+                RoomData::Memento(state) => position = Some(game_of(&state)),
+                RoomData::MoveRequest(_) => break,
+                _ => {}
+            }
+        }
+        let position = position.expect("a state before the request");
+        // The game's own move, cut after its `<data class="…">` start tag.
+        let mut encoded = Vec::new();
+        ClientMessage::Move {
+            room_id: room.clone(),
+            mv: first_move(&position),
+        }
+        .encode(&mut encoded, 0);
+        let text = String::from_utf8(encoded).unwrap();
+        let data = text.find("<data").expect("a data element");
+        let data_end = data + text[data..].find('>').expect("the data start tag ends");
+        let start_tag = text[..data_end].trim_end_matches('/');
+        let packet = format!("{start_tag}><piece color=BLUE></room>");
+        let sent = Instant::now();
+        clients[0].send_raw(packet.as_bytes()).await;
+        let text = error_text(clients[0].message().await);
+        let answered = sent.elapsed();
+        assert!(
+            text.contains("MalformedXmlException") && text.contains("not quoted"),
+            "{game}: {text}"
+        );
+        clients[0].expect_closed().await;
+        let closed = sent.elapsed();
+        eprintln!("{game}: error after {answered:?}, closed after {closed:?}");
+        assert!(
+            closed < Duration::from_millis(500),
+            "{game}: {closed:?} is not at once"
+        );
+        for (seat, other) in clients.iter_mut().enumerate().skip(1) {
+            let result = until_result(other).await;
+            assert_eq!(result.scores[0].cause, ScoreCause::Left, "{game}");
+            assert_ne!(result.scores[seat].cause, ScoreCause::Left, "{game}");
+        }
+    }
+    server.shutdown().await;
+}

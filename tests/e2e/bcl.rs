@@ -203,10 +203,14 @@ async fn a_pass_while_a_block_fits_disqualifies() {
 }
 
 /// A server whose BCL games have a 1 s soft and a 2 s hard limit (the
-/// default 5 s would make the test slow; the default is tested in the
-/// server's configuration tests).
+/// default is tested in the server's configuration tests), for a test on
+/// tokio's paused clock.
 async fn quick_clock_server() -> TestServer {
     TestServer::start(|config| {
+        // Without replays: the replay thread works in real time, and while a room
+        // waits for it at the end of its game the paused clock would jump ahead to
+        // the next timer (the test server's shutdown limit among them).
+        config.replays = false;
         config.apply(Overrides {
             game_move_limits: vec![GameMoveLimits {
                 game: BCL,
@@ -219,7 +223,9 @@ async fn quick_clock_server() -> TestServer {
     .await
 }
 
-#[tokio::test]
+// On tokio's paused clock (the limits' real-time smoke tests are in
+// `clock.rs`): the waits pass at once.
+#[tokio::test(start_paused = true)]
 async fn a_late_move_and_no_move_disqualify() {
     let server = quick_clock_server().await;
     // A move 1.3 s after its request.
@@ -244,7 +250,15 @@ async fn a_late_move_and_no_move_disqualify() {
     let (mut one, mut two, room) = joined_pair_of(&server, BCL).await;
     until_request(&mut one).await;
     one.send_game_move(&room, place(BclKind::Dot, 0, 0)).await;
+    let asked = tokio::time::Instant::now();
     let (a, b) = tokio::join!(one.until_end(), two.until_end());
+    // The paused clock moves only to the next timer: the game ended at the
+    // hard limit after TWO's request, not before and not at a later timer.
+    let waited = asked.elapsed();
+    assert!(
+        waited >= Duration::from_secs(2) && waited < Duration::from_millis(2100),
+        "{waited:?}"
+    );
     let result = result_of(&b).expect("a result");
     assert_eq!(result_of(&a), Some(result));
     assert_eq!(result.scores[1].cause, ScoreCause::HardTimeout);

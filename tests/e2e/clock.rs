@@ -1,5 +1,8 @@
-//! The move clock over real TCP and real time (the exact limits are tested
-//! on a paused clock in the server crate).
+//! The move clock over real TCP: one smoke test per clock rule in real time
+//! (a late move loses, no move loses at the hard limit), the rest on tokio's
+//! paused clock, as are the clock tests of the 2027 and BCL layouts
+//! (`season2027.rs`, `bcl.rs`); the exact limits are tested on a paused
+//! clock in the server crate.
 
 use std::time::Duration;
 
@@ -95,9 +98,17 @@ async fn a_player_who_sends_nothing_loses_at_the_hard_limit() {
     server.shutdown().await;
 }
 
-#[tokio::test]
+// On tokio's paused clock: the half minute passes at once.
+#[tokio::test(start_paused = true)]
 async fn with_timing_off_nobody_is_hurried() {
-    let server = TestServer::start(|config| config.timeouts = false).await;
+    // Without replays: the replay thread works in real time, and while a room
+    // waits for it at the end of its game the paused clock would jump ahead to
+    // the next timer (the test server's shutdown limit among them).
+    let server = TestServer::start(|config| {
+        config.timeouts = false;
+        config.replays = false;
+    })
+    .await;
     let (mut one, mut two, room) = joined_pair(&server).await;
     let _welcome = one.room_data().await;
     let RoomData::Memento(state) = one.room_data().await else {
@@ -107,7 +118,8 @@ async fn with_timing_off_nobody_is_hurried() {
         one.room_data().await,
         RoomData::MoveRequest(MoveRequestClass::Qualified)
     );
-    tokio::time::sleep(Duration::from_millis(2300)).await;
+    // Longer than the soft (2 s) and the hard limit (10 s) of a timed game.
+    tokio::time::sleep(Duration::from_secs(30)).await;
     one.send_move(&room, first_legal_move(&blokus_of(&state)))
         .await;
     let _welcome = two.room_data().await;

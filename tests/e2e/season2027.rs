@@ -409,9 +409,12 @@ async fn a_first_piece_off_the_border_loses_as_in_the_examples() {
     server.shutdown().await;
 }
 
-#[tokio::test]
+// On tokio's paused clock (the limit's real-time smoke test is in
+// `clock.rs`): the 2.3 s pass at once.
+#[tokio::test(start_paused = true)]
 async fn a_move_after_the_soft_limit_loses_as_in_the_examples() {
-    let server = TestServer::start(|_| {}).await;
+    // Without replays, as the clock's server below.
+    let server = TestServer::start(|config| config.replays = false).await;
     let (_admin, mut alice, mut bob, room) = example_room(&server).await;
     blue_has_moved(&mut alice, &mut bob, &room).await;
     // Later than the 2 s of the game's default clock: the move is discarded.
@@ -425,9 +428,14 @@ async fn a_move_after_the_soft_limit_loses_as_in_the_examples() {
     server.shutdown().await;
 }
 
-/// A server whose 2027 games have a 1 s soft and a 1.5 s hard limit.
+/// A server whose 2027 games have a 1 s soft and a 1.5 s hard limit, for a
+/// test on tokio's paused clock.
 async fn quick_clock_server() -> TestServer {
     TestServer::start(|config| {
+        // Without replays: the replay thread works in real time, and while a room
+        // waits for it at the end of its game the paused clock would jump ahead to
+        // the next timer (the test server's shutdown limit among them).
+        config.replays = false;
         config.apply(Overrides {
             game_move_limits: vec![GameMoveLimits {
                 game: GAME,
@@ -440,11 +448,13 @@ async fn quick_clock_server() -> TestServer {
     .await
 }
 
-#[tokio::test]
+// On tokio's paused clock, as the soft limit's test.
+#[tokio::test(start_paused = true)]
 async fn no_move_by_the_hard_limit_loses_in_the_2027_layout() {
     let server = quick_clock_server().await;
     let (_admin, mut alice, mut bob, room) = example_room(&server).await;
     blue_has_moved(&mut alice, &mut bob, &room).await;
+    let asked = tokio::time::Instant::now();
     // The official text names the soft limit (decisions.md §25).
     let expected = result_packet(
         &room,
@@ -455,6 +465,13 @@ async fn no_move_by_the_hard_limit_loses_in_the_2027_layout() {
         ),
     );
     assert_ends_with(&mut bob, &room, &expected).await;
+    // The paused clock moves only to the next timer: the game ended at the
+    // hard limit, not before and not at a later timer.
+    let waited = asked.elapsed();
+    assert!(
+        waited >= Duration::from_millis(1500) && waited < Duration::from_millis(1600),
+        "{waited:?}"
+    );
     assert_ends_with(&mut alice, &room, &expected).await;
     let GameResult { scores, .. } = result_of(&alice.seen).expect("a result");
     assert_eq!(scores[1].cause, ScoreCause::HardTimeout);

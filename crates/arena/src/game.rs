@@ -22,6 +22,7 @@ use spielleiter_protocol::{
     Decimal, Prepare, ScoreCause, ServerMessage, SlotDescriptor, result::GameResult, room::RoomData,
 };
 use spielleiter_rules::Game;
+use spielleiter_server::replay::archive::find_published;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -29,7 +30,6 @@ use crate::{
     error::ArenaError,
     players::{Invitation, Launched, launch},
     record::{Cause, GameRecord},
-    replays::find_replay,
     settings::MatchSettings,
 };
 
@@ -108,7 +108,8 @@ struct Detected {
     reason: String,
 }
 
-/// Plays game number `game` (from 1) of the match.
+/// Plays game number `game` (from 1) of the match. Everything about the
+/// game (its players, seed, limits) comes from `settings`.
 ///
 /// # Errors
 ///
@@ -119,250 +120,366 @@ pub(crate) async fn play_game(
     game: u32,
     shutdown: &CancellationToken,
 ) -> Result<GameOutcome, ArenaError> {
-    let started = Instant::now();
-    let wall_start = SystemTime::now();
-    // Which player sits in each seat (seat 0 moves first); the seats rotate
-    // from game to game.
-    let slot_players = settings.seat_players(game);
-
-    let mut admin = Connection::connect((settings.host.as_str(), settings.port)).await?;
-    admin.authenticate(&settings.passphrase).await?;
-    let slots = slot_players
-        .iter()
-        .map(|&p| SlotDescriptor {
-            display_name: Some(settings.players[p].name.clone()),
-            can_timeout: settings.players[p].timed,
-            reserved: true,
-        })
-        .collect();
-    let prepared = admin
-        .prepare(Prepare {
-            game_type: Some(settings.game.id().to_owned()),
-            pause: false,
-            slots,
-        })
-        .await?;
-    let room = prepared.room_id;
-    let codes = prepared.reservations;
-    if codes.len() != slot_players.len() {
-        return Err(ArenaError::Admin(ClientError::Protocol(
-            "`prepared` without a reservation per seat",
-        )));
+    let mut match_game = MatchGame::prepare(settings, game).await?;
+    match_game.start_player(0);
+    if let Some(outcome) = match_game.follow(shutdown).await? {
+        return Ok(outcome);
     }
-    admin.observe(&room, settings.game).await?;
+    match_game.let_players_end().await;
+    Ok(GameOutcome::Finished(Box::new(match_game.record().await)))
+}
 
-    let mut seats: Vec<Seat> = slot_players
-        .iter()
-        .map(|&player| Seat {
-            player,
-            launched: None,
-            exit: None,
-        })
-        .collect();
-    let mut joined = 0;
-    let mut running = false;
-    // The seat to move, as the last state says.
-    let mut on_turn: Option<usize> = None;
-    let mut result: Option<GameResult> = None;
-    let mut detected: Option<Detected> = None;
-    let mut cancelled = false;
-    // The first player whose program ended before the game did: if it had
-    // joined, the server should end the game (LEFT, or the game was already
-    // over); if it does not in time, the runner ends it.
-    let mut ended_early: Option<usize> = None;
-    let mut deadline = Instant::now() + settings.connect_timeout;
+/// What the game loop does after an event.
+enum Flow {
+    /// Go on following the game.
+    Continue,
+    /// The room is gone (left, or cancelled and not ended in time): record
+    /// the game.
+    Over,
+    /// The match was interrupted: nothing is recorded.
+    Interrupted,
+}
 
-    if let Err(reason) = start_seat(settings, game, &mut seats[0], &codes[0]) {
-        detected = Some(Detected {
-            slot: 0,
-            cause: Cause::Crashed,
-            reason,
-        });
-    }
+/// One game of the match while it is played, as the administrator sees
+/// it: the prepared room, its seats and players, and what has been seen so
+/// far. The phases are its methods: [`prepare`](Self::prepare) the room,
+/// [`start_player`](Self::start_player) one seat after the other while
+/// [`follow`](Self::follow)ing the game, [`let_players_end`](Self::let_players_end),
+/// then [`record`](Self::record) it.
+struct MatchGame<'a> {
+    settings: &'a MatchSettings,
+    /// The game's number in the match, from 1.
+    game: u32,
+    started: Instant,
+    wall_start: SystemTime,
+    /// Which player sits in each seat (seat 0 moves first); the seats
+    /// rotate from game to game.
+    slot_players: Vec<usize>,
+    admin: Connection,
+    room: String,
+    /// A reservation per seat.
+    codes: Vec<String>,
+    seats: Vec<Seat>,
+    /// How many players the server says have joined.
+    joined: usize,
+    /// Whether the game has started (a first state was seen).
+    running: bool,
+    /// The seat to move, as the last state says.
+    on_turn: Option<usize>,
+    result: Option<GameResult>,
+    /// An end the runner detected itself.
+    detected: Option<Detected>,
+    /// Whether the room has been cancelled (after `detected`).
+    cancelled: bool,
+    /// The first player whose program ended before the game did: if it had
+    /// joined, the server should end the game (LEFT, or the game was
+    /// already over); if it does not in time, the runner ends it.
+    ended_early: Option<usize>,
+    /// When the runner stops waiting for what it waits for now.
+    deadline: Instant,
+}
 
-    loop {
-        if let Some(found) = &detected
-            && !cancelled
-        {
-            cancelled = true;
-            kill_all(&mut seats, &found.reason).await;
-            admin.cancel(&room).await?;
-            deadline = Instant::now() + CANCEL_PATIENCE;
+impl<'a> MatchGame<'a> {
+    /// Prepares the room with a reserved slot per seat and observes it.
+    async fn prepare(settings: &'a MatchSettings, game: u32) -> Result<MatchGame<'a>, ArenaError> {
+        let started = Instant::now();
+        let wall_start = SystemTime::now();
+        let slot_players = settings.seat_players(game);
+
+        let mut admin = Connection::connect((settings.host.as_str(), settings.port)).await?;
+        admin.authenticate(&settings.passphrase).await?;
+        let slots = slot_players
+            .iter()
+            .map(|&p| SlotDescriptor {
+                display_name: Some(settings.players[p].name.clone()),
+                can_timeout: settings.players[p].timed,
+                reserved: true,
+            })
+            .collect();
+        let prepared = admin
+            .prepare(Prepare {
+                game_type: Some(settings.game.id().to_owned()),
+                pause: false,
+                slots,
+            })
+            .await?;
+        let room = prepared.room_id;
+        let codes = prepared.reservations;
+        if codes.len() != slot_players.len() {
+            return Err(ArenaError::Admin(ClientError::Protocol(
+                "`prepared` without a reservation per seat",
+            )));
         }
-        let event = tokio::select! {
-            biased;
-            () = shutdown.cancelled() => Event::Interrupted,
-            message = admin.recv() => Event::Message(message),
-            (seat, exit) = first_exit(&mut seats) => Event::Exit(seat, exit),
-            () = tokio::time::sleep_until(deadline) => Event::Deadline,
-        };
+        admin.observe(&room, settings.game).await?;
+
+        let seats = slot_players
+            .iter()
+            .map(|&player| Seat {
+                player,
+                launched: None,
+                exit: None,
+            })
+            .collect();
+        Ok(MatchGame {
+            settings,
+            game,
+            started,
+            wall_start,
+            slot_players,
+            admin,
+            room,
+            codes,
+            seats,
+            joined: 0,
+            running: false,
+            on_turn: None,
+            result: None,
+            detected: None,
+            cancelled: false,
+            ended_early: None,
+            deadline: Instant::now() + settings.connect_timeout,
+        })
+    }
+
+    /// Starts the player of seat `slot` with its reservation; a program
+    /// that cannot be started is detected as crashed.
+    fn start_player(&mut self, slot: usize) {
+        if let Err(reason) = start_seat(
+            self.settings,
+            self.game,
+            &mut self.seats[slot],
+            &self.codes[slot],
+        ) {
+            self.detected = Some(Detected {
+                slot,
+                cause: Cause::Crashed,
+                reason,
+            });
+        }
+    }
+
+    /// Follows the game as observer until the room is left (`None`), or
+    /// the match is interrupted.
+    async fn follow(
+        &mut self,
+        shutdown: &CancellationToken,
+    ) -> Result<Option<GameOutcome>, ArenaError> {
+        loop {
+            self.cancel_if_detected().await?;
+            let event = tokio::select! {
+                biased;
+                () = shutdown.cancelled() => Event::Interrupted,
+                message = self.admin.recv() => Event::Message(message),
+                (seat, exit) = first_exit(&mut self.seats) => Event::Exit(seat, exit),
+                () = tokio::time::sleep_until(self.deadline) => Event::Deadline,
+            };
+            match self.handle(event).await? {
+                Flow::Continue => {}
+                Flow::Over => return Ok(None),
+                Flow::Interrupted => return Ok(Some(GameOutcome::Interrupted)),
+            }
+        }
+    }
+
+    /// Once the runner has detected an end: kills the players and cancels
+    /// the room (once), and waits for the server to end it.
+    async fn cancel_if_detected(&mut self) -> Result<(), ArenaError> {
+        if let Some(found) = &self.detected
+            && !self.cancelled
+        {
+            self.cancelled = true;
+            kill_all(&mut self.seats, &found.reason).await;
+            self.admin.cancel(&self.room).await?;
+            self.deadline = Instant::now() + CANCEL_PATIENCE;
+        }
+        Ok(())
+    }
+
+    async fn handle(&mut self, event: Event) -> Result<Flow, ArenaError> {
         match event {
             Event::Interrupted => {
-                kill_all(&mut seats, "the match was interrupted").await;
-                let _ = admin.cancel(&room).await;
-                return Ok(GameOutcome::Interrupted);
+                kill_all(&mut self.seats, "the match was interrupted").await;
+                let _ = self.admin.cancel(&self.room).await;
+                return Ok(Flow::Interrupted);
             }
             Event::Message(Err(error)) => {
-                kill_all(&mut seats, "the connection to the server failed").await;
+                kill_all(&mut self.seats, "the connection to the server failed").await;
                 return Err(error.into());
             }
             Event::Message(Ok(None)) => {
-                kill_all(&mut seats, "the server closed the connection").await;
+                kill_all(&mut self.seats, "the server closed the connection").await;
                 return Err(ClientError::Closed {
                     awaiting: "the game's end",
                 }
                 .into());
             }
-            Event::Message(Ok(Some(message))) => match message {
-                ServerMessage::JoinedGameRoom {
-                    room_id,
-                    player_count,
-                } if room_id == room => {
-                    joined = player_count as usize;
-                    if ended_early.is_some_and(|slot| slot < joined) {
-                        // It had joined after all: wait for the server.
-                        deadline = Instant::now() + DISCONNECT_PATIENCE;
-                    }
-                    // The next player starts once the previous one has joined.
-                    if joined < seats.len()
-                        && seats[joined].launched.is_none()
-                        && detected.is_none()
-                    {
-                        deadline = Instant::now() + settings.connect_timeout;
-                        if let Err(reason) =
-                            start_seat(settings, game, &mut seats[joined], &codes[joined])
-                        {
-                            detected = Some(Detected {
-                                slot: joined,
-                                cause: Cause::Crashed,
-                                reason,
-                            });
-                        }
-                    }
+            Event::Message(Ok(Some(message))) => return Ok(self.on_message(message)),
+            Event::Exit(slot, exit) => self.on_exit(slot, exit),
+            Event::Deadline => {
+                if self.cancelled {
+                    // The server does not end the room; record what we know.
+                    return Ok(Flow::Over);
                 }
-                ServerMessage::Room { room_id, data } if room_id == room => match data {
-                    RoomData::Memento(state) => {
-                        if !running && detected.is_none() {
-                            running = true;
-                            deadline = Instant::now() + settings.game_timeout;
-                        }
-                        on_turn = state.to_game().ok().and_then(|g| g.player_to_move());
+                self.detected = Some(self.overdue());
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn on_message(&mut self, message: ServerMessage) -> Flow {
+        match message {
+            ServerMessage::JoinedGameRoom {
+                room_id,
+                player_count,
+            } if room_id == self.room => self.on_joined(player_count as usize),
+            ServerMessage::Room { room_id, data } if room_id == self.room => match data {
+                RoomData::Memento(state) => {
+                    if !self.running && self.detected.is_none() {
+                        self.running = true;
+                        self.deadline = Instant::now() + self.settings.game_timeout;
                     }
-                    RoomData::Result(end) => result = Some(end),
-                    _ => {}
-                },
-                ServerMessage::Left { room_id } if room_id == room => break,
+                    self.on_turn = state.to_game().ok().and_then(|g| g.player_to_move());
+                }
+                RoomData::Result(end) => self.result = Some(end),
                 _ => {}
             },
-            Event::Exit(slot, exit) => {
-                seats[slot].exit = Some(exit);
-                if detected.is_none() && ended_early.is_none() {
-                    ended_early = Some(slot);
-                    // Players are started in slot order, each after the
-                    // previous joined.
-                    let patience = if joined <= slot {
-                        JOIN_NEWS_PATIENCE
-                    } else {
-                        DISCONNECT_PATIENCE
-                    };
-                    deadline = deadline.min(Instant::now() + patience);
-                }
-            }
-            Event::Deadline => {
-                if cancelled {
-                    // The server does not end the room; record what we know.
-                    break;
-                }
-                detected = Some(if let Some(slot) = ended_early {
-                    let exit = seats[slot].exit.as_deref().unwrap_or("?");
-                    if joined <= slot {
-                        Detected {
-                            slot,
-                            cause: Cause::Crashed,
-                            reason: format!("the program ended before joining its game ({exit})"),
-                        }
-                    } else {
-                        Detected {
-                            slot,
-                            cause: Cause::Left,
-                            reason: format!("the program ended during the game ({exit})"),
-                        }
-                    }
-                } else if !running {
-                    Detected {
-                        slot: joined.min(seats.len() - 1),
-                        cause: Cause::NoConnection,
-                        reason: format!(
-                            "did not join within {} s",
-                            settings.connect_timeout.as_secs_f64()
-                        ),
-                    }
-                } else {
-                    Detected {
-                        slot: on_turn.unwrap_or(0),
-                        cause: Cause::Hung,
-                        reason: format!(
-                            "the game did not end within {} s",
-                            settings.game_timeout.as_secs_f64()
-                        ),
-                    }
-                });
-            }
+            ServerMessage::Left { room_id } if room_id == self.room => return Flow::Over,
+            _ => {}
         }
+        Flow::Continue
     }
 
-    // The players should end by themselves now that the server has closed
-    // their connections; one that did not move within the hard limit is not
-    // waited for (it would only cost the grace period).
-    let patience = Instant::now() + settings.exit_grace;
-    for (slot, seat) in seats.iter_mut().enumerate() {
-        if !seat.running() {
-            continue;
+    /// `joined` players are in the room: the next player starts once the
+    /// previous one has joined.
+    fn on_joined(&mut self, joined: usize) {
+        self.joined = joined;
+        if self.ended_early.is_some_and(|slot| slot < joined) {
+            // It had joined after all: wait for the server.
+            self.deadline = Instant::now() + DISCONNECT_PATIENCE;
         }
-        let hung = result
-            .as_ref()
-            .and_then(|r| r.scores.get(slot))
-            .is_some_and(|score| score.cause == ScoreCause::HardTimeout);
-        if let Some(launched) = &mut seat.launched
-            && hung
+        if joined < self.seats.len()
+            && self.seats[joined].launched.is_none()
+            && self.detected.is_none()
         {
-            launched
-                .kill("no move within the server's hard limit")
-                .await;
-            continue;
+            self.deadline = Instant::now() + self.settings.connect_timeout;
+            self.start_player(joined);
         }
-        if let Some(launched) = &mut seat.launched {
-            match tokio::time::timeout_at(patience, launched.wait()).await {
-                Ok(exit) => seat.exit = Some(exit),
-                Err(_) => {
-                    let why = format!(
-                        "still running {} s after the game ended",
-                        settings.exit_grace.as_secs_f64()
-                    );
-                    launched.kill(&why).await;
+    }
+
+    /// The player of seat `slot` has ended: the first to end before the
+    /// game did gives the server a moment to notice.
+    fn on_exit(&mut self, slot: usize, exit: String) {
+        self.seats[slot].exit = Some(exit);
+        if self.detected.is_none() && self.ended_early.is_none() {
+            self.ended_early = Some(slot);
+            // Players are started in slot order, each after the previous
+            // joined.
+            let patience = if self.joined <= slot {
+                JOIN_NEWS_PATIENCE
+            } else {
+                DISCONNECT_PATIENCE
+            };
+            self.deadline = self.deadline.min(Instant::now() + patience);
+        }
+    }
+
+    /// The end the runner detects when what it waited for did not come.
+    fn overdue(&self) -> Detected {
+        let settings = self.settings;
+        if let Some(slot) = self.ended_early {
+            let exit = self.seats[slot].exit.as_deref().unwrap_or("?");
+            if self.joined <= slot {
+                Detected {
+                    slot,
+                    cause: Cause::Crashed,
+                    reason: format!("the program ended before joining its game ({exit})"),
+                }
+            } else {
+                Detected {
+                    slot,
+                    cause: Cause::Left,
+                    reason: format!("the program ended during the game ({exit})"),
+                }
+            }
+        } else if !self.running {
+            Detected {
+                slot: self.joined.min(self.seats.len() - 1),
+                cause: Cause::NoConnection,
+                reason: format!(
+                    "did not join within {} s",
+                    settings.connect_timeout.as_secs_f64()
+                ),
+            }
+        } else {
+            Detected {
+                slot: self.on_turn.unwrap_or(0),
+                cause: Cause::Hung,
+                reason: format!(
+                    "the game did not end within {} s",
+                    settings.game_timeout.as_secs_f64()
+                ),
+            }
+        }
+    }
+
+    /// The players should end by themselves now that the server has closed
+    /// their connections; one that did not move within the hard limit is
+    /// not waited for (it would only cost the grace period).
+    async fn let_players_end(&mut self) {
+        let patience = Instant::now() + self.settings.exit_grace;
+        for (slot, seat) in self.seats.iter_mut().enumerate() {
+            if !seat.running() {
+                continue;
+            }
+            let hung = self
+                .result
+                .as_ref()
+                .and_then(|r| r.scores.get(slot))
+                .is_some_and(|score| score.cause == ScoreCause::HardTimeout);
+            if let Some(launched) = &mut seat.launched
+                && hung
+            {
+                launched
+                    .kill("no move within the server's hard limit")
+                    .await;
+                continue;
+            }
+            if let Some(launched) = &mut seat.launched {
+                match tokio::time::timeout_at(patience, launched.wait()).await {
+                    Ok(exit) => seat.exit = Some(exit),
+                    Err(_) => {
+                        let why = format!(
+                            "still running {} s after the game ended",
+                            self.settings.exit_grace.as_secs_f64()
+                        );
+                        launched.kill(&why).await;
+                    }
                 }
             }
         }
     }
 
-    // Nothing more to administer; a failed goodbye changes nothing.
-    let _ = admin.close().await;
-    // The server records a replay once the game has started.
-    let replay = match &settings.replay_dir {
-        Some(dir) if running => find_replay(dir, &room, wall_start).await,
-        _ => None,
-    };
-    let record = record_game(
-        settings,
-        game,
-        slot_players,
-        result.as_ref(),
-        detected,
-        room,
-        replay,
-        started.elapsed(),
-    );
-    Ok(GameOutcome::Finished(Box::new(record)))
+    /// Says goodbye to the server, finds the game's replay and writes down
+    /// what happened.
+    async fn record(self) -> GameRecord {
+        // Nothing more to administer; a failed goodbye changes nothing.
+        let _ = self.admin.close().await;
+        // The server records a replay once the game has started.
+        let replay = match &self.settings.replay_dir {
+            Some(dir) if self.running => find_published(dir, &self.room, self.wall_start).await,
+            _ => None,
+        };
+        record_game(
+            self.settings,
+            self.game,
+            self.slot_players,
+            self.result.as_ref(),
+            self.detected,
+            self.room,
+            replay,
+            self.started.elapsed(),
+        )
+    }
 }
 
 /// Starts the player of `seat` with its reservation.

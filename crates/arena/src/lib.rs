@@ -14,16 +14,17 @@
 //!   [`Program`]) and limits.
 //! - [`runner`]: [`run_match`], scheduling games and recording them;
 //!   `game` plays one game and `players` starts and ends players.
-//! - [`record`]: [`GameRecord`] and the JSON-lines [`ResultsFile`].
+//! - [`record`]: [`GameRecord`], one finished game, and [`MatchKey`].
 //! - [`stats`]: [`Summary`] with the Elo difference.
 //! - [`tournament`]: [`run_tournament`], a round-robin league of any
 //!   number of players: its tables, schedule and resumption;
 //!   [`standings`]: the league table ranked by the game's rule, with a
 //!   rating per player; [`store`]: [`GameStore`], where finished games are
-//!   kept.
+//!   kept (the JSON-lines [`ResultsFile`], a [`MemoryStore`]).
 //! - [`progress`]: [`TerminalProgress`], a progress display.
 //! - [`local_server`]: [`LocalServer`], an in-process server for
-//!   `--start-server` and the demo; [`replays`]: finding a game's replay.
+//!   `--start-server` and the demo. A game's replay is found through the
+//!   replay store (`spielleiter_server::replay::archive`).
 #![deny(missing_docs)]
 
 pub mod error;
@@ -32,7 +33,6 @@ pub mod local_server;
 mod players;
 pub mod progress;
 pub mod record;
-pub mod replays;
 pub mod runner;
 pub mod settings;
 pub mod standings;
@@ -43,12 +43,14 @@ pub mod tournament;
 pub use error::ArenaError;
 pub use local_server::{LocalServer, LocalServerSettings};
 pub use progress::TerminalProgress;
-pub use record::{Cause, GameRecord, MatchKey, ResultsFile};
+pub use record::{Cause, GameRecord, MatchKey};
 pub use runner::{MatchObserver, MatchReport, Quiet, run_match};
-pub use settings::{MatchSettings, PlayerSpec, Program, ProgramError, distinct_names};
+pub use settings::{
+    DEFAULT_SERVER_CONNECTIONS, MatchSettings, PlayerSpec, Program, ProgramError, distinct_names,
+};
 pub use standings::{Rating, Standing, Standings};
 pub use stats::{EloDifference, PlayerStats, Significance, Summary, significantly_better};
-pub use store::{GameStore, MemoryStore};
+pub use store::{GameStore, MemoryStore, ResultsFile};
 pub use tournament::{
     Table, TournamentObserver, TournamentReport, TournamentSettings, run_tournament,
 };

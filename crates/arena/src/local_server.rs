@@ -34,6 +34,9 @@ pub struct LocalServer {
     server: EmbeddedServer,
     passphrase: String,
     replay_dir: Option<PathBuf>,
+    /// Connections it admits at once (loopback is exempt from the limit
+    /// per address, so this is the total).
+    connections: usize,
 }
 
 impl LocalServer {
@@ -62,6 +65,7 @@ impl LocalServer {
             loopback_exempt: true,
             ..settings.base
         };
+        let connections = config.max_connections;
         let server = EmbeddedServer::start(config)
             .await
             .map_err(ArenaError::Server)?;
@@ -69,12 +73,19 @@ impl LocalServer {
             server,
             passphrase,
             replay_dir,
+            connections,
         })
     }
 
     /// Where the server listens.
     pub fn addr(&self) -> SocketAddr {
         self.server.addr()
+    }
+
+    /// How many connections the server admits at once, for
+    /// [`MatchSettings::server_connections`](crate::MatchSettings::server_connections).
+    pub fn connections(&self) -> usize {
+        self.connections
     }
 
     /// The administrator passphrase.

@@ -10,10 +10,10 @@ use tokio_util::sync::CancellationToken;
 use crate::{
     error::ArenaError,
     game::{GameOutcome, play_game},
-    record::{GameRecord, ResultsFile, missing_games},
+    record::{GameRecord, missing_games},
     settings::{MatchSettings, Program},
     stats::{Significance, Summary, significantly_better},
-    store::GameStore,
+    store::{GameStore, ResultsFile},
 };
 
 /// Told about the progress of a match.
@@ -139,13 +139,15 @@ pub(crate) fn create_log_dir(settings: &MatchSettings) -> Result<(), ArenaError>
     Ok(())
 }
 
-/// Refuses no parallel games and built-in bots that do not play the game.
+/// Refuses no parallel games, more parallel games than the server holds,
+/// and built-in bots that do not play the game.
 pub(crate) fn check_players(settings: &MatchSettings) -> Result<(), ArenaError> {
     if settings.parallel == 0 {
         return Err(ArenaError::Settings(
             "--parallel must be at least 1".to_owned(),
         ));
     }
+    settings.check_capacity()?;
     for player in &settings.players {
         if let Program::Builtin(kind) = player.program {
             kind.build(settings.game, 0)

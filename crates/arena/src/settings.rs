@@ -176,6 +176,11 @@ pub struct MatchSettings {
     pub significance: Option<f64>,
     /// Games recorded before significance is tested (`--min-tests`).
     pub min_tests: u32,
+    /// How many connections the server admits from this machine at once,
+    /// if known: a match whose parallel games need more is refused before
+    /// it starts ([`MatchSettings::check_capacity`]) instead of losing the
+    /// games the server turns away.
+    pub server_connections: Option<usize>,
 }
 
 impl MatchSettings {
@@ -201,7 +206,40 @@ impl MatchSettings {
             seed: 0,
             significance: None,
             min_tests: 20,
+            server_connections: Some(DEFAULT_SERVER_CONNECTIONS),
         }
+    }
+
+    /// Connections one game holds at once: one per player and the
+    /// administrator's, which prepares and watches the game.
+    pub fn connections_per_game(&self) -> usize {
+        self.players.len() + 1
+    }
+
+    /// Refuses parallel games the server cannot hold: `parallel` games need
+    /// [`connections_per_game`](Self::connections_per_game) connections each,
+    /// and a server admits at most
+    /// [`server_connections`](Self::server_connections) from one address.
+    ///
+    /// # Errors
+    ///
+    /// [`ArenaError::Settings`](crate::ArenaError::Settings), naming the
+    /// most games that fit.
+    pub fn check_capacity(&self) -> Result<(), crate::ArenaError> {
+        let Some(capacity) = self.server_connections else {
+            return Ok(());
+        };
+        let per_game = self.connections_per_game();
+        let needed = self.parallel.saturating_mul(per_game);
+        if needed <= capacity {
+            return Ok(());
+        }
+        Err(crate::ArenaError::Settings(format!(
+            "--parallel {} needs {needed} connections at once ({per_game} per game: {} players and the administrator), but the server admits {capacity} from this machine; play at most {} games at a time, or raise the server's max_connections_per_ip and pass it as --server-connections",
+            self.parallel,
+            self.players.len(),
+            capacity / per_game,
+        )))
     }
 
     /// The display names, player 1 first.
@@ -229,6 +267,10 @@ impl MatchSettings {
         (0..players).map(|seat| (seat + shift) % players).collect()
     }
 }
+
+/// How many connections a server with the default configuration admits
+/// from one address (its `max_connections_per_ip`).
+pub const DEFAULT_SERVER_CONNECTIONS: usize = 32;
 
 /// Makes equal display names distinct by suffixing each that occurs more
 /// than once with its player number (`-1`, `-2`, …), as the official
@@ -338,6 +380,42 @@ mod tests {
             }
         }
         assert_eq!(seats_of_player, [[2; 3]; 3]);
+    }
+
+    #[test]
+    fn parallel_games_must_fit_the_servers_connection_limit() {
+        let player = |name: &str| PlayerSpec {
+            name: name.to_owned(),
+            program: Program::Builtin(BotKind::Random),
+            timed: true,
+        };
+        let mut settings = MatchSettings::new(
+            vec![player("a"), player("b")],
+            "localhost".into(),
+            1,
+            String::new(),
+        );
+        // The server's default limit holds ten games of three connections.
+        settings.parallel = 10;
+        assert!(settings.check_capacity().is_ok());
+        settings.parallel = 500;
+        let refused = settings.check_capacity().expect_err("500 games do not fit");
+        let text = refused.to_string();
+        assert!(text.contains("1500 connections"), "{text}");
+        assert!(text.contains("at most 10 games"), "{text}");
+        // A server known to admit more takes more.
+        settings.server_connections = Some(1500);
+        assert!(settings.check_capacity().is_ok());
+        settings.server_connections = None;
+        assert!(settings.check_capacity().is_ok());
+    }
+
+    #[test]
+    fn the_default_capacity_is_the_servers_default_limit() {
+        assert_eq!(
+            DEFAULT_SERVER_CONNECTIONS,
+            spielleiter_server::Config::default().max_connections_per_ip
+        );
     }
 
     #[test]

@@ -330,3 +330,31 @@ async fn a_match_needs_a_player_per_seat() {
     );
     server.stop().await;
 }
+
+/// Issue 24: `--parallel 500` against a server with the default limits (32
+/// connections per address, three per game) is refused before any game
+/// starts, naming how many games fit, instead of abandoning the games the
+/// server turns away.
+#[tokio::test]
+async fn more_parallel_games_than_the_server_admits_are_refused_before_the_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server(dir.path()).await;
+    let mut settings = settings(&server, dir.path(), bots());
+    settings.games = 500;
+    settings.parallel = 500;
+    let results = settings.results.clone();
+    let refused = tokio::time::timeout(
+        LIMIT,
+        run_match(settings, CancellationToken::new(), &mut Quiet),
+    )
+    .await
+    .unwrap()
+    .expect_err("500 parallel games do not fit");
+    let text = refused.to_string();
+    assert!(
+        text.contains("1500 connections") && text.contains("at most 10 games"),
+        "{text}"
+    );
+    assert!(!results.exists(), "no game was played");
+    server.stop().await;
+}

@@ -1,28 +1,38 @@
-//! The bot catalogue: for each game, the function that builds its bot of a
-//! [`BotKind`]. [`AnyBot`], generated from the list at the bottom of this
-//! file, plays a game of any hosted type through the game's own bot.
+//! The bot catalogue: [`GameBots`], what each game of the rules catalogue
+//! implements (in its folder here) to build its bot of a [`BotKind`], and
+//! [`AnyBot`], generated from the rules catalogue's list, which plays a
+//! game of any hosted type through the game's own bot.
 
-use spielleiter_rules::{AnyGame, AnyMove, GameType};
+use spielleiter_rules::{AnyGame, AnyMove, CatalogueEntry, GameType, entry};
 
-use crate::{Bot, BotKind, NoSuchBot, bcl, blokus, ostseeschach2022};
+use crate::{Bot, BotKind, NoSuchBot};
 
-/// Generates [`AnyBot`] and [`BotKind::build`] from the list of games with
-/// bots. Each entry names the rules catalogue's variant, the game's Rust
-/// type, and `fn(BotKind, u64) -> Option<Box<dyn Bot<Type> + Send>>`.
+/// A game's built-in bots, implemented by its marker type
+/// ([`entry`](spielleiter_rules::entry)) in the game's folder of this
+/// crate. A game with no bots implements it too, answering `None`.
+pub trait GameBots: CatalogueEntry {
+    /// The game's bot of `kind`, seeded with `seed` where it draws at
+    /// random; `None` if the game has no bot of this kind.
+    fn bot(kind: BotKind, seed: u64) -> Option<Box<dyn Bot<Self::Game> + Send>>;
+}
+
+/// Generates [`AnyBot`] and [`BotKind::build`] from the rules catalogue's
+/// list (through [`spielleiter_rules::for_each_game!`]).
 macro_rules! bot_catalogue {
     ($(
-        $variant:ident {
-            $(cfg: $cfg:meta,)?
-            game: $game:ty,
-            bots: $bots:path $(,)?
-        }
+        $(#[doc = $doc:literal])*
+        $(#[cfg($cfg:meta)])?
+        $variant:ident { $($field:tt)* }
     )*) => {
         /// A built-in bot of one game, as a bot of [`AnyGame`]: it moves in
         /// games of the type it was built for ([`BotKind::build`]).
         pub struct AnyBot(Inner);
 
         enum Inner {
-            $($(#[cfg($cfg)])? $variant(Box<dyn Bot<$game> + Send>),)*
+            $(
+                $(#[cfg($cfg)])?
+                $variant(Box<dyn Bot<<entry::$variant as CatalogueEntry>::Game> + Send>),
+            )*
         }
 
         impl BotKind {
@@ -34,10 +44,12 @@ macro_rules! bot_catalogue {
             /// [`NoSuchBot`] if the game has no bot of this kind.
             pub fn build(self, game: GameType, seed: u64) -> Result<AnyBot, NoSuchBot> {
                 let inner = match game {
-                    $($(#[cfg($cfg)])? GameType::$variant => $bots(self, seed).map(Inner::$variant),)*
-                    // Games without bots.
-                    #[allow(unreachable_patterns)]
-                    _ => None,
+                    $(
+                        $(#[cfg($cfg)])?
+                        GameType::$variant => {
+                            <entry::$variant as GameBots>::bot(self, seed).map(Inner::$variant)
+                        }
+                    )*
                 };
                 inner.map(AnyBot).ok_or(NoSuchBot { kind: self, game })
             }
@@ -91,38 +103,4 @@ macro_rules! bot_catalogue {
     };
 }
 
-bot_catalogue! {
-    Blokus2021 {
-        game: spielleiter_rules::blokus::Blokus,
-        bots: blokus::bot,
-    }
-    Blokus2027 {
-        game: spielleiter_rules::blokus::Blokus2027,
-        bots: blokus::bot,
-    }
-    BlokusClassic {
-        game: spielleiter_rules::blokus::Classic,
-        bots: blokus::bot,
-    }
-    BlokusClassic3 {
-        game: spielleiter_rules::blokus::Classic,
-        bots: blokus::bot,
-    }
-    BlokusClassic2 {
-        game: spielleiter_rules::blokus::Classic,
-        bots: blokus::bot,
-    }
-    Ostseeschach2022 {
-        game: spielleiter_rules::ostseeschach::Ostseeschach,
-        bots: ostseeschach2022::bot,
-    }
-    BlokusBcl {
-        game: spielleiter_rules::blokus::bcl::Bcl,
-        bots: bcl::bot,
-    }
-    TestCounting {
-        cfg: feature = "test-games",
-        game: spielleiter_rules::counting::Counting,
-        bots: crate::counting::bot,
-    }
-}
+spielleiter_rules::for_each_game!(bot_catalogue);

@@ -21,10 +21,12 @@
 //!
 //! # How to add a game's bots
 //!
-//! A folder `src/<game>/` with the bots (each an `impl Bot<TheGame>`) and a
-//! function `bot(kind, seed)` that builds the game's bot of each kind it has,
-//! plus one entry in the list at the bottom of `src/catalogue.rs`. A game
-//! without an entry simply has no built-in bots.
+//! A folder `src/<game>/` with the bots (each an `impl Bot<TheGame>`) and
+//! an `impl GameBots for spielleiter_rules::entry::TheGame` that builds the
+//! game's bot of each kind it has (`None` for the kinds it has not). The
+//! catalogue ([`AnyBot`]) is generated from the rules catalogue's list, so
+//! a game of the list without `GameBots` does not compile; a game with no
+//! bots at all says so in its `impl` (always `None`).
 //!
 //! # Example
 //!
@@ -44,12 +46,13 @@
 pub mod bcl;
 pub mod blokus;
 mod catalogue;
-#[cfg(feature = "test-games")]
-pub mod counting;
+spielleiter_rules::test_games! {
+    pub mod counting;
+}
 mod kind;
 pub mod ostseeschach2022;
 
-pub use catalogue::AnyBot;
+pub use catalogue::{AnyBot, GameBots};
 pub use kind::{BotKind, NoSuchBot, UnknownBot};
 use spielleiter_rules::Game;
 

@@ -33,6 +33,12 @@ pub struct GameOptions {
     /// of the start pieces [default: from the OS].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Connections a running server admits from this machine (its
+    /// max_connections_per_ip); more parallel games than that holds are
+    /// refused before the first starts [default: 32, the server's default;
+    /// with --start-server its own limit].
+    #[arg(long, value_name = "N")]
+    pub server_connections: Option<usize>,
 }
 
 /// Where the games are played.
@@ -82,6 +88,7 @@ pub async fn prepare(
                 server.passphrase().to_owned(),
             );
             settings.replay_dir = server.replay_dir().cloned();
+            settings.server_connections = Some(server.connections());
             (Some(server), settings)
         }
         Venue::Running {
@@ -92,6 +99,9 @@ pub async fn prepare(
             let mut settings =
                 MatchSettings::new(players, host.to_owned(), port, passphrase.to_owned());
             settings.replay_dir = options.replay_dir.clone();
+            if let Some(connections) = options.server_connections {
+                settings.server_connections = Some(connections);
+            }
             (None, settings)
         }
     };

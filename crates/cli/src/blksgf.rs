@@ -17,20 +17,16 @@
 //! The root node also carries a game comment (`GC`) with the game type, the
 //! seats and players, and the final points.
 
-use std::{
-    fmt::Write as _,
-    fs::File,
-    io::{BufReader, Read},
-    path::{Path, PathBuf},
-};
+use std::{fmt::Write as _, path::PathBuf};
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
-use spielleiter_protocol::{GameState, Replay, read_replay, seats::seat_label};
+use spielleiter_protocol::{GameState, Replay, seats::seat_label};
 use spielleiter_rules::{
     GameType,
     blokus::{Classic, ClassicPlayers, Color, Move, Placement, notation::PentobiCells},
 };
+use spielleiter_server::replay::{archive, names};
 
 /// The formats `replay export` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -68,7 +64,8 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<()> {
             )
         })?,
     };
-    let replay = load(&args.replay, game)?;
+    let replay = archive::read_path(&args.replay, game)
+        .with_context(|| format!("{} is no {game} replay", args.replay.display()))?;
     let record = ClassicRecord::of_replay(game, &replay)
         .with_context(|| format!("{} cannot be exported", args.replay.display()))?;
     let text = record.blksgf();
@@ -80,31 +77,9 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The game a replay's file name names (`replay_<gameType>_…`): the
-/// longest id that fits, so that `blokus_classic_3` is not taken for
-/// `blokus_classic`.
-fn game_of_file_name(path: &Path) -> Option<GameType> {
-    let name = path.file_name()?.to_string_lossy().into_owned();
-    let rest = name.strip_prefix("replay_")?.to_owned();
-    GameType::ALL
-        .iter()
-        .copied()
-        .filter(|game| {
-            rest.strip_prefix(game.id())
-                .is_some_and(|after| after.starts_with(['_', '.']))
-        })
-        .max_by_key(|game| game.id().len())
-}
-
-/// Reads the replay at `path` (gzip-compressed when the name ends in `.gz`).
-fn load(path: &Path, game: GameType) -> anyhow::Result<Replay> {
-    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let input: Box<dyn Read> = if path.extension().is_some_and(|e| e == "gz") {
-        Box::new(flate2::read::GzDecoder::new(BufReader::new(file)))
-    } else {
-        Box::new(BufReader::new(file))
-    };
-    read_replay(input, game).with_context(|| format!("{} is no {game} replay", path.display()))
+/// The game a replay's file name names, as the replay store reads names.
+fn game_of_file_name(path: &std::path::Path) -> Option<GameType> {
+    names::game_of_name(&path.file_name()?.to_string_lossy())
 }
 
 /// A classic game as a record: the players, their names and the
@@ -342,7 +317,7 @@ mod tests {
 
     #[test]
     fn the_game_is_read_from_the_file_name() {
-        let game = |name: &str| game_of_file_name(Path::new(name));
+        let game = |name: &str| game_of_file_name(std::path::Path::new(name));
         assert_eq!(
             game("out/replay_blokus_classic_3_2026-11-25_a_b_c.xml"),
             Some(GameType::BlokusClassic3)

@@ -6,12 +6,13 @@ use std::{io::IsTerminal, path::PathBuf, time::SystemTime};
 
 use anyhow::Context;
 use clap::Args;
-use spielleiter_arena::{LocalServer, LocalServerSettings, distinct_names, replays::find_replay};
+use spielleiter_arena::{LocalServer, LocalServerSettings, distinct_names};
 use spielleiter_bots::{Bot, BotKind};
 use spielleiter_client::{Connection, GameReport, PlayOptions, play};
 use spielleiter_protocol::{Prepare, SlotDescriptor};
 use spielleiter_render::{Labels, picture};
 use spielleiter_rules::GameType;
+use spielleiter_server::replay::archive::find_published;
 
 use spielleiter_protocol::seats::seat_label;
 
@@ -124,7 +125,7 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
         .as_ref()
         .context("the game ended without a result")?;
     print!("{}", show::result_text(args.game, result, &names));
-    match find_replay(&replay_dir, &prepared.room_id, since).await {
+    match find_published(&replay_dir, &prepared.room_id, since).await {
         Some(path) => println!("Replay: {}", path.display()),
         None => println!("Replay: not found in {}", replay_dir.display()),
     }

@@ -3,34 +3,22 @@
 //! subcommand has its own module.
 
 mod arena_options;
-mod bench;
 mod blksgf;
-mod counts_line;
 mod demo;
 mod environment;
 mod health;
-#[cfg(feature = "heap-profile")]
-mod heap_profile;
 mod match_command;
-mod observers;
 mod open_files;
 mod perft;
 mod pictures;
 mod play;
 mod serve;
 mod show;
-mod syscalls;
 mod tournament;
 
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
-
-/// With the feature `heap-profile`, dhat's allocator records every
-/// allocation while a profile is being taken (`bench --heap-profile`).
-#[cfg(feature = "heap-profile")]
-#[global_allocator]
-static ALLOCATOR: dhat::Alloc = dhat::Alloc;
 
 /// Spielleiter: hosts Software-Challenge style AI matches. Without a
 /// subcommand it runs the server (`spielleiter serve`).
@@ -64,9 +52,6 @@ enum Command {
     /// Watch one whole game of built-in bots on a server started in this
     /// process.
     Demo(demo::DemoArgs),
-    /// Measure the server: many concurrent games of built-in bots over
-    /// loopback TCP (games per minute, server-added latency, memory, clock).
-    Bench(bench::BenchArgs),
     /// Count a game's move sequences from a position (move generator check
     /// and benchmark).
     Perft(perft::PerftArgs),
@@ -82,6 +67,12 @@ enum Command {
     /// a container's health check. Finds the port in the server's settings
     /// (config file, `--listen`, `--port` and their variables).
     Health(health::HealthArgs),
+    /// The server benchmark moved to a binary of its own; this only says so.
+    #[command(hide = true, disable_help_flag = true)]
+    Bench {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -103,11 +94,14 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => match_command::run(&args),
         Some(Command::Tournament(args)) => tournament::run(&args),
         Some(Command::Demo(args)) => demo::run(&args),
-        Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Health(args)) => health::run(&args),
         Some(Command::Render(args)) => pictures::render(&args),
         Some(Command::Replay { command }) => pictures::replay(&command),
+        Some(Command::Bench { args }) => Err(anyhow::anyhow!(
+            "the server benchmark is a binary of its own: `spielleiter-bench {}` (`cargo run --release -p spielleiter-bench -- …`)",
+            args.join(" ")
+        )),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

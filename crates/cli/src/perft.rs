@@ -27,7 +27,7 @@ use clap::Args;
 use rand_pcg::Pcg64;
 use spielleiter_protocol::seats::seat_label;
 use spielleiter_rules::{
-    AnyGame, Game, GameType,
+    AnyGame, CatalogueEntry, Game, GameType,
     blokus::{
         Classic, ClassicMistake, ClassicPlayers, Color, Mistake, Move, PieceKind, Swc2021, Swc2027,
         SwcBlokus, SwcVariant,
@@ -35,6 +35,7 @@ use spielleiter_rules::{
         notation::{ParseMoveError, parse_classic},
         perft::{perft, perft_by_kind},
     },
+    entry,
     ostseeschach::{self, Ostseeschach, StartLine},
 };
 
@@ -242,28 +243,98 @@ pub fn replay_ostseeschach(
     Ok(game)
 }
 
-/// Runs the subcommand, printing to stdout.
-///
-/// # Errors
-///
-/// An unreadable, malformed or illegal move file.
-pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
-    match args.game {
-        GameType::Blokus2021 => run_swc_blokus::<Swc2021>(args),
-        GameType::Blokus2027 => run_swc_blokus::<Swc2027>(args),
-        GameType::BlokusClassic => run_classic(ClassicPlayers::Four, args),
-        GameType::BlokusClassic3 => run_classic(ClassicPlayers::Three, args),
-        GameType::BlokusClassic2 => run_classic(ClassicPlayers::Two, args),
-        GameType::Ostseeschach2022 => run_ostseeschach_2022(args),
-        GameType::BlokusBcl => run_bcl(args),
-        // Games without a counter of their own (the test games).
-        #[allow(unreachable_patterns)]
-        other => run_any(other, args),
+/// A game's report in `spielleiter perft`, implemented by its marker type
+/// ([`entry`](spielleiter_rules::entry)): here for the hosted games, in the
+/// game's module of `show` for the test games.
+pub trait PerftReport: CatalogueEntry {
+    /// Counts as `args` ask, printing the report to stdout.
+    ///
+    /// # Errors
+    ///
+    /// Options the game does not take; an unreadable, malformed or illegal
+    /// move file.
+    fn run(args: &PerftArgs) -> anyhow::Result<()>;
+}
+
+impl PerftReport for entry::Blokus2021 {
+    fn run(args: &PerftArgs) -> anyhow::Result<()> {
+        run_swc_blokus::<Swc2021>(args)
     }
 }
 
-/// Any game: the generic count from the initial position.
-fn run_any(game_type: GameType, args: &PerftArgs) -> anyhow::Result<()> {
+impl PerftReport for entry::Blokus2027 {
+    fn run(args: &PerftArgs) -> anyhow::Result<()> {
+        run_swc_blokus::<Swc2027>(args)
+    }
+}
+
+impl PerftReport for entry::BlokusClassic {
+    fn run(args: &PerftArgs) -> anyhow::Result<()> {
+        run_classic(ClassicPlayers::Four, args)
+    }
+}
+
+impl PerftReport for entry::BlokusClassic3 {
+    fn run(args: &PerftArgs) -> anyhow::Result<()> {
+        run_classic(ClassicPlayers::Three, args)
+    }
+}
+
+impl PerftReport for entry::BlokusClassic2 {
+    fn run(args: &PerftArgs) -> anyhow::Result<()> {
+        run_classic(ClassicPlayers::Two, args)
+    }
+}
+
+impl PerftReport for entry::Ostseeschach2022 {
+    fn run(args: &PerftArgs) -> anyhow::Result<()> {
+        run_ostseeschach_2022(args)
+    }
+}
+
+impl PerftReport for entry::BlokusBcl {
+    fn run(args: &PerftArgs) -> anyhow::Result<()> {
+        run_bcl(args)
+    }
+}
+
+/// Generates [`run`] from the rules catalogue's list (through
+/// [`spielleiter_rules::for_each_game!`]).
+macro_rules! perft_catalogue {
+    ($(
+        $(#[doc = $doc:literal])*
+        $(#[cfg($cfg:meta)])?
+        $variant:ident { $($field:tt)* }
+    )*) => {
+        /// Runs the subcommand, printing to stdout.
+        ///
+        /// # Errors
+        ///
+        /// An unreadable, malformed or illegal move file.
+        pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
+            match args.game {
+                $(
+                    $(#[cfg($cfg)])?
+                    GameType::$variant => <entry::$variant as PerftReport>::run(args),
+                )*
+            }
+        }
+    };
+}
+
+spielleiter_rules::for_each_game!(perft_catalogue);
+
+/// Any game: the generic count from the initial position (for games without
+/// a move file format or a faster counter of their own: the test games).
+///
+/// # Errors
+///
+/// Options only the hosted games take.
+#[allow(
+    dead_code,
+    reason = "only the test games (feature test-games of the rules) use it"
+)]
+pub fn generic_report(game_type: GameType, args: &PerftArgs) -> anyhow::Result<()> {
     if args.start_piece.is_some()
         || args.start_line.is_some()
         || args.moves.is_some()

@@ -1,7 +1,7 @@
 //! Pictures of replays: `spielleiter render` draws one position as SVG or
 //! PNG, `spielleiter replay show` prints a game move by move with the board
-//! in the terminal. Both read replays as the web side does and draw with
-//! the one renderer (`spielleiter-render`).
+//! in the terminal. Both read replays through the replay store, as the web
+//! side does, and draw with the one renderer (`spielleiter-render`).
 
 use std::{
     io::{IsTerminal, Write},
@@ -12,7 +12,7 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use spielleiter_render::{Labels, picture};
 use spielleiter_rules::{AnyGame, Game};
-use spielleiter_web::replays::{self, LoadedReplay};
+use spielleiter_server::replay::archive::{self as replays, LoadedReplay};
 
 use crate::{blksgf, show};
 

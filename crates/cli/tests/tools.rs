@@ -123,7 +123,7 @@ fn demo_plays_a_game_and_prints_board_result_and_replay() {
 }
 
 #[test]
-fn perft_demo_bench_and_match_take_the_game() {
+fn perft_demo_and_match_take_the_game() {
     let dir = tempfile::tempdir().unwrap();
     let success = |args: &[&str]| succeeding(dir.path(), args);
     // 2027: PENTO_X on the border (the rules' perft data).
@@ -144,35 +144,6 @@ fn perft_demo_bench_and_match_take_the_game() {
         assert!(text.contains("greedy (team ONE: BLUE, RED): "), "{text}");
         assert!(text.contains("start piece PENTO_"), "{text}");
     }
-    let text = success(&[
-        "bench",
-        "--game",
-        "swc_2027_blokus",
-        "--games",
-        "2",
-        "--concurrency",
-        "2",
-        "--same-process",
-    ]);
-    assert!(text.contains("of swc_2027_blokus between"), "{text}");
-    assert!(text.contains(", 2 regular games,"), "{text}");
-    let cpu = text
-        .lines()
-        .find_map(|l| l.strip_prefix("server CPU (user+sys):"))
-        .expect("a CPU line");
-    assert!(
-        cpu.contains(" µs per move, ") && cpu.contains(" µs per game, "),
-        "{text}"
-    );
-    assert!(cpu.ends_with(" in all (with the players)"), "{text}");
-    let rss = text
-        .lines()
-        .find_map(|l| l.strip_prefix("server RSS:"))
-        .expect("an RSS line");
-    assert!(
-        rss.contains(" MiB at the end, ") && rss.contains(" MiB peak"),
-        "{text}"
-    );
     // The default game is 2027's; a match of 2021 says so.
     let text = success(&[
         "match",
@@ -328,56 +299,7 @@ fn demo_plays_ostseeschach() {
 }
 
 #[test]
-fn a_bench_sweep_prints_one_table() {
-    let dir = tempfile::tempdir().unwrap();
-    let output = run(
-        dir.path(),
-        &["bench", "--sweep", "1,3", "--games", "2", "--bot", "random"],
-    );
-    let text = stdout(&output);
-    assert!(
-        output.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    // Each run is reported, the players in a child process (not counted).
-    assert!(text.contains("bench: 1 concurrent games of"), "{text}");
-    assert!(text.contains("bench: 3 concurrent games of"), "{text}");
-    assert!(text.contains(" in all (players not counted)"), "{text}");
-    // Then one table, a row per concurrency in the order given.
-    let table: Vec<&str> = text
-        .lines()
-        .skip_while(|l| !l.starts_with("concurrency "))
-        .collect();
-    assert_eq!(table.len(), 3, "{text}");
-    for column in [
-        "games/min",
-        "CPU/move",
-        "CPU/game",
-        "p99",
-        "RSS end",
-        "RSS peak",
-    ] {
-        assert!(table[0].contains(column), "{column}: {text}");
-    }
-    let concurrencies: Vec<&str> = table[1..]
-        .iter()
-        .filter_map(|row| row.split_whitespace().next())
-        .collect();
-    assert_eq!(concurrencies, ["1", "3"], "{text}");
-    assert!(table[1].contains(" MiB"), "{text}");
-    // A sweep replaces --concurrency.
-    let output = run(
-        dir.path(),
-        &["bench", "--sweep", "1,2", "--concurrency", "4"],
-    );
-    assert!(!output.status.success());
-    let output = run(dir.path(), &["bench", "--sweep", "2,0"]);
-    assert!(!output.status.success());
-}
-
-#[test]
-fn match_and_bench_play_ostseeschach() {
+fn match_plays_ostseeschach() {
     let dir = tempfile::tempdir().unwrap();
     let output = run(
         dir.path(),
@@ -404,39 +326,6 @@ fn match_and_bench_play_ostseeschach() {
     for row in &rows {
         assert_eq!(row["causes"], serde_json::json!(["REGULAR", "REGULAR"]));
     }
-
-    let output = run(
-        dir.path(),
-        &[
-            "bench",
-            "--game",
-            "swc_2022_ostseeschach",
-            "--concurrency",
-            "2",
-            "--games",
-            "4",
-            "--same-process",
-        ],
-    );
-    let text = stdout(&output);
-    assert!(output.status.success(), "{text}");
-    assert!(
-        text.contains("of swc_2022_ostseeschach between `random` bots"),
-        "{text}"
-    );
-    // At least the 4 games asked for: the bench looks every 50 ms, and
-    // short games in flight may end in the same interval.
-    let complete: u64 = text
-        .lines()
-        .find_map(|l| l.strip_prefix("complete games:"))
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("a complete games line: {text}"));
-    assert!((4..=4 + 2).contains(&complete), "{text}");
-    assert!(
-        text.contains("games lost on time:       0 soft, 0 hard"),
-        "{text}"
-    );
 }
 
 /// `spielleiter perft --game swc_2022_ostseeschach` with `args`.
@@ -905,13 +794,24 @@ fn command_line_mistakes_are_refused_with_the_valid_choices() {
         stderr.contains("trace, debug, info, warn, error, off"),
         "{stderr}"
     );
-    // Nothing to measure.
-    for zero in [["--concurrency", "0"], ["--games", "0"]] {
-        let output = run(dir.path(), &[&["bench"][..], &zero[..]].concat());
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(!output.status.success(), "{zero:?}");
-        assert!(stderr.contains("0 is not in 1.."), "{stderr}");
-    }
+}
+
+#[test]
+fn bench_points_to_its_own_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(dir.path(), &["bench", "--concurrency", "2"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("`spielleiter-bench --concurrency 2`"),
+        "{stderr}"
+    );
+    // Not among the commands a user is shown.
+    let help = stdout(&run(dir.path(), &["--help"]));
+    assert!(
+        !help.lines().any(|l| l.trim_start().starts_with("bench")),
+        "{help}"
+    );
 }
 
 #[test]
@@ -1093,18 +993,6 @@ fn the_tools_play_classic_blokus_for_four_three_and_two() {
         };
         assert!(text.contains(first), "{text}");
     }
-    let text = success(&[
-        "bench",
-        "--game",
-        "blokus_classic_3",
-        "--games",
-        "2",
-        "--concurrency",
-        "2",
-        "--same-process",
-    ]);
-    assert!(text.contains(", 2 regular games,"), "{text}");
-
     // match: four players rotate through the seats; places in the summary.
     let text = success(&[
         "match",
@@ -1353,7 +1241,7 @@ fn two_play_processes_complete_a_bcl_game() {
 }
 
 #[test]
-fn demo_match_bench_and_perft_take_blokus_bcl() {
+fn demo_match_and_perft_take_blokus_bcl() {
     let dir = tempfile::tempdir().unwrap();
     let success = |args: &[&str]| {
         let output = run(dir.path(), args);
@@ -1402,22 +1290,6 @@ fn demo_match_bench_and_perft_take_blokus_bcl() {
         );
         assert!(row.to_string().contains("OVERLAP"), "{row}");
     }
-
-    let text = success(&[
-        "bench",
-        "--game",
-        "blokus_bcl",
-        "--games",
-        "2",
-        "--concurrency",
-        "2",
-        "--same-process",
-    ]);
-    assert!(text.contains("of blokus_bcl between"), "{text}");
-    assert!(
-        text.contains("0 soft and 0 hard timeouts, 0 violations or leaves, 0 client errors"),
-        "{text}"
-    );
 
     // The rules' perft data: the empty board, and after six blocks given
     // in both move forms.

@@ -15,17 +15,17 @@
 //! speaks; they are fields all the same, so that the server never asks for
 //! the season.
 //!
-//! [`SEASON_2021`] is the dialect of the 2021 season, exactly as
-//! Spielleiter has always spoken it; [`SEASON_2022`] that of 2022,
-//! [`SEASON_2027`] that of 2027 (whose texts live with its one game,
-//! [`blokus2027`](crate::games::blokus2027)).
+//! Each season's dialect and texts live with its game: `SEASON_2021` in
+//! [`blokus2021`](crate::games::blokus2021) (the classic games and the
+//! test game speak it too), `SEASON_2022` in
+//! [`ostseeschach2022`](crate::games::ostseeschach2022), `SEASON_2027` in
+//! [`blokus2027`](crate::games::blokus2027), the Champions League's in
+//! [`bcl`](crate::games::bcl).
 
 use std::fmt;
 
-use crate::{
-    result::{Conclusion, ScoreCause},
-    texts,
-};
+pub use crate::result::ResultLayout;
+use crate::result::{Conclusion, ScoreCause};
 
 /// The `class` of the move request (`<data class="…"/>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,23 +85,6 @@ impl CloseElement {
             .copied()
             .find(|form| form.element() == name)
     }
-}
-
-/// How a result (`<data class="result">`) is laid out after its
-/// `<definition>`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ResultLayout {
-    /// 2021: one `<score cause reason>` per player, then one
-    /// `<winner displayName>` with `<color class="team">` per winner (both
-    /// players on a draw).
-    Season2021,
-    /// 2022: `<scores>` with one `<entry>` per player (`<player name?
-    /// team/>`, `<score cause reason>`), then `<winner team/>` if one player
-    /// won alone.
-    Season2022,
-    /// 2027: `<scores>` as in 2022 but `<score>` without attributes, then
-    /// always `<winner team? regular reason/>`.
-    Season2027,
 }
 
 /// How a player ran out of time, for texts.
@@ -258,60 +241,6 @@ pub struct Dialect {
     /// The season's texts.
     pub texts: &'static dyn SeasonTexts,
 }
-
-/// The 2021 season as Spielleiter speaks it: the official 21.4.0 wire with
-/// Spielleiter's decisions (every player timed, `<close/>`, connections
-/// stay open after refused requests and close after the game).
-pub const SEASON_2021: Dialect = Dialect {
-    move_request: MoveRequestClass::Qualified,
-    close: CloseElement::Short,
-    result_layout: ResultLayout::Season2021,
-    win_points_fragment: "Gewinner",
-    zero_offender_parts: false,
-    times_joined_players: true,
-    closes_after_game: true,
-    closes_after_refused_join: false,
-    test_mode: true,
-    texts: &texts::Season2021,
-};
-
-/// The 2022 season as Spielleiter speaks it: the official 22.x wire
-/// (`ostseeschach-2022.md`: `moveRequest`, `<sc.protocol.CloseConnection/>`,
-/// the 2022 result layout and texts) with Spielleiter's decisions: every
-/// player timed, a hard timeout reported as `HARD_TIMEOUT` and the opponent
-/// named winner after any timeout, connections closed after the game and
-/// kept open after a refused join.
-pub const SEASON_2022: Dialect = Dialect {
-    move_request: MoveRequestClass::Alias,
-    close: CloseElement::Qualified,
-    result_layout: ResultLayout::Season2022,
-    win_points_fragment: "Siegpunkte",
-    zero_offender_parts: false,
-    times_joined_players: true,
-    closes_after_game: true,
-    closes_after_refused_join: false,
-    test_mode: true,
-    texts: &texts::Season2022,
-};
-
-/// The 2027 season as Spielleiter speaks it (`blokus-2027.md` §6–§10): the
-/// move request `moveRequest`, results with `<scores>` entries and an
-/// always present `<winner regular reason>`, violators' parts zeroed, no
-/// `errorpacket` after a refused move, no test mode (removed in 2027);
-/// with Spielleiter's decisions (every player timed, `<close/>` after the
-/// game, connections stay open after refused requests).
-pub const SEASON_2027: Dialect = Dialect {
-    move_request: MoveRequestClass::Alias,
-    close: CloseElement::Short,
-    result_layout: ResultLayout::Season2027,
-    win_points_fragment: "Siegpunkte",
-    zero_offender_parts: true,
-    times_joined_players: true,
-    closes_after_game: true,
-    closes_after_refused_join: false,
-    test_mode: false,
-    texts: &crate::games::blokus2027::Season2027,
-};
 
 #[cfg(test)]
 mod tests {

@@ -133,6 +133,36 @@ impl From<MoveError> for DecodeError {
 }
 
 impl DecodeError {
+    /// Whether the bytes are not well-formed XML at all, as opposed to
+    /// well-formed XML without the shape the protocol requires.
+    pub fn is_malformed_xml(&self) -> bool {
+        // Every variant named: a new one has to be placed here.
+        match self {
+            DecodeError::Xml(_)
+            | DecodeError::RepeatedAttribute { .. }
+            | DecodeError::TooManyAttributes { .. }
+            | DecodeError::ForbiddenCharacter { .. }
+            | DecodeError::InvalidName { .. }
+            | DecodeError::UnexpectedEof
+            | DecodeError::NoElement => true,
+            DecodeError::MissingAttribute { .. }
+            | DecodeError::MissingChild { .. }
+            | DecodeError::InvalidValue { .. }
+            | DecodeError::UnknownClass { .. }
+            | DecodeError::MalformedMove(_) => false,
+        }
+    }
+
+    /// Whether the sender's connection is closed after the error packet
+    /// (decisions.md §8): malformed XML cannot be resynchronised, and a
+    /// malformed move is a player's protocol error (it loses the game).
+    /// Every other shape error is answered and forgiven. The one place that
+    /// decides it: the server's connection and the error texts both ask
+    /// here.
+    pub fn closes_connection(&self) -> bool {
+        self.is_malformed_xml() || matches!(self, DecodeError::MalformedMove(_))
+    }
+
     pub(crate) fn invalid(what: &'static str, value: impl Into<String>) -> DecodeError {
         DecodeError::InvalidValue {
             what,
@@ -176,4 +206,78 @@ pub enum MoveError {
         /// The value as received.
         value: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One error of every kind, whether it is malformed XML, and whether
+    /// it closes the connection.
+    fn every_kind() -> Vec<(DecodeError, bool, bool)> {
+        let xml = quick_xml::Error::Syntax(quick_xml::errors::SyntaxError::UnclosedTag);
+        vec![
+            (DecodeError::Xml(xml), true, true),
+            (
+                DecodeError::RepeatedAttribute { name: "a".into() },
+                true,
+                true,
+            ),
+            (DecodeError::TooManyAttributes { limit: 64 }, true, true),
+            (
+                DecodeError::ForbiddenCharacter { code: 1, at: 3 },
+                true,
+                true,
+            ),
+            (DecodeError::InvalidName { name: "1".into() }, true, true),
+            (DecodeError::UnexpectedEof, true, true),
+            (DecodeError::NoElement, true, true),
+            (
+                DecodeError::MissingAttribute {
+                    element: "joinRoom",
+                    attribute: "roomId",
+                },
+                false,
+                false,
+            ),
+            (
+                DecodeError::MissingChild {
+                    element: "data",
+                    child: "piece",
+                },
+                false,
+                false,
+            ),
+            (DecodeError::invalid("team", "x"), false, false),
+            (
+                DecodeError::UnknownClass {
+                    element: "data",
+                    class: "x".into(),
+                },
+                false,
+                false,
+            ),
+            (
+                DecodeError::MalformedMove(MoveError::MissingElement { element: "piece" }),
+                false,
+                true,
+            ),
+        ]
+    }
+
+    #[test]
+    fn each_kind_says_whether_it_is_xml_and_whether_it_closes() {
+        for (error, xml, closes) in every_kind() {
+            assert_eq!(error.is_malformed_xml(), xml, "{error:?}");
+            assert_eq!(error.closes_connection(), closes, "{error:?}");
+            // What the text says agrees with the classification.
+            let text = crate::texts::malformed_message(&error);
+            let named = if xml {
+                "MalformedXmlException"
+            } else {
+                "MalformedMessageException"
+            };
+            assert!(text.contains(named), "{error:?}: {text}");
+        }
+    }
 }

@@ -118,8 +118,11 @@ pub enum FramingError {
         /// The maximum.
         limit: usize,
     },
-    /// The bytes are not XML (found without parsing the packet: text before
-    /// the root element, `<` followed by an impossible character, a DOCTYPE).
+    /// The bytes cannot become well-formed XML, found without parsing the
+    /// packet at the byte that shows it: text before the root element, a
+    /// DOCTYPE, a byte a tag cannot hold where it stands (an unquoted
+    /// attribute value, `<` in a value), an end tag that does not match its
+    /// start tag, a forbidden control character.
     #[error("malformed XML: {reason}")]
     Malformed {
         /// What was wrong.
@@ -161,12 +164,10 @@ enum Lex {
     Text,
     /// Just after `<`.
     Open,
-    /// Inside a start tag; `quote` is the open quote of an attribute value
-    /// (0 outside values); `slash` means the last byte was a `/` outside a
-    /// value, so a `>` now closes an empty element.
-    StartTag { quote: u8, slash: bool },
+    /// Inside a start tag.
+    StartTag(TagPart),
     /// Inside an end tag.
-    EndTag,
+    EndTag(EndPart),
     /// Just after `<!`.
     Bang,
     /// After `<!-`.
@@ -180,6 +181,39 @@ enum Lex {
     /// Inside a processing instruction or XML declaration; `question` means
     /// the last byte was `?`.
     Pi { question: bool },
+}
+
+/// Where in a start tag (`<name a="v" b='w'/>`) the scan is. Each part
+/// admits a few byte classes; any other byte cannot be well-formed there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TagPart {
+    /// The element's name.
+    Name,
+    /// White space after the name or a value: an attribute, `/` or `>`.
+    Space,
+    /// An attribute's name.
+    AttributeName,
+    /// White space between an attribute's name and `=`.
+    BeforeEquals,
+    /// After `=`: white space, then the opening quote.
+    AfterEquals,
+    /// Inside a value opened by `quote`.
+    Value { quote: u8 },
+    /// Just after a value's closing quote: white space, `/` or `>`.
+    AfterValue,
+    /// After `/`: only `>`.
+    Slash,
+}
+
+/// Where in an end tag (`</name >`) the scan is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EndPart {
+    /// Just after `</`: the name's first character.
+    Start,
+    /// The name.
+    Name,
+    /// White space after the name: only more of it, then `>`.
+    Space,
 }
 
 /// Splits a byte stream into [`StreamEvent`]s; a [`tokio_util::codec::Decoder`].
@@ -217,6 +251,12 @@ pub struct FrameDecoder {
     bom_seen: u8,
     /// Whether any byte at all has been scanned.
     started: bool,
+    /// The hash of the name of the tag being scanned (see [`hash_byte`]).
+    name_hash: u64,
+    /// The name hashes of the current packet's open elements, outermost
+    /// first: an end tag must match the innermost (at most the maximum
+    /// depth long).
+    open_names: Vec<u64>,
 }
 
 impl Default for FrameDecoder {
@@ -245,6 +285,8 @@ impl FrameDecoder {
             packet_start: None,
             bom_seen: 0,
             started: false,
+            name_hash: NAME_HASH_START,
+            open_names: Vec::new(),
         }
     }
 
@@ -271,6 +313,7 @@ impl FrameDecoder {
         *src = BytesMut::new();
         self.scanned = 0;
         self.packet_start = None;
+        self.open_names = Vec::new();
         error
     }
 
@@ -286,6 +329,9 @@ impl FrameDecoder {
         let mut end = self.scan_end(src.len());
         while pos < end {
             let b = src[pos];
+            if is_forbidden(b) {
+                return Err(self.malformed(src, "a control character XML does not allow"));
+            }
             match self.lex {
                 Lex::Text => {
                     if b == b'<' {
@@ -298,7 +344,10 @@ impl FrameDecoder {
                         self.prolog_byte(src, b)?;
                     } else {
                         // Skip the rest of the text run at once.
-                        match src[pos..end].iter().position(|&c| c == b'<') {
+                        match src[pos..end]
+                            .iter()
+                            .position(|&c| c == b'<' || is_forbidden(c))
+                        {
                             Some(n) => {
                                 pos += n;
                                 continue;
@@ -308,7 +357,7 @@ impl FrameDecoder {
                     }
                 }
                 Lex::Open => match b {
-                    b'/' => self.lex = Lex::EndTag,
+                    b'/' => self.lex = Lex::EndTag(EndPart::Start),
                     b'!' => self.lex = Lex::Bang,
                     b'?' => self.lex = Lex::Pi { question: false },
                     b if is_name_start(b) => {
@@ -316,86 +365,62 @@ impl FrameDecoder {
                             self.packet_start = Some(pos - 1);
                             end = self.scan_end(src.len());
                         }
-                        self.lex = Lex::StartTag {
-                            quote: 0,
-                            slash: false,
-                        };
+                        self.name_hash = hash_byte(NAME_HASH_START, b);
+                        self.lex = Lex::StartTag(TagPart::Name);
                         self.attributes = 0;
                     }
                     _ => return Err(self.malformed(src, "`<` is not followed by a name")),
                 },
-                Lex::StartTag { quote, slash } => {
-                    if quote != 0 {
-                        match src[pos..end].iter().position(|&c| c == quote) {
-                            Some(n) => {
-                                pos += n;
-                                self.lex = Lex::StartTag {
-                                    quote: 0,
-                                    slash: false,
-                                };
-                            }
-                            None => pos = end - 1,
-                        }
-                    } else {
-                        match b {
-                            b'"' | b'\'' => {
-                                // Each quoted value is one attribute: the
-                                // cap holds before the tag is parsed.
-                                self.attributes += 1;
-                                if self.attributes > MAX_ATTRIBUTES {
-                                    let limit = MAX_ATTRIBUTES;
-                                    return Err(
-                                        self.fail(src, FramingError::TooManyAttributes { limit })
-                                    );
+                Lex::StartTag(TagPart::Value { quote }) => {
+                    // Skip to the closing quote; `<` cannot stand in a
+                    // value.
+                    match src[pos..end]
+                        .iter()
+                        .position(|&c| c == quote || c == b'<' || is_forbidden(c))
+                    {
+                        Some(n) => {
+                            pos += n;
+                            match src[pos] {
+                                b'<' => {
+                                    return Err(self.malformed(src, "`<` in an attribute value"));
                                 }
-                                self.lex = Lex::StartTag {
-                                    quote: b,
-                                    slash: false,
-                                }
-                            }
-                            b'/' => {
-                                self.lex = Lex::StartTag { quote, slash: true };
-                            }
-                            b'>' => {
-                                self.lex = Lex::Text;
-                                if let Some(event) = self.start_tag_closed(src, pos, slash)? {
-                                    return Ok(Some(event));
-                                }
-                            }
-                            b'<' => {
-                                return Err(self.malformed(src, "`<` inside a tag"));
-                            }
-                            _ => {
-                                // Names, `=` and spaces: skip to the next byte
-                                // that matters.
-                                let run = src[pos..end]
-                                    .iter()
-                                    .position(|&c| matches!(c, b'"' | b'\'' | b'/' | b'>' | b'<'));
-                                self.lex = Lex::StartTag {
-                                    quote,
-                                    slash: false,
-                                };
-                                match run {
-                                    Some(n) => {
-                                        pos += n;
-                                        continue;
-                                    }
-                                    None => pos = end - 1,
-                                }
+                                c if c == quote => self.lex = Lex::StartTag(TagPart::AfterValue),
+                                // A forbidden byte: judged at the loop's top.
+                                _ => continue,
                             }
                         }
+                        None => pos = end - 1,
                     }
                 }
-                Lex::EndTag => {
-                    if b == b'>' {
+                Lex::StartTag(part) => {
+                    if let Some(event) = self.start_tag_byte(src, pos, part, b)? {
+                        return Ok(Some(event));
+                    }
+                }
+                Lex::EndTag(part) => match (part, b) {
+                    (EndPart::Start, b) if is_name_start(b) => {
+                        self.name_hash = hash_byte(NAME_HASH_START, b);
+                        self.lex = Lex::EndTag(EndPart::Name);
+                    }
+                    (EndPart::Start, _) => {
+                        return Err(self.malformed(src, "`</` is not followed by a name"));
+                    }
+                    (EndPart::Name, b) if is_name_char(b) => {
+                        self.name_hash = hash_byte(self.name_hash, b);
+                    }
+                    (EndPart::Name | EndPart::Space, b) if is_space(b) => {
+                        self.lex = Lex::EndTag(EndPart::Space);
+                    }
+                    (_, b'>') => {
                         self.lex = Lex::Text;
                         if let Some(event) = self.end_tag_closed(src, pos)? {
                             return Ok(Some(event));
                         }
-                    } else if b == b'<' {
-                        return Err(self.malformed(src, "`<` inside a tag"));
                     }
-                }
+                    _ => {
+                        return Err(self.malformed(src, "an end tag holds more than a name"));
+                    }
+                },
                 Lex::Bang => match b {
                     b'-' => self.lex = Lex::CommentOpen,
                     b'[' if self.phase == Phase::Root => self.lex = Lex::CdataOpen { matched: 1 },
@@ -427,10 +452,12 @@ impl FrameDecoder {
                 }
                 Lex::Comment { dashes } => {
                     self.lex = match b {
-                        b'-' => Lex::Comment {
-                            dashes: (dashes + 1).min(2),
-                        },
                         b'>' if dashes == 2 => Lex::Text,
+                        // `--` may only end a comment.
+                        _ if dashes == 2 => {
+                            return Err(self.malformed(src, "`--` inside a comment"));
+                        }
+                        b'-' => Lex::Comment { dashes: dashes + 1 },
                         _ => Lex::Comment { dashes: 0 },
                     };
                 }
@@ -464,6 +491,65 @@ impl FrameDecoder {
         Ok(None)
     }
 
+    /// Judges byte `b` at `pos` of a start tag outside a value, in `part`.
+    fn start_tag_byte(
+        &mut self,
+        src: &mut BytesMut,
+        pos: usize,
+        part: TagPart,
+        b: u8,
+    ) -> Result<Option<StreamEvent>, FramingError> {
+        let next = match (part, b) {
+            (TagPart::Name, b) if is_name_char(b) => {
+                self.name_hash = hash_byte(self.name_hash, b);
+                TagPart::Name
+            }
+            (TagPart::AttributeName, b) if is_name_char(b) => TagPart::AttributeName,
+            (TagPart::Space, b) if is_name_start(b) => TagPart::AttributeName,
+            (TagPart::Name | TagPart::Space | TagPart::AfterValue, b) if is_space(b) => {
+                TagPart::Space
+            }
+            (TagPart::AttributeName | TagPart::BeforeEquals, b) if is_space(b) => {
+                TagPart::BeforeEquals
+            }
+            (TagPart::AttributeName | TagPart::BeforeEquals, b'=') => TagPart::AfterEquals,
+            (TagPart::AfterEquals, b) if is_space(b) => TagPart::AfterEquals,
+            (TagPart::AfterEquals, b'"' | b'\'') => {
+                // Each value is one attribute: the cap holds before the
+                // tag is parsed.
+                self.attributes += 1;
+                if self.attributes > MAX_ATTRIBUTES {
+                    let limit = MAX_ATTRIBUTES;
+                    return Err(self.fail(src, FramingError::TooManyAttributes { limit }));
+                }
+                TagPart::Value { quote: b }
+            }
+            (TagPart::Name | TagPart::Space | TagPart::AfterValue, b'/') => TagPart::Slash,
+            (TagPart::Name | TagPart::Space | TagPart::AfterValue | TagPart::Slash, b'>') => {
+                self.lex = Lex::Text;
+                return self.start_tag_closed(src, pos, part == TagPart::Slash);
+            }
+            (_, b'<') => return Err(self.malformed(src, "`<` inside a tag")),
+            (TagPart::AfterEquals, _) => {
+                return Err(self.malformed(src, "an attribute value is not quoted"));
+            }
+            (TagPart::AttributeName | TagPart::BeforeEquals, _) => {
+                return Err(self.malformed(src, "an attribute name is not followed by `=`"));
+            }
+            (TagPart::AfterValue, _) => {
+                return Err(self.malformed(src, "attributes are not separated by white space"));
+            }
+            (TagPart::Slash, _) => {
+                return Err(self.malformed(src, "`/` in a start tag is not followed by `>`"));
+            }
+            (TagPart::Name | TagPart::Space | TagPart::Value { .. }, _) => {
+                return Err(self.malformed(src, "a character no name may hold in a tag"));
+            }
+        };
+        self.lex = Lex::StartTag(next);
+        Ok(None)
+    }
+
     /// Where scanning has to stop in a buffer of `len` bytes: at its end, or
     /// inside a packet at the size limit.
     fn scan_end(&self, len: usize) -> usize {
@@ -489,7 +575,7 @@ impl FrameDecoder {
             return Err(self.malformed(src, "incomplete byte-order mark"));
         }
         self.started = true;
-        if b.is_ascii_whitespace() {
+        if is_space(b) {
             Ok(())
         } else {
             Err(self.malformed(src, "text before the root element"))
@@ -527,6 +613,7 @@ impl FrameDecoder {
                     let limit = self.max_depth;
                     return Err(self.fail(src, FramingError::TooDeep { limit }));
                 }
+                self.open_names.push(self.name_hash);
                 Ok(None)
             }
         }
@@ -546,13 +633,18 @@ impl FrameDecoder {
                 self.scanned = 0;
                 Ok(Some(StreamEvent::End))
             }
-            (_, 1) => {
-                self.depth = 0;
-                Ok(Some(self.take_frame(src, pos)))
-            }
-            _ => {
-                self.depth -= 1;
-                Ok(None)
+            (_, depth) => {
+                if self.open_names.pop() != Some(self.name_hash) {
+                    return Err(
+                        self.malformed(src, "an end tag does not match the element it closes")
+                    );
+                }
+                self.depth = depth - 1;
+                if self.depth == 0 {
+                    Ok(Some(self.take_frame(src, pos)))
+                } else {
+                    Ok(None)
+                }
             }
         }
     }
@@ -586,8 +678,37 @@ impl FrameDecoder {
     }
 }
 
+/// A byte that may begin an XML name; bytes of characters beyond ASCII
+/// are taken as letters.
 fn is_name_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b':' || b >= 0x80
+}
+
+/// A byte that may continue an XML name.
+fn is_name_char(b: u8) -> bool {
+    is_name_start(b) || b.is_ascii_digit() || b == b'-' || b == b'.'
+}
+
+/// XML white space (not form feed or vertical tab, which are not).
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// A control character XML allows nowhere in a document (U+0000 to U+001F
+/// but tab, line feed and carriage return; U+007F is allowed).
+fn is_forbidden(b: u8) -> bool {
+    b < 0x20 && !is_space(b)
+}
+
+/// The start value of a name hash.
+const NAME_HASH_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// One step of FNV-1a over a tag's name: end tags are matched to start tags
+/// by hash, so the decoder keeps eight bytes per open element whatever the
+/// names' length. A collision only lets a mismatch through to the parser,
+/// which refuses it when the packet is complete.
+fn hash_byte(hash: u64, b: u8) -> u64 {
+    (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
 }
 
 impl Decoder for FrameDecoder {
@@ -663,20 +784,82 @@ mod tests {
 
     #[test]
     fn splits_packets_with_nesting_quotes_comments_and_cdata() {
-        let input = "\u{feff}<?xml version=\"1.0\"?>\n<!-- hi --><protocol a='>'>\n  <a x=\"/>\" y='<'/>  <b><c>t</c><d/><!-- </b> --><![CDATA[</b>]]></b>text<?pi </x> ?><e\n/></protocol>trailing junk";
+        let input = "\u{feff}<?xml version=\"1.0\"?>\n<!-- hi --><protocol a='>'>\n  <a x=\"/>\" y='&lt;'/>  <b><c>t</c><d/><!-- </b> --><![CDATA[</b>]]></b>text<?pi </x> ?><e\n/></protocol>trailing junk";
         for chunk in [1, 2, 3, 7, 1000] {
             let (events, err) = feed(&mut FrameDecoder::new(), input.as_bytes(), chunk);
             assert!(err.is_none(), "chunk {chunk}: {err:?}");
             assert_eq!(
                 frames(&events),
                 [
-                    "<a x=\"/>\" y='<'/>",
+                    "<a x=\"/>\" y='&lt;'/>",
                     "<b><c>t</c><d/><!-- </b> --><![CDATA[</b>]]></b>",
                     "<e\n/>",
                     "END"
                 ],
                 "chunk {chunk}"
             );
+        }
+    }
+
+    /// Feeds `input` byte by byte to a fresh decoder; the error, and how
+    /// many bytes had arrived when it came.
+    fn first_error(input: &[u8]) -> Option<(usize, FramingError)> {
+        let mut decoder = FrameDecoder::new();
+        let mut buf = BytesMut::new();
+        for (index, &byte) in input.iter().enumerate() {
+            buf.extend_from_slice(&[byte]);
+            loop {
+                match decoder.decode(&mut buf) {
+                    Ok(Some(_)) => {}
+                    Ok(None) => break,
+                    Err(error) => return Some((index + 1, error)),
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn what_cannot_become_well_formed_fails_at_the_byte_that_shows_it() {
+        // Each case: the stream up to and including the byte that cannot
+        // be well-formed, then more that would keep a lenient decoder
+        // waiting.
+        let cases: [(&str, &str); 13] = [
+            (
+                "<protocol><room roomId=\"r\"><data class=\"x\"><piece color=B",
+                "LUE></room>",
+            ),
+            ("<protocol><join gameType=s", "wc\"/>"),
+            ("<protocol><a x=\"1\"y", "=\"2\"/>"),
+            ("<protocol><a x y", "=\"1\"/>"),
+            ("<protocol><a x=\"<", "\"/>"),
+            ("<protocol><a/ ", ">"),
+            ("<protocol><a \"", "b\"/>"),
+            ("<protocol><a>text</b>", "</a>"),
+            ("<protocol><a><b></a>", "</b></a>"),
+            ("<protocol></ ", "a>"),
+            ("<protocol><a></a x", ">"),
+            ("<protocol><a><!-- a --x", " -->"),
+            ("<protocol><a>\u{1}", "</a>"),
+        ];
+        for (bad, rest) in cases {
+            let input = format!("{bad}{rest}");
+            match first_error(input.as_bytes()) {
+                Some((at, FramingError::Malformed { .. })) => {
+                    assert_eq!(at, bad.len(), "{input}: refused at byte {at}");
+                }
+                other => panic!("{input}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn well_formed_tags_pass_whatever_their_spacing() {
+        let input = "<protocol >\n<a\tx = 'v' y\n=\"w\"\r\n/><b  ><c.d-e:f_1 />\u{e9}</b\n><\u{e9}\u{e8} \u{e9}='1'></\u{e9}\u{e8}></protocol >";
+        for chunk in [1, 4, 1000] {
+            let (events, err) = feed(&mut FrameDecoder::new(), input.as_bytes(), chunk);
+            assert!(err.is_none(), "chunk {chunk}: {err:?}");
+            assert_eq!(events.len(), 4, "{events:?}");
         }
     }
 

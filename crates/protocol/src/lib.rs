@@ -26,10 +26,11 @@
 //! BLOKUS Champions League game, has a wire form and dialect of its own)
 //! and are joined by the enums of
 //! [`games`] ([`GameState`], [`GameMove`]). [`dialect`] says what differs
-//! between the seasons (a [`Dialect`] per season, chosen by each game);
-//! [`seats`] names seats `ONE`, `TWO`, … for every game. [`result`] holds
-//! the game-independent result shapes and their layouts; [`texts`] every
-//! official message text the server sends. Everything outside [`games`] is
+//! between the seasons (a [`Dialect`] per season, defined with the
+//! season's game); [`seats`] names seats `ONE`, `TWO`, … for every game.
+//! [`result`] holds the game-independent result shapes and their layouts;
+//! [`texts`] the lobby's official texts, [`room_texts`] the official texts
+//! about a game that the seasons share. Everything outside [`games`] is
 //! the same for every game.
 //!
 //! A room packet carries a move, a state or a result of one game, so it is
@@ -46,18 +47,24 @@
 //!    [`Dialect`]. A new season of a game already hosted shares its pieces
 //!    instead (as `blokus2027` implements the shared `BlokusSeason`: move
 //!    classes, state layout, texts).
-//! 2. One entry in the list at the bottom of `src/games/mod.rs`, named as in
-//!    the rules crate's catalogue.
-//! 3. For a new season: its [`Dialect`] constant in [`dialect`] and its
-//!    [`SeasonTexts`](dialect::SeasonTexts) (in [`texts`], or with the
-//!    season's one game); the result layouts of 2021, 2022 and 2027 exist
-//!    already ([`ResultLayout`](dialect::ResultLayout)).
+//! 2. In the same folder, [`WireEntry`](games::WireEntry) for the game's
+//!    marker type in the rules catalogue (`spielleiter_rules::entry`),
+//!    naming that unit type and its state and move types. [`GameState`]
+//!    and [`GameMove`] are generated from the rules catalogue's list, so
+//!    there is no list here to extend, and a game without a `WireEntry`
+//!    does not compile.
+//! 3. For a new season: its [`Dialect`] constant and its
+//!    [`SeasonTexts`](dialect::SeasonTexts) in the season's game folder,
+//!    built from the official texts the seasons share ([`room_texts`]); the
+//!    result layouts of 2021, 2022 and 2027 exist already
+//!    ([`ResultLayout`](dialect::ResultLayout)).
 //!
 //! # Test-only games
 //!
-//! With the feature `test-games` (which only tests enable, through their
-//! dev-dependencies) the catalogue also holds the rules crate's three-seat
-//! test game, `games::counting`, with a dialect of its own.
+//! When the rules crate has its test-only games (its feature `test-games`,
+//! which only tests enable, through their dev-dependencies), so does the
+//! wire: `games::counting` (three seats, a dialect of its own) and
+//! `games::tictactoe`, declared with `spielleiter_rules::test_games!`.
 //!
 //! # Example
 //!
@@ -91,6 +98,7 @@ pub mod games;
 pub mod replay;
 pub mod result;
 pub mod room;
+pub mod room_texts;
 pub mod seats;
 pub mod server;
 pub mod stream;

@@ -7,15 +7,28 @@
 
 use std::{fmt, str::FromStr};
 
-use spielleiter_rules::{GameType, PlayerSet};
-
 use crate::{
-    dialect::{Dialect, Player, ResultLayout},
     error::DecodeError,
-    games,
     seats::{SEAT_LABELS, parse_seat, seat_label},
     xml::{ByteSink, Element, XmlReader, XmlWriter, parse_bool, write::format_int},
 };
+
+/// How a result (`<data class="result">`) is laid out after its
+/// `<definition>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResultLayout {
+    /// 2021: one `<score cause reason>` per player, then one
+    /// `<winner displayName>` with `<color class="team">` per winner (both
+    /// players on a draw).
+    Season2021,
+    /// 2022: `<scores>` with one `<entry>` per player (`<player name?
+    /// team/>`, `<score cause reason>`), then `<winner team/>` if one player
+    /// won alone.
+    Season2022,
+    /// 2027: `<scores>` as in 2022 but `<score>` without attributes, then
+    /// always `<winner team? regular reason/>`.
+    Season2027,
+}
 
 /// Why a player's score is what it is (`ScoreCause` of the official server).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -443,8 +456,9 @@ impl GameResult {
         }
     }
 
-    /// Reads the children of `<data class="result">`, written in the
-    /// layout of `dialect`. What the 2022 and 2027 layouts leave out is
+    /// Reads the children of `<data class="result">`, written in
+    /// `layout`; `cause_of` tells the cause of an irregular end's reason
+    /// (the season's [`SeasonTexts::cause_of`](crate::dialect::SeasonTexts::cause_of)). What the 2022 and 2027 layouts leave out is
     /// restored as the server meant it: seats of a 2022 result without
     /// `<winner>` that share the most win points, and have some, drew; a
     /// regular 2027 end without a winner team is a draw of all seats with
@@ -454,9 +468,9 @@ impl GameResult {
     pub(crate) fn read_content(
         r: &mut XmlReader<'_>,
         el: &Element<'_>,
-        dialect: &Dialect,
+        layout: ResultLayout,
+        cause_of: impl Fn(&str) -> ScoreCause,
     ) -> Result<Self, DecodeError> {
-        let layout = dialect.result_layout;
         let mut result = GameResult {
             layout,
             definition: Vec::new(),
@@ -536,7 +550,7 @@ impl GameResult {
             if conclusion.regular && result.winners.is_empty() {
                 result.winners = result.tied_seats();
             } else if !conclusion.regular {
-                let cause = dialect.texts.cause_of(&conclusion.reason);
+                let cause = cause_of(&conclusion.reason);
                 let reason = conclusion.reason.clone();
                 for (seat, score) in result.scores.iter_mut().enumerate() {
                     if !result.winners.iter().any(|w| w.seat == seat) {
@@ -581,70 +595,6 @@ pub struct SeatResult<'a> {
     /// Whether this player ended the game irregularly (left, broke a rule,
     /// ran out of time).
     pub offender: bool,
-}
-
-impl GameResult {
-    /// The result of a game of `game`, worded and laid out in its season's
-    /// dialect: the definition is the win points and the game's fragments,
-    /// each score the win points and the game's parts (the offender's
-    /// parts zeroed where the season does so), the winners named.
-    /// `regular` says whether the game ended by its rules.
-    pub fn of_game(
-        game: GameType,
-        seats: &[SeatResult<'_>],
-        winners: PlayerSet,
-        regular: bool,
-    ) -> GameResult {
-        let dialect = games::dialect(game);
-        let scores: Vec<PlayerScore> = seats
-            .iter()
-            .map(|seat| {
-                let zeroed = seat.offender && dialect.zero_offender_parts;
-                let parts = seat.parts.iter().map(|&p| if zeroed { 0 } else { p });
-                PlayerScore {
-                    display_name: seat.display_name.to_owned(),
-                    cause: seat.cause,
-                    reason: seat.reason.clone(),
-                    parts: std::iter::once(i64::from(seat.win_points))
-                        .chain(parts)
-                        .map(Decimal::integer)
-                        .collect(),
-                }
-            })
-            .collect();
-        let winners: Vec<Winner> = winners
-            .iter()
-            .map(|seat| Winner {
-                display_name: seats
-                    .get(seat)
-                    .map_or_else(String::new, |s| s.display_name.to_owned()),
-                seat,
-            })
-            .collect();
-        let winner_players: Vec<Player<'_>> = winners
-            .iter()
-            .map(|w| Player {
-                seat: w.seat,
-                display_name: &w.display_name,
-            })
-            .collect();
-        // An irregular end's reason is the offender's, or, without one (a
-        // cancelled or stopped game), the one every player has.
-        let irregular_reason = (!regular)
-            .then(|| seats.iter().find(|s| s.offender).or(seats.first()))
-            .flatten()
-            .map(|s| s.reason.as_str());
-        GameResult {
-            layout: dialect.result_layout,
-            definition: games::score_definition(game),
-            conclusion: dialect
-                .texts
-                .conclusion(regular, irregular_reason, &winner_players)
-                .map(Box::new),
-            scores,
-            winners,
-        }
-    }
 }
 
 /// Writes a `<score>`, with its `cause` and `reason` if `with_cause`.
@@ -803,6 +753,7 @@ impl PlayerScoreReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Dialect;
 
     #[test]
     fn decimals_print_like_big_decimal() {
@@ -849,17 +800,20 @@ mod tests {
 
     fn decode(xml: &str, layout: ResultLayout) -> GameResult {
         let dialect = match layout {
-            ResultLayout::Season2027 => crate::dialect::SEASON_2027,
+            ResultLayout::Season2027 => crate::games::blokus2027::SEASON_2027,
             // The other layouts state their causes: no season's texts needed.
             _ => Dialect {
                 result_layout: layout,
-                ..crate::dialect::SEASON_2021
+                ..crate::games::blokus2021::SEASON_2021
             },
         };
         let mut r = XmlReader::new(xml.as_bytes());
         let room = r.root().expect("room");
         let data = r.next_child(&room).expect("data").expect("data");
-        GameResult::read_content(&mut r, &data, &dialect).expect("result")
+        GameResult::read_content(&mut r, &data, layout, |reason| {
+            dialect.texts.cause_of(reason)
+        })
+        .expect("result")
     }
 
     fn encode(room_id: &str, result: &GameResult) -> String {

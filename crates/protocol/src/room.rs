@@ -181,7 +181,15 @@ impl RoomData {
                 r.skip(el)?;
                 RoomData::Paused { paused }
             }
-            RESULT_CLASS => RoomData::Result(GameResult::read_content(r, &el, dialect(game))?),
+            RESULT_CLASS => {
+                let dialect = dialect(game);
+                RoomData::Result(GameResult::read_content(
+                    r,
+                    &el,
+                    dialect.result_layout,
+                    |reason| dialect.texts.cause_of(reason),
+                )?)
+            }
             _ => match GameMove::read(r, &el, &class, game)? {
                 Some(mv) => RoomData::Move(mv),
                 None => {

@@ -9,10 +9,11 @@ use spielleiter_rules::{
         bcl::{BCL_BOARD_SIZE, Bcl, BclMove, BclPlayer},
         variant::EndRule,
     },
+    entry,
 };
 
 use crate::{
-    Labels, Picture,
+    GamePicture, Labels, Picture,
     scene::{Board, Ground, Scene, SeatLine, Swatch, move_note, seat_name, title},
 };
 
@@ -205,11 +206,15 @@ pub fn classic(game: &Classic, labels: &Labels) -> Picture {
     }
     notes.extend(move_note(last_move, (!over).then(|| game.current_color())));
     notes.extend(labels.notes.iter().cloned());
-    let name = format!("Classic Blokus, {} players", players.count());
+    let game_type = match players {
+        ClassicPlayers::Four => GameType::BlokusClassic,
+        ClassicPlayers::Three => GameType::BlokusClassic3,
+        ClassicPlayers::Two => GameType::BlokusClassic2,
+    };
     Picture(Scene {
-        game_id: players.game_id(),
+        game_id: game_type.id(),
         turn: game.turn(),
-        title: title(&name, game.turn(), game.round(), over),
+        title: title(game_type.title(), game.turn(), game.round(), over),
         board,
         seats,
         notes,
@@ -259,11 +264,49 @@ pub fn bcl(game: &Bcl, labels: &Labels) -> Picture {
     Picture(Scene {
         game_id: GameType::BlokusBcl.id(),
         turn,
-        title: title("BLOKUS Champions League", turn, turn / 2 + 1, over),
+        title: title(GameType::BlokusBcl.title(), turn, turn / 2 + 1, over),
         board,
         seats,
         notes,
     })
+}
+
+impl GamePicture for entry::Blokus2021 {
+    fn picture(game: &Self::Game, labels: &Labels) -> Picture {
+        let game_type = GameType::Blokus2021;
+        swc(game, game_type.title(), game_type.id(), labels)
+    }
+}
+
+impl GamePicture for entry::Blokus2027 {
+    fn picture(game: &Self::Game, labels: &Labels) -> Picture {
+        let game_type = GameType::Blokus2027;
+        swc(game, game_type.title(), game_type.id(), labels)
+    }
+}
+
+impl GamePicture for entry::BlokusClassic {
+    fn picture(game: &Self::Game, labels: &Labels) -> Picture {
+        classic(game, labels)
+    }
+}
+
+impl GamePicture for entry::BlokusClassic3 {
+    fn picture(game: &Self::Game, labels: &Labels) -> Picture {
+        classic(game, labels)
+    }
+}
+
+impl GamePicture for entry::BlokusClassic2 {
+    fn picture(game: &Self::Game, labels: &Labels) -> Picture {
+        classic(game, labels)
+    }
+}
+
+impl GamePicture for entry::BlokusBcl {
+    fn picture(game: &Self::Game, labels: &Labels) -> Picture {
+        bcl(game, labels)
+    }
 }
 
 #[cfg(test)]

@@ -10,10 +10,12 @@
 //! # Layout
 //!
 //! - [`picture`]: any game of the catalogue ([`AnyGame`]), chosen by its
-//!   type; games without a board drawing of their own get their seats and
-//!   scores only.
+//!   type through [`GamePicture`], which every game implements in its
+//!   module here; a game without a board drawing of its own says so and
+//!   gets its seats and scores only ([`seats_only`]).
 //! - One module per game for its own picture: [`blokus`] (the Blokus
-//!   seasons), [`ostseeschach`].
+//!   seasons, classic Blokus, the Champions League game),
+//!   [`ostseeschach`].
 //! - `scene`: the game-independent picture (a board of coloured fields or
 //!   pieces, the last move, one line per seat), drawn by `svg` and `text`.
 //!
@@ -31,6 +33,9 @@
 #![deny(missing_docs)]
 
 pub mod blokus;
+spielleiter_rules::test_games! {
+    mod counting;
+}
 pub mod ostseeschach;
 #[cfg(feature = "png")]
 mod png;
@@ -38,7 +43,7 @@ mod scene;
 mod svg;
 mod text;
 
-use spielleiter_rules::{AnyGame, Game, GameType};
+use spielleiter_rules::{AnyGame, CatalogueEntry, Game, GameType, entry};
 
 #[cfg(feature = "png")]
 pub use png::{PngError, fonts_available, png};
@@ -72,28 +77,43 @@ impl Picture {
     }
 }
 
-/// The picture of `game`, drawn as its type's module draws it.
-pub fn picture(game: &AnyGame, labels: &Labels) -> Picture {
-    match game {
-        AnyGame::Blokus2021(game) => {
-            blokus::swc(game, "Blokus 2021", GameType::Blokus2021.id(), labels)
-        }
-        AnyGame::Ostseeschach2022(game) => ostseeschach::picture(game, labels),
-        AnyGame::Blokus2027(game) => {
-            blokus::swc(game, "Blokus 2027", GameType::Blokus2027.id(), labels)
-        }
-        AnyGame::BlokusClassic(game)
-        | AnyGame::BlokusClassic3(game)
-        | AnyGame::BlokusClassic2(game) => blokus::classic(game, labels),
-        AnyGame::BlokusBcl(game) => blokus::bcl(game, labels),
-        // A game without a drawing of its own (a test game).
-        #[allow(unreachable_patterns)]
-        game => seats_only(game, labels),
-    }
+/// A game's picture, implemented by its marker type
+/// ([`entry`](spielleiter_rules::entry)) in the game's module of this
+/// crate. [`picture`] is generated from the rules catalogue's list, so a
+/// game of the list without `GamePicture` does not compile; a game without
+/// a board of its own says so in its `impl` ([`seats_only`]).
+pub trait GamePicture: CatalogueEntry {
+    /// The picture of `game`.
+    fn picture(game: &Self::Game, labels: &Labels) -> Picture;
 }
 
-/// The seats and scores of any game, with no board.
-fn seats_only(game: &AnyGame, labels: &Labels) -> Picture {
+/// Generates [`picture`] from the rules catalogue's list (through
+/// [`spielleiter_rules::for_each_game!`]).
+macro_rules! picture_catalogue {
+    ($(
+        $(#[doc = $doc:literal])*
+        $(#[cfg($cfg:meta)])?
+        $variant:ident { $($field:tt)* }
+    )*) => {
+        /// The picture of `game`, drawn as its type's module draws it.
+        pub fn picture(game: &AnyGame, labels: &Labels) -> Picture {
+            match game {
+                $(
+                    $(#[cfg($cfg)])?
+                    AnyGame::$variant(game) => {
+                        <entry::$variant as GamePicture>::picture(game, labels)
+                    }
+                )*
+            }
+        }
+    };
+}
+
+spielleiter_rules::for_each_game!(picture_catalogue);
+
+/// The seats and scores of any game, with no board: the picture of a game
+/// that has no drawing of its own (a test game).
+pub fn seats_only<G: Game>(game: &G, game_type: GameType, labels: &Labels) -> Picture {
     let over = game.is_over();
     let seats = (0..game.player_count())
         .map(|seat| SeatLine {
@@ -110,13 +130,12 @@ fn seats_only(game: &AnyGame, labels: &Labels) -> Picture {
             to_move: game.player_to_move() == Some(seat),
         })
         .collect();
-    let game_id = game.game_type().id();
-    let mut title = format!("{game_id} · turn {}", game.turn());
+    let mut title = format!("{} · turn {}", game_type.title(), game.turn());
     if over {
         title.push_str(" · game over");
     }
     Picture(Scene {
-        game_id,
+        game_id: game_type.id(),
         turn: game.turn(),
         title,
         board: Board::new(0, 0, 0, Ground::Grid, &[]),

@@ -5,12 +5,12 @@
 //! ambers (as gems) and score parts.
 
 use spielleiter_rules::{
-    GameType,
+    GameType, entry,
     ostseeschach::{BOARD_SIZE, Ostseeschach, Team},
 };
 
 use crate::{
-    Labels, Picture,
+    GamePicture, Labels, Picture,
     scene::{Board, Ground, Scene, SeatLine, Swatch, Token, move_note, seat_name, title},
 };
 
@@ -91,9 +91,14 @@ pub fn picture(game: &Ostseeschach, labels: &Labels) -> Picture {
     Picture(Scene {
         game_id: GameType::Ostseeschach2022.id(),
         turn,
-        title: title("Ostseeschach", turn, turn / 2 + 1, over),
+        title: title(GameType::Ostseeschach2022.title(), turn, turn / 2 + 1, over),
         board,
         seats,
         notes,
     })
+}
+impl GamePicture for entry::Ostseeschach2022 {
+    fn picture(game: &Self::Game, labels: &Labels) -> Picture {
+        picture(game, labels)
+    }
 }

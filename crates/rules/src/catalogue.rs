@@ -1,37 +1,59 @@
-//! The catalogue of hosted games: one list ([`catalogue!`] at the bottom of
-//! this file) from which the game ids ([`GameType`]) and the enums over all
-//! games ([`AnyGame`], [`AnyMove`], [`AnyMistake`]) with their delegation
-//! are generated. The enums dispatch with a `match`, without `dyn`, so the
-//! server drives any game at the speed of the concrete one.
+//! The catalogue of hosted games: the one list of games ([`for_each_game!`]
+//! at the bottom of this file), each with its id, title and variant, from
+//! which the game ids ([`GameType`]), one marker type per game ([`entry`])
+//! and the enums over all games ([`AnyGame`], [`AnyMove`], [`AnyMistake`])
+//! with their delegation are generated. The enums dispatch with a `match`,
+//! without `dyn`, so the server drives any game at the speed of the
+//! concrete one.
 //!
-//! Adding a game to the rules is its own module with an `impl Game` and one
-//! entry in the list. Several entries may share one Rust type (a variant of
-//! an engine), as each entry names its own constructor.
+//! Every other layer (the wire, the bots, the pictures, the terminal views,
+//! perft's reports) builds its own catalogue from the same list: it calls
+//! [`for_each_game!`] with a macro of its own, which generates its `match`
+//! over all games, and each arm asks the game's marker type
+//! ([`entry::Blokus2021`], …) for the layer's trait (`GameBots`,
+//! `GamePicture`, …). The layer's implementation for a game lives in the
+//! game's folder of that layer; a game without one does not compile
+//! ("the trait bound `entry::… : GameBots` is not satisfied"), and no
+//! layer has a fallback arm.
 //!
-//! The entry `TestCounting` exists only with the feature `test-games`:
-//! a three-seat game that lets the tests drive N seats through the whole
-//! server. Only the end-to-end tests enable the feature (through their
-//! dev-dependencies), so no release build hosts it.
+//! Several entries may share one Rust type (a variant of an engine), as
+//! each entry names its own constructor.
+//!
+//! Test-only games (`TestCounting`, `TestTicTacToe`) exist only with the
+//! feature `test-games`. Only the end-to-end tests enable it (through
+//! their dev-dependencies), so no release build hosts them. Whether they
+//! exist is decided here, in the rules crate, and handed to every layer
+//! with the list (their entries carry `#[cfg(all())]` or `#[cfg(any())]`),
+//! so that a layer crate built without a feature of its own still sees
+//! exactly the games the rules crate has; a layer declares its modules of
+//! test-only games with [`test_games!`] for the same reason.
 
 use core::{fmt, str::FromStr, time::Duration};
 
 use rand_core::Rng;
 
-use crate::{
-    blokus,
-    game::{Game, PlayerSet, ScoreParts},
-    ostseeschach,
-};
+use crate::game::{Game, PlayerSet, ScoreParts};
 
-/// Generates [`GameType`], [`AnyGame`], [`AnyMove`], [`AnyMistake`] and
-/// their delegation from the list of games. Each entry:
+/// One game of the catalogue, implemented by its marker type in [`entry`]:
+/// what every layer's trait builds on.
+pub trait CatalogueEntry {
+    /// The game's id.
+    const GAME_TYPE: GameType;
+    /// The game's rules (several entries may share one type).
+    type Game: Game;
+}
+
+/// Generates [`GameType`], [`entry`], [`AnyGame`], [`AnyMove`],
+/// [`AnyMistake`] and their delegation from the list of games (the
+/// callback of [`for_each_game!`] in this crate). Each entry:
 ///
 /// ```text
 /// /// Doc comment of the variant.
+/// #[cfg(…)]                  // optional: test-only games (see the module)
 /// Variant {
-///     cfg: feature = "…",      // optional: the entry exists only then
 ///     listed: false,           // optional: not named in lists of games
 ///     id: "protocol_id",       // the `gameType` of the protocol
+///     title: "Blokus 2021",    // the game's name for people
 ///     players: 2,              // the number of seats
 ///     move_time_ms: (2000, 10000), // default soft and hard move limit
 ///     league: (WinRate, 3),    // optional: a league's ranking and games
@@ -43,10 +65,11 @@ use crate::{
 macro_rules! catalogue {
     ($(
         $(#[doc = $doc:literal])*
+        $(#[cfg($cfg:meta)])?
         $variant:ident {
-            $(cfg: $cfg:meta,)?
             $(listed: $listed:literal,)?
             id: $id:literal,
+            title: $title:literal,
             players: $players:literal,
             move_time_ms: ($soft:literal, $hard:literal),
             $(league: ($ranking:ident, $league_games:literal),)?
@@ -64,6 +87,24 @@ macro_rules! catalogue {
             )*
         }
 
+        /// One marker type per game of the catalogue, named as its
+        /// [`GameType`]: the type every layer implements its trait for
+        /// (see the module documentation). They have no values.
+        pub mod entry {
+            $(
+                $(#[doc = $doc])*
+                $(#[cfg($cfg)])?
+                #[derive(Debug)]
+                pub enum $variant {}
+
+                $(#[cfg($cfg)])?
+                impl super::CatalogueEntry for $variant {
+                    const GAME_TYPE: super::GameType = super::GameType::$variant;
+                    type Game = $game;
+                }
+            )*
+        }
+
         impl GameType {
             /// Every hosted game, in catalogue order.
             pub const ALL: &'static [GameType] = &[$($(#[cfg($cfg)])? GameType::$variant,)*];
@@ -75,6 +116,21 @@ macro_rules! catalogue {
                 }
             }
 
+            /// The game's name for people, e.g. `Blokus 2021` (pictures,
+            /// web pages, terminal).
+            pub const fn title(self) -> &'static str {
+                match self {
+                    $($(#[cfg($cfg)])? GameType::$variant => $title,)*
+                }
+            }
+
+            /// The name of the game's variant in the catalogue (and of its
+            /// marker type in [`entry`]), e.g. `Blokus2021`.
+            pub const fn variant(self) -> &'static str {
+                match self {
+                    $($(#[cfg($cfg)])? GameType::$variant => stringify!($variant),)*
+                }
+            }
             /// Whether lists of the hosted games (such as the error for an
             /// unknown game type) name this game; test-only games are not
             /// named.
@@ -283,80 +339,152 @@ macro_rules! catalogue {
     };
 }
 
-catalogue! {
-    /// Blokus as in the Software-Challenge 2021.
-    Blokus2021 {
-        id: "swc_2021_blokus",
-        players: 2,
-        move_time_ms: (2000, 10000),
-        game: blokus::Blokus,
-        new: blokus::new_random_game,
-    }
-    /// Ostseeschach as in the Software-Challenge 2022.
-    Ostseeschach2022 {
-        id: "swc_2022_ostseeschach",
-        players: 2,
-        move_time_ms: (2000, 10000),
-        game: ostseeschach::Ostseeschach,
-        new: ostseeschach::new_random_game,
-    }
-    /// Blokus as in the Software-Challenge 2027, the current season.
-    Blokus2027 {
-        id: "swc_2027_blokus",
-        players: 2,
-        move_time_ms: (2000, 10000),
-        game: blokus::Blokus2027,
-        new: blokus::new_random_game,
-    }
-    /// Classic Blokus for four players (seed: Pentobi's classic rules).
-    BlokusClassic {
-        id: "blokus_classic",
-        players: 4,
-        move_time_ms: (2000, 10000),
-        league: (WinsThenPoints, 4),
-        game: blokus::Classic,
-        new: blokus::new_classic_4,
-    }
-    /// Classic Blokus for three players; GREEN is played in turn.
-    BlokusClassic3 {
-        id: "blokus_classic_3",
-        players: 3,
-        move_time_ms: (2000, 10000),
-        league: (WinsThenPoints, 3),
-        game: blokus::Classic,
-        new: blokus::new_classic_3,
-    }
-    /// Classic Blokus for two players with two colours each.
-    BlokusClassic2 {
-        id: "blokus_classic_2",
-        players: 2,
-        move_time_ms: (2000, 10000),
-        league: (WinsThenPoints, 2),
-        game: blokus::Classic,
-        new: blokus::new_classic_2,
-    }
-    /// The 10×10 game of the BLOKUS Champions League (decisions.md
-    /// §20–§22): 5 s per move (§16); a league plays 3 games per pair,
-    /// ranked by win rate (§23).
-    BlokusBcl {
-        id: "blokus_bcl",
-        players: 2,
-        move_time_ms: (5000, 10000),
-        league: (WinRate, 3),
-        game: blokus::bcl::Bcl,
-        new: blokus::bcl::new_game,
-    }
-    /// A three-seat counting game, for tests only (feature `test-games`).
-    TestCounting {
-        cfg: feature = "test-games",
-        listed: false,
-        id: "test_counting",
-        players: 3,
-        move_time_ms: (2000, 10000),
-        game: crate::counting::Counting,
-        new: crate::counting::Counting::new_random,
-    }
+/// Hands the list of games to `$callback!`, a macro of the caller's:
+/// the one list every layer's catalogue is generated from (see the module
+/// documentation). Each entry is
+///
+/// ```text
+/// /// Doc comment.
+/// #[cfg(all())]   // only on test-only games: all() with the feature
+///                 // `test-games` of this crate, any() without
+/// Variant { listed: …, id: …, title: …, players: …, move_time_ms: …,
+///           league: …, game: …, new: … }
+/// ```
+///
+/// A layer that needs only the variants matches each entry with
+/// `$(#[doc = $doc:literal])* $(#[cfg($cfg:meta)])? $variant:ident
+/// { $($field:tt)* }` and puts `$(#[cfg($cfg)])?` on what it generates.
+#[cfg(feature = "test-games")]
+#[macro_export]
+macro_rules! for_each_game {
+    ($callback:ident) => {
+        $crate::__game_list! { $callback, all() }
+    };
 }
+
+/// Hands the list of games to `$callback!`, a macro of the caller's:
+/// the one list every layer's catalogue is generated from (see the module
+/// documentation); without the feature `test-games` the test-only entries
+/// carry `#[cfg(any())]`.
+#[cfg(not(feature = "test-games"))]
+#[macro_export]
+macro_rules! for_each_game {
+    ($callback:ident) => {
+        $crate::__game_list! { $callback, any() }
+    };
+}
+
+/// The items inside exist exactly when the rules crate has its test-only
+/// games (feature `test-games`): how a layer declares its modules of
+/// test-only games, whatever its own features.
+#[cfg(feature = "test-games")]
+#[macro_export]
+macro_rules! test_games {
+    ($($item:item)*) => {
+        $($item)*
+    };
+}
+
+/// The items inside exist exactly when the rules crate has its test-only
+/// games (feature `test-games`); without it, nothing.
+#[cfg(not(feature = "test-games"))]
+#[macro_export]
+macro_rules! test_games {
+    ($($item:item)*) => {};
+}
+
+/// The list of games itself, behind [`for_each_game!`]; `$test_games` is
+/// the `cfg` of the test-only entries.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __game_list {
+    ($callback:ident, $test_games:meta) => {
+        $callback! {
+            /// Blokus as in the Software-Challenge 2021.
+            Blokus2021 {
+                id: "swc_2021_blokus",
+                title: "Blokus 2021",
+                players: 2,
+                move_time_ms: (2000, 10000),
+                game: $crate::blokus::Blokus,
+                new: $crate::blokus::new_random_game,
+            }
+            /// Ostseeschach as in the Software-Challenge 2022.
+            Ostseeschach2022 {
+                id: "swc_2022_ostseeschach",
+                title: "Ostseeschach",
+                players: 2,
+                move_time_ms: (2000, 10000),
+                game: $crate::ostseeschach::Ostseeschach,
+                new: $crate::ostseeschach::new_random_game,
+            }
+            /// Blokus as in the Software-Challenge 2027, the current season.
+            Blokus2027 {
+                id: "swc_2027_blokus",
+                title: "Blokus 2027",
+                players: 2,
+                move_time_ms: (2000, 10000),
+                game: $crate::blokus::Blokus2027,
+                new: $crate::blokus::new_random_game,
+            }
+            /// Classic Blokus for four players (seed: Pentobi's classic rules).
+            BlokusClassic {
+                id: "blokus_classic",
+                title: "Classic Blokus, 4 players",
+                players: 4,
+                move_time_ms: (2000, 10000),
+                league: (WinsThenPoints, 4),
+                game: $crate::blokus::Classic,
+                new: $crate::blokus::new_classic_4,
+            }
+            /// Classic Blokus for three players; GREEN is played in turn.
+            BlokusClassic3 {
+                id: "blokus_classic_3",
+                title: "Classic Blokus, 3 players",
+                players: 3,
+                move_time_ms: (2000, 10000),
+                league: (WinsThenPoints, 3),
+                game: $crate::blokus::Classic,
+                new: $crate::blokus::new_classic_3,
+            }
+            /// Classic Blokus for two players with two colours each.
+            BlokusClassic2 {
+                id: "blokus_classic_2",
+                title: "Classic Blokus, 2 players",
+                players: 2,
+                move_time_ms: (2000, 10000),
+                league: (WinsThenPoints, 2),
+                game: $crate::blokus::Classic,
+                new: $crate::blokus::new_classic_2,
+            }
+            /// The 10×10 game of the BLOKUS Champions League (decisions.md
+            /// §20–§22): 5 s per move (§16); a league plays 3 games per pair,
+            /// ranked by win rate (§23).
+            BlokusBcl {
+                id: "blokus_bcl",
+                title: "BLOKUS Champions League",
+                players: 2,
+                move_time_ms: (5000, 10000),
+                league: (WinRate, 3),
+                game: $crate::blokus::bcl::Bcl,
+                new: $crate::blokus::bcl::new_game,
+            }
+            /// A three-seat counting game, for tests only (feature `test-games`).
+            #[cfg($test_games)]
+            TestCounting {
+                listed: false,
+                id: "test_counting",
+                title: "Counting (test)",
+                players: 3,
+                move_time_ms: (2000, 10000),
+                game: $crate::counting::Counting,
+                new: $crate::counting::Counting::new_random,
+            }
+        }
+    };
+}
+
+for_each_game!(catalogue);
 
 impl GameType {
     /// The game of a `join` without `gameType` unless the server is
@@ -446,7 +574,7 @@ impl FromStr for GameType {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::blokus::{Blokus, Blokus2027, Color, Mistake, Move, PieceKind};
+    use crate::blokus::{self, Blokus, Blokus2027, Color, Mistake, Move, PieceKind};
 
     #[test]
     fn game_type_ids_round_trip() {
@@ -459,6 +587,22 @@ mod tests {
         assert!(GameType::Blokus2021.is_listed());
         assert_eq!(GameType::from_id("SWC_2021_BLOKUS"), None);
         assert_eq!("chess".parse::<GameType>(), Err(UnknownGameType));
+    }
+
+    #[test]
+    fn every_game_has_one_title_and_its_variant_name() {
+        for (i, &game_type) in GameType::ALL.iter().enumerate() {
+            assert!(!game_type.title().is_empty(), "{game_type}");
+            assert_eq!(format!("{game_type:?}"), game_type.variant());
+            for &other in &GameType::ALL[i + 1..] {
+                assert_ne!(game_type.title(), other.title());
+            }
+        }
+        assert_eq!(GameType::Blokus2021.title(), "Blokus 2021");
+        assert_eq!(
+            <entry::Blokus2027 as CatalogueEntry>::GAME_TYPE,
+            GameType::Blokus2027
+        );
     }
 
     #[test]

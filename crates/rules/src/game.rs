@@ -16,26 +16,34 @@
 
 use core::fmt;
 
+use crate::index_set::{IndexSet, Indexed};
+
+/// The seats of a room by number (0 = the first seat), at most 8: the
+/// universe of a [`PlayerSet`].
+#[derive(Debug)]
+pub enum Seats {}
+
+impl Indexed for Seats {
+    type Item = usize;
+    const COUNT: usize = PlayerSet::CAPACITY;
+
+    #[inline]
+    fn index(seat: usize) -> usize {
+        seat
+    }
+
+    #[inline]
+    fn item(index: usize) -> usize {
+        index
+    }
+}
+
 /// A set of seats (at most 8), e.g. the winners of a game.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct PlayerSet(u8);
+pub type PlayerSet = IndexSet<Seats>;
 
-impl PlayerSet {
-    /// No player.
-    pub const EMPTY: PlayerSet = PlayerSet(0);
-
+impl IndexSet<Seats> {
     /// The largest number of seats a set can hold.
     pub const CAPACITY: usize = 8;
-
-    /// The set holding only `player`.
-    ///
-    /// # Panics
-    ///
-    /// If `player` is 8 or more.
-    pub const fn single(player: usize) -> PlayerSet {
-        assert!(player < PlayerSet::CAPACITY, "at most 8 players");
-        PlayerSet(1 << player)
-    }
 
     /// Seats `0..count`.
     ///
@@ -44,39 +52,7 @@ impl PlayerSet {
     /// If `count` is more than 8.
     pub const fn first(count: usize) -> PlayerSet {
         assert!(count <= PlayerSet::CAPACITY, "at most 8 players");
-        PlayerSet(((1u16 << count) - 1) as u8)
-    }
-
-    /// Whether `player` is in the set.
-    #[inline]
-    pub const fn contains(self, player: usize) -> bool {
-        player < PlayerSet::CAPACITY && self.0 >> player & 1 != 0
-    }
-
-    /// Adds `player`.
-    ///
-    /// # Panics
-    ///
-    /// If `player` is 8 or more.
-    pub fn insert(&mut self, player: usize) {
-        *self = PlayerSet(self.0 | PlayerSet::single(player).0);
-    }
-
-    /// Whether the set is empty.
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The number of players in the set.
-    #[inline]
-    pub const fn len(self) -> usize {
-        self.0.count_ones() as usize
-    }
-
-    /// The seats in ascending order.
-    pub fn iter(self) -> impl Iterator<Item = usize> {
-        (0..PlayerSet::CAPACITY).filter(move |&p| self.contains(p))
+        PlayerSet::from_bits((1u32 << count) - 1)
     }
 
     /// The seats among `0..players` whose `key` is the greatest: one seat,
@@ -96,30 +72,6 @@ impl PlayerSet {
             }
         }
         set
-    }
-}
-
-impl FromIterator<usize> for PlayerSet {
-    fn from_iter<I: IntoIterator<Item = usize>>(iter: I) -> Self {
-        let mut set = PlayerSet::EMPTY;
-        for p in iter {
-            set.insert(p);
-        }
-        set
-    }
-}
-
-impl fmt::Debug for PlayerSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.iter()).finish()
-    }
-}
-
-impl core::ops::BitOr for PlayerSet {
-    type Output = PlayerSet;
-
-    fn bitor(self, rhs: PlayerSet) -> PlayerSet {
-        PlayerSet(self.0 | rhs.0)
     }
 }
 

@@ -18,6 +18,10 @@
 //!   `swc_2022_ostseeschach`).
 //! - [`polyomino`]: board geometry and piece tables shared by the Blokus
 //!   variants (bitboards, oriented shapes, bit-parallel placement search).
+//! - The vocabulary the games share: [`team`] (the two sides of a
+//!   two-player game, [`Team`]), [`index_set`] (one set type for seats,
+//!   colours and piece kinds, [`IndexSet`]) and [`names`] (the error of an
+//!   unknown wire name).
 //!
 //! # How to add a game
 //!
@@ -47,8 +51,15 @@ pub mod catalogue;
 #[cfg(feature = "test-games")]
 pub mod counting;
 pub mod game;
+pub mod index_set;
+pub mod names;
 pub mod ostseeschach;
 pub mod polyomino;
+pub mod team;
 
-pub use catalogue::{AnyGame, AnyMistake, AnyMove, GameType, League, Ranking, UnknownGameType};
-pub use game::{Game, PlayerSet, ScoreParts, perft};
+pub use catalogue::{
+    AnyGame, AnyMistake, AnyMove, CatalogueEntry, GameType, League, Ranking, UnknownGameType, entry,
+};
+pub use game::{Game, PlayerSet, ScoreParts, Seats, perft};
+pub use index_set::{IndexSet, Indexed};
+pub use team::{ByTeam, Team};

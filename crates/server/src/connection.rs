@@ -11,7 +11,7 @@
 use std::{
     net::SocketAddr,
     sync::{
-        Arc,
+        Arc, Mutex, PoisonError,
         atomic::{AtomicUsize, Ordering},
     },
     time::Duration,
@@ -34,7 +34,7 @@ use crate::{
     clock::sleep_until_some,
     config::Config,
     ids::{ReservationCode, RoomId},
-    limits::AuthBackoff,
+    limits::{AuthBackoff, LogBudget},
     lobby::{LobbyError, LobbyHandle, PrepareRequest},
     outbound::{self, ConnId, Outbox},
     room::{RoomCommand, RoomHandle, SeatSpec},
@@ -93,7 +93,18 @@ pub struct ConnectionContext {
     pub stats: Arc<ServerStats>,
     /// The passphrase back-off per address.
     pub auth: Arc<AuthBackoff>,
+    /// The budget of WARN lines about connections closed for not reading,
+    /// shared by all connections: a flood of them logs a few lines and a
+    /// count, not a line each.
+    pub warn_log: Arc<Mutex<LogBudget>>,
 }
+
+/// WARN lines about connections closed for not reading, per
+/// [`WARN_WINDOW`], for all connections together.
+pub const WARNS_PER_WINDOW: u32 = 10;
+
+/// See [`WARNS_PER_WINDOW`].
+pub const WARN_WINDOW: Duration = Duration::from_secs(10);
 
 /// Serves one accepted connection until it ends.
 pub async fn serve(socket: TcpStream, peer: SocketAddr, id: ConnId, context: ConnectionContext) {
@@ -329,11 +340,14 @@ impl Connection {
                 // The outbox went over or under its bound.
                 Ok(()) = outbox_state.changed() => {}
                 () = sleep_until_some(over_deadline) => {
-                    warn!(
-                        queued_bytes = self.outbox.queued_bytes(),
-                        grace_secs = config.slow_reader_grace.as_secs(),
-                        "client does not read its messages; closing"
-                    );
+                    if let Some(suppressed) = self.warn_allowed() {
+                        warn!(
+                            queued_bytes = self.outbox.queued_bytes(),
+                            grace_secs = config.slow_reader_grace.as_secs(),
+                            suppressed,
+                            "client does not read its messages; closing"
+                        );
+                    }
                     break Ended::SlowReader;
                 }
                 () = sleep_until_some(message_deadline), if !over => {
@@ -348,10 +362,13 @@ impl Connection {
                 }
                 _ = &mut *writer => break Ended::ByServer,
                 () = &mut overflowed => {
-                    warn!(
-                        queued_bytes = self.outbox.queued_bytes(),
-                        "client does not read its messages (twice its bound queued); closing"
-                    );
+                    if let Some(suppressed) = self.warn_allowed() {
+                        warn!(
+                            queued_bytes = self.outbox.queued_bytes(),
+                            suppressed,
+                            "client does not read its messages (twice its bound queued); closing"
+                        );
+                    }
                     break Ended::SlowReader;
                 }
                 () = &mut closing => {
@@ -361,6 +378,16 @@ impl Connection {
                 }
             }
         }
+    }
+
+    /// Whether a WARN line may be logged now (see [`WARNS_PER_WINDOW`]),
+    /// with the count of those left out since the last one.
+    fn warn_allowed(&self) -> Option<u64> {
+        self.context
+            .warn_log
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .allow()
     }
 
     /// Records that this connection now holds `bytes` of an unfinished
@@ -487,29 +514,19 @@ impl Connection {
         }
     }
 
-    /// A complete element that is no valid packet. Malformed XML cannot be
-    /// resynchronised and a malformed move is a protocol error of a player:
-    /// both close the connection (and lose a running game). Other shape
-    /// errors are answered and forgiven.
+    /// A complete element that is no valid packet: answered, and the
+    /// connection closed (a running game lost) where the error says so
+    /// ([`DecodeError::closes_connection`]).
     fn on_undecodable(&mut self, error: &DecodeError) -> Flow {
         ServerStats::count(&self.context.stats.protocol_errors);
         complain!(self, %error, "undecodable packet");
         let text = texts::malformed_message(error);
-        match error {
-            DecodeError::Xml(_)
-            | DecodeError::RepeatedAttribute { .. }
-            | DecodeError::TooManyAttributes { .. }
-            | DecodeError::ForbiddenCharacter { .. }
-            | DecodeError::InvalidName { .. }
-            | DecodeError::UnexpectedEof
-            | DecodeError::MalformedMove(_) => {
-                self.fail(text);
-                Flow::Stop(Ended::ProtocolError)
-            }
-            _ => {
-                let _ = self.outbox.send(wire::error_packet(&text, None));
-                Flow::Continue
-            }
+        if error.closes_connection() {
+            self.fail(text);
+            Flow::Stop(Ended::ProtocolError)
+        } else {
+            let _ = self.outbox.send(wire::error_packet(&text, None));
+            Flow::Continue
         }
     }
 

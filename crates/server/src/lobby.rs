@@ -117,10 +117,27 @@ pub enum LobbyError {
         /// Players of the game.
         players: usize,
     },
+    /// A `prepare` without any slot (it would open a room nobody was
+    /// invited to).
+    #[error("no slots")]
+    NoSlots,
+    /// A `prepare` with a display name longer than
+    /// [`MAX_DISPLAY_NAME_CHARS`].
+    #[error("a display name of {length} characters")]
+    DisplayNameTooLong {
+        /// The name's length in characters.
+        length: usize,
+    },
     /// The server is shutting down and takes no new games.
     #[error("the server is shutting down")]
     ShuttingDown,
 }
+
+/// The longest display name a `prepare` may give, in characters. Names go
+/// into results, replays, pages and log lines; a longer one is refused
+/// rather than cut, so that no player is shown under a name the
+/// administrator did not choose.
+pub const MAX_DISPLAY_NAME_CHARS: usize = 100;
 
 impl LobbyError {
     /// The text of the error packet that refuses the request.
@@ -133,6 +150,10 @@ impl LobbyError {
             LobbyError::RoomFull(room) => texts::room_full(room.as_str()),
             LobbyError::UnknownReservation => texts::unknown_reservation(),
             LobbyError::TooManySlots { given, players } => texts::too_many_slots(*given, *players),
+            LobbyError::NoSlots => texts::no_slots(),
+            LobbyError::DisplayNameTooLong { length } => {
+                texts::display_name_too_long(*length, MAX_DISPLAY_NAME_CHARS)
+            }
             LobbyError::ShuttingDown => texts::shutting_down(),
         }
     }
@@ -602,6 +623,17 @@ impl Lobby {
                 requested: request.game_type.clone(),
             })?;
         let players = game_type.player_count();
+        if request.seats.is_empty() {
+            return Err(LobbyError::NoSlots);
+        }
+        if let Some(length) = request
+            .seats
+            .iter()
+            .map(|seat| seat.display_name.chars().count())
+            .find(|&length| length > MAX_DISPLAY_NAME_CHARS)
+        {
+            return Err(LobbyError::DisplayNameTooLong { length });
+        }
         if request.seats.len() > players {
             return Err(LobbyError::TooManySlots {
                 given: request.seats.len(),

@@ -1,4 +1,11 @@
-//! Replay files. One thread owns every open replay file; rooms hand it their
+//! The replay store: everything about replay files lives under this module.
+//! [`names`] says how a replay is named at each step of its life, this
+//! file writes them while games run, and [`archive`] reads the finished
+//! ones (listing, opening by name, finding a room's, loading; gzip
+//! included). The web side, the match runner and the command line use it
+//! and keep no file names or formats of their own.
+//!
+//! Writing: one thread owns every open replay file; rooms hand it their
 //! packets through a channel and never wait for the disk. Each game streams
 //! to `NAME.xml.partial` and, when it ends, is renamed (or compressed) to
 //! `NAME.xml` / `NAME.xml.gz`, so a crash leaves a readable prefix and a
@@ -24,6 +31,9 @@
 //! writes it in a batch costs a fraction of that and keeps the rooms' path
 //! free of disk work.
 
+pub mod archive;
+pub mod names;
+
 use std::{
     collections::HashMap,
     fs::File,
@@ -36,6 +46,8 @@ use std::{
 use bytes::Bytes;
 use tokio::sync::oneshot;
 use tracing::{debug, info};
+
+use self::names::{GZIP, PARTIAL, PLAIN, UNFINISHED, compressing, file_stem, numbered};
 
 /// How long the replay thread lets packets gather between rounds of
 /// writing: at most this much of a running game is missing from its file
@@ -235,36 +247,6 @@ impl ReplayRecorder {
     }
 }
 
-/// `replay_<gameType>_<local time>_<name1>_<name2>_<room id>`, with every
-/// character that is not safe in a file name replaced by `_`. The room id
-/// (a random UUID) makes the name unique, however many games with the same
-/// players end in the same second.
-fn file_stem(game_type: &str, room: &str, names: &[&str]) -> String {
-    let time = jiff::Zoned::now().strftime("%Y-%m-%d_%H-%M-%S");
-    let mut stem = format!("replay_{}_{time}", sanitize(game_type));
-    for name in names.iter().chain([&room]) {
-        stem.push('_');
-        stem.push_str(&sanitize(name));
-    }
-    stem
-}
-
-/// Keeps letters, digits, `-` and `.`; everything else (spaces, slashes,
-/// control characters) becomes `_`. Long names are cut so the file name
-/// stays within common file-system limits.
-fn sanitize(name: &str) -> String {
-    name.chars()
-        .take(40)
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
 /// The replay thread's state: every open replay.
 struct Writer {
     settings: ReplaySettings,
@@ -379,7 +361,7 @@ impl Writer {
             Err(_) => {
                 // Whatever is left of it is no replay.
                 let _ = std::fs::remove_file(&partial);
-                let _ = std::fs::remove_file(partial.with_extension("partial.gz"));
+                let _ = std::fs::remove_file(compressing(&partial));
             }
         }
         published.map_err(|cause| ReplayFailure::new(&partial, cause))
@@ -402,7 +384,7 @@ struct PartialFile {
 impl PartialFile {
     fn create(dir: &Path, stem: &str) -> std::io::Result<PartialFile> {
         for attempt in 1u32.. {
-            let path = dir.join(format!("{}.xml.partial", numbered(stem, attempt)));
+            let path = dir.join(format!("{}{PARTIAL}", numbered(stem, attempt)));
             let opened = std::fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
@@ -492,15 +474,15 @@ impl PartialFile {
             stem,
             ..
         } = self;
-        let (finished, extension) = if gzip {
-            let compressed = path.with_extension("partial.gz");
+        let (finished, suffix) = if gzip {
+            let compressed = compressing(&path);
             compress(&path, &compressed)?;
             std::fs::remove_file(&path)?;
-            (compressed, "xml.gz")
+            (compressed, GZIP)
         } else {
-            (path, "xml")
+            (path, PLAIN)
         };
-        let published = publish_without_clobbering(&finished, &dir, &stem, extension);
+        let published = publish_without_clobbering(&finished, &dir, &stem, suffix);
         drop(file);
         published
     }
@@ -542,7 +524,7 @@ pub fn recover_unfinished(dir: &Path) -> std::io::Result<usize> {
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
             continue;
         };
-        let Some(stem) = name.strip_suffix(".xml.partial") else {
+        let Some(stem) = name.strip_suffix(PARTIAL) else {
             continue;
         };
         let Ok(file) = File::open(&path) else {
@@ -552,7 +534,7 @@ pub fn recover_unfinished(dir: &Path) -> std::io::Result<usize> {
         let Ok(_held) = lock(file) else {
             continue;
         };
-        let target = dir.join(format!("{stem}.xml.unfinished"));
+        let target = dir.join(format!("{stem}{UNFINISHED}"));
         if !target.exists() && std::fs::rename(&path, &target).is_ok() {
             moved += 1;
         }
@@ -560,15 +542,7 @@ pub fn recover_unfinished(dir: &Path) -> std::io::Result<usize> {
     Ok(moved)
 }
 
-fn numbered(stem: &str, attempt: u32) -> String {
-    if attempt == 1 {
-        stem.to_owned()
-    } else {
-        format!("{stem}_{attempt}")
-    }
-}
-
-/// Gives `finished` the first free name `STEM[_N].EXT` in `dir`, never
+/// Gives `finished` the first free name `STEM[_N]SUFFIX` in `dir`, never
 /// overwriting a replay. The stem names the room, so the first name is free
 /// and one rename that refuses to replace claims it; where that rename is
 /// not available, or the name is taken after all, a hard link claims the
@@ -578,14 +552,14 @@ fn publish_without_clobbering(
     finished: &Path,
     dir: &Path,
     stem: &str,
-    extension: &str,
+    suffix: &str,
 ) -> std::io::Result<PathBuf> {
-    let first = dir.join(format!("{stem}.{extension}"));
+    let first = dir.join(format!("{stem}{suffix}"));
     if rename_no_replace(finished, &first).is_ok() {
         return Ok(first);
     }
     for attempt in 1u32.. {
-        let target = dir.join(format!("{}.{extension}", numbered(stem, attempt)));
+        let target = dir.join(format!("{}{suffix}", numbered(stem, attempt)));
         match std::fs::hard_link(finished, &target) {
             Ok(()) => {
                 std::fs::remove_file(finished)?;
@@ -643,14 +617,6 @@ mod tests {
             gzip,
         })
         .expect("thread")
-    }
-
-    #[test]
-    fn names_cannot_escape_the_directory() {
-        assert_eq!(sanitize("../../etc/passwd"), ".._.._etc_passwd");
-        assert_eq!(sanitize("Häschen Schule"), "Häschen_Schule");
-        assert_eq!(sanitize("a\nb"), "a_b");
-        assert!(!file_stem("swc_2021_blokus", "../r", &["a/b", "c"]).contains('/'));
     }
 
     #[tokio::test]
@@ -778,7 +744,7 @@ mod tests {
         std::fs::write(dir.join("s.xml"), "earlier").expect("taken name");
         let finished = dir.join("s.xml.partial");
         std::fs::write(&finished, "later").expect("finished");
-        let published = publish_without_clobbering(&finished, &dir, "s", "xml").expect("moved");
+        let published = publish_without_clobbering(&finished, &dir, "s", PLAIN).expect("moved");
         assert_eq!(published, dir.join("s_2.xml"));
         assert_eq!(
             std::fs::read_to_string(dir.join("s.xml")).expect("kept"),

@@ -24,6 +24,7 @@ use crate::{
     clock::{MoveClock, TimeLimits, Timeout, sleep_until_some},
     ending::Ending,
     ids::RoomId,
+    limits::LogBudget,
     outbound::{ConnId, Outbox},
     replay::{ReplayRecorder, ReplayStore},
     showroom::{PendingMove, Publisher, RoomPhase, RoomSnapshot},
@@ -357,13 +358,29 @@ struct Room {
     last_move_read_at: Option<Instant>,
     /// The buffer size for the next memento: the last one's and some.
     memento_size: usize,
+    /// Whether the players have been sent the current state. A paused room
+    /// keeps moves from them; resume and step send the state only if one
+    /// was kept, so an administrator's pause storm costs the players
+    /// nothing (each resume used to queue a full state for every player,
+    /// faster than a bot parses them: its outbox filled, its own moves were
+    /// no longer read, and at twice the bound it was dropped and lost).
+    players_current: bool,
     /// How the game ended, for the room's last log line.
     outcome: Option<Outcome>,
     /// Where the room shows itself to watchers.
     showroom: Publisher,
     /// The result, once there is one.
     result: Option<Arc<GameResult>>,
+    /// The budget of the room's WARN lines about connections it lost: the
+    /// first few are logged, the rest counted into the next one.
+    warn_log: LogBudget,
 }
+
+/// WARN lines a room logs about lost connections per [`WARN_WINDOW`].
+const WARNS_PER_WINDOW: u32 = 5;
+
+/// See [`WARNS_PER_WINDOW`].
+const WARN_WINDOW: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// A finished game in words, for the log.
 struct Outcome {
@@ -445,9 +462,11 @@ impl Room {
             stats: setup.stats,
             last_move_read_at: None,
             memento_size: 4096,
+            players_current: false,
             outcome: None,
             showroom,
             result: None,
+            warn_log: LogBudget::new(WARNS_PER_WINDOW, WARN_WINDOW),
         }
     }
 
@@ -666,6 +685,16 @@ impl Room {
             }
             self.record(&packet);
         }
+        self.players_current = to_players;
+    }
+
+    /// Sends the players the current state if they do not have it yet
+    /// (a move was played while the room was paused, or the game started
+    /// paused); a state they already have is not sent again.
+    fn bring_players_up_to_date(&mut self) {
+        if !self.players_current {
+            self.broadcast_state(true);
+        }
     }
 
     fn request_move(&mut self) {
@@ -808,6 +837,12 @@ impl Room {
     }
 
     fn on_observe(&mut self, outbox: Outbox) {
+        // One subscription per connection: a repeated `observe` is a
+        // no-op, so pipelined copies cannot multiply what the room sends.
+        if self.observers.iter().any(|o| o.id() == outbox.id()) {
+            debug!(conn = %outbox.id(), "already observing; observe ignored");
+            return;
+        }
         let _ = outbox.send(wire::observed(&self.id));
         if self.phase == Phase::Running {
             let packet = wire::memento(&self.id, &self.game, &self.seat_views(), self.memento_size);
@@ -824,7 +859,7 @@ impl Room {
         self.paused = paused;
         info!(paused, "pause changed");
         if !paused && self.phase == Phase::Running {
-            self.broadcast_state(true);
+            self.bring_players_up_to_date();
             if self.pending.is_none() {
                 self.request_move();
             }
@@ -837,7 +872,7 @@ impl Room {
     fn on_step(&mut self) {
         if self.phase == Phase::Running && self.paused && self.pending.is_none() {
             debug!("step");
-            self.broadcast_state(true);
+            self.bring_players_up_to_date();
             self.request_move();
         }
     }
@@ -968,7 +1003,9 @@ impl Room {
             return;
         };
         if let Err(error) = outbox.queue(packet) {
-            warn!(seat, %error, "player unreachable");
+            if let Some(suppressed) = self.warn_log.allow() {
+                warn!(seat, %error, suppressed, "player unreachable");
+            }
             self.seats[seat].occupant = None;
             if self.phase != Phase::Over {
                 self.finish(Ending::Left {
@@ -982,10 +1019,13 @@ impl Room {
     /// Queues a packet for every observer, dropping observers that are gone
     /// or do not keep up.
     fn send_to_observers(&mut self, packet: &Bytes) {
+        let warn_log = &mut self.warn_log;
         self.observers.retain(|o| match o.queue(packet.clone()) {
             Ok(()) => true,
             Err(error) => {
-                warn!(conn = %o.id(), %error, "observer dropped");
+                if let Some(suppressed) = warn_log.allow() {
+                    warn!(conn = %o.id(), %error, suppressed, "observer dropped");
+                }
                 false
             }
         });

@@ -12,7 +12,7 @@ use std::{
     future::Future,
     net::SocketAddr,
     sync::{
-        Arc,
+        Arc, Mutex,
         atomic::{AtomicU64, Ordering},
     },
     time::Duration,
@@ -46,6 +46,40 @@ const FINAL_PHASE_LIMIT: Duration = Duration::from_secs(15);
 /// connection is closed without a word, so that a flood of connections
 /// cannot hold sockets through the refusals.
 const REFUSALS_AT_ONCE: usize = crate::limits::GAME_REFUSALS_AT_ONCE;
+
+/// `accept failed` lines logged per [`ACCEPT_ERROR_WINDOW`]; the rest are
+/// counted into the next line that is logged.
+const ACCEPT_ERRORS_PER_WINDOW: u32 = 10;
+
+/// See [`ACCEPT_ERRORS_PER_WINDOW`].
+const ACCEPT_ERROR_WINDOW: Duration = Duration::from_secs(10);
+
+/// The log of failing accepts. They repeat ten times a second (the loop
+/// backs off 100 ms) for as long as the cause lasts, usually a lack of file
+/// descriptors: the first few of a window are logged, then one line with
+/// the count of those left out.
+struct AcceptErrors {
+    log: LogBudget,
+}
+
+impl AcceptErrors {
+    fn new() -> AcceptErrors {
+        AcceptErrors {
+            log: LogBudget::new(ACCEPT_ERRORS_PER_WINDOW, ACCEPT_ERROR_WINDOW),
+        }
+    }
+
+    /// Logs `error` if the budget allows; whether it did.
+    fn report(&mut self, error: &std::io::Error) -> bool {
+        match self.log.allow() {
+            Some(suppressed) => {
+                error!(%error, suppressed, "accept failed");
+                true
+            }
+            None => false,
+        }
+    }
+}
 
 /// Runs the server on `listener` until `shutdown` resolves, then shuts down
 /// gracefully.
@@ -117,12 +151,17 @@ pub async fn run_shared(
         stopping: stopping.clone(),
         unfinished: Arc::default(),
         stats: Arc::clone(&stats),
+        warn_log: Arc::new(Mutex::new(LogBudget::new(
+            connection::WARNS_PER_WINDOW,
+            connection::WARN_WINDOW,
+        ))),
         auth,
     };
     let permits = Arc::new(Semaphore::new(config.max_connections));
     let refusals = Arc::new(Semaphore::new(REFUSALS_AT_ONCE));
     let slots = AddressSlots::new(config.max_connections_per_ip, config.loopback_exempt);
     let mut refusal_log = LogBudget::new(10, Duration::from_secs(10));
+    let mut accept_errors = AcceptErrors::new();
     let next_id = AtomicU64::new(1);
 
     tokio::pin!(shutdown);
@@ -161,7 +200,7 @@ pub async fn run_shared(
                 Err(error) => {
                     // Usually out of file descriptors: back off instead of
                     // spinning.
-                    error!(%error, "accept failed");
+                    accept_errors.report(&error);
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
             },
@@ -329,5 +368,28 @@ impl Drop for EmbeddedServer {
         if let Some(task) = self.task.take() {
             task.abort();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn failing_accepts_are_logged_a_few_times_a_window_then_counted() {
+        let mut errors = AcceptErrors::new();
+        let error = std::io::Error::from_raw_os_error(24); // EMFILE
+        // Ten a second, as the loop retries, for a whole window.
+        let mut logged = 0;
+        for _ in 0..100 {
+            if errors.report(&error) {
+                logged += 1;
+            }
+            tokio::time::advance(Duration::from_millis(100)).await;
+        }
+        assert_eq!(logged, ACCEPT_ERRORS_PER_WINDOW);
+        // The next window logs again, carrying the count of the silent ones.
+        assert!(errors.report(&error));
+        assert_eq!(errors.log.allow(), Some(0));
     }
 }

@@ -81,6 +81,18 @@ pub fn too_many_slots(given: usize, players: usize) -> String {
     format!("{SERVER_EXCEPTION}: {given} slots given, but the game has {players} players")
 }
 
+/// A `prepare` without slots.
+pub fn no_slots() -> String {
+    format!("{SERVER_EXCEPTION}: A prepared room needs at least one slot; none given")
+}
+
+/// A `prepare` with a display name over the limit.
+pub fn display_name_too_long(length: usize, limit: usize) -> String {
+    format!(
+        "{SERVER_EXCEPTION}: A displayName has {length} characters; at most {limit} are allowed"
+    )
+}
+
 /// A request for a new game while the server shuts down.
 pub fn shutting_down() -> String {
     format!("{SERVER_EXCEPTION}: The server is shutting down and starts no new games")

@@ -1,6 +1,9 @@
 //! Finished games from the replay directory: the list, and one replay with
 //! every position drawn, for the step-through viewer. Finished replays are
-//! shown to everyone.
+//! shown to everyone. The files are the replay store's
+//! ([`spielleiter_server::replay::archive`]): only finished replays, by
+//! name, never through a symbolic link; an answer names a replay by its
+//! name, never by its path on the server.
 
 use std::{path::PathBuf, sync::Arc};
 
@@ -10,11 +13,11 @@ use axum::{
 };
 use serde::Serialize;
 use spielleiter_render::seat_name;
+use spielleiter_server::replay::archive::{self as store, LoadError, LoadedReplay};
 
 use crate::{
     App,
     error::ApiError,
-    replays::{self, LoadError},
     views::{self, PlayerView, ResultView},
 };
 
@@ -70,7 +73,7 @@ fn replay_dir(app: &App) -> Result<PathBuf, ApiError> {
 /// `GET /api/replays`: the finished replays, newest first.
 pub async fn list(State(app): State<Arc<App>>) -> Result<Json<Vec<ReplayEntry>>, ApiError> {
     let dir = replay_dir(&app)?;
-    let files = tokio::task::spawn_blocking(move || replays::list(&dir))
+    let files = tokio::task::spawn_blocking(move || store::list(&dir))
         .await
         .map_err(|e| ApiError::Internal(e.to_string()))?
         .map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -94,7 +97,7 @@ pub async fn replay(
 ) -> Result<Json<ReplayView>, ApiError> {
     let dir = replay_dir(&app)?;
     let loaded = tokio::task::spawn_blocking(move || {
-        replays::load_named(&dir, &name).map(|replay| view(name, replay))
+        store::load_named(&dir, &name).map(|replay| view(name, replay))
     })
     .await
     .map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -103,14 +106,31 @@ pub async fn replay(
         Err(LoadError::BadName(name)) => Err(ApiError::NotFound(format!(
             "{name:?} is not a replay's name"
         ))),
-        Err(LoadError::Open { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+        // A symbolic link is no replay here: nothing is said about where
+        // it points.
+        Err(error @ LoadError::NotAFile(_)) => {
+            tracing::warn!(%error, "a replay's name in the replay directory is no regular file; not followed");
             Err(ApiError::NotFound("no such replay".to_owned()))
         }
-        Err(e) => Err(ApiError::Unreadable(e.to_string())),
+        Err(error) if error.is_not_found() => Err(ApiError::NotFound("no such replay".to_owned())),
+        // The store's errors name the replay by its name, not its path.
+        Err(error) => Err(ApiError::Unreadable(with_causes(&error))),
     }
 }
 
-fn view(name: String, replay: replays::LoadedReplay) -> ReplayView {
+/// An error's message followed by its causes, as one line.
+fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(next) = cause {
+        text.push_str(": ");
+        text.push_str(&next.to_string());
+        cause = next.source();
+    }
+    text
+}
+
+fn view(name: String, replay: LoadedReplay) -> ReplayView {
     let names = &replay.names;
     let result = replay.result.as_ref().map(|r| views::result(r, names));
     let last = replay.positions.len().saturating_sub(1);
@@ -141,5 +161,68 @@ fn view(name: String, replay: replays::LoadedReplay) -> ReplayView {
         frames,
         result,
         errors: replay.errors,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::{net::SocketAddr, sync::Arc};
+
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use crate::{Access, EmbeddedWeb, WebSettings};
+
+    /// `GET path` on the web side of `dir`: the status and the body.
+    async fn get(dir: &std::path::Path, path: &str) -> (u16, String) {
+        let web = EmbeddedWeb::start(
+            SocketAddr::from(([127, 0, 0, 1], 0)),
+            Arc::default(),
+            WebSettings {
+                access: Access::new([127, 0, 0, 1].into(), false, None),
+                replay_dir: Some(dir.to_owned()),
+            },
+        )
+        .await
+        .unwrap();
+        let mut stream = tokio::net::TcpStream::connect(web.addr()).await.unwrap();
+        let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).await.unwrap();
+        let status = response[9..12].parse().unwrap();
+        let body = response.split_once("\r\n\r\n").unwrap().1.to_owned();
+        (status, body)
+    }
+
+    #[tokio::test]
+    async fn an_unreadable_replay_is_refused_without_the_directory_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let name = "replay_swc_2021_blokus_2026-01-01_a_b_r.xml";
+        std::fs::write(dir.path().join(name), "<protocol>\n<room roomId=").unwrap();
+        let (status, body) = get(dir.path(), &format!("/api/replays/{name}")).await;
+        assert_eq!(status, 422, "{body}");
+        assert!(body.contains(name), "{body}");
+        let path = dir.path().to_string_lossy();
+        assert!(!body.contains(&*path), "{body}");
+        assert!(!body.contains("/tmp"), "{body}");
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_symbolic_link_in_the_replay_directory_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let secret = outside.path().join("secret.xml");
+        std::fs::write(&secret, "<protocol>\n</protocol>").unwrap();
+        let name = "replay_swc_2021_blokus_2026-01-01_a_b_r.xml";
+        std::os::unix::fs::symlink(&secret, dir.path().join(name)).unwrap();
+        let (status, body) = get(dir.path(), &format!("/api/replays/{name}")).await;
+        assert_eq!(status, 404, "{body}");
+        assert!(body.contains("no such replay"), "{body}");
+        let (status, body) = get(dir.path(), "/api/replays").await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body, "[]");
     }
 }

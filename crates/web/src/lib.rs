@@ -19,6 +19,7 @@
 //! | `/login` | the administrator's login (see [`access`]) |
 //! | `/api/rooms`, `/api/rooms/{id}`, `/api/rooms/{id}/events`, `/api/rooms/{id}/board.svg` | the rooms' JSON, event stream and board |
 //! | `/api/replays`, `/api/replays/{name}` | the replays' JSON |
+//! | `/api/games` | the hosted games' ids and titles ([`games`]) |
 //! | `/metrics` | Prometheus text ([`metrics`]) |
 //! | `/healthz` | `ok` |
 //!
@@ -34,10 +35,10 @@ pub mod access;
 pub mod archive;
 pub mod connections;
 pub mod error;
+pub mod games;
 pub mod live;
 pub mod metrics;
 mod pages;
-pub mod replays;
 pub mod views;
 
 use std::{net::SocketAddr, path::PathBuf, sync::Arc};
@@ -124,6 +125,7 @@ pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
         .route("/api/rooms/{id}/board.svg", get(live::board))
         .route("/api/replays", get(archive::list))
         .route("/api/replays/{name}", get(archive::replay))
+        .route("/api/games", get(games::list))
         .route("/metrics", get(metrics::metrics))
         .route("/healthz", get(pages::health))
         // Every route so far answers soon or not at all (a request body

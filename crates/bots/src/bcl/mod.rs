@@ -6,13 +6,12 @@ mod greedy;
 mod illegal;
 mod random;
 
+use crate::{Bot, BotKind, GameBots};
 pub use greedy::GreedyBot;
 pub use illegal::IllegalBot;
 use rand_pcg::Pcg64;
 pub use random::RandomBot;
-use spielleiter_rules::blokus::bcl::Bcl;
-
-use crate::{Bot, BotKind};
+use spielleiter_rules::{blokus::bcl::Bcl, entry};
 
 /// The bot of `kind`, seeded with `seed` where it draws at random (the bot
 /// catalogue's entry for this game).
@@ -26,6 +25,12 @@ pub fn bot(kind: BotKind, seed: u64) -> Option<Box<dyn Bot<Bcl> + Send>> {
         BotKind::Greedy => Box::new(GreedyBot::new()),
         BotKind::Illegal => Box::new(IllegalBot::new()),
     })
+}
+
+impl GameBots for entry::BlokusBcl {
+    fn bot(kind: BotKind, seed: u64) -> Option<Box<dyn Bot<Self::Game> + Send>> {
+        bot(kind, seed)
+    }
 }
 
 #[cfg(test)]

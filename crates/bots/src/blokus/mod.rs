@@ -16,10 +16,11 @@ use spielleiter_rules::{
     blokus::{
         Board, Classic, ClassicPlayers, Color, ColorSet, Move, MoveList, SwcBlokus, SwcVariant,
     },
+    entry,
     polyomino::Bitboard,
 };
 
-use crate::{Bot, BotKind};
+use crate::{Bot, BotKind, GameBots};
 
 /// What the Blokus bots ask of a 20×20 game.
 pub trait BlokusGame: Game<Move = Move> {
@@ -94,6 +95,25 @@ pub fn bot<G: BlokusGame + 'static>(kind: BotKind, seed: u64) -> Option<Box<dyn 
         BotKind::Greedy => Box::new(GreedyBot::new()),
     })
 }
+
+/// The bots of the 20×20 Blokus games of the catalogue: [`bot`] for each.
+macro_rules! blokus_bots {
+    ($($entry:ident),*) => {$(
+        impl GameBots for entry::$entry {
+            fn bot(kind: BotKind, seed: u64) -> Option<Box<dyn Bot<Self::Game> + Send>> {
+                bot(kind, seed)
+            }
+        }
+    )*};
+}
+
+blokus_bots!(
+    Blokus2021,
+    Blokus2027,
+    BlokusClassic,
+    BlokusClassic3,
+    BlokusClassic2
+);
 
 /// The free corners of a player with fields `own` on a board where
 /// `occupied` is taken: empty fields diagonally next to its pieces that

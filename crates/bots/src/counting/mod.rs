@@ -3,9 +3,9 @@
 
 use rand::{Rng, RngExt};
 use rand_pcg::Pcg64;
-use spielleiter_rules::counting::{Count, Counting};
+use spielleiter_rules::{entry, counting::{Count, Counting}};
 
-use crate::{Bot, BotKind};
+use crate::{Bot, BotKind, GameBots};
 
 /// Counts 1, 2 or 3 at random.
 #[derive(Debug)]
@@ -30,5 +30,11 @@ pub fn bot(kind: BotKind, seed: u64) -> Option<Box<dyn Bot<Counting> + Send>> {
             rng: Pcg64::new(u128::from(seed), 0x2545_f491_4f6c_dd1d),
         })),
         BotKind::Greedy | BotKind::Illegal => None,
+    }
+}
+
+impl GameBots for entry::TestCounting {
+    fn bot(kind: BotKind, seed: u64) -> Option<Box<dyn Bot<Self::Game> + Send>> {
+        bot(kind, seed)
     }
 }

@@ -7,9 +7,12 @@ mod random;
 pub use greedy::GreedyBot;
 use rand_pcg::Pcg64;
 pub use random::RandomBot;
-use spielleiter_rules::ostseeschach::{Move, Ostseeschach};
+use spielleiter_rules::{
+    entry,
+    ostseeschach::{Move, Ostseeschach},
+};
 
-use crate::{Bot, BotKind};
+use crate::{Bot, BotKind, GameBots};
 
 /// The bot of `kind`, seeded with `seed` where it draws at random (the bot
 /// catalogue's entry for this game).
@@ -23,6 +26,12 @@ pub fn bot(kind: BotKind, seed: u64) -> Option<Box<dyn Bot<Ostseeschach> + Send>
         ))),
         BotKind::Greedy => Box::new(GreedyBot::new()),
     })
+}
+
+impl GameBots for entry::Ostseeschach2022 {
+    fn bot(kind: BotKind, seed: u64) -> Option<Box<dyn Bot<Self::Game> + Send>> {
+        bot(kind, seed)
+    }
 }
 
 /// What a bot answers in a position without a legal move, where no server

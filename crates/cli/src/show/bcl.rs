@@ -2,10 +2,9 @@
 //! corner and cells as points. Its board is drawn by the renderer
 //! (`spielleiter-render`).
 
+use super::{GameView, Presentation};
 use spielleiter_protocol::Decimal;
-use spielleiter_rules::blokus::bcl::BclPlayer;
-
-use super::Presentation;
+use spielleiter_rules::{blokus::bcl::BclPlayer, entry};
 
 /// The [`Presentation`] of `blokus_bcl`.
 #[derive(Clone, Copy, Debug)]
@@ -28,6 +27,10 @@ impl Presentation for BclPresentation {
             .map_or_else(|| "?".to_owned(), Decimal::to_string);
         format!("{cells} cells")
     }
+}
+
+impl GameView for entry::BlokusBcl {
+    const PRESENTATION: &'static dyn Presentation = &BclPresentation;
 }
 
 #[cfg(test)]

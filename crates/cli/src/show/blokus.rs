@@ -2,10 +2,12 @@
 //! as teams with their colours, classic Blokus with seats, colours, points
 //! and places. Their boards are drawn by the renderer (`spielleiter-render`).
 
+use super::{GameView, Presentation};
 use spielleiter_protocol::{Decimal, seats::seat_label};
-use spielleiter_rules::blokus::{ClassicPlayers, Color, Team};
-
-use super::Presentation;
+use spielleiter_rules::{
+    blokus::{ClassicPlayers, Color, Team},
+    entry,
+};
 
 /// The [`Presentation`] of the Blokus seasons.
 #[derive(Clone, Copy, Debug)]
@@ -65,6 +67,26 @@ impl Presentation for ClassicPresentation {
         };
         format!("{} points, place {}", part(0), part(1))
     }
+}
+
+impl GameView for entry::Blokus2021 {
+    const PRESENTATION: &'static dyn Presentation = &SwcBlokusPresentation;
+}
+
+impl GameView for entry::Blokus2027 {
+    const PRESENTATION: &'static dyn Presentation = &SwcBlokusPresentation;
+}
+
+impl GameView for entry::BlokusClassic {
+    const PRESENTATION: &'static dyn Presentation = &ClassicPresentation(ClassicPlayers::Four);
+}
+
+impl GameView for entry::BlokusClassic3 {
+    const PRESENTATION: &'static dyn Presentation = &ClassicPresentation(ClassicPlayers::Three);
+}
+
+impl GameView for entry::BlokusClassic2 {
+    const PRESENTATION: &'static dyn Presentation = &ClassicPresentation(ClassicPlayers::Two);
 }
 
 #[cfg(test)]

@@ -2,19 +2,24 @@
 //! `play`, `demo` and `replay show` (the boards come from the renderer,
 //! `spielleiter-render`).
 //!
-//! The generic text names seats by label (`team ONE`); a game can present
-//! itself better with a [`Presentation`] in its own module here
-//! ([`blokus`] for the 20×20 Blokus games, [`ostseeschach2022`], [`bcl`]), listed in
-//! [`presentation`]. A game without one is shown plainly.
+//! Every game presents itself with a [`Presentation`] through [`GameView`],
+//! implemented in its own module here ([`blokus`] for the 20×20 Blokus
+//! games, [`ostseeschach2022`], [`bcl`]); [`presentation`] is generated from
+//! the rules catalogue's list, so a game without a view does not compile.
+//! The plain presentation ([`Plain`]) names seats by label (`team ONE`) and
+//! lists the points; a game that wants no more says so in its `impl`.
 
 pub mod bcl;
 pub mod blokus;
+spielleiter_rules::test_games! {
+    mod counting;
+}
 pub mod ostseeschach2022;
 
 use std::fmt::Write;
 
 use spielleiter_protocol::{Decimal, result::GameResult, seats::seat_label};
-use spielleiter_rules::{GameType, blokus::ClassicPlayers};
+use spielleiter_rules::{CatalogueEntry, GameType, entry};
 
 /// How a game shows its seats and points to people.
 pub trait Presentation: Sync {
@@ -36,25 +41,43 @@ pub trait Presentation: Sync {
     }
 }
 
-/// The plain presentation of games without their own.
-struct Plain;
+/// The plain presentation, for games that want no more (the test games).
+#[allow(
+    dead_code,
+    reason = "only the test games (feature test-games of the rules) use it"
+)]
+pub struct Plain;
 
 impl Presentation for Plain {}
 
-/// How `game` presents itself.
-pub fn presentation(game: GameType) -> &'static dyn Presentation {
-    match game {
-        GameType::Blokus2021 | GameType::Blokus2027 => &blokus::SwcBlokusPresentation,
-        GameType::BlokusClassic => &blokus::ClassicPresentation(ClassicPlayers::Four),
-        GameType::BlokusClassic3 => &blokus::ClassicPresentation(ClassicPlayers::Three),
-        GameType::BlokusClassic2 => &blokus::ClassicPresentation(ClassicPlayers::Two),
-        GameType::Ostseeschach2022 => &ostseeschach2022::Ostseeschach2022,
-        GameType::BlokusBcl => &bcl::BclPresentation,
-        // Games without a presentation of their own (the test games).
-        #[allow(unreachable_patterns)]
-        _ => &Plain,
-    }
+/// A game's view in the terminal, implemented by its marker type
+/// ([`entry`](spielleiter_rules::entry)) in the game's module here.
+pub trait GameView: CatalogueEntry {
+    /// How the game presents its seats and points.
+    const PRESENTATION: &'static dyn Presentation;
 }
+
+/// Generates [`presentation`] from the rules catalogue's list (through
+/// [`spielleiter_rules::for_each_game!`]).
+macro_rules! view_catalogue {
+    ($(
+        $(#[doc = $doc:literal])*
+        $(#[cfg($cfg:meta)])?
+        $variant:ident { $($field:tt)* }
+    )*) => {
+        /// How `game` presents itself.
+        pub fn presentation(game: GameType) -> &'static dyn Presentation {
+            match game {
+                $(
+                    $(#[cfg($cfg)])?
+                    GameType::$variant => <entry::$variant as GameView>::PRESENTATION,
+                )*
+            }
+        }
+    };
+}
+
+spielleiter_rules::for_each_game!(view_catalogue);
 
 /// One line per seat with its points and cause, then who won. `names` are
 /// the display names in seat order.

@@ -3,9 +3,9 @@
 //! drawn by the renderer (`spielleiter-render`).
 
 use spielleiter_protocol::Decimal;
-use spielleiter_rules::ostseeschach::Team;
+use spielleiter_rules::{entry, ostseeschach::Team};
 
-use super::Presentation;
+use super::{GameView, Presentation};
 
 /// Ostseeschach 2022's [`Presentation`].
 #[derive(Clone, Copy, Debug)]
@@ -40,6 +40,10 @@ impl Presentation for Ostseeschach2022 {
         };
         format!("{} ambers, light pieces {} ahead", part(0), part(1))
     }
+}
+
+impl GameView for entry::Ostseeschach2022 {
+    const PRESENTATION: &'static dyn Presentation = &Ostseeschach2022;
 }
 
 #[cfg(test)]

@@ -1,24 +1,25 @@
 //! The games on the wire. Each game has a folder here with its
-//! implementation of [`WireGame`] (its state and move XML, its move
+//! implementation of `WireGame` (its state and move XML, its move
 //! classes, its score fragments, the texts of its mistakes and moves, and
-//! the [`Dialect`] of its season); the list at the bottom of this file
-//! joins them into [`GameState`] and [`GameMove`], enums with one variant
-//! per game that dispatch without `dyn`.
-//!
-//! The variants are named as in the rules crate's catalogue, and the glue
-//! to [`AnyGame`], [`AnyMove`] and [`AnyMistake`] matches them one to one,
-//! so a game missing from either list does not compile.
+//! the [`Dialect`] of its season) and a [`WireEntry`] for its marker type
+//! in the rules catalogue ([`entry`]), which names them. The rules
+//! catalogue's list ([`spielleiter_rules::for_each_game!`]) joins them into
+//! [`GameState`] and [`GameMove`], enums with one variant per game that
+//! dispatch without `dyn`: a game of the list without a [`WireEntry`] does
+//! not compile.
 //!
 //! Games that share pieces of their wire form share a module: the Blokus
 //! seasons 2021 and 2027 and the classic games ([`blokus_classic`]) build
 //! on [`blokus`], and each holds only what it says differently.
 
-use spielleiter_rules::{AnyGame, AnyMistake, AnyMove, Game, GameType};
+use spielleiter_rules::{
+    AnyGame, AnyMistake, AnyMove, CatalogueEntry, Game, GameType, PlayerSet, entry,
+};
 
 use crate::{
-    dialect::Dialect,
+    dialect::{Dialect, Player},
     error::DecodeError,
-    result::{Aggregation, ScoreFragment},
+    result::{Aggregation, Decimal, GameResult, PlayerScore, ScoreFragment, SeatResult, Winner},
     xml::{ByteSink, Element, XmlReader, XmlWriter},
 };
 
@@ -27,8 +28,9 @@ pub mod blokus;
 pub mod blokus2021;
 pub mod blokus2027;
 pub mod blokus_classic;
-#[cfg(feature = "test-games")]
-pub mod counting;
+spielleiter_rules::test_games! {
+    pub mod counting;
+}
 pub mod ostseeschach2022;
 
 /// The official text for a move that belongs to no game of the room
@@ -117,6 +119,84 @@ pub(crate) trait WireGame {
     ) -> (&'static str, Option<String>);
 }
 
+/// A game of the rules catalogue on the wire, implemented by its marker
+/// type ([`entry`]) in the game's folder here: the types that implement
+/// the game's wire form. The `State` and `Move` are those of the `Wire`
+/// (which implements the crate's `WireGame`), named here because the
+/// enums [`GameState`] and [`GameMove`] carry them.
+pub trait WireEntry: CatalogueEntry {
+    /// The type that implements the game's wire form.
+    type Wire;
+    /// The state as a memento carries it.
+    type State;
+    /// A move as the wire carries it.
+    type Move;
+}
+
+impl GameResult {
+    /// The result of a game of `game`, worded and laid out in its season's
+    /// dialect: the definition is the win points and the game's fragments,
+    /// each score the win points and the game's parts (the offender's
+    /// parts zeroed where the season does so), the winners named.
+    /// `regular` says whether the game ended by its rules.
+    pub fn of_game(
+        game: GameType,
+        seats: &[SeatResult<'_>],
+        winners: PlayerSet,
+        regular: bool,
+    ) -> GameResult {
+        let dialect = dialect(game);
+        let scores: Vec<PlayerScore> = seats
+            .iter()
+            .map(|seat| {
+                let zeroed = seat.offender && dialect.zero_offender_parts;
+                let parts = seat.parts.iter().map(|&p| if zeroed { 0 } else { p });
+                PlayerScore {
+                    display_name: seat.display_name.to_owned(),
+                    cause: seat.cause,
+                    reason: seat.reason.clone(),
+                    parts: std::iter::once(i64::from(seat.win_points))
+                        .chain(parts)
+                        .map(Decimal::integer)
+                        .collect(),
+                }
+            })
+            .collect();
+        let winners: Vec<Winner> = winners
+            .iter()
+            .map(|seat| Winner {
+                display_name: seats
+                    .get(seat)
+                    .map_or_else(String::new, |s| s.display_name.to_owned()),
+                seat,
+            })
+            .collect();
+        let winner_players: Vec<Player<'_>> = winners
+            .iter()
+            .map(|w| Player {
+                seat: w.seat,
+                display_name: &w.display_name,
+            })
+            .collect();
+        // An irregular end's reason is the offender's, or, without one (a
+        // cancelled or stopped game), the one every player has.
+        let irregular_reason = (!regular)
+            .then(|| seats.iter().find(|s| s.offender).or(seats.first()))
+            .flatten()
+            .map(|s| s.reason.as_str());
+        GameResult {
+            layout: dialect.result_layout,
+            definition: score_definition(game),
+            conclusion: dialect
+                .texts
+                .conclusion(regular, irregular_reason, &winner_players)
+                .map(Box::new),
+            scores,
+            winners,
+        }
+    }
+}
+
 /// A state that is no consistent position of its game (a client checks the
 /// states it gets).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -128,18 +208,14 @@ pub struct InvalidState {
     pub reason: String,
 }
 
-/// Generates [`GameState`], [`GameMove`] and their dispatch from the list
-/// of games. Each entry names the rules catalogue's variant, the type that
-/// implements [`WireGame`], and that type's state and move types.
+/// Generates [`GameState`], [`GameMove`] and their dispatch from the rules
+/// catalogue's list (through [`spielleiter_rules::for_each_game!`]); each
+/// game's types come from its [`WireEntry`].
 macro_rules! wire_catalogue {
     ($(
         $(#[doc = $doc:literal])*
-        $variant:ident {
-            $(cfg: $cfg:meta,)?
-            wire: $wire:ty,
-            state: $state:ty,
-            moves: $move:ty $(,)?
-        }
+        $(#[cfg($cfg:meta)])?
+        $variant:ident { $($field:tt)* }
     )*) => {
         /// The state inside a memento (boxed: a board makes it large).
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -147,7 +223,7 @@ macro_rules! wire_catalogue {
             $(
                 $(#[doc = $doc])*
                 $(#[cfg($cfg)])?
-                $variant(Box<$state>),
+                $variant(Box<<entry::$variant as WireEntry>::State>),
             )*
         }
 
@@ -158,14 +234,14 @@ macro_rules! wire_catalogue {
             $(
                 $(#[doc = $doc])*
                 $(#[cfg($cfg)])?
-                $variant($move),
+                $variant(<entry::$variant as WireEntry>::Move),
             )*
         }
 
         /// The dialect of `game`'s season.
         pub fn dialect(game: GameType) -> &'static Dialect {
             match game {
-                $($(#[cfg($cfg)])? GameType::$variant => <$wire as WireGame>::DIALECT,)*
+                $($(#[cfg($cfg)])? GameType::$variant => <<entry::$variant as WireEntry>::Wire as WireGame>::DIALECT,)*
             }
         }
 
@@ -173,7 +249,7 @@ macro_rules! wire_catalogue {
         /// the game's own fragments.
         pub fn score_definition(game: GameType) -> Vec<ScoreFragment> {
             let fragments = match game {
-                $($(#[cfg($cfg)])? GameType::$variant => <$wire as WireGame>::score_fragments(),)*
+                $($(#[cfg($cfg)])? GameType::$variant => <<entry::$variant as WireEntry>::Wire as WireGame>::score_fragments(),)*
             };
             let win_points = ScoreFragment {
                 name: dialect(game).win_points_fragment.to_owned(),
@@ -194,7 +270,7 @@ macro_rules! wire_catalogue {
             /// The number of turns played (`turn` attribute).
             pub fn turn(&self) -> u32 {
                 match self {
-                    $($(#[cfg($cfg)])? GameState::$variant(state) => <$wire as WireGame>::state_turn(state),)*
+                    $($(#[cfg($cfg)])? GameState::$variant(state) => <<entry::$variant as WireEntry>::Wire as WireGame>::state_turn(state),)*
                 }
             }
 
@@ -202,7 +278,7 @@ macro_rules! wire_catalogue {
             /// (none if the game's states do not name the players).
             pub fn display_names(&self) -> Vec<String> {
                 match self {
-                    $($(#[cfg($cfg)])? GameState::$variant(state) => <$wire as WireGame>::state_names(state),)*
+                    $($(#[cfg($cfg)])? GameState::$variant(state) => <<entry::$variant as WireEntry>::Wire as WireGame>::state_names(state),)*
                 }
             }
 
@@ -213,7 +289,7 @@ macro_rules! wire_catalogue {
                     $(
                         $(#[cfg($cfg)])?
                         AnyGame::$variant(game) => GameState::$variant(Box::new(
-                            <$wire as WireGame>::state(game, display_names),
+                            <<entry::$variant as WireEntry>::Wire as WireGame>::state(game, display_names),
                         )),
                     )*
                 }
@@ -229,7 +305,7 @@ macro_rules! wire_catalogue {
                 match self {
                     $(
                         $(#[cfg($cfg)])?
-                        GameState::$variant(state) => <$wire as WireGame>::game_of_state(state)
+                        GameState::$variant(state) => <<entry::$variant as WireEntry>::Wire as WireGame>::game_of_state(state)
                             .map(AnyGame::$variant)
                             .map_err(invalid),
                     )*
@@ -239,7 +315,7 @@ macro_rules! wire_catalogue {
             /// Writes the `<state class="state" …>` element.
             pub(crate) fn write<S: ByteSink>(&self, w: &mut XmlWriter<'_, S>) {
                 match self {
-                    $($(#[cfg($cfg)])? GameState::$variant(state) => <$wire as WireGame>::write_state(w, state),)*
+                    $($(#[cfg($cfg)])? GameState::$variant(state) => <<entry::$variant as WireEntry>::Wire as WireGame>::write_state(w, state),)*
                 }
             }
 
@@ -253,7 +329,7 @@ macro_rules! wire_catalogue {
                     $(
                         $(#[cfg($cfg)])?
                         GameType::$variant => {
-                            GameState::$variant(Box::new(<$wire as WireGame>::read_state(r, el)?))
+                            GameState::$variant(Box::new(<<entry::$variant as WireEntry>::Wire as WireGame>::read_state(r, el)?))
                         }
                     )*
                 })
@@ -271,21 +347,21 @@ macro_rules! wire_catalogue {
             /// The `class` attribute, e.g. `sc.plugin2021.SetMove`.
             pub fn class(&self) -> &'static str {
                 match self {
-                    $($(#[cfg($cfg)])? GameMove::$variant(mv) => <$wire as WireGame>::move_class(mv),)*
+                    $($(#[cfg($cfg)])? GameMove::$variant(mv) => <<entry::$variant as WireEntry>::Wire as WireGame>::move_class(mv),)*
                 }
             }
 
             /// The official description used in error texts.
             pub fn description(&self) -> String {
                 match self {
-                    $($(#[cfg($cfg)])? GameMove::$variant(mv) => <$wire as WireGame>::describe_move(mv),)*
+                    $($(#[cfg($cfg)])? GameMove::$variant(mv) => <<entry::$variant as WireEntry>::Wire as WireGame>::describe_move(mv),)*
                 }
             }
 
             /// Whether `class` names a move of `game`.
             pub fn is_move_class(game: GameType, class: &str) -> bool {
                 match game {
-                    $($(#[cfg($cfg)])? GameType::$variant => <$wire as WireGame>::is_move_class(class),)*
+                    $($(#[cfg($cfg)])? GameType::$variant => <<entry::$variant as WireEntry>::Wire as WireGame>::is_move_class(class),)*
                 }
             }
 
@@ -297,9 +373,9 @@ macro_rules! wire_catalogue {
                     $(
                         $(#[cfg($cfg)])?
                         GameMove::$variant(mv) => {
-                            if <$wire as WireGame>::move_has_content(mv) {
+                            if <<entry::$variant as WireEntry>::Wire as WireGame>::move_has_content(mv) {
                                 w.open();
-                                <$wire as WireGame>::write_move_content(w, mv);
+                                <<entry::$variant as WireEntry>::Wire as WireGame>::write_move_content(w, mv);
                                 w.close(name);
                             } else {
                                 w.end_empty();
@@ -325,7 +401,7 @@ macro_rules! wire_catalogue {
                     $(
                         $(#[cfg($cfg)])?
                         GameType::$variant => {
-                            GameMove::$variant(<$wire as WireGame>::read_move(r, el, class)?)
+                            GameMove::$variant(<<entry::$variant as WireEntry>::Wire as WireGame>::read_move(r, el, class)?)
                         }
                     )*
                 }))
@@ -339,7 +415,7 @@ macro_rules! wire_catalogue {
                     $(
                         $(#[cfg($cfg)])?
                         (GameMove::$variant(mv), AnyGame::$variant(game)) => {
-                            Some(AnyMove::$variant(<$wire as WireGame>::resolve_move(mv, game)))
+                            Some(AnyMove::$variant(<<entry::$variant as WireEntry>::Wire as WireGame>::resolve_move(mv, game)))
                         }
                     )*
                     _ => None,
@@ -354,7 +430,7 @@ macro_rules! wire_catalogue {
                     $(
                         $(#[cfg($cfg)])?
                         (AnyMistake::$variant(mistake), GameMove::$variant(mv)) => {
-                            <$wire as WireGame>::mistake_texts(mistake, mv)
+                            <<entry::$variant as WireEntry>::Wire as WireGame>::mistake_texts(mistake, mv)
                         }
                     )*
                     // A mistake of another game cannot come from this move;
@@ -367,61 +443,11 @@ macro_rules! wire_catalogue {
         impl From<AnyMove> for GameMove {
             fn from(mv: AnyMove) -> GameMove {
                 match mv {
-                    $($(#[cfg($cfg)])? AnyMove::$variant(mv) => GameMove::$variant(<$wire as WireGame>::wire_move(mv)),)*
+                    $($(#[cfg($cfg)])? AnyMove::$variant(mv) => GameMove::$variant(<<entry::$variant as WireEntry>::Wire as WireGame>::wire_move(mv)),)*
                 }
             }
         }
     };
 }
 
-wire_catalogue! {
-    /// Blokus 2021.
-    Blokus2021 {
-        wire: blokus2021::Blokus2021,
-        state: blokus2021::State,
-        moves: blokus::WireMove,
-    }
-    /// Blokus 2027.
-    Blokus2027 {
-        wire: blokus2027::Blokus2027,
-        state: blokus2027::State,
-        moves: blokus::WireMove,
-    }
-    /// Classic Blokus for four players.
-    BlokusClassic {
-        wire: blokus_classic::ClassicWire<4>,
-        state: blokus_classic::State,
-        moves: blokus::WireMove,
-    }
-    /// Classic Blokus for three players.
-    BlokusClassic3 {
-        wire: blokus_classic::ClassicWire<3>,
-        state: blokus_classic::State,
-        moves: blokus::WireMove,
-    }
-    /// Classic Blokus for two players.
-    BlokusClassic2 {
-        wire: blokus_classic::ClassicWire<2>,
-        state: blokus_classic::State,
-        moves: blokus::WireMove,
-    }
-    /// Ostseeschach 2022.
-    Ostseeschach2022 {
-        wire: ostseeschach2022::Ostseeschach2022,
-        state: ostseeschach2022::State,
-        moves: ostseeschach2022::WireMove,
-    }
-    /// The 10×10 game of the BLOKUS Champions League.
-    BlokusBcl {
-        wire: bcl::BlokusBcl,
-        state: bcl::State,
-        moves: bcl::WireMove,
-    }
-    /// The three-seat counting game of the tests.
-    TestCounting {
-        cfg: feature = "test-games",
-        wire: counting::Counting,
-        state: counting::State,
-        moves: counting::WireCount,
-    }
-}
+spielleiter_rules::for_each_game!(wire_catalogue);

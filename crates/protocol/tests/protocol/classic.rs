@@ -7,7 +7,7 @@ use spielleiter_protocol::{
     ClientMessage, GameMove, GameResult, GameState, GameType, RoomData, ScoreCause, ServerMessage,
     games::blokus_classic::{self, State},
     result::SeatResult,
-    texts,
+    room_texts,
 };
 use spielleiter_rules::{
     AnyGame, Game, PlayerSet,
@@ -165,7 +165,7 @@ pub fn example(name: &str, room_id: &str) -> String {
                 text,
                 blokus_classic::mistake_text(ClassicMistake::NotInOwnCorner)
             );
-            let reason = texts::rule_violation_reason(text, description.as_deref());
+            let reason = room_texts::rule_violation_reason(text, description.as_deref());
             let parts: Vec<_> = (0..2).map(|s| game.score(s)).collect();
             let seats = [
                 SeatResult {
@@ -189,7 +189,7 @@ pub fn example(name: &str, room_id: &str) -> String {
                 room(
                     room_id,
                     RoomData::Error {
-                        message: texts::rule_violation_room_error(
+                        message: room_texts::rule_violation_room_error(
                             NAMES[1],
                             text,
                             description.as_deref(),

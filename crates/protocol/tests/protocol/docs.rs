@@ -11,7 +11,7 @@ use spielleiter_protocol::{
     ServerMessage, ServerStreamEncoder, SlotDescriptor, Winner,
     dialect::{CloseElement, MoveRequestClass, ResultLayout},
     games::blokus2021::{self, WireMove, mistake_move_description, score_definition},
-    texts,
+    room_texts, texts,
 };
 use spielleiter_rules::blokus::{Color, Mistake};
 
@@ -149,7 +149,11 @@ fn example(name: &str) -> String {
             let text = blokus2021::mistake_text(mistake);
             server(&[
                 room(RoomData::Error {
-                    message: texts::rule_violation_room_error("bob", text, description.as_deref()),
+                    message: room_texts::rule_violation_room_error(
+                        "bob",
+                        text,
+                        description.as_deref(),
+                    ),
                     original_message: Some(GameMove::Blokus2021(mv)),
                 }),
                 room(RoomData::Result(result(
@@ -157,7 +161,7 @@ fn example(name: &str) -> String {
                         (ScoreCause::Regular, String::new(), 2, 14),
                         (
                             ScoreCause::RuleViolation,
-                            texts::rule_violation_reason(text, description.as_deref()),
+                            room_texts::rule_violation_reason(text, description.as_deref()),
                             0,
                             10,
                         ),
@@ -168,7 +172,7 @@ fn example(name: &str) -> String {
                     room_id: ROOM.into(),
                 },
                 ServerMessage::ErrorPacket {
-                    message: texts::rule_violation(text, description.as_deref()),
+                    message: room_texts::rule_violation(text, description.as_deref()),
                     original_request: Some(Box::new(ClientMessage::Move {
                         room_id: ROOM.into(),
                         mv: GameMove::Blokus2021(mv),
@@ -271,8 +275,8 @@ fn example(name: &str) -> String {
 /// Every error text, with placeholders, as a Markdown table.
 fn texts_table() -> String {
     let mv = GameMove::Blokus2021(yellow_pento_l());
-    let alice = texts::player_description(0, "alice");
-    let bob = texts::player_description(1, "bob");
+    let alice = room_texts::player_description(0, "alice");
+    let bob = room_texts::player_description(1, "bob");
     let mistake = Mistake::NoSharedCorner;
     let description = mistake_move_description(mistake, &illegal_mono());
     let rows: Vec<(&str, String)> = vec![
@@ -305,30 +309,33 @@ fn texts_table() -> String {
             "move into a room without a slot there",
             texts::not_a_member("ROOM"),
         ),
-        ("move after the game ended", texts::game_already_over(&mv)),
+        (
+            "move after the game ended",
+            room_texts::game_already_over(&mv),
+        ),
         (
             "move while not on turn",
-            texts::not_your_turn(&alice, &bob, &mv.description()),
+            room_texts::not_your_turn(&alice, &bob, &mv.description()),
         ),
         (
             "move while not on turn (room error)",
-            texts::not_your_turn_room_error(&alice, &bob, &mv.description()),
+            room_texts::not_your_turn_room_error(&alice, &bob, &mv.description()),
         ),
         (
             "move while not on turn (result reason, Spielleiter)",
-            texts::not_your_turn_reason(&mv.description()),
+            room_texts::not_your_turn_reason(&mv.description()),
         ),
         (
             "move without a move request",
-            texts::move_not_requested(&alice),
+            room_texts::move_not_requested(&alice),
         ),
         (
             "rule violation",
-            texts::rule_violation(blokus2021::mistake_text(mistake), description.as_deref()),
+            room_texts::rule_violation(blokus2021::mistake_text(mistake), description.as_deref()),
         ),
         (
             "rule violation (room error)",
-            texts::rule_violation_room_error(
+            room_texts::rule_violation_room_error(
                 "bob",
                 blokus2021::mistake_text(mistake),
                 description.as_deref(),
@@ -336,16 +343,19 @@ fn texts_table() -> String {
         ),
         (
             "rule violation (result reason)",
-            texts::rule_violation_reason(blokus2021::mistake_text(mistake), description.as_deref()),
+            room_texts::rule_violation_reason(
+                blokus2021::mistake_text(mistake),
+                description.as_deref(),
+            ),
         ),
-        ("left (result reason)", texts::LEFT_REASON.to_owned()),
+        ("left (result reason)", room_texts::LEFT_REASON.to_owned()),
         (
             "soft timeout (result reason)",
-            texts::soft_timeout_reason(2),
+            room_texts::soft_timeout_reason(2),
         ),
         (
             "hard timeout (result reason)",
-            texts::hard_timeout_reason(10),
+            room_texts::hard_timeout_reason(10),
         ),
         (
             "unknown top-level element (Spielleiter)",

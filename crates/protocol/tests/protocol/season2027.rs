@@ -6,7 +6,8 @@
 use spielleiter_protocol::{
     ClientMessage, FrameDecoder, GameMove, GameResult, GameState, GameType, PlayerScore, RoomData,
     ScoreCause, ServerMessage, StreamEvent,
-    dialect::{Player, SEASON_2027, TimeLimit},
+    dialect::{Player, TimeLimit},
+    games::blokus2027::SEASON_2027,
     games::{
         blokus::{WireMove, mistake_move_description},
         blokus2027::{self, State},

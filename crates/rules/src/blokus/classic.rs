@@ -25,7 +25,7 @@ use super::{
     moves::{Move, Placement},
     perft::Perft,
     piece::PieceSet,
-    position::{Board, SetupError, check_position, draw_board, four_color_queries, placement},
+    position::{Board, SetupError, check_position, draw_board, four_color_queries},
     setup::BOARD_SIZE,
     shapes::SHAPES,
     variant::{ClassicRules, Variant},
@@ -246,7 +246,8 @@ impl Classic {
             start_kind: 0,
             pieces: pieces.0,
             stock: setup.remaining.0.map(|r| Stock::from_masks(r.bits(), 0)),
-            valid: setup.valid_colors.bits(),
+            // Four colours: their bits fit the engine's byte.
+            valid: setup.valid_colors.bits() as u8,
             mono_last: setup.last_move_mono.0,
             finish_round: None,
         });
@@ -470,7 +471,7 @@ impl Perft for Classic {
         self.engine.for_each_placement(|shape, x, y| {
             let mut child = self.clone();
             child.engine.place(shape, x, y);
-            child.last_move = Some(Move::Set(placement(color, shape, x, y)));
+            child.last_move = Some(Move::Set(Placement::of_fixed_shape(color, shape, x, y)));
             f(&child);
         });
     }

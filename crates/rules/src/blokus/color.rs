@@ -1,7 +1,14 @@
-//! Colours and teams of the 20×20 Blokus variants (the Software-Challenge
-//! seasons and classic Blokus), and small containers indexed by colour.
+//! Colours of the 20×20 Blokus variants (the Software-Challenge seasons
+//! and classic Blokus), what a [`Team`] is in the four-colour seasons (its
+//! colours), and small containers indexed by colour.
 
 use core::{fmt, ops, str::FromStr};
+
+use crate::{
+    index_set::{IndexSet, Indexed},
+    names::UnknownName,
+    team::Team,
+};
 
 /// One of the four piece colours. The discriminant is the colour's place in
 /// the fixed move order BLUE → YELLOW → RED → GREEN.
@@ -65,18 +72,6 @@ impl fmt::Display for Color {
     }
 }
 
-/// A name that is not one of the enum's wire names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UnknownName;
-
-impl fmt::Display for UnknownName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("unknown name")
-    }
-}
-
-impl core::error::Error for UnknownName {}
-
 impl FromStr for Color {
     type Err = UnknownName;
 
@@ -89,35 +84,9 @@ impl FromStr for Color {
     }
 }
 
-/// One of the two players of a Blokus 2021 game. Team ONE sits in slot 0 and
-/// always starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Team {
-    /// Slot 0: BLUE and RED.
-    One = 0,
-    /// Slot 1: YELLOW and GREEN.
-    Two = 1,
-}
-
+/// What a team is in the four-colour Blokus seasons (2021, 2027): ONE
+/// plays BLUE and RED, TWO plays YELLOW and GREEN.
 impl Team {
-    /// Both teams in slot order.
-    pub const ALL: [Team; 2] = [Team::One, Team::Two];
-
-    /// The slot index (0 or 1).
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The other team.
-    #[inline]
-    pub const fn opponent(self) -> Team {
-        match self {
-            Team::One => Team::Two,
-            Team::Two => Team::One,
-        }
-    }
-
     /// The team's two colours, in move order.
     #[inline]
     pub const fn colors(self) -> [Color; 2] {
@@ -125,32 +94,6 @@ impl Team {
             Team::One => [Color::Blue, Color::Red],
             Team::Two => [Color::Yellow, Color::Green],
         }
-    }
-
-    /// The wire name (`ONE`, `TWO`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Team::One => "ONE",
-            Team::Two => "TWO",
-        }
-    }
-}
-
-impl fmt::Display for Team {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Team {
-    type Err = UnknownName;
-
-    /// Parses the exact, case-sensitive wire name.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Team::ALL
-            .into_iter()
-            .find(|t| t.name() == s)
-            .ok_or(UnknownName)
     }
 }
 
@@ -186,79 +129,25 @@ impl<T> ops::IndexMut<Color> for ByColor<T> {
     }
 }
 
+/// The four colours, numbered in move order: the universe of a
+/// [`ColorSet`].
+impl Indexed for Color {
+    type Item = Color;
+    const COUNT: usize = 4;
+
+    #[inline]
+    fn index(color: Color) -> usize {
+        color.index()
+    }
+
+    #[inline]
+    fn item(index: usize) -> Color {
+        Color::from_index(index)
+    }
+}
+
 /// A set of colours, iterated in move order.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct ColorSet(u8);
-
-impl ColorSet {
-    /// No colour.
-    pub const EMPTY: ColorSet = ColorSet(0);
-    /// All four colours.
-    pub const ALL: ColorSet = ColorSet(0b1111);
-
-    /// The set with bit `c` set for the colour with index `c`.
-    #[inline]
-    pub(crate) const fn from_bits(bits: u8) -> ColorSet {
-        ColorSet(bits & ColorSet::ALL.0)
-    }
-
-    /// Bit `c` set for the colour with index `c` in the set.
-    #[inline]
-    pub(crate) const fn bits(self) -> u8 {
-        self.0
-    }
-
-    /// Whether `color` is in the set.
-    #[inline]
-    pub const fn contains(self, color: Color) -> bool {
-        self.0 & (1 << color as u8) != 0
-    }
-
-    /// Adds `color`.
-    #[inline]
-    pub fn insert(&mut self, color: Color) {
-        self.0 |= 1 << color as u8;
-    }
-
-    /// Removes `color`.
-    #[inline]
-    pub fn remove(&mut self, color: Color) {
-        self.0 &= !(1 << color as u8);
-    }
-
-    /// Whether the set is empty.
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The number of colours in the set.
-    #[inline]
-    pub const fn len(self) -> usize {
-        self.0.count_ones() as usize
-    }
-
-    /// The colours in move order.
-    pub fn iter(self) -> impl Iterator<Item = Color> {
-        Color::ALL.into_iter().filter(move |&c| self.contains(c))
-    }
-}
-
-impl FromIterator<Color> for ColorSet {
-    fn from_iter<I: IntoIterator<Item = Color>>(iter: I) -> Self {
-        let mut set = ColorSet::EMPTY;
-        for c in iter {
-            set.insert(c);
-        }
-        set
-    }
-}
-
-impl fmt::Debug for ColorSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.iter()).finish()
-    }
-}
+pub type ColorSet = IndexSet<Color>;
 
 #[cfg(test)]
 mod tests {
@@ -277,11 +166,7 @@ mod tests {
         for c in Color::ALL {
             assert_eq!(c.name().parse::<Color>(), Ok(c));
         }
-        for t in Team::ALL {
-            assert_eq!(t.name().parse::<Team>(), Ok(t));
-        }
         assert_eq!("blue".parse::<Color>(), Err(UnknownName));
-        assert_eq!("one".parse::<Team>(), Err(UnknownName));
     }
 
     #[test]

@@ -53,7 +53,7 @@ mod shapes;
 pub mod variant;
 
 pub use classic::{Classic, ClassicMistake, ClassicPlayers, ClassicSetup};
-pub use color::{ByColor, Color, ColorSet, Team, UnknownName};
+pub use color::{ByColor, Color, ColorSet};
 pub use game::{new_classic_2, new_classic_3, new_classic_4, new_random_game};
 pub use movelist::{Iter as MoveListIter, MoveList};
 pub use moves::{Mistake, Move, Placement};
@@ -62,3 +62,5 @@ pub use position::{Blokus, Blokus2027, Board, SetupError, SwcBlokus, SwcVariant}
 pub use setup::{BOARD_SIZE, ROUND_LIMIT, Setup};
 pub use shapes::{SHAPE_COUNT, SHAPES};
 pub use variant::{BclRules, ClassicRules, Swc2021, Swc2027, Variant};
+
+pub use crate::{names::UnknownName, team::Team};

@@ -4,9 +4,7 @@
 
 use core::{fmt, iter::FusedIterator};
 
-use super::{
-    color::Color, moves::Placement, position::placement, setup::BOARD_SIZE, shapes::SHAPE_COUNT,
-};
+use super::{color::Color, moves::Placement, setup::BOARD_SIZE, shapes::SHAPE_COUNT};
 
 /// At most one run per (fixed shape, top row) pair, so this bounds every
 /// position: move generation can never overflow the list.
@@ -179,7 +177,7 @@ impl MoveList {
     /// to the number of runs (not of placements).
     pub fn get(&self, index: usize) -> Option<Placement> {
         let (shape, x, y) = self.runs.get(index)?;
-        Some(placement(self.color, shape, x, y))
+        Some(Placement::of_fixed_shape(self.color, shape, x, y))
     }
 
     /// The placements in list order.
@@ -239,7 +237,7 @@ impl Iterator for Iter<'_> {
     #[inline]
     fn next(&mut self) -> Option<Placement> {
         let (shape, x, y) = self.runs.next()?;
-        Some(placement(self.color, shape, x, y))
+        Some(Placement::of_fixed_shape(self.color, shape, x, y))
     }
 
     #[inline]

@@ -51,6 +51,21 @@ impl Placement {
         })
     }
 
+    /// The placement of fixed shape `shape` (an index into [`SHAPES`]) for
+    /// `color` with its top-left corner at `(x, y)`, as move generation
+    /// finds it, labelled with the shape's canonical rotation and flip.
+    pub(super) fn of_fixed_shape(color: Color, shape: usize, x: usize, y: usize) -> Placement {
+        let fixed = SHAPES.shape(shape);
+        Placement {
+            color,
+            kind: PieceKind::ALL[fixed.kind as usize],
+            rotation: fixed.rotation,
+            flipped: fixed.flipped,
+            x: x as i32,
+            y: y as i32,
+        }
+    }
+
     /// The placement covering exactly `cells` (in any order) with a piece
     /// of `color`, labelled with the canonical label of its shape (as move
     /// generation labels it) and the top-left corner of the cells' bounding

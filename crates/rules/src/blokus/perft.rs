@@ -9,10 +9,7 @@
 //! that hands it the turn). When the game ends, the line ends: a finished
 //! position counts 1 at depth 0 and contributes nothing deeper.
 
-use super::{
-    movelist::MoveList,
-    position::{SwcBlokus, SwcVariant},
-};
+use super::movelist::MoveList;
 
 /// A Blokus position perft can count. Implemented by the game type of every
 /// variant.
@@ -39,8 +36,15 @@ pub fn perft<G: Perft>(game: &G, depth: u32) -> u64 {
     }
 }
 
+/// A Blokus position that lists its legal placements in a [`MoveList`]
+/// (the 20×20 variants), so that perft(1) can be split by piece kind.
+pub trait ListPlacements {
+    /// Fills `moves` with the legal placements of the colour on turn.
+    fn legal_moves(&self, moves: &mut MoveList);
+}
+
 /// Perft(1) split by piece kind, indexed by [`PieceKind::index`](super::PieceKind::index).
-pub fn perft_by_kind<V: SwcVariant>(game: &SwcBlokus<V>) -> [u64; 21] {
+pub fn perft_by_kind<G: ListPlacements>(game: &G) -> [u64; 21] {
     let mut counts = [0; 21];
     let mut moves = MoveList::new();
     game.legal_moves(&mut moves);
@@ -48,23 +52,4 @@ pub fn perft_by_kind<V: SwcVariant>(game: &SwcBlokus<V>) -> [u64; 21] {
         counts[placement.kind.index()] += 1;
     }
     counts
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::blokus::{Blokus, PieceKind};
-
-    #[test]
-    fn the_first_moves_of_a_pento_w_game() {
-        let game = Blokus::new(PieceKind::PentoW);
-        assert_eq!(perft(&game, 0), 1);
-        // 2 orientations of W cover each corner (blokus-2021.md, official tests).
-        assert_eq!(perft(&game, 1), 8);
-        // YELLOW has 6 placements in the three other corners.
-        assert_eq!(perft(&game, 2), 8 * 6);
-        let by_kind = perft_by_kind(&game);
-        assert_eq!(by_kind[PieceKind::PentoW.index()], 8);
-        assert_eq!(by_kind.iter().sum::<u64>(), 8);
-    }
 }

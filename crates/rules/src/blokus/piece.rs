@@ -3,8 +3,11 @@
 
 use core::{fmt, str::FromStr};
 
-use super::color::UnknownName;
 pub use crate::polyomino::{Rotation, Shape};
+use crate::{
+    index_set::{IndexSet, Indexed},
+    names::UnknownName,
+};
 
 /// One of the 21 piece kinds. The discriminant is the kind's index in the
 /// official enum; it orders shape lists on the wire.
@@ -190,90 +193,29 @@ impl FromStr for PieceKind {
     }
 }
 
+/// The 21 kinds, numbered in enum order: the universe of a [`PieceSet`].
+impl Indexed for PieceKind {
+    type Item = PieceKind;
+    const COUNT: usize = PieceKind::ALL.len();
+
+    #[inline]
+    fn index(kind: PieceKind) -> usize {
+        kind.index()
+    }
+
+    #[inline]
+    fn item(index: usize) -> PieceKind {
+        PieceKind::ALL[index]
+    }
+}
+
 /// A set of piece kinds (a colour's remaining pieces), iterated in enum order.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct PieceSet(u32);
+pub type PieceSet = IndexSet<PieceKind>;
 
-impl PieceSet {
-    /// No kind.
-    pub const EMPTY: PieceSet = PieceSet(0);
-    /// All 21 kinds.
-    pub const ALL: PieceSet = PieceSet((1 << 21) - 1);
-
-    /// The raw bits, bit `k` for the kind with index `k`.
-    #[inline]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-
-    /// The set of the raw bits; bits above the 21 kinds are dropped.
-    #[inline]
-    pub(crate) const fn from_bits(bits: u32) -> PieceSet {
-        PieceSet(bits & PieceSet::ALL.0)
-    }
-
-    /// Whether `kind` is in the set.
-    #[inline]
-    pub const fn contains(self, kind: PieceKind) -> bool {
-        self.0 & (1 << kind as u32) != 0
-    }
-
-    /// Adds `kind`.
-    #[inline]
-    pub fn insert(&mut self, kind: PieceKind) {
-        self.0 |= 1 << kind as u32;
-    }
-
-    /// Removes `kind`.
-    #[inline]
-    pub fn remove(&mut self, kind: PieceKind) {
-        self.0 &= !(1 << kind as u32);
-    }
-
-    /// Whether the set is empty.
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The number of kinds in the set.
-    #[inline]
-    pub const fn len(self) -> usize {
-        self.0.count_ones() as usize
-    }
-
-    /// The kinds in enum order.
-    pub fn iter(self) -> impl Iterator<Item = PieceKind> {
-        let mut bits = self.0;
-        core::iter::from_fn(move || {
-            if bits == 0 {
-                return None;
-            }
-            let index = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            PieceKind::from_index(index)
-        })
-    }
-
+impl IndexSet<PieceKind> {
     /// The total number of cells of the kinds in the set.
     pub fn cells(self) -> u32 {
         self.iter().map(PieceKind::size).sum()
-    }
-}
-
-impl FromIterator<PieceKind> for PieceSet {
-    fn from_iter<I: IntoIterator<Item = PieceKind>>(iter: I) -> Self {
-        let mut set = PieceSet::EMPTY;
-        for k in iter {
-            set.insert(k);
-        }
-        set
-    }
-}
-
-impl fmt::Debug for PieceSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.iter()).finish()
     }
 }
 

@@ -8,17 +8,17 @@ use core::fmt;
 
 use super::{
     check_order::checking_order,
-    color::{ByColor, Color, ColorSet, Team},
+    color::{ByColor, Color, ColorSet},
     engine::{Engine, Fault, Parts, Stock},
     movelist::MoveList,
     moves::{Mistake, Move, Placement},
-    perft::Perft,
+    perft::{ListPlacements, Perft},
     piece::{PieceKind, PieceSet},
     setup::{BOARD_SIZE, Setup},
     shapes::SHAPES,
     variant::{EndRule, Swc2021, Swc2027, Variant},
 };
-use crate::polyomino::Bitboard;
+use crate::{polyomino::Bitboard, team::Team};
 
 /// A set of fields of the 20×20 board.
 pub type Board = Bitboard<BOARD_SIZE>;
@@ -204,7 +204,7 @@ macro_rules! four_color_queries {
         /// removed when its turn comes).
         #[inline]
         pub fn valid_colors(&self) -> ColorSet {
-            ColorSet::from_bits(self.engine.valid_colors())
+            ColorSet::from_bits(u32::from(self.engine.valid_colors()))
         }
 
         /// The last applied move; `None` before the first.
@@ -277,7 +277,7 @@ macro_rules! four_color_queries {
         ) -> Option<Placement> {
             let color = self.current_color();
             let (shape, x, y) = self.engine.random_placement(rng)?;
-            Some(placement(color, shape, x, y))
+            Some(Placement::of_fixed_shape(color, shape, x, y))
         }
     };
 }
@@ -365,7 +365,8 @@ impl<V: SwcVariant> SwcBlokus<V> {
             start_kind: setup.start_piece.index(),
             pieces: pieces.0,
             stock: setup.remaining.0.map(|r| Stock::from_masks(r.bits(), 0)),
-            valid: setup.valid_colors.bits(),
+            // Four colours: their bits fit the engine's byte.
+            valid: setup.valid_colors.bits() as u8,
             mono_last: setup.last_move_mono.0,
             finish_round,
         });
@@ -524,6 +525,12 @@ impl<V: SwcVariant> SwcBlokus<V> {
     }
 }
 
+impl<V: SwcVariant> ListPlacements for SwcBlokus<V> {
+    fn legal_moves(&self, moves: &mut MoveList) {
+        SwcBlokus::legal_moves(self, moves);
+    }
+}
+
 impl<V: SwcVariant> Perft for SwcBlokus<V> {
     fn count_placements(&self) -> u64 {
         self.engine.count_legal_moves() as u64
@@ -534,7 +541,7 @@ impl<V: SwcVariant> Perft for SwcBlokus<V> {
         self.engine.for_each_placement(|shape, x, y| {
             let mut child = self.clone();
             child.engine.place(shape, x, y);
-            child.last_move = Some(Move::Set(placement(color, shape, x, y)));
+            child.last_move = Some(Move::Set(Placement::of_fixed_shape(color, shape, x, y)));
             f(&child);
         });
     }
@@ -641,18 +648,4 @@ pub(super) fn draw_board(
         }
     }
     Ok(())
-}
-
-/// A legal placement for `color` from the fitting runs: fixed shape
-/// `shape` with its top-left corner at `(x, y)`.
-pub(super) fn placement(color: Color, shape: usize, x: usize, y: usize) -> Placement {
-    let fixed = SHAPES.shape(shape);
-    Placement {
-        color,
-        kind: PieceKind::ALL[fixed.kind as usize],
-        rotation: fixed.rotation,
-        flipped: fixed.flipped,
-        x: x as i32,
-        y: y as i32,
-    }
 }

@@ -4,7 +4,8 @@
 //! one byte, so a step along x is a shift by 8 that needs no edge mask, and
 //! a step along y is a shift by 1 that masks the fields it would wrap from.
 
-use super::piece::{PieceKind, Team};
+use super::piece::PieceKind;
+use crate::team::Team;
 
 /// A set of fields.
 pub(super) type Bits = u64;

@@ -38,7 +38,12 @@ pub use game::new_random_game;
 pub use movelist::{Iter as MoveListIter, MoveList};
 pub use moves::{Coordinates, Mistake, Move};
 pub use outcome::{EndReason, Outcome, WinReason};
-pub use piece::{ByTeam, Piece, PieceKind, Team, UnknownName};
+pub use piece::{Piece, PieceKind};
+
+pub use crate::{
+    names::UnknownName,
+    team::{ByTeam, Team},
+};
 pub use position::{Ostseeschach, SetupError};
 pub use setup::{BOARD_SIZE, ROUND_LIMIT, Setup, TURN_LIMIT, WINNING_AMBERS};
 pub use start_line::{StartLine, StartLineError};

@@ -1,7 +1,7 @@
 //! How an Ostseeschach game ends and who wins: [`EndReason`],
 //! [`WinReason`], [`Outcome`].
 
-use super::piece::Team;
+use crate::team::Team;
 
 /// Why the game is over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,60 +1,15 @@
-//! Teams, piece kinds and pieces (single pieces and towers) of Ostseeschach,
-//! with their wire names and directions.
+//! Piece kinds and pieces (single pieces and towers) of Ostseeschach, with
+//! their wire names, and what a [`Team`] is in Ostseeschach (its direction
+//! and start line).
 
-use core::{fmt, ops, str::FromStr};
+use core::{fmt, str::FromStr};
 
-/// A name that is not one of the enum's wire names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct UnknownName;
+use crate::{names::UnknownName, team::Team};
 
-impl fmt::Display for UnknownName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("unknown name")
-    }
-}
-
-impl core::error::Error for UnknownName {}
-
-/// One of the two players. ONE starts on the line x = 0 and moves first;
-/// TWO starts on x = 7.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Team {
-    /// Slot 0, "red": start line x = 0, forward is +x, moves at even turns.
-    One = 0,
-    /// Slot 1, "blue": start line x = 7, forward is −x, moves at odd turns.
-    Two = 1,
-}
-
+/// What a team is in Ostseeschach: ONE ("red") starts on the line x = 0,
+/// moves forward in +x and at even turns; TWO ("blue") starts on x = 7,
+/// moves forward in −x and at odd turns.
 impl Team {
-    /// Both teams in slot order.
-    pub const ALL: [Team; 2] = [Team::One, Team::Two];
-
-    /// The slot index (0 or 1).
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The team with slot index `index % 2`; the team to move at turn
-    /// `index`.
-    #[inline]
-    pub const fn from_index(index: usize) -> Team {
-        if index.is_multiple_of(2) {
-            Team::One
-        } else {
-            Team::Two
-        }
-    }
-
-    /// The other team.
-    #[inline]
-    pub const fn opponent(self) -> Team {
-        match self {
-            Team::One => Team::Two,
-            Team::Two => Team::One,
-        }
-    }
-
     /// The sign of a forward step in x: +1 for ONE, −1 for TWO.
     #[inline]
     pub const fn direction(self) -> i32 {
@@ -72,52 +27,6 @@ impl Team {
             Team::One => 0,
             Team::Two => 7,
         }
-    }
-
-    /// The wire name (`ONE`, `TWO`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Team::One => "ONE",
-            Team::Two => "TWO",
-        }
-    }
-}
-
-impl fmt::Display for Team {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Team {
-    type Err = UnknownName;
-
-    /// Parses the exact, case-sensitive wire name.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Team::ALL
-            .into_iter()
-            .find(|t| t.name() == s)
-            .ok_or(UnknownName)
-    }
-}
-
-/// One value per team, indexed by [`Team`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ByTeam<T>(pub [T; 2]);
-
-impl<T> ops::Index<Team> for ByTeam<T> {
-    type Output = T;
-
-    #[inline]
-    fn index(&self, team: Team) -> &T {
-        &self.0[team.index()]
-    }
-}
-
-impl<T> ops::IndexMut<Team> for ByTeam<T> {
-    #[inline]
-    fn index_mut(&mut self, team: Team) -> &mut T {
-        &mut self.0[team.index()]
     }
 }
 
@@ -285,20 +194,15 @@ mod tests {
             assert_eq!(kind.name().parse(), Ok(kind));
             assert_eq!(PieceKind::from_letter(kind.letter()), Some(kind));
         }
-        for team in Team::ALL {
-            assert_eq!(team.name().parse(), Ok(team));
-        }
         assert_eq!("moewe".parse::<PieceKind>(), Err(UnknownName));
-        assert_eq!("one".parse::<Team>(), Err(UnknownName));
         assert_eq!(PieceKind::from_letter('h'), None);
     }
 
     #[test]
-    fn teams_alternate_and_face_each_other() {
-        assert_eq!(Team::from_index(0), Team::One);
-        assert_eq!(Team::from_index(7), Team::Two);
-        assert_eq!(Team::One.opponent(), Team::Two);
+    fn teams_face_each_other() {
+        assert_eq!(Team::One.start_line(), 0);
         assert_eq!(Team::Two.start_line(), 7);
+        assert_eq!(Team::One.direction(), 1);
         assert_eq!(Team::Two.direction(), -1);
     }
 

@@ -9,10 +9,11 @@ use super::{
     movelist::MoveList,
     moves::{Coordinates, Mistake, Move},
     outcome::{EndReason, Outcome, WinReason},
-    piece::{ByTeam, Piece, PieceKind, Team},
+    piece::{Piece, PieceKind},
     setup::{BOARD_SIZE, Setup, TURN_LIMIT, WINNING_AMBERS},
     start_line::StartLine,
 };
+use crate::team::{ByTeam, Team};
 
 /// The most pieces a team has: two of each kind.
 const PIECES_PER_TEAM: u32 = 8;

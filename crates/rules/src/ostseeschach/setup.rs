@@ -4,9 +4,10 @@
 
 use super::{
     moves::{Coordinates, Move},
-    piece::{ByTeam, Piece, Team},
+    piece::Piece,
     start_line::StartLine,
 };
+use crate::team::{ByTeam, Team};
 
 /// The side length of the board.
 pub const BOARD_SIZE: usize = 8;

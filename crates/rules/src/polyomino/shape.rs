@@ -3,7 +3,7 @@
 
 use core::{fmt, str::FromStr};
 
-use crate::blokus::UnknownName;
+use crate::names::UnknownName;
 
 /// A rotation as the wire names it. Applied before the flip.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

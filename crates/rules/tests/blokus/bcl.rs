@@ -324,7 +324,8 @@ fn place(player: BclPlayer, kind: BclKind, row: i32, col: i32) -> BclMove {
 
 #[test]
 fn the_seeds_mistakes() {
-    use BclPlayer::{One, Two};
+    // BCL's players are the shared two teams.
+    use spielleiter_rules::Team::{One, Two};
     let mut game = Bcl::new();
     // ONE starts at (0,0), TWO at (9,9).
     assert_eq!(

@@ -5,9 +5,9 @@
 use std::{fs, path::Path};
 
 use spielleiter_rules::blokus::{
-    Blokus, Blokus2027, Classic, Move, Placement,
+    Blokus, Blokus2027, Classic, Move, PieceKind, Placement,
     bcl::{Bcl, BclMove, PlaceTo},
-    perft::{Perft, perft},
+    perft::{Perft, perft, perft_by_kind},
 };
 
 use crate::{
@@ -181,4 +181,17 @@ fn perft_files() {
         checked.engine,
         checked.reference
     );
+}
+
+#[test]
+fn the_first_moves_of_a_pento_w_game() {
+    let game = Blokus::new(PieceKind::PentoW);
+    assert_eq!(perft(&game, 0), 1);
+    // 2 orientations of W cover each corner (blokus-2021.md, official tests).
+    assert_eq!(perft(&game, 1), 8);
+    // YELLOW has 6 placements in the three other corners.
+    assert_eq!(perft(&game, 2), 8 * 6);
+    let by_kind = perft_by_kind(&game);
+    assert_eq!(by_kind[PieceKind::PentoW.index()], 8);
+    assert_eq!(by_kind.iter().sum::<u64>(), 8);
 }

@@ -22,14 +22,17 @@ pub mod moves;
 pub mod state;
 mod texts;
 
-use spielleiter_rules::blokus::bcl::{Bcl, BclMistake, BclMove};
+use spielleiter_rules::{
+    blokus::bcl::{Bcl, BclMistake, BclMove},
+    entry,
+};
 
 pub use self::{
     moves::{PASS_CLASS, PLACE_CLASS, WireMove, WirePlace, describe_move},
     state::{IN_GAME, STATE_CLASS, State},
     texts::{BclTexts, mistake_text},
 };
-use super::{GameMove, GameState, WireGame};
+use super::{GameMove, GameState, WireEntry, WireGame};
 use crate::{
     dialect::{CloseElement, Dialect, MoveRequestClass, ResultLayout},
     error::DecodeError,
@@ -59,7 +62,7 @@ pub const CELLS_FRAGMENT: &str = "Cells";
 
 /// The BCL game's [`WireGame`].
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct BlokusBcl;
+pub struct BlokusBcl;
 
 impl WireGame for BlokusBcl {
     type Game = Bcl;
@@ -155,4 +158,9 @@ impl From<State> for GameState {
     fn from(state: State) -> GameState {
         GameState::BlokusBcl(Box::new(state))
     }
+}
+impl WireEntry for entry::BlokusBcl {
+    type Wire = BlokusBcl;
+    type State = State;
+    type Move = WireMove;
 }

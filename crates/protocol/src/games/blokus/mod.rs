@@ -18,8 +18,8 @@ pub mod texts;
 use spielleiter_rules::blokus::{Mistake, Move, Setup, SwcBlokus, SwcVariant};
 
 pub use self::{
-    moves::{MoveClasses, WireMove, describe_move},
-    texts::{german_name, mistake_move_description, mistake_names_move, mistake_text},
+    moves::{MoveClasses, WireMove, describe_move, german_name},
+    texts::{mistake_move_description, mistake_names_move, mistake_text},
 };
 use super::WireGame;
 use crate::{

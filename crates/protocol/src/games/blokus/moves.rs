@@ -6,11 +6,20 @@
 
 use spielleiter_rules::blokus::{Color, Move, PieceKind, Placement, Rotation};
 
-use super::texts::german_name;
 use crate::{
     error::{DecodeError, MoveError},
     xml::{ByteSink, Element, XmlReader, XmlWriter, parse_bool},
 };
+
+/// The German colour name used in move descriptions.
+pub const fn german_name(color: Color) -> &'static str {
+    match color {
+        Color::Blue => "Blau",
+        Color::Yellow => "Gelb",
+        Color::Red => "Rot",
+        Color::Green => "Grün",
+    }
+}
 
 /// The `class` names of a season's two moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

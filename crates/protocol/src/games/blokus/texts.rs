@@ -1,22 +1,11 @@
-//! The official German texts of Blokus: colour names in move
-//! descriptions and the explanations of the mistakes, as the 2021 server
+//! The official German texts of Blokus: the explanations of the mistakes, as the 2021 server
 //! words them (`blokus-2021.md` §11.1). The 2027 server words them the
 //! same but for `WRONG_COLOR` (`blokus-2027.md` §3.6), which its own module
 //! says.
 
-use spielleiter_rules::blokus::{Color, Mistake};
+use spielleiter_rules::blokus::Mistake;
 
 use super::moves::WireMove;
-
-/// The German colour name used in move descriptions.
-pub const fn german_name(color: Color) -> &'static str {
-    match color {
-        Color::Blue => "Blau",
-        Color::Yellow => "Gelb",
-        Color::Red => "Rot",
-        Color::Green => "Grün",
-    }
-}
 
 /// The official German explanation of `mistake`, as the 2021 server sends
 /// it in error messages and result reasons (`blokus-2021.md` §11.1).
@@ -54,10 +43,10 @@ pub fn mistake_move_description(mistake: Mistake, mv: &WireMove) -> Option<Strin
 
 #[cfg(test)]
 mod tests {
-    use spielleiter_rules::blokus::{PieceKind, Placement, Rotation};
+    use spielleiter_rules::blokus::{Color, PieceKind, Placement, Rotation};
 
     use super::*;
-    use crate::texts::{rule_violation, rule_violation_reason, rule_violation_room_error};
+    use crate::room_texts::{rule_violation, rule_violation_reason, rule_violation_room_error};
 
     fn mono() -> WireMove {
         WireMove::Set(Placement {

@@ -5,21 +5,26 @@
 //! the parts of the state and the German texts are the Blokus pieces both
 //! seasons share ([`blokus`](super::blokus)).
 
+mod season;
 pub mod state;
 
 use spielleiter_rules::{
     GameType,
     blokus::{Blokus, Mistake, Setup, Swc2021},
+    entry,
 };
 
-pub use self::state::State;
+pub use self::{
+    season::{SEASON_2021, Season2021},
+    state::State,
+};
 pub use super::blokus::{
     MoveClasses, WireMove, describe_move, german_name, mistake_move_description,
     mistake_names_move, mistake_text,
 };
-use super::{GameState, blokus::BlokusSeason};
+use super::{GameState, WireEntry, blokus::BlokusSeason};
 use crate::{
-    dialect::{Dialect, SEASON_2021},
+    dialect::Dialect,
     error::DecodeError,
     result::ScoreFragment,
     xml::{ByteSink, Element, XmlReader, XmlWriter},
@@ -51,7 +56,7 @@ pub fn score_definition() -> Vec<ScoreFragment> {
 /// Blokus 2021 as a [`BlokusSeason`], which makes it a
 /// [`WireGame`](super::WireGame).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Blokus2021;
+pub struct Blokus2021;
 
 impl BlokusSeason for Blokus2021 {
     type Variant = Swc2021;
@@ -94,6 +99,12 @@ impl From<State> for GameState {
     fn from(state: State) -> GameState {
         GameState::Blokus2021(Box::new(state))
     }
+}
+
+impl WireEntry for entry::Blokus2021 {
+    type Wire = Blokus2021;
+    type State = State;
+    type Move = super::blokus::WireMove;
 }
 
 #[cfg(test)]

@@ -15,18 +15,19 @@ pub mod texts;
 use spielleiter_rules::{
     GameType,
     blokus::{Blokus2027 as Game, Mistake, Setup, Swc2027},
+    entry,
 };
 
 pub use self::{
     state::State,
-    texts::{Season2027, mistake_text},
+    texts::{SEASON_2027, Season2027, mistake_text},
 };
 use super::{
-    GameState,
+    GameState, WireEntry,
     blokus::{BlokusSeason, MoveClasses},
 };
 use crate::{
-    dialect::{Dialect, SEASON_2027},
+    dialect::Dialect,
     error::DecodeError,
     result::ScoreFragment,
     xml::{ByteSink, Element, XmlReader, XmlWriter},
@@ -56,7 +57,7 @@ pub fn score_definition() -> Vec<ScoreFragment> {
 /// Blokus 2027 as a [`BlokusSeason`], which makes it a
 /// [`WireGame`](super::WireGame).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Blokus2027;
+pub struct Blokus2027;
 
 impl BlokusSeason for Blokus2027 {
     type Variant = Swc2027;
@@ -93,6 +94,12 @@ impl From<State> for GameState {
     fn from(state: State) -> GameState {
         GameState::Blokus2027(Box::new(state))
     }
+}
+
+impl WireEntry for entry::Blokus2027 {
+    type Wire = Blokus2027;
+    type State = State;
+    type Move = super::blokus::WireMove;
 }
 
 #[cfg(test)]

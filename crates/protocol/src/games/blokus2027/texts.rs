@@ -1,19 +1,22 @@
-//! The texts of the 2027 season: the one mistake text that changed
-//! (`WRONG_COLOR`, `blokus-2027.md` §3.6) and [`Season2027`], what a refused
-//! move and an irregular end say (§7, §8; decisions.md §25 where the spec
-//! leaves a choice).
+//! The 2027 season: its dialect ([`SEASON_2027`]), the one mistake text
+//! that changed (`WRONG_COLOR`, `blokus-2027.md` §3.6) and [`Season2027`],
+//! what a refused move and an irregular end say (§7, §8; decisions.md §25
+//! where the spec leaves a choice).
 
 use spielleiter_rules::blokus::Mistake;
 
 use crate::{
-    dialect::{LeaveCause, Player, SeasonTexts, TimeLimit, ViolationTexts},
+    dialect::{
+        CloseElement, Dialect, LeaveCause, MoveRequestClass, Player, ResultLayout, SeasonTexts,
+        TimeLimit, ViolationTexts,
+    },
     games::blokus,
     result::{Conclusion, ScoreCause},
-    seats::seat_label,
-    texts::{
+    room_texts::{
         CANCELLED_REASON, SHUTDOWN_REASON, invalid_move_exception, move_not_requested_room_error,
         not_your_turn_room_error, player_description_2022,
     },
+    seats::seat_label,
 };
 
 /// The official text of `mistake` in 2027: the 2021 texts, but
@@ -170,6 +173,25 @@ impl SeasonTexts for Season2027 {
         }
     }
 }
+
+/// The 2027 season as Spielleiter speaks it (`blokus-2027.md` §6–§10): the
+/// move request `moveRequest`, results with `<scores>` entries and an
+/// always present `<winner regular reason>`, violators' parts zeroed, no
+/// `errorpacket` after a refused move, no test mode (removed in 2027);
+/// with Spielleiter's decisions (every player timed, `<close/>` after the
+/// game, connections stay open after refused requests).
+pub const SEASON_2027: Dialect = Dialect {
+    move_request: MoveRequestClass::Alias,
+    close: CloseElement::Short,
+    result_layout: ResultLayout::Season2027,
+    win_points_fragment: "Siegpunkte",
+    zero_offender_parts: true,
+    times_joined_players: true,
+    closes_after_game: true,
+    closes_after_refused_join: false,
+    test_mode: false,
+    texts: &Season2027,
+};
 
 #[cfg(test)]
 mod tests {

@@ -20,16 +20,18 @@ pub mod state;
 use spielleiter_rules::{
     GameType,
     blokus::{Classic, ClassicMistake, ClassicPlayers, Mistake, Move},
+    entry,
 };
 
 pub use self::state::State;
 use super::{
-    GameState, WireGame,
+    GameState, WireEntry, WireGame,
     blokus::{MoveClasses, WireMove, moves, texts},
 };
 use crate::{
-    dialect::{Dialect, SEASON_2021},
+    dialect::Dialect,
     error::DecodeError,
+    games::blokus2021::SEASON_2021,
     result::{Aggregation, ScoreFragment},
     xml::{ByteSink, Element, XmlReader, XmlWriter},
 };
@@ -99,7 +101,7 @@ pub const fn mistake_text(mistake: ClassicMistake) -> &'static str {
 
 /// Classic Blokus for `SEATS` players as a [`WireGame`].
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct ClassicWire<const SEATS: usize>;
+pub struct ClassicWire<const SEATS: usize>;
 
 impl<const SEATS: usize> WireGame for ClassicWire<SEATS> {
     type Game = Classic;
@@ -207,6 +209,24 @@ impl From<State> for GameState {
             ClassicPlayers::Two => GameState::BlokusClassic2(state),
         }
     }
+}
+
+impl WireEntry for entry::BlokusClassic {
+    type Wire = ClassicWire<4>;
+    type State = State;
+    type Move = super::blokus::WireMove;
+}
+
+impl WireEntry for entry::BlokusClassic3 {
+    type Wire = ClassicWire<3>;
+    type State = State;
+    type Move = super::blokus::WireMove;
+}
+
+impl WireEntry for entry::BlokusClassic2 {
+    type Wire = ClassicWire<2>;
+    type State = State;
+    type Move = super::blokus::WireMove;
 }
 
 #[cfg(test)]

@@ -17,9 +17,9 @@
 //!
 //! A move is `<data class="test.Count"><amount>2</amount></data>`.
 
-use spielleiter_rules::counting::{Count, Counting as Rules, CountingMistake, SEATS};
+use spielleiter_rules::{entry, counting::{Count, Counting as Rules, CountingMistake, SEATS}};
 
-use super::{GameMove, GameState, WireGame};
+use super::{WireEntry, GameMove, GameState, WireGame};
 use crate::{
     dialect::{CloseElement, Dialect, MoveRequestClass, ResultLayout},
     error::{DecodeError, MoveError},
@@ -38,7 +38,7 @@ pub const DIALECT: Dialect = Dialect {
     closes_after_game: false,
     closes_after_refused_join: false,
     test_mode: false,
-    texts: &crate::texts::Season2021,
+    texts: &crate::games::blokus2021::Season2021,
 };
 
 /// The `class` of a move.
@@ -52,7 +52,7 @@ pub type WireCount = Count;
 
 /// The counting game's [`WireGame`].
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Counting;
+pub struct Counting;
 
 impl WireGame for Counting {
     type Game = Rules;
@@ -184,6 +184,12 @@ impl From<Count> for GameMove {
     fn from(mv: Count) -> GameMove {
         GameMove::TestCounting(mv)
     }
+}
+
+impl WireEntry for entry::TestCounting {
+    type Wire = Counting;
+    type State = State;
+    type Move = WireCount;
 }
 
 #[cfg(test)]

@@ -5,20 +5,22 @@
 //! fragments, and the German texts of mistakes and moves.
 
 pub mod moves;
+mod season;
 pub mod state;
 
 use spielleiter_rules::{
-    GameType,
+    GameType, entry,
     ostseeschach::{Mistake, Move, Ostseeschach},
 };
 
 pub use self::{
     moves::{MOVE_CLASS, QUALIFIED_MOVE_CLASS, WireMove, describe_move},
+    season::{SEASON_2022, Season2022, left_reason_2022},
     state::{State, wire_order},
 };
-use super::{GameMove, GameState, WireGame};
+use super::{GameMove, GameState, WireEntry, WireGame};
 use crate::{
-    dialect::{Dialect, SEASON_2022},
+    dialect::Dialect,
     error::DecodeError,
     result::{Aggregation, ScoreFragment},
     xml::{ByteSink, Element, XmlReader, XmlWriter},
@@ -53,7 +55,7 @@ pub fn mistake_text(mistake: Mistake) -> &'static str {
 
 /// Ostseeschach 2022's [`WireGame`].
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Ostseeschach2022;
+pub struct Ostseeschach2022;
 
 impl WireGame for Ostseeschach2022 {
     type Game = Ostseeschach;
@@ -145,6 +147,12 @@ impl From<State> for GameState {
     fn from(state: State) -> GameState {
         GameState::Ostseeschach2022(Box::new(state))
     }
+}
+
+impl WireEntry for entry::Ostseeschach2022 {
+    type Wire = Ostseeschach2022;
+    type State = State;
+    type Move = WireMove;
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use core::{fmt, str::FromStr};
 
 use crate::{
-    blokus::UnknownName,
+    names::UnknownName,
     polyomino::{Rotation, Shape, ShapeTable},
 };
 

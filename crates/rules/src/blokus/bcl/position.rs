@@ -9,7 +9,6 @@ use super::pieces::{
 };
 use crate::{
     blokus::{
-        UnknownName,
         engine::{Engine, Fault, Parts, Stock},
         movelist::{RunIter, Runs},
         perft::Perft,
@@ -17,6 +16,7 @@ use crate::{
     },
     game::PlayerSet,
     polyomino::{Bitboard, MAX_CELLS, Shape},
+    team::Team,
 };
 
 /// The side of the board.
@@ -25,67 +25,20 @@ pub const BCL_BOARD_SIZE: usize = BCL_SIDE;
 /// A set of fields of the 10×10 board: bit `col` of row `row`.
 pub type BclBoard = Bitboard<BCL_SIDE>;
 
-/// One of the two players; each plays one colour. ONE moves first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum BclPlayer {
-    /// Seat ONE, starting at (0,0).
-    One = 0,
-    /// Seat TWO, starting at (9,9).
-    Two = 1,
-}
+/// One of the two players (a [`Team`]); each plays one colour. ONE moves
+/// first.
+pub type BclPlayer = Team;
 
-impl BclPlayer {
-    /// Both players in seat order.
-    pub const ALL: [BclPlayer; 2] = [BclPlayer::One, BclPlayer::Two];
-
-    /// The seat index (0 or 1).
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The other player.
-    #[inline]
-    pub const fn opponent(self) -> BclPlayer {
-        match self {
-            BclPlayer::One => BclPlayer::Two,
-            BclPlayer::Two => BclPlayer::One,
-        }
-    }
-
-    /// The seat name (`ONE`, `TWO`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            BclPlayer::One => "ONE",
-            BclPlayer::Two => "TWO",
-        }
-    }
-
-    /// The field `(row, col)` the player's first block covers.
+/// What a team is in the BCL game: where its first block goes.
+impl Team {
+    /// The field `(row, col)` the player's first block covers: ONE at
+    /// (0,0), TWO at (9,9).
     pub const fn start_corner(self) -> (i32, i32) {
         const LAST: i32 = BCL_SIDE as i32 - 1;
         match self {
-            BclPlayer::One => (0, 0),
-            BclPlayer::Two => (LAST, LAST),
+            Team::One => (0, 0),
+            Team::Two => (LAST, LAST),
         }
-    }
-}
-
-impl fmt::Display for BclPlayer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl core::str::FromStr for BclPlayer {
-    type Err = UnknownName;
-
-    /// Parses the exact, case-sensitive seat name.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        BclPlayer::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or(UnknownName)
     }
 }
 

@@ -1,10 +1,10 @@
-//! Web observers for `spielleiter bench --web-observers N`: pages that
+//! Web observers for `spielleiter-bench --web-observers N`: pages that
 //! follow running games on the web side, each reading the event stream of
 //! one running room (`/api/rooms/{id}/events`) until its game ends, then
 //! the next room's. The benchmark compares the server's figures with and
 //! without them.
 //!
-//! They run in a process of their own (`bench --observers-for ADDR`, at the
+//! They run in a process of their own (`spielleiter-bench --observers-for ADDR`, at the
 //! players' priority), so that the server's CPU time does not include them
 //! and they share no process with the players; their process reports its
 //! own CPU time. Each observer does the least a page must do to show the

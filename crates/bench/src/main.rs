@@ -1,11 +1,11 @@
-//! `spielleiter bench`: the server benchmark. Runs many concurrent games of
+//! `spielleiter-bench`: the server benchmark. Runs many concurrent games of
 //! built-in bots against one server over loopback TCP and reports complete
 //! games per minute, the server-added latency per move (from reading a move
 //! to writing the next move request, measured inside the server), the
 //! server's peak memory, and how many games were lost on time.
 //!
 //! The server runs in this process; the players run in a child process (the
-//! same binary, `bench --players-for ADDR`) at the lowest priority available
+//! same binary, `--players-for ADDR`) at the lowest priority available
 //! (`chrt --idle`, else `nice -n 19`), so that the bots' own computing
 //! competes with the server as little as possible, as it would with players
 //! on other machines. Players
@@ -21,6 +21,16 @@
 //! `--web-observers N`, N pages follow running games on it, in a child
 //! process of their own at the players' priority (see
 //! [`observers`](crate::observers)).
+//!
+//! A binary of its own rather than a `spielleiter` subcommand, so that the
+//! product binary does not carry the harness; it measures the same server
+//! library, built with the same profile.
+
+mod counts_line;
+#[cfg(feature = "heap-profile")]
+mod heap_profile;
+mod observers;
+mod syscalls;
 
 use std::{
     io::{BufRead, BufReader, Write},
@@ -34,7 +44,7 @@ use std::{
 };
 
 use anyhow::{Context, bail};
-use clap::Args;
+use clap::Parser;
 use spielleiter_bots::{AnyBot, Bot, BotKind};
 use spielleiter_client::{Connection, PlayOptions, play};
 use spielleiter_protocol::result::ScoreCause;
@@ -43,45 +53,50 @@ use spielleiter_server::{Config, EmbeddedServer, config::HttpPublic, stats::Serv
 use spielleiter_web::{Access, EmbeddedWeb, WebLimits, WebSettings};
 use tokio::time::Instant;
 
-use crate::{
-    counts_line,
-    observers::{self, Observed},
-    syscalls::SyscallCounter,
-};
+use crate::{observers::Observed, syscalls::SyscallCounter};
 
-/// Options of the benchmark.
-#[derive(Debug, Args)]
-pub struct BenchArgs {
+/// With the feature `heap-profile`, dhat's allocator records every
+/// allocation while a profile is being taken (`--heap-profile`).
+#[cfg(feature = "heap-profile")]
+#[global_allocator]
+static ALLOCATOR: dhat::Alloc = dhat::Alloc;
+
+/// Measure the Spielleiter server: many concurrent games of built-in bots
+/// over loopback TCP (games per minute, server-added latency, memory,
+/// clock).
+#[derive(Debug, Parser)]
+#[command(name = "spielleiter-bench", version, about)]
+struct BenchArgs {
     /// Games played at the same time.
-    #[arg(long, default_value_t = 50, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    #[arg(long, default_value_t = 50, value_name = "N", value_parser = at_least_one)]
     concurrency: usize,
     /// Run the benchmark once per concurrency in this list (e.g.
     /// `50,200,1000`) instead of once at `--concurrency`, and print one
     /// table; `--games` and `--duration-secs` apply to each run.
-    #[arg(long, value_delimiter = ',', value_name = "N,N,…", conflicts_with_all = ["concurrency", "players_for"], value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    #[arg(long, value_delimiter = ',', value_name = "N,N,…", conflicts_with_all = ["concurrency", "players_for"], value_parser = at_least_one)]
     sweep: Vec<usize>,
     /// Stop after this many complete games.
-    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 2000, value_name = "N", value_parser = at_least_one_game)]
     games: u64,
     /// Stop after this many seconds, even if fewer games are complete.
-    #[arg(long, default_value_t = 120)]
+    #[arg(long, default_value_t = 120, value_name = "SECONDS")]
     duration_secs: u64,
     /// How long each bot waits after a move request before it answers, in
     /// milliseconds (e.g. 1950 or 2050 to check the 2 s clock).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_name = "MS")]
     think_ms: u64,
     /// The game played.
     #[arg(long, default_value_t = GameType::DEFAULT, value_name = "ID")]
     game: GameType,
     /// The bot that plays every seat.
-    #[arg(long, default_value = "random")]
+    #[arg(long, default_value = "random", value_name = "BOT")]
     bot: BotKind,
     /// Write replays (to a temporary directory, removed afterwards), as a
     /// production server does.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     replays: bool,
     /// Server worker threads [default: one per core].
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// Run the players in this process instead of a child process.
     #[arg(long)]
@@ -115,6 +130,20 @@ pub struct BenchArgs {
     /// address.
     #[arg(long, hide = true, value_name = "ADDR", conflicts_with = "players_for")]
     observers_for: Option<SocketAddr>,
+}
+
+/// A count of games, at least one: zero would measure nothing.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1 (0 games measure nothing)".to_owned()),
+        Ok(n) => Ok(n),
+        Err(error) => Err(format!("not a whole number: {error}")),
+    }
+}
+
+/// As [`at_least_one`], for `--games`.
+fn at_least_one_game(text: &str) -> Result<u64, String> {
+    at_least_one(text).map(|n| n as u64)
 }
 
 /// What the players saw, counted across all games.
@@ -173,9 +202,19 @@ impl Tally {
     }
 }
 
+fn main() -> std::process::ExitCode {
+    match run(&BenchArgs::parse()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("spielleiter-bench: {error:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
 /// Runs the benchmark (or, with `--players-for`, its players) and prints
 /// the report.
-pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let mut builder = tokio::runtime::Builder::new_multi_thread();
     builder.enable_all();
     if let Some(threads) = args.threads {
@@ -190,6 +229,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
 }
 
 async fn bench(args: &BenchArgs) -> anyhow::Result<()> {
+    // A bot the game does not have fails here, before any server or
+    // process starts, not in the players' process once the run is under way.
+    args.bot.build(args.game, 0)?;
     // Each game holds a socket per player in both processes and a replay
     // file in the server's; the players' process inherits the limit.
     let most = args.sweep.iter().copied().max().unwrap_or(args.concurrency);
@@ -301,8 +343,8 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
     )
     .await?;
     println!(
-        "bench: {} concurrent games of {} between `{}` bots, think {} ms, replays {}, players {}, {} web observers, until {} games or {} s",
-        concurrency,
+        "bench: {} of {} between `{}` bots, think {} ms, replays {}, players {}, {}, until {} or {} s",
+        counted(concurrency as u64, "concurrent game", "concurrent games"),
         args.game,
         args.bot,
         args.think_ms,
@@ -312,8 +354,8 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
         } else {
             format!("in a child process at {} priority", args.players_priority)
         },
-        args.web_observers,
-        args.games,
+        counted(args.web_observers as u64, "web observer", "web observers"),
+        counted(args.games, "game", "games"),
         args.duration_secs
     );
 
@@ -322,12 +364,12 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
     let started = Instant::now();
     let cpu_at_start = usage::cpu_time();
     let moves_at_start = ServerStats::get(&stats.moves);
-    let players = if args.same_process {
+    let mut players = if args.same_process {
         Players::Local(LocalPlayers::start(addr, concurrency, args)?)
     } else {
         Players::Child(spawn_players(addr, concurrency, args)?)
     };
-    let observers = match args.web_observers {
+    let mut observers = match args.web_observers {
         0 => None,
         count if args.same_process => {
             Some(Observers::Local(LocalObservers::start(web.addr(), count)))
@@ -336,20 +378,40 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
     };
     let deadline = started + Duration::from_secs(args.duration_secs);
     let mut last_report = started;
+    let mut died = None;
     loop {
         tokio::time::sleep(Duration::from_millis(50)).await;
         let finished = ServerStats::get(&stats.games_finished);
         if finished >= args.games || Instant::now() >= deadline {
             break;
         }
+        // A child process that died ends the run at once: without its
+        // players (or observers) the run would only count zeros.
+        died = players
+            .died()
+            .or_else(|| observers.as_mut().and_then(Observers::died));
+        if died.is_some() {
+            break;
+        }
         if last_report.elapsed() >= Duration::from_secs(5) {
             last_report = Instant::now();
             println!(
-                "  {:>6.1} s: {finished} games, {} moves",
+                "  {:>6.1} s: {}, {} moves",
                 started.elapsed().as_secs_f64(),
+                counted(finished, "game", "games"),
                 ServerStats::get(&stats.moves)
             );
         }
+    }
+    if let Some(reason) = died {
+        players.kill();
+        if let Some(observers) = observers {
+            observers.kill();
+        }
+        drop(web);
+        server.stop().await?;
+        let _ = std::fs::remove_dir_all(&replay_dir);
+        bail!("{reason}");
     }
     // Freeze the figures before the shutdown ends the games in flight.
     let figures = Figures {
@@ -519,6 +581,15 @@ fn sweep_table(rows: &[Figures]) -> String {
     table
 }
 
+/// `1 game`, `2 games`: a count with its noun.
+fn counted(count: u64, one: &str, many: &str) -> String {
+    if count == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{count} {many}")
+    }
+}
+
 fn micros(duration: Option<Duration>) -> String {
     duration.map_or_else(|| "-".to_owned(), |d| format!("{} µs", d.as_micros()))
 }
@@ -547,10 +618,29 @@ fn mebibytes(bytes: Option<u64>) -> String {
 /// Where the players run.
 enum Players {
     Local(LocalPlayers),
-    Child(Child),
+    Child(ChildProcess),
 }
 
 impl Players {
+    /// Why the players' child process has ended, if it has (players in
+    /// this process do not end by themselves).
+    fn died(&mut self) -> Option<String> {
+        match self {
+            Players::Local(_) => None,
+            Players::Child(child) => child.died(),
+        }
+    }
+
+    /// Ends the players at once, without their report.
+    fn kill(self) {
+        match self {
+            Players::Local(local) => {
+                local.stop();
+            }
+            Players::Child(child) => child.kill(),
+        }
+    }
+
     /// Gives players in this process a moment to read the results of the
     /// `finished` games the server counted (it counts a game before it
     /// sends the result), so that "as the players saw it" covers them.
@@ -642,8 +732,13 @@ impl LocalPlayers {
 }
 
 /// Starts the players' process: this binary, at the requested priority.
-fn spawn_players(addr: SocketAddr, concurrency: usize, args: &BenchArgs) -> anyhow::Result<Child> {
+fn spawn_players(
+    addr: SocketAddr,
+    concurrency: usize,
+    args: &BenchArgs,
+) -> anyhow::Result<ChildProcess> {
     spawn_child(
+        "players",
         &[
             "--players-for".to_owned(),
             addr.to_string(),
@@ -663,8 +758,13 @@ fn spawn_players(addr: SocketAddr, concurrency: usize, args: &BenchArgs) -> anyh
 
 /// Starts the web observers' process: this binary, at the players'
 /// priority.
-fn spawn_observers(web: SocketAddr, count: usize, args: &BenchArgs) -> anyhow::Result<Child> {
+fn spawn_observers(
+    web: SocketAddr,
+    count: usize,
+    args: &BenchArgs,
+) -> anyhow::Result<ChildProcess> {
     spawn_child(
+        "web observers",
         &[
             "--observers-for".to_owned(),
             web.to_string(),
@@ -676,12 +776,16 @@ fn spawn_observers(web: SocketAddr, count: usize, args: &BenchArgs) -> anyhow::R
     .context("cannot start the web observers' process")
 }
 
-/// Starts `spielleiter bench` with `bench_args` as a child process at the
+/// Starts this binary with `bench_args` as a child process at the
 /// players' priority. `idle` uses `chrt --idle` (the process runs only when
 /// the server has nothing to do) and falls back to `nice -n 19`, which
-/// falls back to a normal start.
-fn spawn_child(bench_args: &[String], args: &BenchArgs) -> anyhow::Result<Child> {
-    let exe = std::env::current_exe().context("cannot find the spielleiter binary")?;
+/// falls back to a normal start. `role` names the process in messages.
+fn spawn_child(
+    role: &'static str,
+    bench_args: &[String],
+    args: &BenchArgs,
+) -> anyhow::Result<ChildProcess> {
+    let exe = std::env::current_exe().context("cannot find the spielleiter-bench binary")?;
     let launchers: &[&[&str]] = match args.players_priority.as_str() {
         "idle" => &[&["chrt", "--idle", "0"], &["nice", "-n", "19"], &[]],
         "nice" => &[&["nice", "-n", "19"], &[]],
@@ -698,22 +802,84 @@ fn spawn_child(bench_args: &[String], args: &BenchArgs) -> anyhow::Result<Child>
             None => Command::new(&exe),
         };
         match command
-            .arg("bench")
             .args(bench_args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
             .spawn()
         {
-            Ok(child) => return Ok(child),
+            Ok(child) => return Ok(ChildProcess::watch(role, child)),
             Err(error) => last_error = Some(error),
         }
     }
     Err(last_error.map_or_else(|| anyhow::anyhow!("no launcher"), anyhow::Error::from))
 }
 
+/// A child process of the benchmark (players or web observers). Its
+/// standard error is passed on to ours line by line, and its last line is
+/// kept: the reason to name if the process ends before it is told to.
+struct ChildProcess {
+    role: &'static str,
+    child: Child,
+    last_error_line: Arc<std::sync::Mutex<Option<String>>>,
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl ChildProcess {
+    fn watch(role: &'static str, mut child: Child) -> ChildProcess {
+        let last_error_line = Arc::new(std::sync::Mutex::new(None));
+        let stderr_reader = child.stderr.take().and_then(|stderr| {
+            let last = Arc::clone(&last_error_line);
+            std::thread::Builder::new()
+                .name(format!("{role} stderr"))
+                .spawn(move || {
+                    for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                        eprintln!("{line}");
+                        if let Ok(mut last) = last.lock() {
+                            *last = Some(line);
+                        }
+                    }
+                })
+                .ok()
+        });
+        ChildProcess {
+            role,
+            child,
+            last_error_line,
+            stderr_reader,
+        }
+    }
+
+    /// Why the process has ended, if it has: its exit status and the last
+    /// line it wrote to standard error.
+    fn died(&mut self) -> Option<String> {
+        let status = self.child.try_wait().ok()??;
+        // The last lines are read once the process has closed its end.
+        if let Some(reader) = self.stderr_reader.take() {
+            let _ = reader.join();
+        }
+        let last = self.last_error_line.lock().ok().and_then(|l| l.clone());
+        Some(match last {
+            Some(line) => format!("the {}' process ended ({status}): {line}", self.role),
+            None => format!("the {}' process ended ({status})", self.role),
+        })
+    }
+
+    fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// Tells a child process to stop (a line on its stdin) and returns the
 /// last line of its stdout that `parse` takes.
-fn stop_child<T>(mut child: Child, parse: impl Fn(&str) -> Option<T>) -> anyhow::Result<T> {
+fn stop_child<T>(process: ChildProcess, parse: impl Fn(&str) -> Option<T>) -> anyhow::Result<T> {
+    let ChildProcess {
+        role,
+        mut child,
+        stderr_reader,
+        ..
+    } = process;
     if let Some(mut stdin) = child.stdin.take() {
         let _ = writeln!(stdin, "stop");
     }
@@ -728,9 +894,13 @@ fn stop_child<T>(mut child: Child, parse: impl Fn(&str) -> Option<T>) -> anyhow:
         }
     }
     let status = child.wait()?;
+    // Its last messages before our report.
+    if let Some(reader) = stderr_reader {
+        let _ = reader.join();
+    }
     match report {
         Some(report) => Ok(report),
-        None => bail!("the child process ended ({status}) without its report"),
+        None => bail!("the {role}' process ended ({status}) without its report"),
     }
 }
 
@@ -767,10 +937,28 @@ async fn observers_process(web: SocketAddr, count: usize) -> anyhow::Result<()> 
 /// Where the web observers run.
 enum Observers {
     Local(LocalObservers),
-    Child(Child),
+    Child(ChildProcess),
 }
 
 impl Observers {
+    /// Why the observers' child process has ended, if it has.
+    fn died(&mut self) -> Option<String> {
+        match self {
+            Observers::Local(_) => None,
+            Observers::Child(child) => child.died(),
+        }
+    }
+
+    /// Ends the observers at once, without their report.
+    fn kill(self) {
+        match self {
+            Observers::Local(local) => {
+                local.stop();
+            }
+            Observers::Child(child) => child.kill(),
+        }
+    }
+
     /// Stops the observers and returns what they read.
     async fn stop(self) -> anyhow::Result<Observed> {
         match self {

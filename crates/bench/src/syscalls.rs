@@ -1,4 +1,4 @@
-//! `bench --syscalls`: counts the system calls of the server's process
+//! `spielleiter-bench --syscalls`: counts the system calls of the server's process
 //! during a run with `perf stat` on the kernel's system call tracepoints
 //! (`raw_syscalls:sys_enter` and a few `syscalls:sys_enter_*`), so that
 //! the report can say how many a move costs and which.

@@ -1,4 +1,4 @@
-//! `bench --heap-profile FILE` (cargo feature `heap-profile`): the server's
+//! `spielleiter-bench --heap-profile FILE` (cargo feature `heap-profile`): the server's
 //! live heap by allocation site while its games run.
 //!
 //! dhat's allocator records every allocation of this process from the start

@@ -1,0 +1,501 @@
+//! The finished replays of a directory: listing them, opening one by its
+//! name (never through a symbolic link), finding a room's replay, and
+//! loading one as positions of the rules (for the viewer, `render`,
+//! `replay show` and `replay export`). Gzip-compressed replays are read
+//! through the same calls as plain ones.
+
+use std::{
+    fs::File,
+    io::{BufReader, Read},
+    path::{Path, PathBuf},
+    time::{Duration, SystemTime},
+};
+
+use flate2::read::GzDecoder;
+use spielleiter_protocol::{GameState, Replay, ReplayError, read_replay, result::GameResult};
+use spielleiter_rules::{AnyGame, GameType};
+
+use super::names::{self, game_of_name, is_gzip_name, is_replay_name};
+
+/// The most entries [`list`] returns (the newest ones).
+pub const LIST_LIMIT: usize = 500;
+
+/// One finished replay in the directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayFile {
+    /// The file name, e.g. `replay_swc_2021_blokus_….xml`.
+    pub name: String,
+    /// The game, as the server's file names say.
+    pub game: Option<GameType>,
+    /// The size in bytes.
+    pub bytes: u64,
+    /// When the file was last written.
+    pub modified: SystemTime,
+}
+
+/// Why a replay cannot be loaded. The messages name the file as given
+/// (a path, or a name in the replay directory) and never repeat the cause,
+/// which is the error's source.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The name is not a finished replay's name.
+    #[error("{0:?} is not the name of a finished replay")]
+    BadName(String),
+    /// The name is a symbolic link (or no regular file) in the replay
+    /// directory: not followed.
+    #[error("{0} is not a regular file")]
+    NotAFile(String),
+    /// The file cannot be opened.
+    #[error("cannot open {file}")]
+    Open {
+        /// The file.
+        file: String,
+        /// Why.
+        #[source]
+        cause: std::io::Error,
+    },
+    /// The file is no replay of any hosted game.
+    #[error("{file} is no replay of a hosted game")]
+    Read {
+        /// The file.
+        file: String,
+        /// What went wrong reading it as a replay of the game its name
+        /// names (or of the first game tried).
+        #[source]
+        cause: ReplayError,
+    },
+    /// A recorded state is not a consistent position.
+    #[error("{file}: state {index} is not a consistent position: {reason}")]
+    Position {
+        /// The file.
+        file: String,
+        /// The state's index in the file.
+        index: usize,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl LoadError {
+    /// Whether the file does not exist.
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, LoadError::Open { cause, .. } if cause.kind() == std::io::ErrorKind::NotFound)
+    }
+}
+
+/// A replay as positions of the rules.
+#[derive(Clone, Debug)]
+pub struct LoadedReplay {
+    /// The game.
+    pub game: GameType,
+    /// The room the game was played in.
+    pub room_id: Option<String>,
+    /// The players' display names in seat order: as the states carry them,
+    /// else (the states of 2022 and 2027 name nobody) as the result does;
+    /// blank when neither names a seat.
+    pub names: Vec<String>,
+    /// Every recorded position, in order.
+    pub positions: Vec<AnyGame>,
+    /// The result, if the replay has one.
+    pub result: Option<GameResult>,
+    /// The texts of recorded room errors (a rule violation).
+    pub errors: Vec<String>,
+}
+
+/// The finished replays in `dir`, newest first, at most [`LIST_LIMIT`].
+/// Symbolic links are not listed.
+///
+/// # Errors
+///
+/// The directory cannot be read.
+pub fn list(dir: &Path) -> std::io::Result<Vec<ReplayFile>> {
+    let mut files: Vec<ReplayFile> = std::fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            if !is_replay_name(&name) {
+                return None;
+            }
+            // The entry's own metadata: a symbolic link is no file here.
+            let metadata = entry.metadata().ok().filter(|m| m.is_file())?;
+            Some(ReplayFile {
+                game: game_of_name(&name),
+                bytes: metadata.len(),
+                modified: metadata.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+                name,
+            })
+        })
+        .collect();
+    files.sort_unstable_by(|a, b| b.modified.cmp(&a.modified).then(a.name.cmp(&b.name)));
+    files.truncate(LIST_LIMIT);
+    Ok(files)
+}
+
+/// Opens the finished replay `name` of `dir` for reading, decompressed:
+/// only a finished replay's name ([`is_replay_name`]), and only a regular
+/// file: a symbolic link is refused, not followed (on Unix it is not even
+/// opened), so that a link placed in the directory shows nothing outside.
+///
+/// # Errors
+///
+/// [`LoadError::BadName`], [`LoadError::NotAFile`], or
+/// [`LoadError::Open`].
+pub fn open_named(dir: &Path, name: &str) -> Result<Box<dyn Read + Send>, LoadError> {
+    if !is_replay_name(name) {
+        return Err(LoadError::BadName(name.to_owned()));
+    }
+    let file = open_no_follow(&dir.join(name)).map_err(|cause| {
+        if is_symlink_refusal(&cause) {
+            LoadError::NotAFile(name.to_owned())
+        } else {
+            LoadError::Open {
+                file: name.to_owned(),
+                cause,
+            }
+        }
+    })?;
+    let is_file = file.metadata().is_ok_and(|m| m.is_file());
+    if !is_file {
+        return Err(LoadError::NotAFile(name.to_owned()));
+    }
+    Ok(decompressed(file, is_gzip_name(name)))
+}
+
+/// Opens `path` for reading without following a symbolic link at its last
+/// component.
+#[cfg(unix)]
+fn open_no_follow(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_no_follow(path: &Path) -> std::io::Result<File> {
+    if std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+        return Err(std::io::Error::from_raw_os_error(SYMLINK_REFUSED));
+    }
+    File::open(path)
+}
+
+/// The error `open` gives for a symbolic link with `O_NOFOLLOW` (ELOOP).
+#[cfg(unix)]
+const SYMLINK_REFUSED: i32 = nix::errno::Errno::ELOOP as i32;
+#[cfg(not(unix))]
+const SYMLINK_REFUSED: i32 = -1;
+
+fn is_symlink_refusal(error: &std::io::Error) -> bool {
+    error.raw_os_error() == Some(SYMLINK_REFUSED)
+}
+
+fn decompressed(file: File, gzip: bool) -> Box<dyn Read + Send> {
+    if gzip {
+        Box::new(GzDecoder::new(BufReader::new(file)))
+    } else {
+        Box::new(BufReader::new(file))
+    }
+}
+
+/// Opens the replay file at `path` (a path a user gave: followed like any
+/// other), decompressed when its name ends in `.gz`.
+///
+/// # Errors
+///
+/// The file cannot be opened.
+pub fn open_path(path: &Path) -> std::io::Result<Box<dyn Read + Send>> {
+    let file = File::open(path)?;
+    Ok(decompressed(
+        file,
+        path.extension().is_some_and(|e| e == "gz"),
+    ))
+}
+
+/// Reads the replay file at `path` as a replay of `game`.
+///
+/// # Errors
+///
+/// [`LoadError::Open`] or [`LoadError::Read`].
+pub fn read_path(path: &Path, game: GameType) -> Result<Replay, LoadError> {
+    let file = path.display().to_string();
+    let input = open_path(path).map_err(|cause| LoadError::Open {
+        file: file.clone(),
+        cause,
+    })?;
+    read_replay(input, game).map_err(|cause| LoadError::Read { file, cause })
+}
+
+/// Loads the replay `name` of `dir` ([`open_named`]: never through a
+/// symbolic link). Errors name the file by `name`, not by its path.
+///
+/// # Errors
+///
+/// As [`open_named`], or the file is no replay of a hosted game, or
+/// records an inconsistent position.
+pub fn load_named(dir: &Path, name: &str) -> Result<LoadedReplay, LoadError> {
+    load_from(name, || open_named(dir, name))
+}
+
+/// Loads the replay at `path` (plain, or gzip-compressed when the name ends
+/// in `.gz`). The game is the one the file name names; a file named
+/// otherwise is tried as a replay of each hosted game in turn.
+///
+/// # Errors
+///
+/// [`LoadError`]: the file cannot be opened, is no replay of a hosted game,
+/// or records an inconsistent position.
+pub fn load(path: &Path) -> Result<LoadedReplay, LoadError> {
+    let file = path.display().to_string();
+    load_from(&file, || {
+        open_path(path).map_err(|cause| LoadError::Open {
+            file: file.clone(),
+            cause,
+        })
+    })
+}
+
+/// Loads a replay read from what `open` opens (once per game tried);
+/// `file` names it in errors and says its game.
+fn load_from(
+    file: &str,
+    open: impl Fn() -> Result<Box<dyn Read + Send>, LoadError>,
+) -> Result<LoadedReplay, LoadError> {
+    let name = Path::new(file)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let candidates: Vec<GameType> = match game_of_name(&name) {
+        Some(game) => vec![game],
+        None => GameType::ALL.to_vec(),
+    };
+    let mut first_error = None;
+    for game in candidates {
+        match read_replay(open()?, game) {
+            Ok(replay) => return positions(file, game, replay),
+            Err(cause) => {
+                first_error.get_or_insert(cause);
+            }
+        }
+    }
+    Err(LoadError::Read {
+        file: file.to_owned(),
+        cause: first_error
+            .unwrap_or_else(|| ReplayError::Io(std::io::Error::other("no hosted game to try"))),
+    })
+}
+
+fn positions(file: &str, game: GameType, replay: Replay) -> Result<LoadedReplay, LoadError> {
+    let mut names = replay
+        .states
+        .first()
+        .map(GameState::display_names)
+        .unwrap_or_default();
+    if let Some(result) = &replay.result {
+        names.resize(names.len().max(result.scores.len()), String::new());
+        for (name, score) in names.iter_mut().zip(&result.scores) {
+            if name.is_empty() {
+                name.clone_from(&score.display_name);
+            }
+        }
+    }
+    let positions = replay
+        .states
+        .iter()
+        .enumerate()
+        .map(|(index, state)| {
+            state.to_game().map_err(|invalid| LoadError::Position {
+                file: file.to_owned(),
+                index,
+                reason: invalid.reason,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(LoadedReplay {
+        game,
+        room_id: replay.room_id,
+        names,
+        positions,
+        result: replay.result,
+        errors: replay.errors,
+    })
+}
+
+/// How long after a game's end its replay may take to appear (the server
+/// publishes it after sending the result).
+const PUBLISH_PATIENCE: Duration = Duration::from_secs(3);
+/// How often the directory is looked at meanwhile.
+const POLL_INTERVAL: Duration = Duration::from_millis(20);
+/// The first packet starts within this many bytes of the file.
+const HEAD_BYTES: u64 = 256;
+
+/// Waits for the finished replay of room `room` in `dir`, considering only
+/// files modified since `since`; `None` if none appears in time. The file
+/// named after the room is the game's, or else (a replay named otherwise)
+/// the file whose first packet names the room.
+pub async fn find_published(dir: &Path, room: &str, since: SystemTime) -> Option<PathBuf> {
+    let deadline = tokio::time::Instant::now() + PUBLISH_PATIENCE;
+    loop {
+        let (dir_owned, room_owned) = (dir.to_owned(), room.to_owned());
+        let found = tokio::task::spawn_blocking(move || find_room(&dir_owned, &room_owned, since))
+            .await
+            .ok()
+            .flatten();
+        if found.is_some() || tokio::time::Instant::now() >= deadline {
+            return found;
+        }
+        tokio::time::sleep(POLL_INTERVAL).await;
+    }
+}
+
+/// The finished replay of room `room` in `dir` modified since `since`, if
+/// there is one now (see [`find_published`]).
+pub fn find_room(dir: &Path, room: &str, since: SystemTime) -> Option<PathBuf> {
+    let needle = format!("roomId=\"{room}\"");
+    let mut candidates: Vec<String> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let recent = entry
+                .metadata()
+                .ok()
+                .filter(|m| m.is_file())
+                .and_then(|m| m.modified().ok())
+                .is_some_and(|modified| modified >= since);
+            (recent && name.starts_with("replay_") && is_replay_name(&name)).then_some(name)
+        })
+        .collect();
+    // Named after the room first; the first packet only for the others.
+    candidates.sort_by_key(|name| !names::names_room(name, room));
+    candidates
+        .into_iter()
+        .find(|name| names::names_room(name, room) || head(dir, name).contains(&needle))
+        .map(|name| dir.join(name))
+}
+
+/// The first bytes of a finished replay, decompressed.
+fn head(dir: &Path, name: &str) -> String {
+    let mut buf = Vec::new();
+    if let Ok(reader) = open_named(dir, name) {
+        let _ = reader.take(HEAD_BYTES).read_to_end(&mut buf);
+    }
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::io::Write;
+
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "spielleiter-archive-{name}-{}",
+            uuid::Uuid::new_v4()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn gzip(path: &Path, text: &str) {
+        let mut encoder = flate2::write::GzEncoder::new(
+            File::create(path).unwrap(),
+            flate2::Compression::default(),
+        );
+        encoder.write_all(text.as_bytes()).unwrap();
+        encoder.finish().unwrap();
+    }
+
+    #[tokio::test]
+    async fn the_replay_naming_the_room_is_found_also_gzipped() {
+        let dir = temp_dir("find");
+        let since = SystemTime::now() - Duration::from_secs(5);
+        let replay = |room: &str| format!("<protocol>\n<room roomId=\"{room}\">\n</protocol>");
+        std::fs::write(dir.join("replay_x_a_b.xml"), replay("one")).unwrap();
+        std::fs::write(dir.join("other.xml"), replay("two")).unwrap();
+        let gz = dir.join("replay_x_a_b_2.xml.gz");
+        gzip(&gz, &replay("three"));
+
+        assert_eq!(
+            find_published(&dir, "one", since).await,
+            Some(dir.join("replay_x_a_b.xml"))
+        );
+        assert_eq!(find_published(&dir, "three", since).await, Some(gz));
+        // Not a replay file name, and too old: not found.
+        assert_eq!(find_room(&dir, "two", since), None);
+        let later = SystemTime::now() + Duration::from_secs(60);
+        assert_eq!(find_room(&dir, "one", later), None);
+        // The server's names end with the room id: found by the name alone.
+        let named = dir.join("replay_x_c_d_four.xml.gz");
+        std::fs::write(&named, "not read").unwrap();
+        assert_eq!(find_published(&dir, "four", since).await, Some(named));
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_in_the_directory_is_neither_listed_nor_opened() {
+        let dir = temp_dir("links");
+        let outside = temp_dir("outside");
+        let secret = outside.join("secret.xml");
+        std::fs::write(&secret, "<protocol>\n<room roomId=\"s\">\n</protocol>").unwrap();
+        std::os::unix::fs::symlink(&secret, dir.join("replay_link.xml")).unwrap();
+        std::fs::write(dir.join("replay_real.xml"), "<protocol>\n</protocol>").unwrap();
+
+        let names: Vec<String> = list(&dir).unwrap().into_iter().map(|f| f.name).collect();
+        assert_eq!(names, ["replay_real.xml"]);
+        let refused = open_named(&dir, "replay_link.xml").err().expect("refused");
+        assert!(matches!(refused, LoadError::NotAFile(_)), "{refused:?}");
+        let refused = load_named(&dir, "replay_link.xml").expect_err("refused");
+        assert!(matches!(refused, LoadError::NotAFile(_)), "{refused:?}");
+        assert!(!refused.to_string().contains(&*outside.to_string_lossy()));
+        assert_eq!(find_room(&dir, "s", SystemTime::UNIX_EPOCH), None);
+        // The real file opens.
+        let mut text = String::new();
+        let Ok(mut real) = open_named(&dir, "replay_real.xml") else {
+            panic!("a regular replay file opens");
+        };
+        real.read_to_string(&mut text).unwrap();
+        assert_eq!(text, "<protocol>\n</protocol>");
+        std::fs::remove_dir_all(dir).ok();
+        std::fs::remove_dir_all(outside).ok();
+    }
+
+    #[test]
+    fn errors_of_a_named_replay_name_it_not_the_directory() {
+        let dir = temp_dir("errors");
+        std::fs::write(dir.join("replay_swc_2021_blokus_x.xml"), "<protocol><room").unwrap();
+        for name in [
+            "replay_swc_2021_blokus_x.xml",
+            "replay_missing.xml",
+            "../x.xml",
+        ] {
+            let error = load_named(&dir, name).expect_err("no replay");
+            let mut text = error.to_string();
+            let mut source = std::error::Error::source(&error);
+            while let Some(cause) = source {
+                text.push_str(&format!(": {cause}"));
+                source = cause.source();
+            }
+            assert!(!text.contains(&*dir.to_string_lossy()), "{text}");
+            assert!(text.contains(name.trim_start_matches("../")), "{text}");
+        }
+        assert!(
+            load_named(&dir, "replay_missing.xml")
+                .expect_err("missing")
+                .is_not_found()
+        );
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn the_cause_is_not_repeated_in_the_message() {
+        let error = load(Path::new("/nonexistent/replay.xml")).expect_err("missing");
+        assert_eq!(error.to_string(), "cannot open /nonexistent/replay.xml");
+        assert!(error.is_not_found());
+    }
+}
