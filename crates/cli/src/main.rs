@@ -8,7 +8,6 @@ mod demo;
 mod environment;
 mod health;
 mod match_command;
-mod open_files;
 mod perft;
 mod pictures;
 mod play;

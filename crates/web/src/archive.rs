@@ -170,6 +170,7 @@ mod tests {
 
     use std::{net::SocketAddr, sync::Arc};
 
+    use spielleiter_server::config::HttpPublic;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     use crate::{Access, EmbeddedWeb, WebSettings};
@@ -179,10 +180,10 @@ mod tests {
         let web = EmbeddedWeb::start(
             SocketAddr::from(([127, 0, 0, 1], 0)),
             Arc::default(),
-            WebSettings {
-                access: Access::new([127, 0, 0, 1].into(), false, None),
-                replay_dir: Some(dir.to_owned()),
-            },
+            WebSettings::new(
+                Access::new([127, 0, 0, 1].into(), HttpPublic::Auto, None),
+                Some(dir.to_owned()),
+            ),
         )
         .await
         .unwrap();
