@@ -327,11 +327,8 @@ async fn passphrase_guessing_over_http_waits_for_the_game_ports_back_off() {
         .await
         .unwrap();
     assert!(text.contains(r#""live":true"#), "{text}");
-    assert!(
-        asked.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        asked.elapsed()
-    );
+    let answered_in = asked.elapsed();
+    assert!(answered_in < Duration::from_millis(500), "{answered_in:?}");
 
     for guesser in guessers {
         guesser.await.unwrap();
@@ -341,6 +338,10 @@ async fn passphrase_guessing_over_http_waits_for_the_game_ports_back_off() {
     assert!(
         wrong as f64 <= 20.0 * elapsed,
         "{wrong} wrong guesses in {elapsed:.1} s"
+    );
+    eprintln!(
+        "8 guessers from one address for 2 s: {wrong} wrong guesses checked in {elapsed:.1} s, {} answered 429 unchecked; the right passphrase from another address in {answered_in:?}",
+        unchecked.load(Ordering::Relaxed)
     );
     assert!(wrong >= 2, "the guessers got answers: {wrong}");
     assert!(
@@ -372,8 +373,10 @@ async fn passphrase_guessing_over_http_waits_for_the_game_ports_back_off() {
 #[tokio::test]
 async fn one_address_cannot_hold_all_event_streams() {
     let server = TestServer::start(|_| {}).await;
-    let mut config = Config::default();
-    config.http_max_streams_per_ip = 2;
+    let config = Config {
+        http_max_streams_per_ip: 2,
+        ..Config::default()
+    };
     let web = web(
         &server,
         &config,

@@ -1099,7 +1099,7 @@ mod usage {
     /// Raises this process's open-files limit to its hard limit and
     /// returns the limit; `None` where it cannot be read.
     pub(super) fn raise_open_files_limit() -> Option<u64> {
-        spielleiter_server::open_files::raise().map(|limit| limit.now)
+        spielleiter_server::limits::raise_open_file_limit().map(|limit| limit.now)
     }
 
     /// Starts a new peak (`VmHWM`) at the current resident size (Linux),

@@ -348,7 +348,7 @@ async fn start_web(
 /// last file descriptor.
 fn check_open_files(config: &Config) -> anyhow::Result<()> {
     let needed = config.open_files_needed();
-    let Some(limit) = spielleiter_server::open_files::raise() else {
+    let Some(limit) = spielleiter_server::limits::raise_open_file_limit() else {
         warn!(
             needed = needed.total(),
             "the open-file limit cannot be read; the connection caps are not checked against it"

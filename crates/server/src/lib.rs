@@ -43,7 +43,6 @@ pub mod ending;
 pub mod ids;
 pub mod limits;
 pub mod lobby;
-pub mod open_files;
 pub mod outbound;
 pub mod replay;
 pub mod room;

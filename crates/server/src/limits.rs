@@ -1,7 +1,9 @@
 //! Limits per peer address: how many connections one address holds
 //! ([`AddressSlots`]), how fast it may guess the administrator passphrase
 //! ([`AuthBackoff`]), and [`LogBudget`], which keeps a flood of refusals from
-//! flooding the log.
+//! flooding the log; and the process's open-file limit, raised at start
+//! ([`raise_open_file_limit`]) so that the connection caps, not a default
+//! of 1,024, decide how many connections the server holds.
 //!
 //! An IPv6 address counts as its /64 network: one host usually has a whole
 //! /64 to pick addresses from.
@@ -278,6 +280,39 @@ impl LogBudget {
             None
         }
     }
+}
+
+/// The open-file limit before and after raising it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenFileLimit {
+    /// The soft limit the process started with.
+    pub before: u64,
+    /// The soft limit now.
+    pub now: u64,
+    /// The hard limit: the most an unprivileged process can raise to.
+    pub hard: u64,
+}
+
+/// Raises the soft open-file limit to the hard limit; `None` where the
+/// limit cannot be read (or outside Unix). A hard limit the kernel will
+/// not grant as a soft one (unlimited) leaves the soft limit as it was.
+#[cfg(unix)]
+pub fn raise_open_file_limit() -> Option<OpenFileLimit> {
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    let (before, hard) = getrlimit(Resource::RLIMIT_NOFILE).ok()?;
+    let now = if before < hard && setrlimit(Resource::RLIMIT_NOFILE, hard, hard).is_ok() {
+        hard
+    } else {
+        before
+    };
+    Some(OpenFileLimit { before, now, hard })
+}
+
+/// Raises the soft open-file limit to the hard limit; `None` where the
+/// limit cannot be read (or outside Unix).
+#[cfg(not(unix))]
+pub fn raise_open_file_limit() -> Option<OpenFileLimit> {
+    None
 }
 
 #[cfg(test)]

@@ -157,7 +157,14 @@ const sl = (() => {
     source.onerror = () => {
       if (view && view.phase === "over") return;
       // The stream does not say why it failed: ask the room itself.
-      fetchJson("/api/rooms/" + encodeURIComponent(id)).catch((error) => {
+      fetchJson("/api/rooms/" + encodeURIComponent(id)).then(() => {
+        // The room is there, yet the stream was refused for good (too many
+        // live pages from this address): say so instead of going quiet.
+        if (source.readyState === EventSource.CLOSED) {
+          showError($("error"), new Error(
+            "Live updates were refused (too many live pages open from your address?). Close one and reload this page."));
+        }
+      }).catch((error) => {
         source.close();
         showError($("error"), error);
       });

@@ -265,10 +265,19 @@ mod tests {
             IpAddr::V6(Ipv4Addr::LOCALHOST.to_ipv6_mapped()),
         ] {
             let auto = Access::new(listen, HttpPublic::Auto, None);
-            assert!(auto.may_watch(&none, GUESSER, &guard).await.unwrap());
+            assert!(
+                auto.may_watch(&none, GUESSER, &guard)
+                    .await
+                    .expect("checked")
+            );
             // Behind a reverse proxy: loopback, yet a login is asked for.
             let login = Access::new(listen, HttpPublic::LoginOnly, None);
-            assert!(!login.may_watch(&none, GUESSER, &guard).await.unwrap());
+            assert!(
+                !login
+                    .may_watch(&none, GUESSER, &guard)
+                    .await
+                    .expect("checked")
+            );
         }
         for listen in [
             OUTSIDE,
@@ -276,11 +285,26 @@ mod tests {
             IpAddr::V4(Ipv4Addr::new(192, 0, 2, 7)),
         ] {
             let auto = Access::new(listen, HttpPublic::Auto, None);
-            assert!(!auto.may_watch(&none, GUESSER, &guard).await.unwrap());
+            assert!(
+                !auto
+                    .may_watch(&none, GUESSER, &guard)
+                    .await
+                    .expect("checked")
+            );
             let login = Access::new(listen, HttpPublic::LoginOnly, None);
-            assert!(!login.may_watch(&none, GUESSER, &guard).await.unwrap());
+            assert!(
+                !login
+                    .may_watch(&none, GUESSER, &guard)
+                    .await
+                    .expect("checked")
+            );
             let everyone = Access::new(listen, HttpPublic::Everyone, None);
-            assert!(everyone.may_watch(&none, GUESSER, &guard).await.unwrap());
+            assert!(
+                everyone
+                    .may_watch(&none, GUESSER, &guard)
+                    .await
+                    .expect("checked")
+            );
         }
     }
 
@@ -290,7 +314,12 @@ mod tests {
         let access = Access::new(OUTSIDE, HttpPublic::Auto, Some("secret words".into()));
         let watch = |headers: HeaderMap| {
             let (access, guard) = (&access, &guard);
-            async move { access.may_watch(&headers, ADMIN, guard).await.unwrap() }
+            async move {
+                access
+                    .may_watch(&headers, ADMIN, guard)
+                    .await
+                    .expect("checked")
+            }
         };
         assert!(!watch(HeaderMap::new()).await);
         assert!(watch(headers(header::AUTHORIZATION, "Bearer secret words")).await);
@@ -305,7 +334,7 @@ mod tests {
         let session = access
             .log_in("secret words", ADMIN, &guard)
             .await
-            .unwrap()
+            .expect("checked")
             .expect("the passphrase")
             .to_owned();
         let cookie = format!("theme=dark; {SESSION_COOKIE}={session}");
@@ -330,7 +359,12 @@ mod tests {
         // 0, 100, 300, 700, 1500 ms: the back-off of the game port.
         assert_eq!(start.elapsed(), Duration::from_millis(1500));
         let wrong = headers(header::AUTHORIZATION, "Bearer wrong");
-        assert!(!access.may_watch(&wrong, GUESSER, &guard).await.unwrap());
+        assert!(
+            !access
+                .may_watch(&wrong, GUESSER, &guard)
+                .await
+                .expect("checked")
+        );
         assert_eq!(start.elapsed(), Duration::from_millis(3100));
         assert_eq!(failures(&stats), 6);
         // Seven waiting at once: the turns further off than the longest
@@ -349,7 +383,7 @@ mod tests {
             access
                 .log_in("secret words", ADMIN, &guard)
                 .await
-                .unwrap()
+                .expect("checked")
                 .is_some()
         );
         assert_eq!(admin_start.elapsed(), Duration::ZERO);
@@ -367,7 +401,7 @@ mod tests {
             !access
                 .may_watch(&empty_bearer, GUESSER, &guard)
                 .await
-                .unwrap()
+                .expect("checked")
         );
         // Nothing to guess: nothing counted.
         assert_eq!(failures(&stats), 0);

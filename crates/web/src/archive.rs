@@ -170,23 +170,20 @@ mod tests {
 
     use std::{net::SocketAddr, sync::Arc};
 
+    use spielleiter_server::config::HttpPublic;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-    use spielleiter_server::{Config, config::HttpPublic, limits::AuthBackoff};
-
-    use crate::{Access, EmbeddedWeb, WebLimits, WebSettings};
+    use crate::{Access, EmbeddedWeb, WebSettings};
 
     /// `GET path` on the web side of `dir`: the status and the body.
     async fn get(dir: &std::path::Path, path: &str) -> (u16, String) {
         let web = EmbeddedWeb::start(
             SocketAddr::from(([127, 0, 0, 1], 0)),
             Arc::default(),
-            WebSettings {
-                access: Access::new([127, 0, 0, 1].into(), HttpPublic::Auto, None),
-                replay_dir: Some(dir.to_owned()),
-                limits: WebLimits::default(),
-                auth: Arc::new(AuthBackoff::for_config(&Config::default())),
-            },
+            WebSettings::new(
+                Access::new([127, 0, 0, 1].into(), HttpPublic::Auto, None),
+                Some(dir.to_owned()),
+            ),
         )
         .await
         .unwrap();

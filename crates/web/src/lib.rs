@@ -72,6 +72,21 @@ pub struct WebSettings {
     pub auth: Arc<AuthBackoff>,
 }
 
+impl WebSettings {
+    /// `access` and `replay_dir` with the default limits and a back-off of
+    /// its own (not shared with a game port): for tools and tests that
+    /// serve only pages.
+    pub fn new(access: Access, replay_dir: Option<PathBuf>) -> WebSettings {
+        let config = spielleiter_server::Config::default();
+        WebSettings {
+            access,
+            replay_dir,
+            limits: WebLimits::from_config(&config),
+            auth: Arc::new(AuthBackoff::for_config(&config)),
+        }
+    }
+}
+
 /// The state every handler shares.
 #[derive(Debug)]
 pub struct App {
