@@ -556,11 +556,10 @@ fn expect_joined(message: ServerMessage) -> String {
 
 /// The Blokus position of a memento.
 pub fn blokus_of(state: &GameState) -> Blokus {
-    match state.to_game().unwrap() {
-        AnyGame::Blokus2021(game) => game,
-        #[allow(unreachable_patterns)]
-        other => panic!("expected a Blokus 2021 state, got {other:?}"),
-    }
+    let AnyGame::Blokus2021(game) = state.to_game().unwrap() else {
+        panic!("expected a Blokus 2021 state, got {state:?}");
+    };
+    game
 }
 
 /// The first legal move of the colour on turn (in generator order), as a

@@ -330,7 +330,10 @@ spielleiter_rules::for_each_game!(perft_catalogue);
 /// # Errors
 ///
 /// Options only the hosted games take.
-#[allow(dead_code, reason = "only the test games (feature test-games of the rules) use it")]
+#[allow(
+    dead_code,
+    reason = "only the test games (feature test-games of the rules) use it"
+)]
 pub fn generic_report(game_type: GameType, args: &PerftArgs) -> anyhow::Result<()> {
     if args.start_piece.is_some()
         || args.start_line.is_some()

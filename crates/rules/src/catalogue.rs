@@ -574,7 +574,7 @@ impl FromStr for GameType {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::blokus::{Blokus, Blokus2027, Color, Mistake, Move, PieceKind};
+    use crate::blokus::{self, Blokus, Blokus2027, Color, Mistake, Move, PieceKind};
 
     #[test]
     fn game_type_ids_round_trip() {
@@ -587,6 +587,22 @@ mod tests {
         assert!(GameType::Blokus2021.is_listed());
         assert_eq!(GameType::from_id("SWC_2021_BLOKUS"), None);
         assert_eq!("chess".parse::<GameType>(), Err(UnknownGameType));
+    }
+
+    #[test]
+    fn every_game_has_one_title_and_its_variant_name() {
+        for (i, &game_type) in GameType::ALL.iter().enumerate() {
+            assert!(!game_type.title().is_empty(), "{game_type}");
+            assert_eq!(format!("{game_type:?}"), game_type.variant());
+            for &other in &GameType::ALL[i + 1..] {
+                assert_ne!(game_type.title(), other.title());
+            }
+        }
+        assert_eq!(GameType::Blokus2021.title(), "Blokus 2021");
+        assert_eq!(
+            <entry::Blokus2027 as CatalogueEntry>::GAME_TYPE,
+            GameType::Blokus2027
+        );
     }
 
     #[test]

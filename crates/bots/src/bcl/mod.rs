@@ -6,14 +6,12 @@ mod greedy;
 mod illegal;
 mod random;
 
+use crate::{Bot, BotKind, GameBots};
 pub use greedy::GreedyBot;
 pub use illegal::IllegalBot;
 use rand_pcg::Pcg64;
 pub use random::RandomBot;
-use spielleiter_rules::blokus::bcl::Bcl;
-use spielleiter_rules::entry;
-
-use crate::{Bot, BotKind, GameBots};
+use spielleiter_rules::{blokus::bcl::Bcl, entry};
 
 /// The bot of `kind`, seeded with `seed` where it draws at random (the bot
 /// catalogue's entry for this game).

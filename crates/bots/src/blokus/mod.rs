@@ -11,12 +11,12 @@ mod random;
 pub use greedy::GreedyBot;
 use rand_pcg::Pcg64;
 pub use random::RandomBot;
-use spielleiter_rules::entry;
 use spielleiter_rules::{
     Game,
     blokus::{
         Board, Classic, ClassicPlayers, Color, ColorSet, Move, MoveList, SwcBlokus, SwcVariant,
     },
+    entry,
     polyomino::Bitboard,
 };
 

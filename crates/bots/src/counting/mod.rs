@@ -3,8 +3,7 @@
 
 use rand::{Rng, RngExt};
 use rand_pcg::Pcg64;
-use spielleiter_rules::entry;
-use spielleiter_rules::counting::{Count, Counting};
+use spielleiter_rules::{entry, counting::{Count, Counting}};
 
 use crate::{Bot, BotKind, GameBots};
 

@@ -7,8 +7,10 @@ mod random;
 pub use greedy::GreedyBot;
 use rand_pcg::Pcg64;
 pub use random::RandomBot;
-use spielleiter_rules::entry;
-use spielleiter_rules::ostseeschach::{Move, Ostseeschach};
+use spielleiter_rules::{
+    entry,
+    ostseeschach::{Move, Ostseeschach},
+};
 
 use crate::{Bot, BotKind, GameBots};
 

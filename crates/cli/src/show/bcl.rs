@@ -2,11 +2,9 @@
 //! corner and cells as points. Its board is drawn by the renderer
 //! (`spielleiter-render`).
 
-use spielleiter_protocol::Decimal;
-use spielleiter_rules::blokus::bcl::BclPlayer;
-use spielleiter_rules::entry;
-
 use super::{GameView, Presentation};
+use spielleiter_protocol::Decimal;
+use spielleiter_rules::{blokus::bcl::BclPlayer, entry};
 
 /// The [`Presentation`] of `blokus_bcl`.
 #[derive(Clone, Copy, Debug)]

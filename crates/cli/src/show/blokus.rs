@@ -2,11 +2,12 @@
 //! as teams with their colours, classic Blokus with seats, colours, points
 //! and places. Their boards are drawn by the renderer (`spielleiter-render`).
 
-use spielleiter_protocol::{Decimal, seats::seat_label};
-use spielleiter_rules::blokus::{ClassicPlayers, Color, Team};
-use spielleiter_rules::entry;
-
 use super::{GameView, Presentation};
+use spielleiter_protocol::{Decimal, seats::seat_label};
+use spielleiter_rules::{
+    blokus::{ClassicPlayers, Color, Team},
+    entry,
+};
 
 /// The [`Presentation`] of the Blokus seasons.
 #[derive(Clone, Copy, Debug)]

@@ -1,7 +1,7 @@
 //! The three-seat test game (`test_counting`) in the terminal: the plain
 //! view and perft's generic count.
 
-use spielleiter_rules::entry;
+use spielleiter_rules::{CatalogueEntry, entry};
 
 use super::{GameView, Plain, Presentation};
 use crate::perft::{PerftArgs, PerftReport, generic_report};

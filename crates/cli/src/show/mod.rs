@@ -42,7 +42,10 @@ pub trait Presentation: Sync {
 }
 
 /// The plain presentation, for games that want no more (the test games).
-#[allow(dead_code, reason = "only the test games (feature test-games of the rules) use it")]
+#[allow(
+    dead_code,
+    reason = "only the test games (feature test-games of the rules) use it"
+)]
 pub struct Plain;
 
 impl Presentation for Plain {}

@@ -3,8 +3,7 @@
 //! drawn by the renderer (`spielleiter-render`).
 
 use spielleiter_protocol::Decimal;
-use spielleiter_rules::entry;
-use spielleiter_rules::ostseeschach::Team;
+use spielleiter_rules::{entry, ostseeschach::Team};
 
 use super::{GameView, Presentation};
 
