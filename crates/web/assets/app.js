@@ -4,15 +4,9 @@
 "use strict";
 
 const sl = (() => {
-  const GAME_NAMES = {
-    swc_2021_blokus: "Blokus 2021",
-    swc_2027_blokus: "Blokus 2027",
-    swc_2022_ostseeschach: "Ostseeschach",
-    blokus_classic: "Blokus (4 players)",
-    blokus_classic_3: "Blokus (3 players)",
-    blokus_classic_2: "Blokus (2 players)",
-    blokus_bcl: "Blokus Champions League",
-  };
+  // The hosted games' titles by id, from the server (`/api/games`), which
+  // takes them from the rules catalogue; filled before a page starts.
+  const gameTitles = {};
 
   const $ = (id) => document.getElementById(id);
 
@@ -29,7 +23,7 @@ const sl = (() => {
   }
 
   function gameName(id) {
-    return GAME_NAMES[id] || id || "unknown game";
+    return gameTitles[id] || id || "unknown game";
   }
 
   function when(seconds) {
@@ -226,5 +220,22 @@ const sl = (() => {
     $("failed").hidden = !location.search.includes("failed");
   }
 
-  return { indexPage, roomPage, replaysPage, replayPage, loginPage };
+  /** `page`, started once the games' titles are known (without them, if
+   * the server does not answer: then the pages show the games' ids). */
+  function withTitles(page) {
+    return () => fetchJson("/api/games")
+      .then((games) => {
+        for (const game of games) gameTitles[game.id] = game.title;
+      })
+      .catch(() => {})
+      .then(page);
+  }
+
+  return {
+    indexPage: withTitles(indexPage),
+    roomPage: withTitles(roomPage),
+    replaysPage: withTitles(replaysPage),
+    replayPage: withTitles(replayPage),
+    loginPage,
+  };
 })();

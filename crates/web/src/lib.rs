@@ -19,6 +19,7 @@
 //! | `/login` | the administrator's login (see [`access`]) |
 //! | `/api/rooms`, `/api/rooms/{id}`, `/api/rooms/{id}/events`, `/api/rooms/{id}/board.svg` | the rooms' JSON, event stream and board |
 //! | `/api/replays`, `/api/replays/{name}` | the replays' JSON |
+//! | `/api/games` | the hosted games' ids and titles ([`games`]) |
 //! | `/metrics` | Prometheus text ([`metrics`]) |
 //! | `/healthz` | `ok` |
 //!
@@ -28,6 +29,7 @@
 pub mod access;
 pub mod archive;
 pub mod error;
+pub mod games;
 pub mod live;
 pub mod metrics;
 mod pages;
@@ -98,6 +100,7 @@ pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
         .route("/api/rooms/{id}/board.svg", get(live::board))
         .route("/api/replays", get(archive::list))
         .route("/api/replays/{name}", get(archive::replay))
+        .route("/api/games", get(games::list))
         .route("/metrics", get(metrics::metrics))
         .route("/healthz", get(pages::health))
         .with_state(app)
