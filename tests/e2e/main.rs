@@ -34,3 +34,5 @@ mod bcl;
 mod web;
 // Classic Blokus for 4, 3 and 2 players: bad input next to a reference game.
 mod classic;
+// The toy game of the README's "Adding a game" (tic-tac-toe, test-only).
+mod tictactoe;

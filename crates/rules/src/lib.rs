@@ -49,6 +49,8 @@ pub mod counting;
 pub mod game;
 pub mod ostseeschach;
 pub mod polyomino;
+#[cfg(feature = "test-games")]
+pub mod tictactoe;
 
 pub use catalogue::{
     AnyGame, AnyMistake, AnyMove, CatalogueEntry, GameType, League, Ranking, UnknownGameType, entry,

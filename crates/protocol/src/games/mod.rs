@@ -30,6 +30,7 @@ pub mod blokus2027;
 pub mod blokus_classic;
 spielleiter_rules::test_games! {
     pub mod counting;
+    pub mod tictactoe;
 }
 pub mod ostseeschach2022;
 
