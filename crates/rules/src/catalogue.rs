@@ -131,6 +131,7 @@ macro_rules! catalogue {
                     $($(#[cfg($cfg)])? GameType::$variant => stringify!($variant),)*
                 }
             }
+
             /// Whether lists of the hosted games (such as the error for an
             /// unknown game type) name this game; test-only games are not
             /// named.
