@@ -36,3 +36,5 @@ mod web;
 mod web_limits;
 // Classic Blokus for 4, 3 and 2 players: bad input next to a reference game.
 mod classic;
+// The toy game of the README's "Adding a game" (tic-tac-toe, test-only).
+mod tictactoe;

@@ -83,6 +83,31 @@ async fn until_over(stream: &mut Events) -> Vec<serde_json::Value> {
     views
 }
 
+/// The pages name games by the titles the server gives: the rules
+/// catalogue's, every hosted game once (a test build's test games too).
+#[tokio::test]
+async fn the_games_titles_come_from_the_catalogue() {
+    let server = TestServer::start(|_| {}).await;
+    let (_web, addr) = web(&server, LOOPBACK, open_access()).await;
+    let answer = http::get(addr, "/api/games").await;
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.content_type, "application/json");
+    let games = answer.json();
+    let games = games.as_array().expect("a list");
+    assert_eq!(games.len(), spielleiter_rules::GameType::ALL.len());
+    for game_type in spielleiter_rules::GameType::ALL {
+        assert!(
+            games
+                .iter()
+                .any(|g| g["id"] == game_type.id() && g["title"] == game_type.title()),
+            "{game_type}"
+        );
+    }
+    assert!(games.iter().any(|g| g["title"] == "Tic-tac-toe (test)"));
+    let script = http::get(addr, "/assets/app.js").await.text();
+    assert!(script.contains("/api/games") && !script.contains("Blokus 2021"));
+}
+
 #[tokio::test]
 async fn every_route_answers_with_its_content_type_and_the_pages_json() {
     let server = TestServer::start(|_| {}).await;

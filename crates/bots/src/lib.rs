@@ -48,6 +48,7 @@ pub mod blokus;
 mod catalogue;
 spielleiter_rules::test_games! {
     pub mod counting;
+    pub mod tictactoe;
 }
 mod kind;
 pub mod ostseeschach2022;

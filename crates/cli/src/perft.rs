@@ -19,6 +19,9 @@
 //! (`blokus_bcl`) takes a move file in its own notation and counts as the
 //! Blokus seasons do (one node per distinct kind and fields, stuck players
 //! skipped without a node).
+//!
+//! Each game's report is its [`PerftReport`]; [`run`] is generated from
+//! the rules catalogue's list, so a game without one does not compile.
 
 use std::{fmt::Write as _, path::PathBuf, time::Instant};
 

@@ -35,6 +35,7 @@
 pub mod blokus;
 spielleiter_rules::test_games! {
     mod counting;
+    mod tictactoe;
 }
 pub mod ostseeschach;
 #[cfg(feature = "png")]

@@ -131,6 +131,7 @@ macro_rules! catalogue {
                     $($(#[cfg($cfg)])? GameType::$variant => stringify!($variant),)*
                 }
             }
+
             /// Whether lists of the hosted games (such as the error for an
             /// unknown game type) name this game; test-only games are not
             /// named.
@@ -479,6 +480,18 @@ macro_rules! __game_list {
                 move_time_ms: (2000, 10000),
                 game: $crate::counting::Counting,
                 new: $crate::counting::Counting::new_random,
+            }
+            /// Tic-tac-toe for two seats, for tests only (feature `test-games`):
+            /// the toy game of the README's "Adding a game".
+            #[cfg($test_games)]
+            TestTicTacToe {
+                listed: false,
+                id: "test_tictactoe",
+                title: "Tic-tac-toe (test)",
+                players: 2,
+                move_time_ms: (2000, 10000),
+                game: $crate::tictactoe::TicTacToe,
+                new: $crate::tictactoe::TicTacToe::new_game,
             }
         }
     };

@@ -56,6 +56,8 @@ pub mod names;
 pub mod ostseeschach;
 pub mod polyomino;
 pub mod team;
+#[cfg(feature = "test-games")]
+pub mod tictactoe;
 
 pub use catalogue::{
     AnyGame, AnyMistake, AnyMove, CatalogueEntry, GameType, League, Ranking, UnknownGameType, entry,

@@ -13,6 +13,7 @@ pub mod bcl;
 pub mod blokus;
 spielleiter_rules::test_games! {
     mod counting;
+    mod tictactoe;
 }
 pub mod ostseeschach2022;
 

@@ -30,6 +30,7 @@ pub mod blokus2027;
 pub mod blokus_classic;
 spielleiter_rules::test_games! {
     pub mod counting;
+    pub mod tictactoe;
 }
 pub mod ostseeschach2022;
 
@@ -133,6 +134,9 @@ pub trait WireEntry: CatalogueEntry {
     type Move;
 }
 
+// A game's result is built here rather than with the result shapes
+// (`result.rs`): it needs the game's dialect and score definition, and the
+// dialects and games build on the result shapes, not the other way round.
 impl GameResult {
     /// The result of a game of `game`, worded and laid out in its season's
     /// dialect: the definition is the win points and the game's fragments,

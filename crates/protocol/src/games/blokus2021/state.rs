@@ -4,9 +4,9 @@
 
 use spielleiter_rules::blokus::{Setup, Team};
 
-use super::MOVE_CLASSES;
 use crate::{
     error::DecodeError,
+    games::blokus::MoveClasses,
     games::blokus::state::{
         read_setup, write_board, write_last_move, write_last_move_mono, write_shape_lists,
         write_valid_colors,
@@ -37,7 +37,11 @@ impl State {
 
 /// Writes `<state class="state" …>` with every child in the official order
 /// (`blokus-2021.md` §6).
-pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) {
+pub(crate) fn write_state<S: ByteSink>(
+    w: &mut XmlWriter<'_, S>,
+    state: &State,
+    classes: &MoveClasses,
+) {
     let setup = &state.setup;
     w.start("state");
     w.attr_raw("class", "state");
@@ -56,16 +60,20 @@ pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) 
         w.close(element);
     }
     write_board(w, setup);
-    write_last_move(w, setup, &MOVE_CLASSES);
+    write_last_move(w, setup, classes);
     write_last_move_mono(w, setup);
     w.close("state");
 }
 
 /// Reads a `<state>` element. Children may come in any order; unknown ones
 /// are skipped; missing collections are empty.
-pub(crate) fn read_state(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<State, DecodeError> {
+pub(crate) fn read_state(
+    r: &mut XmlReader<'_>,
+    el: Element<'_>,
+    classes: &MoveClasses,
+) -> Result<State, DecodeError> {
     let mut display_names = [String::new(), String::new()];
-    let setup = read_setup(r, el, &MOVE_CLASSES, |r, child| {
+    let setup = read_setup(r, el, classes, |r, child| {
         if let name @ ("first" | "second") = child.name() {
             let index = usize::from(name == "second");
             display_names[index] = child

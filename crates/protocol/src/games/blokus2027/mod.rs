@@ -78,11 +78,11 @@ impl BlokusSeason for Blokus2027 {
     }
 
     fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) {
-        state::write_state(w, state);
+        state::write_state(w, state, &MOVE_CLASSES);
     }
 
     fn read_state(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<State, DecodeError> {
-        state::read_state(r, el)
+        state::read_state(r, el, &MOVE_CLASSES)
     }
 
     fn mistake_text(mistake: Mistake) -> &'static str {

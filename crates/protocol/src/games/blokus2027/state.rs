@@ -5,9 +5,9 @@
 
 use spielleiter_rules::blokus::{Setup, Team};
 
-use super::MOVE_CLASSES;
 use crate::{
     error::DecodeError,
+    games::blokus::MoveClasses,
     games::blokus::state::{
         read_setup, write_board, write_last_move, write_last_move_mono, write_shape_lists,
         write_valid_colors,
@@ -26,7 +26,11 @@ pub struct State {
 }
 
 /// Writes `<state class="state" …>` in the 2027 layout.
-pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) {
+pub(crate) fn write_state<S: ByteSink>(
+    w: &mut XmlWriter<'_, S>,
+    state: &State,
+    classes: &MoveClasses,
+) {
     let setup = &state.setup;
     w.start("state");
     w.attr_raw("class", "state");
@@ -35,7 +39,7 @@ pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) 
     w.attr_raw("startPiece", setup.start_piece.name());
     w.attr_int("round", i64::from(setup.round()));
     w.open();
-    write_last_move(w, setup, &MOVE_CLASSES);
+    write_last_move(w, setup, classes);
     write_board(w, setup);
     write_last_move_mono(w, setup);
     write_shape_lists(w, setup);
@@ -45,7 +49,11 @@ pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) 
 
 /// Reads a `<state>` element. Children may come in any order; unknown ones
 /// are skipped; missing collections are empty.
-pub(crate) fn read_state(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<State, DecodeError> {
-    let setup = read_setup(r, el, &MOVE_CLASSES, |r, child| r.skip(child))?;
+pub(crate) fn read_state(
+    r: &mut XmlReader<'_>,
+    el: Element<'_>,
+    classes: &MoveClasses,
+) -> Result<State, DecodeError> {
+    let setup = read_setup(r, el, classes, |r, child| r.skip(child))?;
     Ok(State { setup })
 }

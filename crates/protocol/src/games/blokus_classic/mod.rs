@@ -146,11 +146,11 @@ impl<const SEATS: usize> WireGame for ClassicWire<SEATS> {
     }
 
     fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) {
-        state::write_state(w, state);
+        state::write_state(w, state, &MOVE_CLASSES);
     }
 
     fn read_state(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<State, DecodeError> {
-        state::read_state(r, el, players_of::<SEATS>())
+        state::read_state(r, el, players_of::<SEATS>(), &MOVE_CLASSES)
     }
 
     fn is_move_class(class: &str) -> bool {

@@ -4,9 +4,9 @@
 
 use spielleiter_rules::blokus::{ClassicPlayers, ClassicSetup};
 
-use super::MOVE_CLASSES;
 use crate::{
     error::DecodeError,
+    games::blokus::MoveClasses,
     games::blokus::state::{
         read_parts, read_turn, write_board, write_last_move, write_last_move_mono,
         write_shape_lists, write_valid_colors,
@@ -35,7 +35,11 @@ pub struct State {
 
 /// Writes `<state class="state" turn round>` with the 2021 children in the
 /// 2021 order, a player element per seat.
-pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) {
+pub(crate) fn write_state<S: ByteSink>(
+    w: &mut XmlWriter<'_, S>,
+    state: &State,
+    classes: &MoveClasses,
+) {
     let setup = &state.setup;
     w.start("state");
     w.attr_raw("class", "state");
@@ -60,7 +64,7 @@ pub(crate) fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &State) 
         w.close(element);
     }
     write_board(w, setup);
-    write_last_move(w, setup, &MOVE_CLASSES);
+    write_last_move(w, setup, classes);
     write_last_move_mono(w, setup);
     w.close("state");
 }
@@ -72,10 +76,11 @@ pub(crate) fn read_state(
     r: &mut XmlReader<'_>,
     el: Element<'_>,
     players: ClassicPlayers,
+    classes: &MoveClasses,
 ) -> Result<State, DecodeError> {
     let turn = read_turn(&el)?;
     let mut display_names = vec![String::new(); players.count()];
-    let parts = read_parts(r, el, &MOVE_CLASSES, |r, child| {
+    let parts = read_parts(r, el, classes, |r, child| {
         let seat = PLAYER_ELEMENTS.iter().position(|&e| e == child.name());
         if let Some(name) = seat.and_then(|seat| display_names.get_mut(seat)) {
             *name = child
