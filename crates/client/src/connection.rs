@@ -5,7 +5,10 @@
 //! a packet is cut out of the read buffer without copying (the frame shares
 //! its bytes) and every request is encoded into the same write buffer.
 
-use std::collections::VecDeque;
+use std::{
+    collections::VecDeque,
+    net::{IpAddr, SocketAddr},
+};
 
 use bytes::BytesMut;
 use spielleiter_protocol::{
@@ -32,6 +35,46 @@ pub struct Prepared {
     pub room_id: String,
     /// One reservation code per reserved slot, in slot order.
     pub reservations: Vec<String>,
+}
+
+/// An address to connect to, as a person writes it in a message
+/// (`localhost:13050`, `[::1]:13050`), not as Rust debug-prints it.
+pub trait ServerAddress: ToSocketAddrs {
+    /// The address as `HOST:PORT`.
+    fn describe(&self) -> String;
+}
+
+impl ServerAddress for SocketAddr {
+    fn describe(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl ServerAddress for &str {
+    fn describe(&self) -> String {
+        (*self).to_owned()
+    }
+}
+
+impl ServerAddress for String {
+    fn describe(&self) -> String {
+        self.clone()
+    }
+}
+
+impl ServerAddress for (&str, u16) {
+    fn describe(&self) -> String {
+        match self.0.contains(':') {
+            true => format!("[{}]:{}", self.0, self.1),
+            false => format!("{}:{}", self.0, self.1),
+        }
+    }
+}
+
+impl ServerAddress for (IpAddr, u16) {
+    fn describe(&self) -> String {
+        SocketAddr::from(*self).to_string()
+    }
 }
 
 /// A client connection: a TCP stream speaking the protocol.
@@ -74,10 +117,8 @@ impl Connection {
     /// # Errors
     ///
     /// [`ClientError::Connect`] if the connection cannot be opened.
-    pub async fn connect(
-        addr: impl ToSocketAddrs + std::fmt::Debug,
-    ) -> Result<Connection, ClientError> {
-        let described = format!("{addr:?}");
+    pub async fn connect(addr: impl ServerAddress) -> Result<Connection, ClientError> {
+        let described = addr.describe();
         let stream = TcpStream::connect(addr)
             .await
             .map_err(|cause| ClientError::Connect {

@@ -103,7 +103,7 @@ pub async fn replay(
         Err(LoadError::BadName(name)) => Err(ApiError::NotFound(format!(
             "{name:?} is not a replay's name"
         ))),
-        Err(LoadError::Open { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+        Err(LoadError::Open { cause, .. }) if cause.kind() == std::io::ErrorKind::NotFound => {
             Err(ApiError::NotFound("no such replay".to_owned()))
         }
         Err(e) => Err(ApiError::Unreadable(e.to_string())),

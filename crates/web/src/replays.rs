@@ -41,21 +41,23 @@ pub enum LoadError {
     #[error("{0:?} is not the name of a finished replay")]
     BadName(String),
     /// The file cannot be opened.
-    #[error("cannot open {path}: {source}")]
+    #[error("cannot open {path}: {cause}")]
     Open {
         /// The file.
         path: PathBuf,
-        /// Why.
-        source: std::io::Error,
+        /// Why (in the message, so not also a `source`: an error chain
+        /// prints every cause once).
+        cause: std::io::Error,
     },
     /// The file is no replay of any hosted game.
-    #[error("{path} is no replay of a hosted game: {source}")]
+    #[error("{path} is no replay of a hosted game: {cause}")]
     Read {
         /// The file.
         path: PathBuf,
         /// What went wrong reading it as a replay of the game its name
-        /// names (or of the first game tried).
-        source: ReplayError,
+        /// names (or of the first game tried); in the message, not a
+        /// `source`.
+        cause: ReplayError,
     },
     /// A recorded state is not a consistent position.
     #[error("{path}: state {index} is not a consistent position: {reason}")]
@@ -175,32 +177,32 @@ pub fn load(path: &Path) -> Result<LoadedReplay, LoadError> {
     for game in candidates {
         match read(path, game) {
             Ok(replay) => return positions(path, game, replay),
-            Err(LoadError::Read { source, .. }) => {
-                first_error.get_or_insert(source);
+            Err(LoadError::Read { cause, .. }) => {
+                first_error.get_or_insert(cause);
             }
             Err(other) => return Err(other),
         }
     }
     Err(LoadError::Read {
         path: path.to_owned(),
-        source: first_error
+        cause: first_error
             .unwrap_or_else(|| ReplayError::Io(std::io::Error::other("no hosted game to try"))),
     })
 }
 
 fn read(path: &Path, game: GameType) -> Result<spielleiter_protocol::Replay, LoadError> {
-    let file = File::open(path).map_err(|source| LoadError::Open {
+    let file = File::open(path).map_err(|cause| LoadError::Open {
         path: path.to_owned(),
-        source,
+        cause,
     })?;
     let input: Box<dyn Read> = if path.extension().is_some_and(|e| e == "gz") {
         Box::new(GzDecoder::new(BufReader::new(file)))
     } else {
         Box::new(file)
     };
-    read_replay(input, game).map_err(|source| LoadError::Read {
+    read_replay(input, game).map_err(|cause| LoadError::Read {
         path: path.to_owned(),
-        source,
+        cause,
     })
 }
 
