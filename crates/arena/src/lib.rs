@@ -47,7 +47,9 @@ pub use record::{Cause, GameRecord, MatchKey, ResultsFile};
 pub use runner::{MatchObserver, MatchReport, Quiet, run_match};
 pub use settings::{MatchSettings, PlayerSpec, Program, ProgramError, distinct_names};
 pub use standings::{Rating, Standing, Standings};
-pub use stats::{EloDifference, PlayerStats, Significance, Summary, significantly_better};
+pub use stats::{
+    EloDifference, PlayerStats, Significance, Summary, never_joined, significantly_better,
+};
 pub use store::{GameStore, MemoryStore};
 pub use tournament::{
     Table, TournamentObserver, TournamentReport, TournamentSettings, run_tournament,

@@ -148,7 +148,10 @@ impl TerminalProgress {
         self.done = done;
         self.total = done + to_play;
         if done > 0 {
-            println!("resuming: {done} games recorded, {to_play} to play");
+            println!(
+                "resuming: {} recorded, {to_play} to play",
+                crate::stats::games_text(done)
+            );
         }
         if self.bar {
             self.draw_bar(status);
@@ -172,7 +175,7 @@ impl TerminalProgress {
             let eta = self.eta().map_or_else(String::new, |eta| {
                 format!(", about {} left", duration_text(eta))
             });
-            eprintln!("progress: {}/{} games{eta}", self.done, self.total);
+            eprintln!("progress: {} of {} games{eta}", self.done, self.total);
         }
     }
 }

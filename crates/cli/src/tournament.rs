@@ -12,7 +12,7 @@ use spielleiter_arena::{
 };
 use spielleiter_rules::GameType;
 
-use crate::arena_options::{GameOptions, Venue, interrupt, prepare};
+use crate::arena_options::{GameOptions, Interrupted, Venue, interrupt, prepare};
 
 /// Options of a tournament. `-h` is the host, as for `match`; help is
 /// `--help`.
@@ -56,7 +56,12 @@ pub struct TournamentArgs {
     #[arg(short = 'h', long, requires = "admin_passphrase")]
     host: Option<String>,
     /// Port of the running server [default with --host: 13050].
-    #[arg(short, long, requires = "admin_passphrase")]
+    #[arg(
+        short,
+        long,
+        requires = "admin_passphrase",
+        allow_negative_numbers = true
+    )]
     port: Option<u16>,
     /// Administrator passphrase of the running server.
     #[arg(
@@ -128,6 +133,13 @@ async fn run_async(args: &TournamentArgs) -> anyhow::Result<()> {
             config: args.config.as_deref(),
         }
     };
+    // Found before anything starts, so that a typo is one message.
+    for player in &players {
+        player
+            .program
+            .check_startable()
+            .map_err(|why| anyhow::anyhow!("player {}: {why}", player.name))?;
+    }
     let (server, mut template) = prepare(venue, Vec::new(), &args.options).await?;
     template.game = args.game;
     template.parallel = args.parallel;
@@ -186,11 +198,12 @@ async fn run_async(args: &TournamentArgs) -> anyhow::Result<()> {
         json.display()
     );
     if report.interrupted {
-        anyhow::bail!(
+        return Err(Interrupted(format!(
             "interrupted after {} of {} games; run the same command again to continue",
             report.records.len(),
             report.scheduled
-        );
+        ))
+        .into());
     }
     Ok(())
 }
