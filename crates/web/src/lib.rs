@@ -100,6 +100,7 @@ pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
         .route("/api/replays/{name}", get(archive::replay))
         .route("/metrics", get(metrics::metrics))
         .route("/healthz", get(pages::health))
+        .fallback(pages::not_found)
         .with_state(app)
 }
 

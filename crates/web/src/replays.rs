@@ -151,7 +151,16 @@ pub fn list(dir: &Path) -> std::io::Result<Vec<ReplayFile>> {
 /// [`load`].
 pub fn load_named(dir: &Path, name: &str) -> Result<LoadedReplay, LoadError> {
     if !is_replay_name(name) {
-        return Err(LoadError::BadName(name.to_owned()));
+        // `NAME` without its ending, as a replay is named in the logs and
+        // the README: the file it names, plain or compressed.
+        let whole = [".xml", ".xml.gz"]
+            .iter()
+            .map(|ending| format!("{name}{ending}"))
+            .find(|whole| is_replay_name(whole) && dir.join(whole).is_file());
+        return match whole {
+            Some(whole) => load(&dir.join(whole)),
+            None => Err(LoadError::BadName(name.to_owned())),
+        };
     }
     load(&dir.join(name))
 }
