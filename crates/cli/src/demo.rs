@@ -121,6 +121,7 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
     let labels = Labels {
         names: names.to_vec(),
         notes: Vec::new(),
+        ended: report.result.is_some(),
     };
     let color = std::io::stdout().is_terminal();
     println!("\n{}", picture(&position, &labels).text(color));

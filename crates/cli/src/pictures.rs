@@ -102,6 +102,7 @@ fn labels(replay: &LoadedReplay, index: usize) -> Labels {
     Labels {
         names: replay.names.clone(),
         notes,
+        ended: last && replay.result.is_some(),
     }
 }
 

@@ -24,7 +24,7 @@
 //! use spielleiter_rules::{AnyGame, blokus::{Blokus, PieceKind}};
 //!
 //! let game = AnyGame::Blokus2021(Blokus::new(PieceKind::PentoL));
-//! let labels = Labels { names: vec!["alice".into(), "bob".into()], notes: vec![] };
+//! let labels = Labels { names: vec!["alice".into(), "bob".into()], ..Labels::default() };
 //! let svg = picture(&game, &labels).svg();
 //! assert!(svg.starts_with("<svg") && svg.contains("alice"));
 //! ```
@@ -54,6 +54,10 @@ pub struct Labels {
     pub names: Vec<String>,
     /// Lines under the seats, e.g. the result.
     pub notes: Vec<String>,
+    /// The game has ended although the position may not say so: a
+    /// disqualification, a timeout or a cancel ends a game the rules would
+    /// go on with. Nobody is then to move, and the heading says so.
+    pub ended: bool,
 }
 
 /// The picture of a position, ready to be drawn.
@@ -94,7 +98,7 @@ pub fn picture(game: &AnyGame, labels: &Labels) -> Picture {
 
 /// The seats and scores of any game, with no board.
 fn seats_only(game: &AnyGame, labels: &Labels) -> Picture {
-    let over = game.is_over();
+    let over = game.is_over() || labels.ended;
     let seats = (0..game.player_count())
         .map(|seat| SeatLine {
             name: seat_name(&labels.names, seat),
@@ -107,7 +111,7 @@ fn seats_only(game: &AnyGame, labels: &Labels) -> Picture {
                 .collect::<Vec<_>>()
                 .join(" · "),
             gems: 0,
-            to_move: game.player_to_move() == Some(seat),
+            to_move: !over && game.player_to_move() == Some(seat),
         })
         .collect();
     let game_id = game.game_type().id();
@@ -122,5 +126,6 @@ fn seats_only(game: &AnyGame, labels: &Labels) -> Picture {
         board: Board::new(0, 0, 0, Ground::Grid, &[]),
         seats,
         notes: labels.notes.clone(),
+        letters_key: None,
     })
 }

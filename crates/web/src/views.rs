@@ -329,10 +329,14 @@ pub fn result(result: &GameResult, names: &[String]) -> ResultView {
     }
 }
 
-/// The board of `game` as SVG, with the players' names and notes.
+/// The board of `game` as SVG, with the players' names and notes (the
+/// result's, once the game has ended).
 pub fn board_svg(game: &AnyGame, names: &[String], notes: Vec<String>) -> String {
+    // The notes are the result's, given once there is one: the game has
+    // ended then, whatever the position says (a disqualification).
     let labels = Labels {
         names: names.to_vec(),
+        ended: !notes.is_empty(),
         notes,
     };
     picture(game, &labels).svg()
