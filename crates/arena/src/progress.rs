@@ -135,6 +135,9 @@ pub fn game_line(record: &GameRecord, number: u32, total: u32) -> String {
         .zip(record.causes.iter().zip(&record.reasons))
     {
         if *cause != crate::record::Cause::Regular {
+            // The results file keeps the server's (official, German) text;
+            // the terminal reads English.
+            let reason = spielleiter_protocol::english::english(reason);
             line.push_str(&format!("; {name}: {} {reason}", cause.name()));
         }
     }
