@@ -145,7 +145,7 @@ const ENGLISH: &[(&str, &str)] = &[
     ("Leichtfiguren Vorne", "light pieces ahead"),
     ("Siegpunkte", "win points"),
     ("Bernsteine", "ambers"),
-    ("Gewinner", "winner"),
+    ("Gewinner", "win points"),
     ("∅ Punkte", "mean points"),
     ("∅ Platz", "mean place"),
     ("Punkte", "points"),

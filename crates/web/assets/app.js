@@ -111,13 +111,13 @@ const sl = (() => {
     const rows = result.scores.map((score, seat) => el("tr", {},
       el("td", {}, names[seat] || seat),
       el("td", {}, score.cause),
-      el("td", { class: "number" }, score.parts.join(" · ")),
+      el("td", { class: "number" }, score.score || score.parts.join(" · ")),
       el("td", { class: "muted" }, score.reason)));
     return [
       el("h2", {}, "Result: " + result.summary),
       el("table", { class: "result" },
         el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Cause"),
-          el("th", { class: "number" }, result.definition.join(" · ")), el("th", {}, "Reason"))),
+          el("th", { class: "number" }, "Score"), el("th", {}, "Reason"))),
         el("tbody", {}, ...rows)),
     ];
   }

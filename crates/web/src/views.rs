@@ -48,6 +48,9 @@ pub struct ScoreView {
     pub reason: String,
     /// The parts of the score as text (win points first).
     pub parts: Vec<String>,
+    /// The same parts for people, each with its name: `2 win points · 85
+    /// points · place 1`.
+    pub score: String,
 }
 
 /// A game's result.
@@ -123,7 +126,7 @@ fn part_label(fragment: &str) -> String {
 
 /// `81 points · place 2`: each part with its label (a place reads better
 /// with the number after it).
-fn score_text(points: &[i64], labels: &[String]) -> String {
+fn score_text(points: &[impl std::fmt::Display], labels: &[String]) -> String {
     points
         .iter()
         .enumerate()
@@ -150,17 +153,28 @@ pub fn result(result: &GameResult, names: &[String]) -> ResultView {
             format!("{} share the win", names.join(", "))
         }
     };
+    // One game's parts: `∅ Punkte` (a mean over the games of a series in
+    // the official result) is this game's points.
+    let definition: Vec<String> = result
+        .definition
+        .iter()
+        .map(|f| part_label(&f.name))
+        .collect();
     ResultView {
-        definition: result.definition.iter().map(|f| english(&f.name)).collect(),
         scores: result
             .scores
             .iter()
-            .map(|score| ScoreView {
-                cause: score.cause.name(),
-                reason: english(&score.reason),
-                parts: score.parts.iter().map(ToString::to_string).collect(),
+            .map(|score| {
+                let parts: Vec<String> = score.parts.iter().map(ToString::to_string).collect();
+                ScoreView {
+                    cause: score.cause.name(),
+                    reason: english(&score.reason),
+                    score: score_text(&parts, &definition),
+                    parts,
+                }
             })
             .collect(),
+        definition,
         winners,
         summary,
     }
