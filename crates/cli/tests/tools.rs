@@ -623,7 +623,7 @@ fn match_runs_programs_resumes_and_records_a_hanging_player() {
     let text = stdout(&second);
     assert!(second.status.success(), "{text}");
     assert!(
-        text.contains("resuming: 1 games recorded, 2 to play"),
+        text.contains("resuming: 1 game recorded, 2 to play"),
         "{text}"
     );
     assert!(text.contains("3 games, 0 irregular"), "{text}");
@@ -676,7 +676,7 @@ fn match_runs_programs_resumes_and_records_a_hanging_player() {
     assert!(hung.status.success(), "{}", stdout(&hung));
     let rows = result_rows(&dir.path().join("hung.jsonl"));
     assert_eq!(rows[0]["causes"], serde_json::json!(["HUNG", "REGULAR"]));
-    assert!(stdout(&hung).contains("1 games, 1 irregular"));
+    assert!(stdout(&hung).contains("1 game, 1 irregular"));
 }
 
 #[test]
