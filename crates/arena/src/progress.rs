@@ -3,6 +3,13 @@
 //! when standard error is a terminal, a progress bar with running totals
 //! below it; otherwise (a log file, CI) a progress line with the expected
 //! time left on standard error at most every half minute.
+//!
+//! The bar is drawn here rather than with `indicatif`: it is redrawn only
+//! when a game ends (the moment its numbers change), the per-game lines go
+//! to standard output between bar and bar, and without a terminal the same
+//! type writes the half-minute lines; `indicatif` would replace the thirty
+//! lines of drawing with a dependency of five crates and a ticking thread,
+//! and still need the lines and the fallback.
 
 use std::{
     io::{IsTerminal, Write},

@@ -2,6 +2,14 @@
 //! every recorded game, ranked by the game's rule ([`Ranking`], from the
 //! catalogue), with a Bradley–Terry [`Rating`] per player and the irregular
 //! ends; shown as a table, CSV or JSON.
+//!
+//! The rating is a Bradley–Terry fit over all games at once, not a crate's
+//! incremental rating (`skillratings`' Elo, Glicko-2, TrueSkill, Weng-Lin
+//! update after each game): a tournament plays games in parallel and
+//! records them in the order they end, and its standings must not depend on
+//! that order (the same games give the same table), which a fit over the
+//! whole set guarantees and an update rule does not; the fit also gives
+//! each rating its 95 % interval.
 
 use std::{cmp::Ordering, fmt};
 
