@@ -5,7 +5,7 @@
 use std::{path::PathBuf, time::Duration};
 
 use clap::Args;
-use spielleiter_arena::{LocalServer, LocalServerSettings, MatchSettings, PlayerSpec};
+use spielleiter_arena::{LocalServer, LocalServerSettings, MatchSettings, PlayerSpec, Program};
 use spielleiter_client::{ClientError, Connection, ServerAddress};
 use spielleiter_rules::GameType;
 use tokio_util::sync::CancellationToken;
@@ -105,6 +105,23 @@ pub async fn prepare(
     settings.exit_grace = Duration::from_millis(options.exit_grace_ms);
     settings.seed = seed;
     Ok((server, settings))
+}
+
+/// Refuses, before anything starts or prints, a player that cannot play
+/// `game`: a program that cannot be started, or a built-in bot the game
+/// has not.
+pub fn check_players(game: GameType, players: &[PlayerSpec]) -> anyhow::Result<()> {
+    for player in players {
+        if let Program::Builtin(kind) = player.program {
+            kind.build(game, 0)
+                .map_err(|why| anyhow::anyhow!("player {}: {why}", player.name))?;
+        }
+        player
+            .program
+            .check_startable()
+            .map_err(|why| anyhow::anyhow!("player {}: {why}", player.name))?;
+    }
+    Ok(())
 }
 
 /// A run stopped by Ctrl-C: `main` exits with status 130, as a shell does

@@ -13,7 +13,7 @@ use spielleiter_arena::{
 };
 use spielleiter_rules::GameType;
 
-use crate::arena_options::{GameOptions, Interrupted, Venue, interrupt, prepare};
+use crate::arena_options::{GameOptions, Interrupted, Venue, check_players, interrupt, prepare};
 
 /// Options of a match. As in the TestClient, `-h` is the host; help is
 /// `--help`.
@@ -169,12 +169,7 @@ async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
         ),
     };
     // Found before anything starts, so that a typo is one message.
-    for player in &players {
-        player
-            .program
-            .check_startable()
-            .map_err(|why| anyhow::anyhow!("player {}: {why}", player.name))?;
-    }
+    check_players(args.game, &players)?;
     let (server, mut settings) = prepare(venue, players, &args.options).await?;
     settings.game = args.game;
     settings.games = args.tests;

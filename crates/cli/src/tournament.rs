@@ -12,7 +12,7 @@ use spielleiter_arena::{
 };
 use spielleiter_rules::GameType;
 
-use crate::arena_options::{GameOptions, Interrupted, Venue, interrupt, prepare};
+use crate::arena_options::{GameOptions, Interrupted, Venue, check_players, interrupt, prepare};
 
 /// Options of a tournament. `-h` is the host, as for `match`; help is
 /// `--help`.
@@ -134,12 +134,7 @@ async fn run_async(args: &TournamentArgs) -> anyhow::Result<()> {
         }
     };
     // Found before anything starts, so that a typo is one message.
-    for player in &players {
-        player
-            .program
-            .check_startable()
-            .map_err(|why| anyhow::anyhow!("player {}: {why}", player.name))?;
-    }
+    check_players(args.game, &players)?;
     let (server, mut template) = prepare(venue, Vec::new(), &args.options).await?;
     template.game = args.game;
     template.parallel = args.parallel;

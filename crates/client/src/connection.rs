@@ -272,8 +272,9 @@ impl Connection {
     /// Takes a reserved slot in a room whose game is not known beforehand
     /// (`joinPrepared`), as a contest client started with only `--host`,
     /// `--port` and `--reservation` does. Nothing in `joined` names the
-    /// game, but the room's first state does: only its own game reads it as
-    /// a consistent position. Waits for that state (it comes when every
+    /// game, but the room's first state does: its own game reads it as a
+    /// consistent position and writes it back unchanged. Waits for that
+    /// state (it comes when every
     /// seat is taken) and returns the room id and its game; every packet
     /// read meanwhile is kept for [`recv`](Self::recv). `guess` is tried
     /// first; if the connection ends before a state, it is the answer.
