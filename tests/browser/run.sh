@@ -15,6 +15,10 @@ rm -rf "$out"
 mkdir -p "$out"
 
 if ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" != 0 ]; then
+        echo "browser test: chromium is missing, and installing it needs root (apt-get install -y chromium)" >&2
+        exit 1
+    fi
     echo "== installing chromium"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq

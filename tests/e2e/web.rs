@@ -256,6 +256,22 @@ async fn every_route_answers_with_its_content_type_and_the_pages_json() {
     );
     assert_eq!(replay["players"][0], "ref-greedy");
     assert_eq!(replay["result"]["summary"], result["summary"]);
+    // What the pages read is English, though the wire's result is German
+    // (`Gewinner`, `∅ Punkte`); the pictures too.
+    for json in [finished.to_string(), replay.to_string()] {
+        for german in ["Gewinner", "Punkte", "Spieler", "Zug ", "ä", "ö", "ü", "∅"] {
+            assert!(!json.contains(german), "{german} in {json:.300}");
+        }
+    }
+    assert_eq!(result["definition"][0], "win points");
+    // The README's name without `.xml` names the same replay.
+    let stem = replay_name.trim_end_matches(".xml");
+    assert_eq!(
+        http::get(addr, &format!("/api/replays/{stem}"))
+            .await
+            .status,
+        200
+    );
     for bad in ["/api/replays/..%2Fsecret.xml", "/api/replays/nothing.xml"] {
         assert_eq!(http::get(addr, bad).await.status, 404, "{bad}");
     }

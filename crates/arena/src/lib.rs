@@ -49,7 +49,9 @@ pub use settings::{
     DEFAULT_SERVER_CONNECTIONS, MatchSettings, PlayerSpec, Program, ProgramError, distinct_names,
 };
 pub use standings::{Rating, Standing, Standings};
-pub use stats::{EloDifference, PlayerStats, Significance, Summary, significantly_better};
+pub use stats::{
+    EloDifference, PlayerStats, Significance, Summary, never_joined, significantly_better,
+};
 pub use store::{GameStore, MemoryStore, ResultsFile};
 pub use tournament::{
     Table, TournamentObserver, TournamentReport, TournamentSettings, play_table_game,

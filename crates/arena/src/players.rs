@@ -73,7 +73,7 @@ pub(crate) fn launch(program: &Program, invitation: &Invitation<'_>) -> Result<L
                 .map_err(|e| format!("cannot open {}: {e}", invitation.log_path.display()))?;
             let _ = writeln!(
                 log,
-                "[spielleiter match] {} game {}: {program}",
+                "[spielleiter] {} game {}: {program}",
                 jiff::Zoned::now().strftime("%Y-%m-%d %H:%M:%S"),
                 invitation.game_number
             );
@@ -163,7 +163,7 @@ impl Launched {
         match self {
             Launched::Program { child, log_path } => {
                 if let Ok(mut log) = OpenOptions::new().append(true).open(&*log_path) {
-                    let _ = writeln!(log, "\n[spielleiter match] killed: {why}");
+                    let _ = writeln!(log, "\n[spielleiter] killed: {why}");
                 }
                 #[cfg(unix)]
                 if let Some(pid) = child.id().and_then(|id| i32::try_from(id).ok()) {

@@ -3,6 +3,13 @@
 //! when standard error is a terminal, a progress bar with running totals
 //! below it; otherwise (a log file, CI) a progress line with the expected
 //! time left on standard error at most every half minute.
+//!
+//! The bar is drawn here rather than with `indicatif`: it is redrawn only
+//! when a game ends (the moment its numbers change), the per-game lines go
+//! to standard output between bar and bar, and without a terminal the same
+//! type writes the half-minute lines; `indicatif` would replace the thirty
+//! lines of drawing with a dependency of five crates and a ticking thread,
+//! and still need the lines and the fallback.
 
 use std::{
     io::{IsTerminal, Write},
@@ -135,6 +142,9 @@ pub fn game_line(record: &GameRecord, number: u32, total: u32) -> String {
         .zip(record.causes.iter().zip(&record.reasons))
     {
         if *cause != crate::record::Cause::Regular {
+            // The results file keeps the server's (official, German) text;
+            // the terminal reads English.
+            let reason = spielleiter_protocol::english::english(reason);
             line.push_str(&format!("; {name}: {} {reason}", cause.name()));
         }
     }
@@ -148,7 +158,10 @@ impl TerminalProgress {
         self.done = done;
         self.total = done + to_play;
         if done > 0 {
-            println!("resuming: {done} games recorded, {to_play} to play");
+            println!(
+                "resuming: {} recorded, {to_play} to play",
+                crate::stats::games_text(done)
+            );
         }
         if self.bar {
             self.draw_bar(status);
@@ -172,7 +185,7 @@ impl TerminalProgress {
             let eta = self.eta().map_or_else(String::new, |eta| {
                 format!(", about {} left", duration_text(eta))
             });
-            eprintln!("progress: {}/{} games{eta}", self.done, self.total);
+            eprintln!("progress: {} of {} games{eta}", self.done, self.total);
         }
     }
 }

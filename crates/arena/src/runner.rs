@@ -140,7 +140,8 @@ pub(crate) fn create_log_dir(settings: &MatchSettings) -> Result<(), ArenaError>
 }
 
 /// Refuses no parallel games, more parallel games than the server holds,
-/// and built-in bots that do not play the game.
+/// built-in bots that do not play the game, and programs that cannot be
+/// started.
 pub(crate) fn check_players(settings: &MatchSettings) -> Result<(), ArenaError> {
     if settings.parallel == 0 {
         return Err(ArenaError::Settings(
@@ -151,8 +152,12 @@ pub(crate) fn check_players(settings: &MatchSettings) -> Result<(), ArenaError> 
     for player in &settings.players {
         if let Program::Builtin(kind) = player.program {
             kind.build(settings.game, 0)
-                .map_err(|e| ArenaError::Settings(e.to_string()))?;
+                .map_err(|e| ArenaError::Settings(format!("player {}: {e}", player.name)))?;
         }
+        player
+            .program
+            .check_startable()
+            .map_err(|e| ArenaError::Settings(format!("player {}: {e}", player.name)))?;
     }
     Ok(())
 }

@@ -34,6 +34,75 @@ impl Program {
     }
 }
 
+impl Program {
+    /// Whether the program can be started at all: an executable file at its
+    /// path, or on `PATH` for a bare name (a `.jar`: the file, and `java`
+    /// on `PATH`). Found before the first game, so that a typo is one
+    /// message rather than every game recorded as a crash.
+    ///
+    /// # Errors
+    ///
+    /// What is missing, for a person to read.
+    pub fn check_startable(&self) -> Result<(), String> {
+        let Program::Executable { path, .. } = self else {
+            return Ok(());
+        };
+        if path.extension().is_some_and(|e| e == "jar") {
+            if !path.is_file() {
+                return Err(format!("{} does not exist", path.display()));
+            }
+            return match find_on_path(std::path::Path::new("java")) {
+                Some(_) => Ok(()),
+                None => Err(format!(
+                    "java, which runs {}, is not found on PATH",
+                    path.display()
+                )),
+            };
+        }
+        let found = if path.components().count() > 1 {
+            path.exists().then(|| path.clone())
+        } else {
+            find_on_path(path)
+        };
+        let Some(found) = found else {
+            return Err(if path.components().count() > 1 {
+                format!("{} does not exist", path.display())
+            } else {
+                format!("{} is not found on PATH", path.display())
+            });
+        };
+        if !found.is_file() {
+            return Err(format!("{} is not a file", found.display()));
+        }
+        if !is_executable(&found) {
+            return Err(format!(
+                "{} is not executable (chmod +x {0})",
+                found.display()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The first executable file called `name` in a directory of `PATH`.
+fn find_on_path(name: &std::path::Path) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file() && is_executable(candidate))
+}
+
+#[cfg(unix)]
+fn is_executable(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|meta| meta.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(_: &std::path::Path) -> bool {
+    true
+}
+
 /// Why a player description is not a program.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProgramError {
@@ -322,6 +391,29 @@ pub fn distinct_names(names: Vec<String>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_program_that_cannot_start_is_named_before_any_game() {
+        let missing = Program::executable("./does-not-exist");
+        assert_eq!(
+            missing.check_startable(),
+            Err("./does-not-exist does not exist".to_owned())
+        );
+        let unknown = Program::executable("no-such-program-anywhere");
+        assert!(
+            unknown
+                .check_startable()
+                .is_err_and(|e| e.contains("not found on PATH"))
+        );
+        let directory = Program::executable(std::env::temp_dir());
+        assert!(
+            directory
+                .check_startable()
+                .is_err_and(|e| e.contains("not a file"))
+        );
+        assert_eq!(Program::executable("sh").check_startable(), Ok(()));
+        assert_eq!(Program::Builtin(BotKind::Greedy).check_startable(), Ok(()));
+    }
 
     #[test]
     fn programs_parse_as_builtins_or_paths() {

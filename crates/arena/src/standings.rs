@@ -2,6 +2,14 @@
 //! every recorded game, ranked by the game's rule ([`Ranking`], from the
 //! catalogue), with a Bradley–Terry [`Rating`] per player and the irregular
 //! ends; shown as a table, CSV or JSON.
+//!
+//! The rating is a Bradley–Terry fit over all games at once, not a crate's
+//! incremental rating (`skillratings`' Elo, Glicko-2, TrueSkill, Weng-Lin
+//! update after each game): a tournament plays games in parallel and
+//! records them in the order they end, and its standings must not depend on
+//! that order (the same games give the same table), which a fit over the
+//! whole set guarantees and an update rule does not; the fit also gives
+//! each rating its 95 % interval.
 
 use std::{cmp::Ordering, fmt};
 
@@ -10,7 +18,7 @@ use spielleiter_rules::Ranking;
 
 use crate::{
     record::GameRecord,
-    stats::{PlayerStats, Z_95, signed},
+    stats::{PlayerStats, Z_95, games_text, signed},
 };
 
 /// A player's strength on the Elo scale (400 points: 10 to 1 odds), with a
@@ -93,11 +101,26 @@ impl Standings {
                 }
             })
             .collect();
+        // Ratings as shown (whole points): equal records rate equal up to
+        // the fit's rounding noise, and then keep the order of entry.
         rows.sort_by(|a, b| {
-            rule_order(ranking, b, a).then(b.rating.estimate.total_cmp(&a.rating.estimate))
+            rule_order(ranking, b, a).then(
+                b.rating
+                    .estimate
+                    .round()
+                    .total_cmp(&a.rating.estimate.round()),
+            )
         });
-        for (place, row) in rows.iter_mut().enumerate() {
-            row.rank = place as u32 + 1;
+        // Equal records by the game's rule share a rank (1, 1, 3): the
+        // rating orders them in the table but does not rank one above the
+        // other.
+        for place in 0..rows.len() {
+            rows[place].rank = match place.checked_sub(1) {
+                Some(above) if rule_order(ranking, &rows[above], &rows[place]).is_eq() => {
+                    rows[above].rank
+                }
+                _ => place as u32 + 1,
+            };
         }
         Standings {
             ranking,
@@ -255,14 +278,14 @@ impl fmt::Display for Standings {
             .max(6);
         writeln!(
             f,
-            "{} games, {} irregular; ranked by {}",
-            self.games,
+            "{}, {} irregular; ranked by {}",
+            games_text(self.games),
             self.irregular_games,
             ranking_text(self.ranking)
         )?;
         writeln!(
             f,
-            "{:<width$}  {:>4} {:>5} {:>4} {:>5} {:>6} {:>8} {:>8} {:>7}  {:>20}  {:>8} {:>10} {:>7} {:>5}",
+            "{:<width$}  {:>4} {:>5} {:>4} {:>5} {:>6} {:>8} {:>8} {:>7}  {:>RATING_WIDTH$}  {:>8} {:>10} {:>7} {:>5}",
             "player",
             "rank",
             "games",
@@ -282,7 +305,7 @@ impl fmt::Display for Standings {
             let p = &row.stats;
             writeln!(
                 f,
-                "{:<width$}  {:>4} {:>5} {:>4} {:>5} {:>6} {:>8} {:>7.1}% {:>7.1}  {:>20}  {:>8} {:>10} {:>7} {:>5}",
+                "{:<width$}  {:>4} {:>5} {:>4} {:>5} {:>6} {:>8} {:>7.1}% {:>7.1}  {:>RATING_WIDTH$}  {:>8} {:>10} {:>7} {:>5}",
                 p.name,
                 row.rank,
                 p.games(),
@@ -292,8 +315,10 @@ impl fmt::Display for Standings {
                 row.win_points,
                 100.0 * row.win_rate,
                 p.points_mean,
+                // Each number in a column of its own width, so that signs
+                // and digits line up from row to row.
                 format!(
-                    "{} ({} … {})",
+                    "{:>5} ({:>5} … {:>5})",
                     signed(row.rating.estimate),
                     signed(row.rating.low),
                     signed(row.rating.high)
@@ -307,6 +332,9 @@ impl fmt::Display for Standings {
         Ok(())
     }
 }
+
+/// The width of the rating column: `+1234 (-1234 … +1234)`.
+const RATING_WIDTH: usize = 21;
 
 /// ln(10) / 400: the Elo scale's logistic slope.
 const ELO_SLOPE: f64 = std::f64::consts::LN_10 / 400.0;
@@ -501,6 +529,39 @@ mod tests {
 
     fn names(list: &[&str]) -> Vec<String> {
         list.iter().map(|n| (*n).to_owned()).collect()
+    }
+
+    #[test]
+    fn equal_records_share_a_rank_and_ratings_line_up() {
+        // a and b beat c once each and draw each other: equal records.
+        let records = [
+            game(&["a", "c"], &[2, 0], &[10, 5]),
+            game(&["b", "c"], &[2, 0], &[10, 5]),
+            game(&["a", "b"], &[1, 1], &[7, 7]),
+        ];
+        let table = Standings::from_records(&names(&["a", "b", "c"]), Ranking::WinPoints, &records);
+        let ranks: Vec<(&str, u32)> = table
+            .rows
+            .iter()
+            .map(|row| (row.stats.name.as_str(), row.rank))
+            .collect();
+        assert_eq!(ranks, [("a", 1), ("b", 1), ("c", 3)]);
+        let text = table.to_string();
+        assert!(text.starts_with("3 games, 0 irregular;"), "{text}");
+        // The rating column ends at the same place in every row, negative
+        // or not.
+        let ends: Vec<usize> = text
+            .lines()
+            .skip(1)
+            .map(|line| {
+                line.chars()
+                    .position(|c| c == ')')
+                    .unwrap_or_else(|| panic!("{line}"))
+            })
+            .collect();
+        assert!(ends.windows(2).all(|w| w[0] == w[1]), "{text}");
+        let one = Standings::from_records(&names(&["a", "c"]), Ranking::WinPoints, &records[..1]);
+        assert!(one.to_string().starts_with("1 game, "), "{one}");
     }
 
     #[test]

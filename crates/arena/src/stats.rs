@@ -115,6 +115,34 @@ impl PlayerStats {
     }
 }
 
+/// The players of `records` whose every game there ended before they
+/// joined it (their program crashed, could not start, or did not connect),
+/// in the order they first appear: such a run measured nothing about them.
+pub fn never_joined(records: &[GameRecord]) -> Vec<String> {
+    let mut names: Vec<&str> = Vec::new();
+    for record in records {
+        for name in &record.players {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+    }
+    names
+        .into_iter()
+        .filter(|name| {
+            records.iter().all(|record| {
+                record
+                    .players
+                    .iter()
+                    .zip(&record.causes)
+                    .filter(|(player, _)| player == name)
+                    .all(|(_, cause)| matches!(cause, Cause::Crashed | Cause::NoConnection))
+            })
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
 /// An Elo difference with its 95 % confidence interval, all finite (see
 /// [`elo_interval`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -324,6 +352,14 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
+/// `1 game`, `2 games`.
+pub(crate) fn games_text(games: u32) -> String {
+    match games {
+        1 => "1 game".to_owned(),
+        n => format!("{n} games"),
+    }
+}
+
 pub(crate) fn signed(value: f64) -> String {
     let rounded = value.round();
     if rounded == 0.0 {
@@ -346,8 +382,9 @@ impl fmt::Display for Summary {
             .max(6);
         writeln!(
             f,
-            "{} games, {} irregular",
-            self.games, self.irregular_games
+            "{}, {} irregular",
+            games_text(self.games),
+            self.irregular_games
         )?;
         // With more than two players a draw is a shared win, and places
         // say more than wins and losses.
@@ -437,6 +474,27 @@ mod tests {
 
     fn names() -> [String; 2] {
         ["a".to_owned(), "b".to_owned()]
+    }
+
+    #[test]
+    fn a_player_whose_every_game_ended_before_joining_is_named() {
+        let (r, c, n, l) = (
+            Cause::Regular,
+            Cause::Crashed,
+            Cause::NoConnection,
+            Cause::Left,
+        );
+        let crashed = [
+            record(1, [0, 2], [0, 0], [c, r]),
+            record(2, [0, 2], [0, 0], [n, r]),
+        ];
+        assert_eq!(never_joined(&crashed), ["a"]);
+        let once_joined = [
+            record(1, [0, 2], [0, 0], [c, r]),
+            record(2, [0, 2], [0, 0], [l, r]),
+        ];
+        assert!(never_joined(&once_joined).is_empty());
+        assert!(never_joined(&[]).is_empty());
     }
 
     #[test]

@@ -200,7 +200,7 @@ async fn players_that_crash_or_never_connect_end_as_irregular_games() {
     let log = std::fs::read_to_string(dir.path().join("log/crasher_game2.log")).unwrap();
     // A header line per run (logs are appended), then the program's output.
     let (header, output) = log.split_once('\n').unwrap();
-    assert!(header.starts_with("[spielleiter match] "), "{header}");
+    assert!(header.starts_with("[spielleiter] "), "{header}");
     assert!(
         header.contains(" game 2: ") && header.ends_with("crash.sh"),
         "{header}"

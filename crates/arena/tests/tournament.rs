@@ -321,9 +321,10 @@ async fn a_store_of_another_tournament_is_refused() {
     )
     .await
     .unwrap();
-    // Another command under the same name.
+    // Another command under the same name (one that can be started: a
+    // program that cannot is refused before the store is looked at).
     let mut other = settings;
-    other.players[1].program = Program::executable("./other-client");
+    other.players[1].program = Program::executable("sh");
     let error = run_tournament(other, &mut store, CancellationToken::new(), &mut Quiet)
         .await
         .unwrap_err()

@@ -5,13 +5,16 @@
 use std::{path::PathBuf, time::Duration};
 
 use clap::Args;
-use spielleiter_arena::{LocalServer, LocalServerSettings, MatchSettings, PlayerSpec};
+use spielleiter_arena::{LocalServer, LocalServerSettings, MatchSettings, PlayerSpec, Program};
+use spielleiter_client::{ClientError, Connection, ServerAddress};
+use spielleiter_rules::GameType;
 use tokio_util::sync::CancellationToken;
 
 /// How each game is played.
 #[derive(Debug, Args)]
 pub struct GameOptions {
-    /// Directory of the players' logs (`NAME_gameN.log`).
+    /// Directory of the players' logs (a match: `DIR/NAME_gameN.log`; a
+    /// tournament: `DIR/NAME1-vs-NAME2/NAME_gameN.log`).
     #[arg(long, default_value = "log", value_name = "DIR")]
     pub log_dir: PathBuf,
     /// Where the server writes replays, to name each game's replay in the
@@ -96,6 +99,7 @@ pub async fn prepare(
             port,
             passphrase,
         } => {
+            check_passphrase(host, port, passphrase).await?;
             let mut settings =
                 MatchSettings::new(players, host.to_owned(), port, passphrase.to_owned());
             settings.replay_dir = options.replay_dir.clone();
@@ -111,6 +115,71 @@ pub async fn prepare(
     settings.exit_grace = Duration::from_millis(options.exit_grace_ms);
     settings.seed = seed;
     Ok((server, settings))
+}
+
+/// Refuses, before anything starts or prints, a player that cannot play
+/// `game`: a program that cannot be started, or a built-in bot the game
+/// has not.
+pub fn check_players(game: GameType, players: &[PlayerSpec]) -> anyhow::Result<()> {
+    for player in players {
+        if let Program::Builtin(kind) = player.program {
+            kind.build(game, 0)
+                .map_err(|why| anyhow::anyhow!("player {}: {why}", player.name))?;
+        }
+        player
+            .program
+            .check_startable()
+            .map_err(|why| anyhow::anyhow!("player {}: {why}", player.name))?;
+    }
+    Ok(())
+}
+
+/// A run stopped by Ctrl-C: `main` exits with status 130, as a shell does
+/// for a command ended by SIGINT, so that scripts tell it from a failure.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Interrupted(pub String);
+
+/// How long the passphrase check may take.
+const PASSPHRASE_CHECK_LIMIT: Duration = Duration::from_secs(10);
+
+/// Logs in to the running server once before anything starts, so that a
+/// wrong passphrase (or a server without administration) is one clear
+/// message, not a failure of the first game. The server answers no correct
+/// `authenticate`, so the login is followed by a request that gets an
+/// answer either way: observing a room that does not exist.
+async fn check_passphrase(host: &str, port: u16, passphrase: &str) -> anyhow::Result<()> {
+    let address = (host, port).describe();
+    let check = async {
+        let mut admin = Connection::connect((host, port)).await?;
+        admin.authenticate(passphrase).await?;
+        match admin.observe("no-such-room", GameType::DEFAULT).await {
+            Err(ClientError::Refused {
+                request: "authenticate",
+                message,
+            }) if message.contains("disabled") => Err(anyhow::anyhow!(
+                "the server on {address} has administration disabled (it was started \
+                 without --admin-passphrase), so it cannot host a match"
+            )),
+            Err(ClientError::Refused {
+                request: "authenticate",
+                ..
+            }) => Err(anyhow::anyhow!(
+                "wrong administrator passphrase for the server on {address} \
+                 (--admin-passphrase, or SPIELLEITER_ADMIN_PASSPHRASE)"
+            )),
+            // Refused as unknown, or even observed: the login worked.
+            _ => Ok(()),
+        }
+    };
+    tokio::time::timeout(PASSPHRASE_CHECK_LIMIT, check)
+        .await
+        .map_err(|_| {
+            anyhow::anyhow!(
+                "the server on {address} did not answer within {} s",
+                PASSPHRASE_CHECK_LIMIT.as_secs()
+            )
+        })?
 }
 
 /// A token cancelled by Ctrl-C (SIGINT): running games are then abandoned

@@ -47,6 +47,15 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
 
 async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
     let seed = args.seed.unwrap_or_else(rand::random);
+    let kinds: Vec<BotKind> = (0..args.game.player_count())
+        .map(|seat| if seat == 0 { args.one } else { args.two })
+        .collect();
+    // Every bot is built first: one that does not play the game is refused
+    // before anything is started or printed.
+    let mut bots = Vec::new();
+    for (index, kind) in kinds.iter().enumerate() {
+        bots.push(kind.build(args.game, seed.wrapping_add(index as u64))?);
+    }
     let server = LocalServer::start(LocalServerSettings {
         port: 0,
         replay_dir: Some(args.replay_dir.clone()),
@@ -55,9 +64,6 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
     })
     .await?;
     let since = SystemTime::now();
-    let kinds: Vec<BotKind> = (0..args.game.player_count())
-        .map(|seat| if seat == 0 { args.one } else { args.two })
-        .collect();
     let names = distinct_names(kinds.iter().map(|kind| kind.name().to_owned()).collect());
     let teams: Vec<String> = names
         .iter()
@@ -89,8 +95,7 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
         })
         .await?;
     let mut players = Vec::new();
-    for (index, (code, kind)) in prepared.reservations.iter().zip(kinds).enumerate() {
-        let mut bot = kind.build(args.game, seed.wrapping_add(index as u64))?;
+    for (code, mut bot) in prepared.reservations.iter().zip(bots) {
         let mut connection = Connection::connect(server.addr()).await?;
         let room = connection.join_prepared(code, args.game).await?;
         players.push(tokio::spawn(async move {
@@ -118,6 +123,7 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
     let labels = Labels {
         names: names.to_vec(),
         notes: Vec::new(),
+        ended: report.result.is_some(),
     };
     let color = std::io::stdout().is_terminal();
     println!("\n{}", picture(&position, &labels).text(color));

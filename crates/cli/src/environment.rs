@@ -10,7 +10,7 @@ use clap::{
     Arg, Command,
     error::{ContextKind, ContextValue, ErrorKind},
 };
-use spielleiter_server::config::ConfigError;
+use spielleiter_server::config::{ConfigError, GameMoveLimits};
 
 /// If clap rejected a value that the environment supplied, the message
 /// naming the variable; `None` for every other error.
@@ -66,6 +66,67 @@ pub fn explain_config_error(command: &Command, error: ConfigError) -> anyhow::Er
         "invalid setting `{key}` (flag {}{variable}): {reason}",
         flag(arg)
     )
+}
+
+/// The move clock's settings a person gave, to blame the one that made a
+/// game's clock invalid rather than the key the check happens to test.
+#[derive(Debug, Default)]
+pub struct ClockGiven<'a> {
+    /// `--move-time` (or `SPIELLEITER_MOVE_TIME`) values.
+    pub move_time: &'a [GameMoveLimits],
+    /// Whether `--soft-timeout-ms` (or its variable) was given.
+    pub soft: bool,
+    /// Whether `--hard-timeout-ms` (or its variable) was given.
+    pub hard: bool,
+}
+
+/// A move clock found invalid for one game (`clock.soft_limit_ms` or
+/// `clock.hard_limit_ms` "… (game ID)"), named by the setting that gave
+/// that game's limits: its `--move-time` value, else the flag of the limit
+/// given for every game; `None` for every other error.
+pub fn explain_clock_error(error: &ConfigError, given: &ClockGiven<'_>) -> Option<anyhow::Error> {
+    let ConfigError::Invalid { key, reason } = error else {
+        return None;
+    };
+    let game = reason
+        .strip_suffix(')')
+        .and_then(|rest| rest.rsplit_once("(game "))
+        .map(|(_, game)| game)?;
+    let problem = match *key {
+        "clock.soft_limit_ms" => "the soft limit must be at least 1 ms",
+        "clock.hard_limit_ms" => "the hard limit must not be shorter than the soft limit",
+        _ => return None,
+    };
+    if let Some(limits) = given.move_time.iter().find(|l| l.game.id() == game) {
+        let value = match (limits.soft_ms, limits.hard_ms) {
+            (Some(soft), Some(hard)) => format!("{game}={soft}/{hard}"),
+            (Some(soft), None) => format!("{game}={soft}"),
+            _ => game.to_owned(),
+        };
+        let default_hard = match limits.hard_ms {
+            None if *key == "clock.hard_limit_ms" => {
+                format!(" ({game}'s own hard limit applies; give one: {game}=SOFT/HARD)")
+            }
+            _ => String::new(),
+        };
+        return Some(anyhow::anyhow!(
+            "invalid move clock `--move-time {value}` (environment variable \
+             SPIELLEITER_MOVE_TIME): {problem}{default_hard}"
+        ));
+    }
+    let flag = match (*key, given.soft, given.hard) {
+        (_, true, false) => "--soft-timeout-ms (environment variable SPIELLEITER_SOFT_TIMEOUT_MS)",
+        (_, false, true) => "--hard-timeout-ms (environment variable SPIELLEITER_HARD_TIMEOUT_MS)",
+        (_, true, true) => {
+            "--soft-timeout-ms and --hard-timeout-ms (environment variables \
+             SPIELLEITER_SOFT_TIMEOUT_MS, SPIELLEITER_HARD_TIMEOUT_MS)"
+        }
+        // Neither flag: the config file's `[clock]` or `[clock.games.ID]`.
+        _ => return None,
+    };
+    Some(anyhow::anyhow!(
+        "invalid move clock of {game} from {flag}: {problem}"
+    ))
 }
 
 /// Config file keys whose flag has another name than the key.
@@ -165,6 +226,42 @@ mod tests {
             text,
             "invalid setting `server.max_nesting_depth`: must be at least 8"
         );
+    }
+
+    fn serve_error(flags: &[&str]) -> String {
+        use clap::FromArgMatches as _;
+        let matches = serve::command()
+            .no_binary_name(true)
+            .try_get_matches_from(flags)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let args = serve::ServeArgs::from_arg_matches(&matches).unwrap_or_else(|e| panic!("{e}"));
+        match args.config() {
+            Ok(_) => String::new(),
+            Err(error) => format!("{error:#}"),
+        }
+    }
+
+    #[test]
+    fn an_invalid_move_clock_is_blamed_on_the_setting_given() {
+        let none = ["--config", "/dev/null"];
+        let text =
+            serve_error(&[&none[..], &["--move-time", "swc_2021_blokus=5000/1000"]].concat());
+        assert!(
+            text.contains("--move-time swc_2021_blokus=5000/1000"),
+            "{text}"
+        );
+        assert!(!text.contains("--hard-timeout-ms"), "{text}");
+        // A soft limit above the game's own hard limit.
+        let text = serve_error(&[&none[..], &["--move-time", "swc_2021_blokus=20000"]].concat());
+        assert!(text.contains("--move-time swc_2021_blokus=20000"), "{text}");
+        assert!(text.contains("own hard limit"), "{text}");
+        let text = serve_error(&[&none[..], &["--soft-timeout-ms", "20000"]].concat());
+        assert!(text.contains("--soft-timeout-ms"), "{text}");
+        assert!(!text.contains("--hard-timeout-ms"), "{text}");
+        let text = serve_error(&[&none[..], &["--hard-timeout-ms", "1"]].concat());
+        assert!(text.contains("--hard-timeout-ms"), "{text}");
+        assert!(!text.contains("--soft-timeout-ms"), "{text}");
+        assert_eq!(serve_error(&none), "");
     }
 
     #[test]

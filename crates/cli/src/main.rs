@@ -68,7 +68,8 @@ enum Command {
     /// Draw one position of a replay as SVG or PNG (`-o FILE.svg`,
     /// `-o FILE.png`).
     Render(pictures::RenderArgs),
-    /// Look at replays in the terminal.
+    /// Look at replays in the terminal (`show`), or write them in another
+    /// format (`export`).
     Replay {
         #[command(subcommand)]
         command: pictures::ReplayCommand,
@@ -76,6 +77,20 @@ enum Command {
     /// Check that a server answers on its game port (exit status 0), e.g. as
     /// a container's health check. Finds the port in the server's settings
     /// (config file, `--listen`, `--port` and their variables).
+    #[command(
+        mut_arg("listen", |arg| arg.help(
+            "The address the server listens on, as `serve` takes it [default: 127.0.0.1]"
+        )),
+        mut_arg("port", |arg| arg.help(
+            "The server's game port, as `serve` takes it [default: 13050]"
+        )),
+        mut_arg("http_port", |arg| arg.help(
+            "The server's web port, as `serve` takes it [default: 13080]"
+        )),
+        mut_arg("http", |arg| arg.help(
+            "Whether the server serves its web side, as `serve` takes it [default: true]"
+        ))
+    )]
     Health(health::HealthArgs),
     /// The server benchmark moved to a binary of its own; this only says so.
     #[command(hide = true, disable_help_flag = true)]
@@ -119,10 +134,18 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("spielleiter: {error:#}");
-            ExitCode::FAILURE
+            if error.is::<arena_options::Interrupted>() {
+                ExitCode::from(INTERRUPTED_STATUS)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }
+
+/// The exit status of a run stopped by Ctrl-C, as a shell reports a
+/// command ended by SIGINT.
+const INTERRUPTED_STATUS: u8 = 128 + 2;
 
 /// The exit status of a program ended by SIGPIPE, as a shell reports it.
 const CLOSED_PIPE_STATUS: i32 = 128 + 13;

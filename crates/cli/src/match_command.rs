@@ -8,10 +8,12 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{ArgAction, Args};
-use spielleiter_arena::{PlayerSpec, Program, TerminalProgress, distinct_names, run_match};
+use spielleiter_arena::{
+    PlayerSpec, Program, TerminalProgress, distinct_names, run_match, stats::never_joined,
+};
 use spielleiter_rules::GameType;
 
-use crate::arena_options::{GameOptions, Venue, interrupt, prepare};
+use crate::arena_options::{GameOptions, Interrupted, Venue, check_players, interrupt, prepare};
 
 /// Options of a match. As in the TestClient, `-h` is the host; help is
 /// `--help`.
@@ -83,15 +85,15 @@ pub struct MatchArgs {
     )]
     host: String,
     /// Port of the server [default: 13050; with --start-server a free one].
-    #[arg(short, long)]
+    #[arg(short, long, allow_negative_numbers = true)]
     port: Option<u16>,
-    /// Administrator passphrase of a running server.
+    /// Administrator passphrase of a running server (needed unless
+    /// --start-server).
     #[arg(
         long,
         env = "SPIELLEITER_ADMIN_PASSPHRASE",
         hide_env_values = true,
-        value_name = "TEXT",
-        required_unless_present = "start_server"
+        value_name = "TEXT"
     )]
     admin_passphrase: Option<String>,
     /// Games played at the same time.
@@ -150,18 +152,24 @@ async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
             timed: !(args.no_timeout || untimed),
         })
         .collect();
-    let venue = if args.start_server {
-        Venue::InProcess {
+    let venue = match (args.start_server, &args.admin_passphrase) {
+        (true, _) => Venue::InProcess {
             port: args.port.unwrap_or(0),
             config: args.config.as_deref(),
-        }
-    } else {
-        Venue::Running {
+        },
+        (false, Some(passphrase)) => Venue::Running {
             host: &args.host,
             port: args.port.unwrap_or(13050),
-            passphrase: args.admin_passphrase.as_deref().unwrap_or_default(),
-        }
+            passphrase,
+        },
+        (false, None) => anyhow::bail!(
+            "a match needs a server: --start-server starts one in this process; for a \
+             running one give its administrator passphrase (--admin-passphrase TEXT, or \
+             SPIELLEITER_ADMIN_PASSPHRASE) with -h HOST -p PORT"
+        ),
     };
+    // Found before anything starts, so that a typo is one message.
+    check_players(args.game, &players)?;
     let (server, mut settings) = prepare(venue, players, &args.options).await?;
     settings.game = args.game;
     settings.games = args.tests;
@@ -200,10 +208,21 @@ async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
     }
     println!("Results: {}", results.display());
     if report.interrupted {
-        anyhow::bail!(
+        return Err(Interrupted(format!(
             "interrupted after {} of {} games; run the same command again to continue",
             report.records.len(),
             args.tests
+        ))
+        .into());
+    }
+    let played = &report.records[report.resumed as usize..];
+    let never_played = never_joined(played);
+    if !never_played.is_empty() {
+        anyhow::bail!(
+            "every game of {} this run ended before it joined (crashed or did not connect); \
+             its log in {} says why",
+            never_played.join(", "),
+            args.options.log_dir.display()
         );
     }
     Ok(())

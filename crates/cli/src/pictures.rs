@@ -4,7 +4,7 @@
 //! side does, and draw with the one renderer (`spielleiter-render`).
 
 use std::{
-    io::{IsTerminal, Write},
+    io::IsTerminal,
     path::{Path, PathBuf},
 };
 
@@ -102,6 +102,7 @@ fn labels(replay: &LoadedReplay, index: usize) -> Labels {
     Labels {
         names: replay.names.clone(),
         notes,
+        ended: last && replay.result.is_some(),
     }
 }
 
@@ -174,36 +175,28 @@ fn show_replay(args: &ShowArgs) -> anyhow::Result<()> {
         }
         None => 0..replay.positions.len(),
     };
-    let mut out = std::io::stdout().lock();
     let names: Vec<String> = (0..replay.game.player_count())
         .map(|seat| spielleiter_render::seat_name(&replay.names, seat))
         .collect();
-    writeln!(
-        out,
+    // Printed with `print!`, whose failure on a closed pipe
+    // (`replay show … | head`) ends the program quietly (see main.rs).
+    println!(
         "{} ({}, room {}): {}; {} positions\n",
         args.replay.display(),
         replay.game,
         replay.room_id.as_deref().unwrap_or("?"),
         names.join(" vs "),
         replay.positions.len()
-    )?;
+    );
     for index in indices {
         let game: &AnyGame = &replay.positions[index];
-        writeln!(
-            out,
-            "{}",
-            picture(game, &labels(&replay, index)).text(color)
-        )?;
+        println!("{}", picture(game, &labels(&replay, index)).text(color));
     }
     for error in &replay.errors {
-        writeln!(out, "Error: {error}")?;
+        println!("Error: {error}");
     }
     if let Some(result) = &replay.result {
-        write!(
-            out,
-            "{}",
-            show::result_text(replay.game, result, &replay.names)
-        )?;
+        print!("{}", show::result_text(replay.game, result, &replay.names));
     }
     Ok(())
 }

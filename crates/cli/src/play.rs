@@ -17,18 +17,20 @@ use crate::show;
 /// help is `--help`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The built-in bot: `random` or `greedy`.
+    /// The built-in bot: `random`, `greedy`, or `illegal` (blokus_bcl only:
+    /// breaks a rule at its second move, to test a league).
     #[arg(long, default_value = "greedy", value_name = "BOT")]
     bot: BotKind,
     /// The game, e.g. `swc_2021_blokus`: the one to join without a
-    /// reservation, and the one of the reserved seat.
-    #[arg(long, default_value_t = GameType::DEFAULT, value_name = "ID")]
-    game: GameType,
+    /// reservation [default: swc_2027_blokus]. With a reservation it is
+    /// not needed: the room's first state tells its game.
+    #[arg(long, value_name = "ID")]
+    game: Option<GameType>,
     /// The server's host.
     #[arg(short = 'h', long, default_value = "localhost")]
     host: String,
     /// The server's port.
-    #[arg(short, long, default_value_t = 13050)]
+    #[arg(short, long, default_value_t = 13050, allow_negative_numbers = true)]
     port: u16,
     /// Reservation code of a prepared slot; without one, the bot joins any
     /// open game of `--game` (or opens one).
@@ -52,15 +54,26 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
 }
 
 async fn play_game(args: &PlayArgs) -> anyhow::Result<()> {
-    let mut bot = args
-        .bot
-        .build(args.game, args.seed.unwrap_or_else(rand::random))?;
+    let seed = args.seed.unwrap_or_else(rand::random);
+    // A bot that cannot play the game named is refused before connecting.
+    if let Some(game) = args.game {
+        args.bot.build(game, seed)?;
+    }
     let mut connection = Connection::connect((args.host.as_str(), args.port)).await?;
-    let room = match &args.reservation {
-        Some(code) => connection.join_prepared(code, args.game).await?,
-        None => connection.join(args.game).await?,
+    let (room, game) = match (&args.reservation, args.game) {
+        (Some(code), Some(game)) => (connection.join_prepared(code, game).await?, game),
+        (Some(code), None) => {
+            connection
+                .join_prepared_learning(code, GameType::DEFAULT)
+                .await?
+        }
+        (None, game) => {
+            let game = game.unwrap_or(GameType::DEFAULT);
+            (connection.join(game).await?, game)
+        }
     };
-    println!("{} joined room {room}", args.bot);
+    let mut bot = args.bot.build(game, seed)?;
+    println!("{} joined room {room} ({game})", args.bot);
     let options = PlayOptions {
         think: Duration::from_millis(args.think_ms),
     };
@@ -85,7 +98,7 @@ async fn play_game(args: &PlayArgs) -> anyhow::Result<()> {
         .unwrap_or_default();
     match &report.result {
         Some(result) => {
-            print!("{}", show::result_text(args.game, result, &names));
+            print!("{}", show::result_text(game, result, &names));
             Ok(())
         }
         None => anyhow::bail!("the server ended the connection without a result"),

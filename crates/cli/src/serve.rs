@@ -2,13 +2,7 @@
 //! the configuration from file, environment and flags, sets up logging, and
 //! runs the server until SIGINT or SIGTERM.
 
-use std::{
-    io::IsTerminal,
-    net::{IpAddr, SocketAddr},
-    path::PathBuf,
-    sync::Arc,
-    time::Duration,
-};
+use std::{io::IsTerminal, net::IpAddr, path::PathBuf, sync::Arc, time::Duration};
 
 use anyhow::Context;
 use clap::Args;
@@ -143,14 +137,19 @@ pub struct ServerLocation {
     )]
     listen: Option<IpAddr>,
     /// TCP port; 0 picks a free one [default: 13050].
-    #[arg(short, long, env = "SPIELLEITER_PORT")]
+    #[arg(short, long, env = "SPIELLEITER_PORT", allow_negative_numbers = true)]
     port: Option<u16>,
     /// Whether the web side (pages, /metrics, /healthz) is served
     /// [default: true].
     #[arg(long, env = "SPIELLEITER_HTTP", value_name = "BOOL")]
     http: Option<bool>,
     /// The web side's TCP port, on the listen address [default: 13080].
-    #[arg(long, env = "SPIELLEITER_HTTP_PORT", value_name = "PORT")]
+    #[arg(
+        long,
+        env = "SPIELLEITER_HTTP_PORT",
+        value_name = "PORT",
+        allow_negative_numbers = true
+    )]
     http_port: Option<u16>,
 }
 
@@ -235,14 +234,40 @@ pub fn environment_config(file: Option<&std::path::Path>) -> anyhow::Result<Conf
         })?;
     let args = <ServeArgs as clap::FromArgMatches>::from_arg_matches(&matches)?;
     let file = file.or(args.location.config.as_deref());
-    Config::load(file, args.overrides())
-        .map_err(|error| crate::environment::explain_config_error(&command, error))
+    Config::load(file, args.overrides()).map_err(|error| {
+        let given = crate::environment::ClockGiven {
+            move_time: &args.move_time,
+            soft: args.soft_timeout_ms.is_some(),
+            hard: args.hard_timeout_ms.is_some(),
+        };
+        crate::environment::explain_clock_error(&error, &given)
+            .unwrap_or_else(|| crate::environment::explain_config_error(&command, error))
+    })
+}
+
+impl ServeArgs {
+    /// The configuration: file, environment and flags; an invalid setting
+    /// is named as the person gave it (flag, variable or key).
+    ///
+    /// # Errors
+    ///
+    /// An unreadable or invalid file, or an invalid setting.
+    pub fn config(&self) -> anyhow::Result<Config> {
+        Config::load(self.location.config.as_deref(), self.overrides()).map_err(|error| {
+            let given = crate::environment::ClockGiven {
+                move_time: &self.move_time,
+                soft: self.soft_timeout_ms.is_some(),
+                hard: self.hard_timeout_ms.is_some(),
+            };
+            crate::environment::explain_clock_error(&error, &given)
+                .unwrap_or_else(|| crate::environment::explain_config_error(&command(), error))
+        })
+    }
 }
 
 /// Runs the server until SIGINT or SIGTERM.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
-    let config = Config::load(args.location.config.as_deref(), args.overrides())
-        .map_err(|error| crate::environment::explain_config_error(&command(), error))?;
+    let config = args.config()?;
     init_logging(&config)?;
     check_open_files(&config)?;
     if config.replays {
@@ -255,6 +280,14 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}", config.listen_addr()))?;
         let address = listener.local_addr()?;
+        // Both ports are taken before either is announced: a taken web
+        // port stops the start without a "listening" line before it.
+        let web_listener = match config.http_addr() {
+            Some(addr) => Some(tokio::net::TcpListener::bind(addr).await.with_context(|| {
+                format!("cannot serve the web side on {addr} (--http-port, or --http false)")
+            })?),
+            None => None,
+        };
         let replays = if config.replays {
             std::path::absolute(&config.replay_dir)
                 .unwrap_or_else(|_| config.replay_dir.clone())
@@ -273,10 +306,13 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         let stats = Arc::new(ServerStats::default());
         // A guess at the passphrase costs the same on both ports.
         let auth = Arc::new(AuthBackoff::for_config(&config));
-        let web = match config.http_addr() {
-            Some(addr) => {
-                Some(start_web(addr, &config, Arc::clone(&stats), Arc::clone(&auth)).await?)
-            }
+        let web = match web_listener {
+            Some(listener) => Some(start_web(
+                listener,
+                &config,
+                Arc::clone(&stats),
+                Arc::clone(&auth),
+            )?),
             None => None,
         };
         spielleiter_server::run_shared(listener, config, shutdown_signal(), stats, auth).await?;
@@ -297,16 +333,14 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
 /// How long the web side may take to stop after the game server.
 const WEB_SHUTDOWN_LIMIT: Duration = Duration::from_secs(5);
 
-/// Serves the web side on `addr` until the returned token is cancelled.
-async fn start_web(
-    addr: SocketAddr,
+/// Serves the web side on `listener` until the returned token is
+/// cancelled.
+fn start_web(
+    listener: tokio::net::TcpListener,
     config: &Config,
     stats: Arc<ServerStats>,
     auth: Arc<AuthBackoff>,
 ) -> anyhow::Result<(CancellationToken, JoinHandle<std::io::Result<()>>)> {
-    let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| {
-        format!("cannot serve the web side on {addr} (--http-port, or --http false)")
-    })?;
     let address = listener.local_addr()?;
     let access = Access::new(
         config.listen,

@@ -13,8 +13,8 @@ use clap::{ArgAction, Args};
 use std::sync::Arc;
 
 use spielleiter_arena::{
-    GameRecord, GameStore, MatchSettings, Program, ResultsFile, Standings, TerminalProgress,
-    TournamentObserver,
+    GameRecord, GameStore, MatchSettings, PlayerSpec, Program, ResultsFile, Standings,
+    TerminalProgress, TournamentObserver,
 };
 use spielleiter_rules::GameType;
 use spielleiter_season::{
@@ -22,7 +22,7 @@ use spielleiter_season::{
     WorkerObserver, WorkerSettings, run_worker,
 };
 
-use crate::arena_options::{GameOptions, Venue, interrupt, prepare};
+use crate::arena_options::{GameOptions, Interrupted, Venue, check_players, interrupt, prepare};
 
 /// Options of a tournament. `-h` is the host, as for `match`; help is
 /// `--help`.
@@ -66,7 +66,12 @@ pub struct TournamentArgs {
     #[arg(short = 'h', long, requires = "admin_passphrase")]
     host: Option<String>,
     /// Port of the running server [default with --host: 13050].
-    #[arg(short, long, requires = "admin_passphrase")]
+    #[arg(
+        short,
+        long,
+        requires = "admin_passphrase",
+        allow_negative_numbers = true
+    )]
     port: Option<u16>,
     /// Administrator passphrase of the running server.
     #[arg(
@@ -165,6 +170,18 @@ async fn run_async(args: &TournamentArgs) -> anyhow::Result<()> {
             config: args.config.as_deref(),
         }
     };
+    // Found before anything starts (and before the store is created), so
+    // that a typo is one message and writes nothing.
+    let players: Vec<PlayerSpec> = args
+        .players
+        .iter()
+        .map(|(name, program)| PlayerSpec {
+            name: name.clone(),
+            program: program.clone(),
+            timed: !args.no_timeout,
+        })
+        .collect();
+    check_players(args.game, &players)?;
     let store_path = season_file(&args.results);
     let store = Arc::new(SqliteStore::open(&store_path)?);
     // Without --seed, a resumed tournament keeps the seed it began with.
@@ -335,9 +352,10 @@ async fn play(
         }
     }
     if report.interrupted {
-        anyhow::bail!(
+        return Err(Interrupted(format!(
             "interrupted after {done} of {scheduled} games; run the same command again to continue"
-        );
+        ))
+        .into());
     }
     if !failed.is_empty() {
         anyhow::bail!("{} games failed outside the players", failed.len());

@@ -512,7 +512,7 @@ fn match_runs_programs_resumes_and_records_a_hanging_player() {
     let text = stdout(&second);
     assert!(second.status.success(), "{text}");
     assert!(
-        text.contains("resuming: 1 games recorded, 2 to play"),
+        text.contains("resuming: 1 game recorded, 2 to play"),
         "{text}"
     );
     assert!(text.contains("3 games, 0 irregular"), "{text}");
@@ -565,7 +565,7 @@ fn match_runs_programs_resumes_and_records_a_hanging_player() {
     assert!(hung.status.success(), "{}", stdout(&hung));
     let rows = result_rows(&dir.path().join("hung.jsonl"));
     assert_eq!(rows[0]["causes"], serde_json::json!(["HUNG", "REGULAR"]));
-    assert!(stdout(&hung).contains("1 games, 1 irregular"));
+    assert!(stdout(&hung).contains("1 game, 1 irregular"));
 }
 
 #[test]
@@ -766,6 +766,201 @@ fn output_into_a_closed_pipe_ends_quietly() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.is_empty(), "{stderr}");
     assert_eq!(output.status.code(), Some(141));
+}
+
+#[test]
+fn every_command_that_prints_ends_quietly_into_a_closed_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = succeeding(
+        dir.path(),
+        &["demo", "--game", "blokus_classic_2", "--seed", "3"],
+    );
+    let replay = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Replay: "))
+        .expect("a replay line")
+        .to_owned();
+    let commands: [&[&str]; 7] = [
+        &["replay", "show", &replay],
+        &["replay", "show", &replay, "--turn", "3"],
+        &["replay", "export", &replay, "--format", "blksgf"],
+        &["render", &replay, "-o", "x.svg"],
+        &["perft", "--game", "blokus_bcl", "--depth", "1"],
+        &["demo", "--game", "swc_2022_ostseeschach", "--seed", "1"],
+        &["--version"],
+    ];
+    for args in commands {
+        // The reader is gone before anything is printed, as after `| head -0`.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let output = Command::new(BINARY)
+            .args(args)
+            .current_dir(dir.path())
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(
+            matches!(output.status.code(), Some(141 | 0)),
+            "{args:?}: {:?} {stderr}",
+            output.status
+        );
+    }
+}
+
+#[test]
+fn mistakes_are_blamed_on_what_the_user_gave_and_named_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let failing = |args: &[&str]| {
+        let output = run(dir.path(), args);
+        assert!(!output.status.success(), "{args:?}");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let error = failing(&["serve", "--move-time", "swc_2021_blokus=5000/1000"]);
+    assert!(
+        error.contains("--move-time swc_2021_blokus=5000/1000") && !error.contains("hard-timeout"),
+        "{error}"
+    );
+    let error = failing(&["render", "nonexistent.xml", "-o", "x.png"]);
+    assert_eq!(error.matches("No such file").count(), 1, "{error}");
+    let error = failing(&["replay", "show", "/etc/passwd"]);
+    assert_eq!(error.matches("not well-formed").count(), 1, "{error}");
+    let error = failing(&["play", "-p", "1"]);
+    assert!(error.contains("cannot connect to localhost:1:"), "{error}");
+    let error = failing(&["serve", "--port", "-1"]);
+    assert!(error.contains("-1 is not in 0..=65535"), "{error}");
+    // Nothing is started or printed before the mistake is found.
+    let output = run(dir.path(), &["demo", "--one", "illegal"]);
+    assert!(!output.status.success());
+    assert_eq!(stdout(&output), "");
+    let output = run(
+        dir.path(),
+        &[
+            "match",
+            "--start-server",
+            "--player1",
+            "./does-not-exist",
+            "--player2",
+            "builtin:random",
+        ],
+    );
+    assert_eq!(stdout(&output), "");
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(error.contains("./does-not-exist does not exist"), "{error}");
+    assert!(!dir.path().join("match-results.jsonl").exists());
+    let error = failing(&[
+        "match",
+        "--player1",
+        "builtin:greedy",
+        "--player2",
+        "builtin:random",
+    ]);
+    assert!(error.contains("--start-server"), "{error}");
+    assert!(!error.contains("Usage:"), "{error}");
+}
+
+#[test]
+fn a_wrong_passphrase_is_named_and_a_match_whose_player_never_joins_fails() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(&runtime, None);
+    let port = server.addr().port().to_string();
+    let base = ["match", "-h", "127.0.0.1", "-p", &port, "--tests", "2"];
+    let output = run(
+        dir.path(),
+        &[
+            &base[..],
+            &[
+                "--admin-passphrase",
+                "wrong",
+                "--player1",
+                "builtin:greedy",
+                "--player2",
+                "builtin:random",
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(stdout(&output), "");
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(error.contains("wrong administrator passphrase"), "{error}");
+
+    let quitter = script(dir.path(), "quitter", "exit 0");
+    let output = run(
+        dir.path(),
+        &[
+            &base[..],
+            &[
+                "--admin-passphrase",
+                server.passphrase(),
+                "--player1",
+                quitter.to_str().unwrap(),
+                "--player2",
+                "builtin:random",
+                "--name1",
+                "quitter",
+            ],
+        ]
+        .concat(),
+    );
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{error}");
+    assert!(error.contains("every game of quitter"), "{error}");
+    assert_eq!(
+        result_rows(&dir.path().join("match-results.jsonl")).len(),
+        2
+    );
+    runtime.block_on(server.stop());
+}
+
+#[test]
+fn play_learns_the_game_of_a_prepared_room() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(&runtime, None);
+    let port = server.addr().port().to_string();
+    // `play` without --game as both players of a tournament of another
+    // season than the default.
+    let player = format!("{BINARY} play --bot greedy");
+    let output = run(
+        dir.path(),
+        &[
+            "tournament",
+            "--game",
+            "swc_2022_ostseeschach",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            &port,
+            "--admin-passphrase",
+            server.passphrase(),
+            "--games-per-pair",
+            "1",
+            "--player",
+            &format!("one={player}"),
+            "--player",
+            &format!("two={player} --seed 5"),
+        ],
+    );
+    let text = stdout(&output);
+    assert!(
+        output.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rows = result_rows(&dir.path().join("tournament-results.jsonl"));
+    assert_eq!(rows.len(), 1);
+    assert!(
+        rows[0]["causes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|cause| cause == "REGULAR"),
+        "{rows:?}"
+    );
+    runtime.block_on(server.stop());
 }
 
 #[test]

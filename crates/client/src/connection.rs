@@ -5,12 +5,15 @@
 //! a packet is cut out of the read buffer without copying (the frame shares
 //! its bytes) and every request is encoded into the same write buffer.
 
-use std::collections::VecDeque;
+use std::{
+    collections::VecDeque,
+    net::{IpAddr, SocketAddr},
+};
 
 use bytes::BytesMut;
 use spielleiter_protocol::{
     ClientMessage, ClientStreamEncoder, FrameDecoder, GameMove, GameType, Prepare, ServerMessage,
-    StreamEvent,
+    StreamEvent, room::RoomData,
 };
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
@@ -19,6 +22,9 @@ use tokio::{
 use tokio_util::codec::Decoder;
 
 use crate::error::ClientError;
+
+/// The element name of the administrator's login.
+const AUTHENTICATE: &str = "authenticate";
 
 /// Initial capacity of the read buffer: a memento is about 5 KiB.
 const READ_CAPACITY: usize = 16 * 1024;
@@ -32,6 +38,46 @@ pub struct Prepared {
     pub room_id: String,
     /// One reservation code per reserved slot, in slot order.
     pub reservations: Vec<String>,
+}
+
+/// An address to connect to, as a person writes it in a message
+/// (`localhost:13050`, `[::1]:13050`), not as Rust debug-prints it.
+pub trait ServerAddress: ToSocketAddrs {
+    /// The address as `HOST:PORT`.
+    fn describe(&self) -> String;
+}
+
+impl ServerAddress for SocketAddr {
+    fn describe(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl ServerAddress for &str {
+    fn describe(&self) -> String {
+        (*self).to_owned()
+    }
+}
+
+impl ServerAddress for String {
+    fn describe(&self) -> String {
+        self.clone()
+    }
+}
+
+impl ServerAddress for (&str, u16) {
+    fn describe(&self) -> String {
+        match self.0.contains(':') {
+            true => format!("[{}]:{}", self.0, self.1),
+            false => format!("{}:{}", self.0, self.1),
+        }
+    }
+}
+
+impl ServerAddress for (IpAddr, u16) {
+    fn describe(&self) -> String {
+        SocketAddr::from(*self).to_string()
+    }
 }
 
 /// A client connection: a TCP stream speaking the protocol.
@@ -66,6 +112,9 @@ pub struct Connection {
     /// A move packet kept between moves, so that sending a move does not
     /// allocate the room id again.
     move_envelope: Option<ClientMessage>,
+    /// The game is a guess until the room's first state confirms it or
+    /// names another ([`join_prepared_learning`](Self::join_prepared_learning)).
+    learning: bool,
 }
 
 impl Connection {
@@ -74,10 +123,8 @@ impl Connection {
     /// # Errors
     ///
     /// [`ClientError::Connect`] if the connection cannot be opened.
-    pub async fn connect(
-        addr: impl ToSocketAddrs + std::fmt::Debug,
-    ) -> Result<Connection, ClientError> {
-        let described = format!("{addr:?}");
+    pub async fn connect(addr: impl ServerAddress) -> Result<Connection, ClientError> {
+        let described = addr.describe();
         let stream = TcpStream::connect(addr)
             .await
             .map_err(|cause| ClientError::Connect {
@@ -106,6 +153,7 @@ impl Connection {
             ended: false,
             eof: false,
             move_envelope: None,
+            learning: false,
         };
         connection.encoder.open(&mut connection.write_buf);
         connection.flush().await?;
@@ -221,6 +269,111 @@ impl Connection {
         self.join_with(request, "joinPrepared", game).await
     }
 
+    /// Takes a reserved slot in a room whose game is not known beforehand
+    /// (`joinPrepared`), as a contest client started with only `--host`,
+    /// `--port` and `--reservation` does. Nothing in `joined` names the
+    /// game, but the room's first state does: its own game reads it as a
+    /// consistent position and writes it back unchanged. Waits for that
+    /// state (it comes when every
+    /// seat is taken) and returns the room id and its game; every packet
+    /// read meanwhile is kept for [`recv`](Self::recv). `guess` is tried
+    /// first; if the connection ends before a state, it is the answer.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Refused`] with the server's message if it refuses.
+    pub async fn join_prepared_learning(
+        &mut self,
+        reservation_code: &str,
+        guess: GameType,
+    ) -> Result<(String, GameType), ClientError> {
+        self.learning = true;
+        let room = self.join_prepared(reservation_code, guess).await?;
+        while self.learning {
+            match self.read_message().await? {
+                Some(message) => self.held.push_back(message),
+                None => break,
+            }
+        }
+        self.learning = false;
+        Ok((room, self.game_type.unwrap_or(guess)))
+    }
+
+    /// Decodes a packet while the game is a guess. A room's state is read
+    /// as each game's, the guess first, then those of more seats first; a
+    /// game's reading counts if it is a consistent position and writes
+    /// back as the same XML (ignoring white space): a lenient reader may
+    /// accept another season's state, but its writer gives its own
+    /// season's form. That game becomes the connection's game; if none
+    /// writes the state back exactly, the first consistent reading wins.
+    fn decode_learning(
+        &mut self,
+        bytes: &[u8],
+        guess: GameType,
+    ) -> Result<ServerMessage, ClientError> {
+        let is_state = |message: &ServerMessage| {
+            matches!(
+                message,
+                ServerMessage::Room {
+                    data: RoomData::Memento(_),
+                    ..
+                }
+            )
+        };
+        let consistent = |message: &ServerMessage| match message {
+            ServerMessage::Room {
+                data: RoomData::Memento(state),
+                ..
+            } => state.to_game().is_ok(),
+            _ => false,
+        };
+        let first = ServerMessage::decode(bytes, guess);
+        if let Ok(message) = &first
+            && !is_state(message)
+        {
+            // Nothing to learn from it: other packets read alike in every
+            // game.
+            return Ok(first?);
+        }
+        let without_space = |text: &[u8]| -> Vec<u8> {
+            text.iter()
+                .copied()
+                .filter(|b| !b.is_ascii_whitespace())
+                .collect()
+        };
+        let sent = without_space(bytes);
+        let mut others: Vec<GameType> = GameType::ALL
+            .iter()
+            .copied()
+            .filter(|&game| game != guess)
+            .collect();
+        others.sort_by_key(|game| std::cmp::Reverse(game.player_count()));
+        let mut readings = std::iter::once((guess, first.as_ref().ok().cloned())).chain(
+            others
+                .into_iter()
+                .map(|game| (game, ServerMessage::decode(bytes, game).ok())),
+        );
+        let mut fallback = None;
+        let learned = readings.find_map(|(game, message)| {
+            let message = message.filter(consistent)?;
+            if without_space(message.to_xml().as_bytes()) == sent {
+                return Some((game, message));
+            }
+            fallback.get_or_insert((game, message));
+            None
+        });
+        self.learning = false;
+        match learned.or(fallback) {
+            Some((game, message)) => {
+                self.game_type = Some(game);
+                Ok(message)
+            }
+            // No game reads it: the guess's own error (or inconsistent
+            // state) is the one to report.
+            None => Ok(first?),
+        }
+    }
+
     async fn join_with(
         &mut self,
         request: ClientMessage,
@@ -324,6 +477,19 @@ impl Connection {
                 } if original.element_name() == request => {
                     return Err(ClientError::Refused { request, message });
                 }
+                // `authenticate` has no answer of its own: its refusal
+                // (after which the server closes the connection) comes
+                // while the next request's answer is awaited, and is the
+                // reason that answer never comes.
+                ServerMessage::ErrorPacket {
+                    message,
+                    original_request: Some(original),
+                } if original.element_name() == AUTHENTICATE => {
+                    return Err(ClientError::Refused {
+                        request: AUTHENTICATE,
+                        message,
+                    });
+                }
                 other => other,
             };
             match pick(message) {
@@ -349,7 +515,11 @@ impl Connection {
                     // Before any join only lobby packets come, which no
                     // game changes.
                     let game = self.game_type.unwrap_or(GameType::DEFAULT);
-                    let message = ServerMessage::decode(frame.as_bytes(), game)?;
+                    let message = if self.learning {
+                        self.decode_learning(frame.as_bytes(), game)?
+                    } else {
+                        ServerMessage::decode(frame.as_bytes(), game)?
+                    };
                     return Ok(Some(message));
                 }
                 Some(StreamEvent::End) => {
@@ -480,6 +650,73 @@ mod tests {
                 );
             }
             other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_prepared_room_tells_its_game_by_its_first_state() {
+        use rand::SeedableRng;
+        use rand_pcg::Pcg64;
+        use spielleiter_protocol::GameState;
+        use spielleiter_rules::AnyGame;
+        for &game in GameType::ALL {
+            let (mut client, mut server) = connected_pair().await;
+            let mut rng = Pcg64::seed_from_u64(7);
+            let position = AnyGame::new(game, &mut rng);
+            let names: Vec<&str> = vec![""; game.player_count()];
+            let state = GameState::of_game(&position, &names);
+            tokio::spawn(async move {
+                server.recv().await;
+                server.send(&joined("r")).await;
+                let room = |data| ServerMessage::Room {
+                    room_id: "r".to_owned(),
+                    data,
+                };
+                server.send(&room(RoomData::Welcome { seat: 0 })).await;
+                server.send(&room(RoomData::Memento(state))).await;
+                server.end().await;
+            });
+            let (room, learned) = client
+                .join_prepared_learning("code", GameType::DEFAULT)
+                .await
+                .unwrap();
+            assert_eq!((room.as_str(), learned), ("r", game), "{game}");
+            assert_eq!(client.game_type(), Some(game));
+            assert!(matches!(
+                client.recv().await.unwrap(),
+                Some(ServerMessage::Room {
+                    data: RoomData::Welcome { seat: 0 },
+                    ..
+                })
+            ));
+            match client.recv().await.unwrap() {
+                Some(ServerMessage::Room {
+                    data: RoomData::Memento(state),
+                    ..
+                }) => assert_eq!(state.game_type(), game),
+                other => panic!("expected the state, got {other:?}"),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_refused_passphrase_is_the_reason_of_the_next_answer_that_never_comes() {
+        let (mut client, mut server) = connected_pair().await;
+        tokio::spawn(async move {
+            let login = server.recv().await.unwrap();
+            server.recv().await;
+            server
+                .send(&ServerMessage::ErrorPacket {
+                    message: "Failed to authenticate as administrator".to_owned(),
+                    original_request: Some(Box::new(login)),
+                })
+                .await;
+            server.hang_up();
+        });
+        client.authenticate("wrong").await.unwrap();
+        match client.observe("r", GameType::Blokus2021).await {
+            Err(ClientError::Refused { request, .. }) => assert_eq!(request, "authenticate"),
+            other => panic!("expected the login's refusal, got {other:?}"),
         }
     }
 

@@ -47,6 +47,6 @@ pub mod play;
 #[cfg(test)]
 mod test_server;
 
-pub use connection::{Connection, Prepared};
+pub use connection::{Connection, Prepared, ServerAddress};
 pub use error::ClientError;
 pub use play::{GameReport, PlayOptions, play};

@@ -92,6 +92,7 @@
 pub mod client;
 pub mod codec;
 pub mod dialect;
+pub mod english;
 pub mod error;
 pub mod framing;
 pub mod games;

@@ -145,7 +145,7 @@ pub fn swc<V: SwcVariant>(
     game_id: &'static str,
     labels: &Labels,
 ) -> Picture {
-    let over = game.is_over();
+    let over = game.is_over() || labels.ended;
     let last_move = game.last_move();
     let board = four_color_board(|x, y| game.color_at(x, y), last_move);
     let seats = Team::ALL
@@ -168,6 +168,7 @@ pub fn swc<V: SwcVariant>(
         board,
         seats,
         notes,
+        letters_key: None,
     })
 }
 
@@ -176,11 +177,11 @@ pub fn swc<V: SwcVariant>(
 /// YELLOW and GREEN for two, and for three GREEN played in turn for
 /// nobody), and every colour's points under the seats.
 pub fn classic(game: &Classic, labels: &Labels) -> Picture {
-    let over = game.is_over();
+    let over = game.is_over() || labels.ended;
     let players = game.players();
     let last_move = game.last_move();
     let board = four_color_board(|x, y| game.color_at(x, y), last_move);
-    let to_move = game.player_to_move();
+    let to_move = game.player_to_move().filter(|_| !over);
     let seats = (0..players.count())
         .map(|seat| SeatLine {
             name: seat_name(&labels.names, seat),
@@ -218,6 +219,7 @@ pub fn classic(game: &Classic, labels: &Labels) -> Picture {
         board,
         seats,
         notes,
+        letters_key: None,
     })
 }
 
@@ -225,7 +227,7 @@ pub fn classic(game: &Classic, labels: &Labels) -> Picture {
 /// columns as the game counts them ((row, col), (0,0) top left), per player
 /// its cells and, once out, why.
 pub fn bcl(game: &Bcl, labels: &Labels) -> Picture {
-    let over = game.is_over();
+    let over = game.is_over() || labels.ended;
     let last_move = game.last_move();
     let last_cells: Vec<(i32, i32)> = match last_move {
         Some(BclMove::Place(place)) => place.cells().map(|(row, col)| (col, row)).collect(),
@@ -257,7 +259,7 @@ pub fn bcl(game: &Bcl, labels: &Labels) -> Picture {
             }
         })
         .collect();
-    let mut notes = vec!["O: ONE · V: TWO · (row, col), (0,0) top left".to_owned()];
+    let mut notes = vec!["(row, col), (0,0) top left".to_owned()];
     notes.extend(move_note(last_move, (!over).then(|| game.current_player())));
     notes.extend(labels.notes.iter().cloned());
     let turn = game.turn();
@@ -268,6 +270,7 @@ pub fn bcl(game: &Bcl, labels: &Labels) -> Picture {
         board,
         seats,
         notes,
+        letters_key: Some("O: ONE · V: TWO"),
     })
 }
 
@@ -314,6 +317,23 @@ mod tests {
     use spielleiter_rules::blokus::{Swc2021, Swc2027};
 
     use super::*;
+
+    #[test]
+    fn a_game_ended_by_the_server_has_nobody_to_move_and_says_so() {
+        let labels = Labels {
+            names: vec!["bad".to_owned(), "good".to_owned()],
+            notes: vec!["result: good wins".to_owned()],
+            ended: true,
+        };
+        let picture = bcl(&Bcl::new(), &labels);
+        let scene = &picture.0;
+        assert!(scene.title.ends_with(" · game over"), "{}", scene.title);
+        assert!(scene.seats.iter().all(|seat| !seat.to_move));
+        assert!(scene.notes.iter().all(|note| !note.contains("to move")));
+        // The letters' key is the terminal's only.
+        assert!(scene.notes.iter().all(|note| !note.contains("O: ONE")));
+        assert!(picture.text(false).contains("O: ONE · V: TWO"));
+    }
 
     #[test]
     fn the_last_round_is_the_one_of_the_turn_limit() {

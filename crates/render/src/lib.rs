@@ -26,7 +26,7 @@
 //! use spielleiter_rules::{AnyGame, blokus::{Blokus, PieceKind}};
 //!
 //! let game = AnyGame::Blokus2021(Blokus::new(PieceKind::PentoL));
-//! let labels = Labels { names: vec!["alice".into(), "bob".into()], notes: vec![] };
+//! let labels = Labels { names: vec!["alice".into(), "bob".into()], ..Labels::default() };
 //! let svg = picture(&game, &labels).svg();
 //! assert!(svg.starts_with("<svg") && svg.contains("alice"));
 //! ```
@@ -60,6 +60,10 @@ pub struct Labels {
     pub names: Vec<String>,
     /// Lines under the seats, e.g. the result.
     pub notes: Vec<String>,
+    /// The game has ended although the position may not say so: a
+    /// disqualification, a timeout or a cancel ends a game the rules would
+    /// go on with. Nobody is then to move, and the heading says so.
+    pub ended: bool,
 }
 
 /// The picture of a position, ready to be drawn.
@@ -115,7 +119,7 @@ spielleiter_rules::for_each_game!(picture_catalogue);
 /// The seats and scores of any game, with no board: the picture of a game
 /// that has no drawing of its own (a test game).
 pub fn seats_only<G: Game>(game: &G, game_type: GameType, labels: &Labels) -> Picture {
-    let over = game.is_over();
+    let over = game.is_over() || labels.ended;
     let seats = (0..game.player_count())
         .map(|seat| SeatLine {
             name: seat_name(&labels.names, seat),
@@ -128,7 +132,7 @@ pub fn seats_only<G: Game>(game: &G, game_type: GameType, labels: &Labels) -> Pi
                 .collect::<Vec<_>>()
                 .join(" · "),
             gems: 0,
-            to_move: game.player_to_move() == Some(seat),
+            to_move: !over && game.player_to_move() == Some(seat),
         })
         .collect();
     let mut title = format!("{} · turn {}", game_type.title(), game.turn());
@@ -142,5 +146,6 @@ pub fn seats_only<G: Game>(game: &G, game_type: GameType, labels: &Labels) -> Pi
         board: Board::new(0, 0, 0, Ground::Grid, &[]),
         seats,
         notes: labels.notes.clone(),
+        letters_key: None,
     })
 }

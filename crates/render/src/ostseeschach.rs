@@ -40,7 +40,7 @@ const KEY: &str = "H Herzmuschel · M Möwe · S Seestern · R Robbe · a number
 
 /// An Ostseeschach game.
 pub fn picture(game: &Ostseeschach, labels: &Labels) -> Picture {
-    let over = game.is_over();
+    let over = game.is_over() || labels.ended;
     let mut board = Board::new(BOARD_SIZE, BOARD_SIZE, FIELD, Ground::Checkered, &TEAMS);
     board.tokens = game
         .pieces()
@@ -95,6 +95,7 @@ pub fn picture(game: &Ostseeschach, labels: &Labels) -> Picture {
         board,
         seats,
         notes,
+        letters_key: None,
     })
 }
 impl GamePicture for entry::Ostseeschach2022 {

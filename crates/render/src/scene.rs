@@ -132,8 +132,11 @@ pub(crate) struct Scene {
     pub board: Board,
     /// One line per seat, in seat order.
     pub seats: Vec<SeatLine>,
-    /// Lines of text under the seats (a key to the letters, a result).
+    /// Lines of text under the seats (how to read the board, a result).
     pub notes: Vec<String>,
+    /// The key to the board's letters, which only the terminal picture
+    /// uses (`O: ONE · V: TWO`); the drawn picture shows colours instead.
+    pub letters_key: Option<&'static str>,
 }
 
 /// The display name of `seat` among `names`, or the seat's label (`ONE`,

@@ -62,8 +62,9 @@ pub(crate) fn draw(scene: &Scene) -> String {
     );
     let _ = write!(
         out,
-        r##"<text x="{PAD}" y="{}" font-size="16" font-weight="bold" fill="{INK}">{}</text>"##,
+        r##"<text x="{PAD}" y="{}" font-size="{}" font-weight="bold" fill="{INK}">{}</text>"##,
         PAD + 18,
+        title_size(&scene.title, width - 2 * PAD),
         escape(&scene.title)
     );
     draw_coordinates(&mut out, board, board_x, board_y);
@@ -95,6 +96,20 @@ pub(crate) fn draw(scene: &Scene) -> String {
     }
     out.push_str("</svg>");
     out
+}
+
+/// The heading's font size: 16, or smaller for a heading that would not
+/// fit into `room` pixels (`Classic Blokus, 4 players · turn 80 · round 21
+/// · game over` on a 530-pixel picture). Estimated from the number of
+/// characters: bold DejaVu Sans averages under 0.66 em per character, so
+/// the estimate errs on the side of room to spare.
+fn title_size(title: &str, room: u32) -> f32 {
+    const LARGEST: f32 = 16.0;
+    const EM_PER_CHAR: f32 = 0.66;
+    let chars = title.chars().count().max(1) as f32;
+    let fitting = room as f32 / (chars * EM_PER_CHAR);
+    // Halves, so that the SVG stays short and stable.
+    (fitting.min(LARGEST) * 2.0).floor() / 2.0
 }
 
 /// Column numbers above the board, row numbers left of it.

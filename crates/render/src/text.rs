@@ -47,7 +47,12 @@ pub(crate) fn draw(scene: &Scene, color: bool) -> String {
             seat.score
         );
     }
-    for note in &scene.notes {
+    for note in scene
+        .letters_key
+        .iter()
+        .copied()
+        .chain(scene.notes.iter().map(String::as_str))
+    {
         out.push_str(note);
         out.push('\n');
     }

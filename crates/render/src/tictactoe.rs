@@ -70,6 +70,7 @@ impl GamePicture for entry::TestTicTacToe {
             board,
             seats,
             notes: labels.notes.clone(),
+            letters_key: None,
         })
     }
 }

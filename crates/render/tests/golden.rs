@@ -66,6 +66,7 @@ fn names() -> Labels {
     Labels {
         names: vec!["Alice & <Bob>".to_owned(), String::new()],
         notes: vec!["a note from the caller".to_owned()],
+        ended: false,
     }
 }
 
@@ -250,6 +251,7 @@ fn classic_blokus() {
             "carol".to_owned(),
         ],
         notes: vec!["a note from the caller".to_owned()],
+        ended: false,
     };
     for (players, wrap, turns, name) in [
         (

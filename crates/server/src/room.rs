@@ -393,11 +393,11 @@ struct Outcome {
 
 impl Outcome {
     fn of(result: &GameResult, seats: &[SeatView<'_>], ending: &Ending) -> Outcome {
-        let name = |seat: usize| {
-            seats.get(seat).map_or_else(
-                || format!("seat {seat}"),
-                |s| prefix(s.display_name).to_string(),
-            )
+        // A nameless player is named by its seat, as the pages name it.
+        let name = |seat: usize| match seats.get(seat) {
+            Some(s) if !s.display_name.is_empty() => prefix(s.display_name).to_string(),
+            Some(_) => spielleiter_protocol::seats::seat_label(seat).to_owned(),
+            None => format!("seat {seat}"),
         };
         let winners: Vec<String> = result.winners.iter().map(|w| name(w.seat)).collect();
         let scores: Vec<String> = result
@@ -656,10 +656,15 @@ impl Room {
         self.phase = Phase::Running;
         info!(paused = self.paused, "game starts");
         if let Some(store) = &self.replay_store {
+            // A nameless player's part of the file name is its seat.
             let names: Vec<&str> = self
                 .seats
                 .iter()
-                .map(|s| s.spec.display_name.as_str())
+                .enumerate()
+                .map(|(seat, s)| match s.spec.display_name.as_str() {
+                    "" => spielleiter_protocol::seats::seat_label(seat),
+                    name => name,
+                })
                 .collect();
             self.replay = Some(store.open(self.game.game_type().id(), self.id.as_str(), &names));
         }

@@ -30,8 +30,9 @@ const sl = (() => {
     return seconds ? new Date(seconds * 1000).toLocaleString() : "";
   }
 
+  /** A player's points, each part named (`81 points · place 2`). */
   function points(player) {
-    return player.points.join(" · ");
+    return player.score || player.points.join(" · ");
   }
 
   function fetchJson(url) {
@@ -104,13 +105,13 @@ const sl = (() => {
     const rows = result.scores.map((score, seat) => el("tr", {},
       el("td", {}, names[seat] || seat),
       el("td", {}, score.cause),
-      el("td", { class: "number" }, score.parts.join(" · ")),
+      el("td", { class: "number" }, score.score || score.parts.join(" · ")),
       el("td", { class: "muted" }, score.reason)));
     return [
       el("h2", {}, "Result: " + result.summary),
       el("table", { class: "result" },
         el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Cause"),
-          el("th", { class: "number" }, result.definition.join(" · ")), el("th", {}, "Reason"))),
+          el("th", { class: "number" }, "Score"), el("th", {}, "Reason"))),
         el("tbody", {}, ...rows)),
     ];
   }
@@ -148,7 +149,10 @@ const sl = (() => {
       board.dataset.version = view.version;
       board.dataset.phase = view.phase;
       $("title").textContent = gameName(view.game);
-      $("status").textContent = "Room " + view.id + " · turn " + view.turn + " · " + view.phase;
+      // The room's short id (its full id is in the address); the phase
+      // stays on the line of the turn.
+      $("status").textContent = "Room " + view.id.slice(0, 8) + " · turn " + view.turn + " ·\u00a0" + view.phase;
+      $("status").title = "Room " + view.id;
       $("players").tBodies[0].replaceChildren(...playerRows(view.players));
       $("result").replaceChildren(...resultBlock(view.result, view.players.map((p) => p.name)));
       showClock();
@@ -166,6 +170,8 @@ const sl = (() => {
         }
       }).catch((error) => {
         source.close();
+        // Without a room there are no players to list.
+        $("players").hidden = true;
         showError($("error"), error);
       });
     };
@@ -174,19 +180,24 @@ const sl = (() => {
   /** `/replays`: every finished replay, newest first. */
   function replaysPage() {
     fetchJson("/api/replays").then((replays) => {
+      $("loading").hidden = true;
       $("replays").tBodies[0].replaceChildren(...replays.map((r) => el("tr", {},
         el("td", {}, el("a", { href: "/replays/" + encodeURIComponent(r.name) }, r.name)),
         el("td", {}, gameName(r.game)),
-        el("td", { class: "number" }, (r.bytes / 1024).toFixed(1) + " KiB"),
+        el("td", { class: "number" }, (r.bytes / 1024).toFixed(1) + "\u00a0KiB"),
         el("td", { class: "muted" }, when(r.modified)))));
       $("no-replays").hidden = replays.length > 0;
-    }).catch((error) => showError($("error"), error));
+    }).catch((error) => {
+      $("loading").hidden = true;
+      showError($("error"), error);
+    });
   }
 
   /** `/replays/{name}`: step through a replay (buttons, slider, arrows). */
   function replayPage() {
     const name = decodeURIComponent(location.pathname.split("/")[2] || "");
-    $("title").textContent = name;
+    // The heading is the game; the file's long name goes under it, small.
+    $("file").textContent = name;
     fetchJson("/api/replays/" + encodeURIComponent(name)).then((replay) => {
       const frames = replay.frames;
       const slider = $("slider");
@@ -204,7 +215,8 @@ const sl = (() => {
         $("position").textContent = "position " + (index + 1) + " of " + frames.length + " · turn " + frame.turn;
         $("players").tBodies[0].replaceChildren(...playerRows(frame.players));
       };
-      $("subtitle").textContent = gameName(replay.game) + ": " + replay.players.join(" vs ");
+      $("title").textContent = gameName(replay.game);
+      $("subtitle").textContent = replay.players.join(" vs ");
       $("result").replaceChildren(...resultBlock(replay.result, replay.players));
       if (replay.errors.length) $("result").append(el("p", { class: "muted" }, replay.errors.join(" ")));
       $("first").onclick = () => show(0);

@@ -149,6 +149,7 @@ pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
             time_limited(stall_timeout, request, next)
         }))
         .route("/api/rooms/{id}/events", get(live::events))
+        .fallback(pages::not_found)
         .with_state(app)
 }
 

@@ -41,6 +41,30 @@ pub async fn replay() -> Html<&'static str> {
     Html(REPLAY)
 }
 
+/// Any address without a page: a page that says so, with the way back.
+pub async fn not_found() -> (StatusCode, Html<&'static str>) {
+    (StatusCode::NOT_FOUND, Html(NOT_FOUND))
+}
+
+/// The page of an address that has none.
+const NOT_FOUND: &str = r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>No such page · Spielleiter</title>
+<link rel="stylesheet" href="/assets/app.css">
+</head>
+<body>
+<header><a class="brand" href="/">Spielleiter</a><nav><a href="/">Games</a><a href="/replays">Replays</a><a href="/metrics">Metrics</a></nav></header>
+<main>
+<h1>No such page</h1>
+<p>There is nothing at this address. The <a href="/">games</a> and the <a href="/replays">replays</a> are.</p>
+</main>
+</body>
+</html>
+"#;
+
 /// `GET /login`.
 pub async fn login_form() -> Html<&'static str> {
     Html(LOGIN)

@@ -5,7 +5,7 @@
 use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
-use spielleiter_protocol::result::GameResult;
+use spielleiter_protocol::{english::english, games, result::GameResult};
 use spielleiter_render::{Labels, picture, seat_name};
 use spielleiter_rules::{AnyGame, Game};
 use spielleiter_server::showroom::{RoomPhase, RoomSnapshot};
@@ -19,6 +19,9 @@ pub struct PlayerView {
     pub seated: bool,
     /// The game's own score parts as they stand (Blokus: the points).
     pub points: Vec<i64>,
+    /// The same parts for people, each with its name: `81 points · place
+    /// 2`, `3 ambers · 1 light pieces ahead`.
+    pub score: String,
     /// Whether the seat is to move.
     pub to_move: bool,
 }
@@ -41,16 +44,19 @@ pub struct ClockView {
 pub struct ScoreView {
     /// The cause as the protocol names it, e.g. `REGULAR`.
     pub cause: &'static str,
-    /// The reason text (empty for a regular end).
+    /// The reason text in English (empty for a regular end).
     pub reason: String,
     /// The parts of the score as text (win points first).
     pub parts: Vec<String>,
+    /// The same parts for people, each with its name: `2 win points · 85
+    /// points · place 1`.
+    pub score: String,
 }
 
 /// A game's result.
 #[derive(Debug, Serialize)]
 pub struct ResultView {
-    /// The names of the score's parts.
+    /// The names of the score's parts, in English.
     pub definition: Vec<String>,
     /// One score per seat.
     pub scores: Vec<ScoreView>,
@@ -88,14 +94,51 @@ pub struct RoomView {
 
 /// The seats of `game` with the names `names`.
 pub fn players(game: &AnyGame, names: &[String], seated: &[bool]) -> Vec<PlayerView> {
+    // The game's own parts are its result's fragments after the win points.
+    let labels: Vec<String> = games::score_definition(game.game_type())
+        .iter()
+        .skip(1)
+        .map(|fragment| part_label(&fragment.name))
+        .collect();
     (0..game.player_count())
-        .map(|seat| PlayerView {
-            name: seat_name(names, seat),
-            seated: seated.get(seat).copied().unwrap_or(true),
-            points: game.score(seat).as_slice().to_vec(),
-            to_move: game.player_to_move() == Some(seat),
+        .map(|seat| {
+            let points = game.score(seat).as_slice().to_vec();
+            PlayerView {
+                name: seat_name(names, seat),
+                seated: seated.get(seat).copied().unwrap_or(true),
+                score: score_text(&points, &labels),
+                points,
+                to_move: game.player_to_move() == Some(seat),
+            }
         })
         .collect()
+}
+
+/// A score fragment's name as a label of one game's part, in English:
+/// `∅ Punkte` (a mean over games in the official result) is one game's
+/// points here.
+fn part_label(fragment: &str) -> String {
+    let english = english(fragment);
+    english
+        .strip_prefix("mean ")
+        .map_or_else(|| english.clone(), str::to_owned)
+}
+
+/// `81 points · place 2`: each part with its label (a place reads better
+/// with the number after it).
+fn score_text(points: &[impl std::fmt::Display], labels: &[String]) -> String {
+    points
+        .iter()
+        .enumerate()
+        .map(
+            |(index, value)| match labels.get(index).map(String::as_str) {
+                Some("place") => format!("place {value}"),
+                Some(label) => format!("{value} {label}"),
+                None => value.to_string(),
+            },
+        )
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// The result for the pages.
@@ -110,26 +153,41 @@ pub fn result(result: &GameResult, names: &[String]) -> ResultView {
             format!("{} share the win", names.join(", "))
         }
     };
+    // One game's parts: `∅ Punkte` (a mean over the games of a series in
+    // the official result) is this game's points.
+    let definition: Vec<String> = result
+        .definition
+        .iter()
+        .map(|f| part_label(&f.name))
+        .collect();
     ResultView {
-        definition: result.definition.iter().map(|f| f.name.clone()).collect(),
         scores: result
             .scores
             .iter()
-            .map(|score| ScoreView {
-                cause: score.cause.name(),
-                reason: score.reason.clone(),
-                parts: score.parts.iter().map(ToString::to_string).collect(),
+            .map(|score| {
+                let parts: Vec<String> = score.parts.iter().map(ToString::to_string).collect();
+                ScoreView {
+                    cause: score.cause.name(),
+                    reason: english(&score.reason),
+                    score: score_text(&parts, &definition),
+                    parts,
+                }
             })
             .collect(),
+        definition,
         winners,
         summary,
     }
 }
 
-/// The board of `game` as SVG, with the players' names and notes.
+/// The board of `game` as SVG, with the players' names and notes (the
+/// result's, once the game has ended).
 pub fn board_svg(game: &AnyGame, names: &[String], notes: Vec<String>) -> String {
+    // The notes are the result's, given once there is one: the game has
+    // ended then, whatever the position says (a disqualification).
     let labels = Labels {
         names: names.to_vec(),
+        ended: !notes.is_empty(),
         notes,
     };
     picture(game, &labels).svg()
@@ -185,5 +243,40 @@ pub fn room(snapshot: &RoomSnapshot, svg: bool) -> RoomView {
         result,
         opened: unix_seconds(snapshot.opened),
         version: snapshot.version,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use spielleiter_rules::GameType;
+
+    use super::*;
+
+    /// Umlauts and German words that mark a text as untranslated.
+    fn german(text: &str) -> bool {
+        text.contains(['ä', 'ö', 'ü', 'ß', 'Ä', 'Ö', 'Ü'])
+            || [
+                " der ", " die ", " das ", " nicht ", " von ", " hat ", "Punkte", "Zug", "Spiel",
+            ]
+            .iter()
+            .any(|word| text.contains(word))
+    }
+
+    #[test]
+    fn every_games_score_parts_are_named_in_english() {
+        for &game in GameType::ALL {
+            for fragment in games::score_definition(game) {
+                let english = english(&fragment.name);
+                assert!(
+                    !german(&english) && !english.contains('∅'),
+                    "{game}: {english}"
+                );
+            }
+        }
+        assert_eq!(
+            score_text(&[81, 2], &["points".into(), "place".into()]),
+            "81 points · place 2"
+        );
+        assert_eq!(part_label("∅ Punkte"), "points");
     }
 }

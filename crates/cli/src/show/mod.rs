@@ -96,7 +96,11 @@ pub fn result_text(game: GameType, result: &GameResult, names: &[String]) -> Str
             score.cause.name()
         );
         if !score.reason.is_empty() {
-            let _ = write!(out, " ({})", score.reason);
+            let _ = write!(
+                out,
+                " ({})",
+                spielleiter_protocol::english::english(&score.reason)
+            );
         }
         out.push('\n');
     }

@@ -239,7 +239,26 @@ pub fn read_path(path: &Path, game: GameType) -> Result<Replay, LoadError> {
 /// As [`open_named`], or the file is no replay of a hosted game, or
 /// records an inconsistent position.
 pub fn load_named(dir: &Path, name: &str) -> Result<LoadedReplay, LoadError> {
-    load_from(name, || open_named(dir, name))
+    let name = resolve_name(dir, name)?;
+    load_from(&name, || open_named(dir, &name))
+}
+
+/// The file name of the finished replay `name` names: `name` itself, or
+/// (`NAME` without its ending, as the logs and the README name a replay)
+/// the plain or compressed file of that name that is a regular file of
+/// `dir`.
+fn resolve_name(dir: &Path, name: &str) -> Result<String, LoadError> {
+    if is_replay_name(name) {
+        return Ok(name.to_owned());
+    }
+    [".xml", ".xml.gz"]
+        .iter()
+        .map(|ending| format!("{name}{ending}"))
+        .find(|whole| {
+            is_replay_name(whole)
+                && std::fs::symlink_metadata(dir.join(whole)).is_ok_and(|m| m.is_file())
+        })
+        .ok_or_else(|| LoadError::BadName(name.to_owned()))
 }
 
 /// Loads the replay at `path` (plain, or gzip-compressed when the name ends
