@@ -6,9 +6,12 @@
 use rand_core::Rng;
 
 use super::{
-    Classic, ClassicMistake, ClassicPlayers, Mistake, Move, MoveList, SwcBlokus, SwcVariant, Team,
+    Classic, ClassicMistake, ClassicPlayers, Mistake, Move, MoveList, SwcBlokus, SwcVariant,
 };
-use crate::game::{Game, PlayerSet, ScoreParts};
+use crate::{
+    game::{Game, PlayerSet, ScoreParts},
+    team::Team,
+};
 
 /// A new game of the season `V` whose start piece is drawn from `rng` (the
 /// catalogue's constructor for `swc_2021_blokus` and `swc_2027_blokus`).

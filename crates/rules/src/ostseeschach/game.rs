@@ -10,8 +10,11 @@
 
 use rand_core::Rng;
 
-use super::{Mistake, Move, MoveList, Ostseeschach, Team};
-use crate::game::{Game, PlayerSet, ScoreParts};
+use super::{Mistake, Move, MoveList, Ostseeschach};
+use crate::{
+    game::{Game, PlayerSet, ScoreParts},
+    team::Team,
+};
 
 /// A new game with a random start line (the catalogue's constructor for
 /// `swc_2022_ostseeschach`).
