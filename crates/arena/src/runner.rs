@@ -129,7 +129,7 @@ pub(crate) fn create_log_dir(settings: &MatchSettings) -> Result<(), ArenaError>
     if settings
         .players
         .iter()
-        .any(|p| matches!(p.program, Program::Executable { .. }))
+        .any(|p| matches!(p.program, Program::Executable { .. } | Program::Docker(_)))
     {
         std::fs::create_dir_all(&settings.log_dir).map_err(|cause| ArenaError::LogDir {
             path: settings.log_dir.clone(),
@@ -139,7 +139,9 @@ pub(crate) fn create_log_dir(settings: &MatchSettings) -> Result<(), ArenaError>
     Ok(())
 }
 
-/// Refuses no parallel games and built-in bots that do not play the game.
+/// Refuses no parallel games and built-in bots that do not play the game;
+/// with sandboxed players, refuses to start without Docker or their images
+/// and sweeps away what a killed runner left.
 pub(crate) fn check_players(settings: &MatchSettings) -> Result<(), ArenaError> {
     if settings.parallel == 0 {
         return Err(ArenaError::Settings(
@@ -151,6 +153,15 @@ pub(crate) fn check_players(settings: &MatchSettings) -> Result<(), ArenaError> 
             kind.build(settings.game, 0)
                 .map_err(|e| ArenaError::Settings(e.to_string()))?;
         }
+    }
+    let images: Vec<&str> = (settings.players.iter())
+        .filter_map(|p| match &p.program {
+            Program::Docker(sandboxed) => Some(sandboxed.image.as_str()),
+            _ => None,
+        })
+        .collect();
+    if !images.is_empty() {
+        spielleiter_sandbox::preflight(images)?;
     }
     Ok(())
 }

@@ -24,18 +24,24 @@
 //! - `docker`: calls of the Docker client, bounded in time; the checks
 //!   before a match and the sweep ([`preflight`]).
 //! - `forwarder`: the host's end of a player's connection.
+//! - [`upload`]: checking and unpacking a team's upload; [`build`]:
+//!   building a player image from it ([`build_player_image`]).
 #![deny(missing_docs)]
 
+pub mod build;
 mod docker;
 mod forwarder;
 pub mod limits;
 pub mod player;
+pub mod upload;
 
 use std::{fmt, path::PathBuf};
 
+pub use build::{BuildError, BuildRequest, Runtime, build_player_image};
 pub use docker::Swept;
 pub use limits::{RELAY_PATH, SandboxLimits};
 pub use player::{SandboxedPlayer, Seat};
+pub use upload::{UploadError, UploadLimits};
 
 /// A player that runs in the sandbox: `docker:IMAGE [ARGS…]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
