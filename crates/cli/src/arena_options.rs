@@ -33,6 +33,9 @@ pub struct GameOptions {
     /// of the start pieces [default: from the OS].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// The limits of `docker:` players.
+    #[command(flatten)]
+    pub sandbox: crate::player::SandboxOptions,
 }
 
 /// Where the games are played.

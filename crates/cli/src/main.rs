@@ -16,6 +16,7 @@ mod observers;
 mod perft;
 mod pictures;
 mod play;
+mod player;
 mod serve;
 mod show;
 mod syscalls;
@@ -81,6 +82,11 @@ enum Command {
     /// a container's health check. Finds the port in the server's settings
     /// (config file, `--listen`, `--port` and their variables).
     Health(health::HealthArgs),
+    /// Teams' player programs for the sandbox (`--player NAME=docker:IMAGE`).
+    Player {
+        #[command(subcommand)]
+        command: player::PlayerCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -107,6 +113,7 @@ fn main() -> ExitCode {
         Some(Command::Health(args)) => health::run(&args),
         Some(Command::Render(args)) => pictures::render(&args),
         Some(Command::Replay { command }) => pictures::replay(&command),
+        Some(Command::Player { command }) => player::run(&command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -141,15 +141,15 @@ async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
         );
     }
     let names = distinct_names(given.iter().map(|(_, name, _)| (*name).clone()).collect());
-    let players: Vec<PlayerSpec> = given
-        .into_iter()
-        .zip(names)
-        .map(|((program, _, untimed), name)| PlayerSpec {
-            name,
-            program: program.clone(),
-            timed: !(args.no_timeout || untimed),
+    let players = (given.into_iter().zip(names))
+        .map(|((program, _, untimed), name)| {
+            Ok(PlayerSpec {
+                name,
+                program: args.options.sandbox.apply(program)?,
+                timed: !(args.no_timeout || untimed),
+            })
         })
-        .collect();
+        .collect::<anyhow::Result<Vec<PlayerSpec>>>()?;
     let venue = if args.start_server {
         Venue::InProcess {
             port: args.port.unwrap_or(0),

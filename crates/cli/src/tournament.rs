@@ -107,15 +107,15 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
 }
 
 async fn run_async(args: &TournamentArgs) -> anyhow::Result<()> {
-    let players: Vec<PlayerSpec> = args
-        .players
-        .iter()
-        .map(|(name, program)| PlayerSpec {
-            name: name.clone(),
-            program: program.clone(),
-            timed: !args.no_timeout,
+    let players = (args.players.iter())
+        .map(|(name, program)| {
+            Ok(PlayerSpec {
+                name: name.clone(),
+                program: args.options.sandbox.apply(program)?,
+                timed: !args.no_timeout,
+            })
         })
-        .collect();
+        .collect::<anyhow::Result<Vec<PlayerSpec>>>()?;
     let venue = if args.host.is_some() || args.port.is_some() {
         Venue::Running {
             host: args.host.as_deref().unwrap_or("localhost"),
