@@ -3,10 +3,11 @@
 //! connection is carried to the game server's address, and nowhere else.
 
 use std::{
+    io::Write,
     os::unix::fs::PermissionsExt,
     path::{Path, PathBuf},
     sync::Arc,
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use tokio::{
@@ -33,17 +34,33 @@ impl Forwarder {
     /// Listens on `socket` (readable and writable by any user: the
     /// container's user connects to it) and carries each connection to
     /// `host:port`.
-    pub(crate) fn start(socket: &Path, host: &str, port: u16) -> std::io::Result<Forwarder> {
+    /// The first connection is noted in `log` with the time since
+    /// `started` (the container's start cost, BENCHMARKS.md).
+    pub(crate) fn start(
+        socket: &Path,
+        host: &str,
+        port: u16,
+        mut log: std::fs::File,
+        started: Instant,
+    ) -> std::io::Result<Forwarder> {
         let listener = UnixListener::bind(socket)?;
         std::fs::set_permissions(socket, std::fs::Permissions::from_mode(0o666))?;
         let host = host.to_owned();
         let task = tokio::spawn(async move {
             let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
             let mut connections = JoinSet::new();
+            let mut first = true;
             loop {
                 tokio::select! {
                     accepted = listener.accept() => {
                         let Ok((player, _)) = accepted else { continue };
+                        if std::mem::take(&mut first) {
+                            let _ = writeln!(
+                                log,
+                                "[spielleiter sandbox] the player connected {} ms after its container was started",
+                                started.elapsed().as_millis()
+                            );
+                        }
                         let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
                             tracing::warn!("a sandboxed player opened too many connections: one refused");
                             continue;
@@ -104,7 +121,9 @@ mod tests {
             .expect("listen");
         let port = server.local_addr().expect("addr").port();
         let socket = dir.path().join("game.sock");
-        let forwarder = Forwarder::start(&socket, "127.0.0.1", port).expect("forwarder");
+        let log = tempfile::tempfile().expect("log");
+        let forwarder =
+            Forwarder::start(&socket, "127.0.0.1", port, log, Instant::now()).expect("forwarder");
         let mode = std::fs::metadata(&socket)
             .expect("socket")
             .permissions()

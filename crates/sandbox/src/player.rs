@@ -80,8 +80,15 @@ impl SandboxedPlayer {
         let io = |e: std::io::Error| SandboxError::RunDir(run_dir.clone(), e);
         std::fs::create_dir_all(&run_dir).map_err(io)?;
         std::fs::set_permissions(&run_dir, std::fs::Permissions::from_mode(0o755)).map_err(io)?;
-        let forwarder =
-            Forwarder::start(&run_dir.join(SOCKET_NAME), seat.host, seat.port).map_err(io)?;
+        let started = std::time::Instant::now();
+        let forwarder = Forwarder::start(
+            &run_dir.join(SOCKET_NAME),
+            seat.host,
+            seat.port,
+            seat.log.try_clone().map_err(io)?,
+            started,
+        )
+        .map_err(io)?;
         let args = program.limits.create_args(&ContainerSpec {
             name: &name,
             owner: &docker::owner(),
@@ -179,8 +186,17 @@ impl SandboxedPlayer {
         if self.removed {
             return;
         }
+        let started = std::time::Instant::now();
         match docker::call(&["rm", "--force", "--volumes", &self.name], CALL_TIMEOUT).await {
-            Ok(_) => self.removed = true,
+            Ok(_) => {
+                self.removed = true;
+                let _ = writeln!(
+                    self.log,
+                    "[spielleiter sandbox] container {} removed in {} ms",
+                    self.name,
+                    started.elapsed().as_millis()
+                );
+            }
             Err(error) if error.contains("No such container") => self.removed = true,
             Err(error) => {
                 tracing::warn!(container = %self.name, %error, "cannot remove a sandboxed player's container (the next start's sweep will)");
