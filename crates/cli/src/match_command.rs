@@ -25,7 +25,8 @@ pub struct MatchArgs {
     #[arg(short, long, default_value_t = 100, value_name = "N")]
     tests: u32,
     /// Player 1: a program, started as `EXE --reservation CODE --host H
-    /// --port P`, or `builtin:random` / `builtin:greedy`.
+    /// --port P`, `builtin:random` / `builtin:greedy`, or `docker:IMAGE` (a
+    /// sandboxed container).
     #[arg(long, value_name = "EXE")]
     player1: Program,
     /// Player 2, like player 1.

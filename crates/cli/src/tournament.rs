@@ -23,8 +23,8 @@ pub struct TournamentArgs {
     game: GameType,
     /// A player: its name, `=`, and a program started as `COMMAND
     /// --reservation CODE --host H --port P` (a command line with its own
-    /// arguments, quoted as one word) or `builtin:random` / `builtin:greedy`.
-    /// Give it once per player, at least as many as the game has seats.
+    /// arguments, quoted as one word), `builtin:random` / `builtin:greedy`,
+    /// or `docker:IMAGE` (a sandboxed container). Give it once per player, at least as many as the game has seats.
     #[arg(long = "player", value_name = "NAME=COMMAND", value_parser = parse_player, required = true)]
     players: Vec<(String, Program)>,
     /// Games each pair plays (each table, in a game of more than two
