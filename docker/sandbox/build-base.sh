@@ -12,7 +12,9 @@
 #
 # Each image holds the runtime's Debian packages, unpacked but not
 # configured (mmdebstrap's `extract` variant: no package manager, no
-# maintainer scripts, nothing but the packages' files), and the relay, a
+# maintainer scripts, nothing but the packages' files; so no alternatives:
+# `java` is found through /usr/lib/jvm/default-java/bin on the PATH), and
+# the relay, a
 # static binary at /sandbox/relay that is every player container's first
 # process (crates/sandbox-relay). The root file system of a runtime is
 # imported once per package list and suite (the image
@@ -75,7 +77,7 @@ COPY relay /sandbox/relay
 LABEL org.spielleiter.sandbox.relay=/sandbox/relay \\
       org.spielleiter.sandbox.runtime=$runtime \\
       org.spielleiter.sandbox.packages="$packages ($suite)"
-ENV PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp LANG=C.UTF-8 PYTHONDONTWRITEBYTECODE=1
+ENV PATH=/usr/local/bin:/usr/bin:/bin:/usr/lib/jvm/default-java/bin HOME=/tmp LANG=C.UTF-8 PYTHONDONTWRITEBYTECODE=1
 WORKDIR /player
 USER 65534:65534
 ENTRYPOINT ["/sandbox/relay"]
