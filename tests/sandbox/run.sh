@@ -31,9 +31,9 @@
 # `docker/sandbox/build-base.sh java` builds it), registries.
 #
 # Uses the running Docker daemon if there is one; otherwise starts its own
-# under target/sandbox-test/daemon and removes it at the end. Everything it
-# creates is named `sl-sandbox…` and removed at the end, except the base
-# images (kept as the cache).
+# under target/sandbox-test/daemon and stops it at the end, keeping its data
+# (the base images) as the next run's cache. Everything it creates is named
+# `sl-sandbox…` and removed at the end, except the base images.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -85,7 +85,9 @@ cleanup() {
         kill -9 "$own_daemon_pid" 2>/dev/null
         awk -v dir="$daemon_dir/" 'index($2, dir) == 1 { print $2 }' /proc/mounts |
             sort -r | xargs -r -n1 umount -l
-        rm -rf "$daemon_dir"
+        # The data stays: the base images' root file systems are the cache
+        # of the next run.
+        rm -rf "$daemon_dir/exec" "$daemon_dir/docker.sock" "$daemon_dir/dockerd.pid"
     fi
     rm -rf "$work/run"
     echo "== sandbox test $([ "$status" = 0 ] && echo passed || echo FAILED) in $((SECONDS - clock_start)) s"
@@ -101,6 +103,7 @@ else
     step "starting dockerd (data under $daemon_dir)"
     [ "$(id -u)" = 0 ] || fail "no Docker daemon is running, and starting one needs root"
     mkdir -p "$daemon_dir"
+    rm -rf "$daemon_dir/exec"
     export DOCKER_HOST=unix://$daemon_dir/docker.sock
     dockerd --host "$DOCKER_HOST" --data-root "$daemon_dir/data" \
         --exec-root "$daemon_dir/exec" --pidfile "$daemon_dir/dockerd.pid" \
