@@ -450,7 +450,13 @@ if [ -n "${SANDBOX_BENCH:-}" ]; then
         --admin-passphrase "$passphrase" --player1 "docker:sl-sandbox-test-native:1" \
         --player2 "docker:sl-sandbox-test-native:1" -t 20 --log-dir log \
         --results results.jsonl >output.txt 2>&1) || fail "benchmark: $(tail "$run/bench/output.txt")"
-    python3 - "$run/bench" <<'EOF'
+    # The same 20 games with the same binary as local programs, to compare.
+    mkdir -p "$run/bench-local"
+    (cd "$run/bench-local" && timeout 900 "$spielleiter" match -h 127.0.0.1 -p "$port" \
+        --admin-passphrase "$passphrase" --player1 "$static_binary play --bot greedy" \
+        --player2 "$static_binary play --bot greedy" -t 20 --log-dir log \
+        --results results.jsonl >output.txt 2>&1) || fail "benchmark: $(tail "$run/bench-local/output.txt")"
+    python3 - "$run/bench" "$run/bench-local" <<'EOF'
 import glob, json, re, statistics, sys
 connected, removed = [], []
 for path in glob.glob(sys.argv[1] + "/log/*.log"):
@@ -464,9 +470,11 @@ def summary(values):
 records = [json.loads(line) for line in open(sys.argv[1] + "/results.jsonl")]
 print("  start (docker run to the player's connection):", summary(connected))
 print("  removal (docker rm):", summary(removed))
-print("  games: %d, regular %d, duration median %d ms" % (
-    len(records), sum(all(c == "REGULAR" for c in r["causes"]) for r in records),
-    statistics.median(r["duration_ms"] for r in records)))
+local = [json.loads(line) for line in open(sys.argv[2] + "/results.jsonl")]
+for name, games in (("sandboxed", records), ("local programs", local)):
+    print("  %s: %d games, %d regular, duration %s" % (
+        name, len(games), sum(all(c == "REGULAR" for c in r["causes"]) for r in games),
+        summary([r["duration_ms"] for r in games])))
 EOF
 fi
 
