@@ -153,7 +153,10 @@ impl SandboxedPlayer {
                 describe(status.code(), out_of_memory)
             }
         };
-        let _ = writeln!(self.log, "\n[spielleiter sandbox] the container ended: {how}");
+        let _ = writeln!(
+            self.log,
+            "\n[spielleiter sandbox] the container ended: {how}"
+        );
         self.finish().await;
         how
     }
