@@ -6,6 +6,7 @@
 use std::{
     fs::{self, File},
     io::{self, Read, Write},
+    os::unix::fs::PermissionsExt,
     path::{Component, Path, PathBuf},
 };
 
@@ -272,6 +273,7 @@ fn unzip(upload: &Path, into: &Path, limits: &UploadLimits) -> Result<(), Upload
             fs::create_dir_all(parent).map_err(io_error(parent))?;
         }
         let entry = archive.by_index(index).map_err(damaged)?;
+        let executable = entry.unix_mode().is_some_and(|mode| mode & 0o111 != 0);
         // The declared sizes may lie: what is read is counted too, and one
         // byte past the limit is enough to know.
         let left = limits.max_unpacked_bytes - written;
@@ -282,6 +284,11 @@ fn unzip(upload: &Path, into: &Path, limits: &UploadLimits) -> Result<(), Upload
                 reason: format!("{}: {e}", relative.display()),
             })?;
         out.flush().map_err(io_error(&target))?;
+        if executable {
+            // Only whether it may be run; the build sets the modes.
+            fs::set_permissions(&target, fs::Permissions::from_mode(0o755))
+                .map_err(io_error(&target))?;
+        }
         written += copied;
         if written > limits.max_unpacked_bytes {
             return Err(bomb());
@@ -318,8 +325,10 @@ mod tests {
     fn zip_of(path: &Path, entries: &[(&str, &[u8])]) {
         let mut writer = zip::ZipWriter::new(File::create(path).expect("zip"));
         for (name, data) in entries {
+            // Programs keep their executable bit.
+            let mode = if name.ends_with(".bin") { 0o755 } else { 0o644 };
             writer
-                .start_file(*name, SimpleFileOptions::default())
+                .start_file(*name, SimpleFileOptions::default().unix_permissions(mode))
                 .expect("entry");
             writer.write_all(data).expect("data");
         }
@@ -332,10 +341,22 @@ mod tests {
         let upload = dir.path().join("team.zip");
         zip_of(
             &upload,
-            &[("start", b"#!/bin/sh\n"), ("lib/x.py", b"x = 1\n")],
+            &[
+                ("start", b"#!/bin/sh\n"),
+                ("lib/x.py", b"x = 1\n"),
+                ("bot.bin", b"\x7fELF"),
+            ],
         );
         let into = dir.path().join("out");
         unpack(&upload, &into, &UploadLimits::default()).expect("unpacked");
+        let mode = |name: &str| {
+            fs::metadata(into.join(name))
+                .expect(name)
+                .permissions()
+                .mode()
+        };
+        assert_ne!(mode("bot.bin") & 0o100, 0);
+        assert_eq!(mode("lib/x.py") & 0o111, 0);
         assert_eq!(fs::read(into.join("start")).expect("start"), b"#!/bin/sh\n");
         assert_eq!(fs::read(into.join("lib/x.py")).expect("x.py"), b"x = 1\n");
     }
