@@ -252,7 +252,7 @@ EOF
         fail "$dir: not $count replays: $(ls "$dir/replays")"
     [ "$(find "$dir/log" -name '*_game*.log' | wc -l)" = $((count * 2)) ] ||
         fail "$dir: not a log per player and game: $(ls "$dir/log")"
-    for log in "$dir"/log/*.log; do
+    for log in $(find "$dir/log" -name '*.log'); do
         grep -q "connected .* ms after its container was started" "$log" ||
             fail "$log: the player never connected: $(tail -5 "$log")"
     done
