@@ -293,7 +293,11 @@ for _ in $(seq 100); do
     curl -fsS "http://127.0.0.1:$web_port/healthz" >/dev/null 2>&1 && break
     sleep 0.1
 done
-bridge_ip=$(docker network inspect bridge --format '{{(index .IPAM.Config 0).Gateway}}')
+# The host's address on Docker's bridge (the IPAM configuration names it
+# only when it was configured explicitly).
+bridge_ip=$(docker network inspect bridge --format '{{range .IPAM.Config}}{{.Gateway}}{{end}}')
+[ -n "$bridge_ip" ] || bridge_ip=$(ip -4 -o addr show docker0 | awk '{print $4}' | cut -d/ -f1 | head -n 1)
+[ -n "$bridge_ip" ] || fail "cannot find the host's address on Docker's bridge"
 host_ip=$(ip -4 -o addr show scope global | awk '{print $4}' | cut -d/ -f1 | grep -v "^$bridge_ip$" | head -n 1)
 docker run -d --name sl-sandbox-test-listener --entrypoint python3 sl-sandbox-python:latest \
     -m http.server 8000 --directory /tmp >/dev/null
