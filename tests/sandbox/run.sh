@@ -340,18 +340,20 @@ mkdir -p "$run/beside"
     --player2 "docker:sl-sandbox-test-native:1" -t 2 --log-dir log \
     --results results.jsonl >output.txt 2>&1) &
 beside=$!
+hostile=()
 hostile_match escape "docker:sl-sandbox-test-hostile:1 escape ${targets[*]}" builtin:greedy &
+hostile+=($!)
 hostile_match forkbomb "docker:sl-sandbox-test-hostile:1 forkbomb" builtin:greedy &
+hostile+=($!)
 hostile_match membomb "docker:sl-sandbox-test-hostile:1 membomb" builtin:greedy &
+hostile+=($!)
 hostile_match filltmp "docker:sl-sandbox-test-hostile:1 filltmp" builtin:greedy &
+hostile+=($!)
 hostile_match linger "docker:sl-sandbox-test-hostile:1 linger" "docker:sl-sandbox-test-hostile:1 quit" &
-wait_all_but_beside() {
-    local job
-    for job in $(jobs -p); do
-        [ "$job" = "$beside" ] || wait "$job"
-    done
-}
-wait_all_but_beside
+hostile+=($!)
+for job in "${hostile[@]}"; do
+    wait "$job"
+done
 wait "$beside" || fail "the regular game beside the hostile ones failed: $(cat "$run/beside/output.txt")"
 echo "  all done in $((SECONDS - started)) s"
 
