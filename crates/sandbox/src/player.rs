@@ -144,12 +144,15 @@ impl SandboxedPlayer {
             }
             Ok(Err(error)) => format!("cannot wait for the container: {error}"),
             Ok(Ok(status)) => {
-                let out_of_memory = docker::call(
-                    &["inspect", "--format", "{{.State.OOMKilled}}", &self.name],
-                    CALL_TIMEOUT,
-                )
-                .await
-                .is_ok_and(|state| state.trim() == "true");
+                // Only a SIGKILL may be the memory limit's; asking Docker
+                // costs a call per seat.
+                let out_of_memory = status.code() == Some(137)
+                    && docker::call(
+                        &["inspect", "--format", "{{.State.OOMKilled}}", &self.name],
+                        CALL_TIMEOUT,
+                    )
+                    .await
+                    .is_ok_and(|state| state.trim() == "true");
                 describe(status.code(), out_of_memory)
             }
         };
