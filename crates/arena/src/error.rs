@@ -65,6 +65,10 @@ pub enum ArenaError {
     /// passphrase, administration disabled, connection lost).
     #[error("administration failed: {0}")]
     Admin(ClientError),
+    /// Sandboxed players cannot run: Docker is missing, an image is
+    /// missing or not a sandbox image.
+    #[error(transparent)]
+    Sandbox(#[from] spielleiter_sandbox::SandboxError),
     /// The settings contradict each other.
     #[error("invalid match settings: {0}")]
     Settings(String),

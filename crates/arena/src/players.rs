@@ -1,7 +1,8 @@
 //! Starting a player for a reserved slot, waiting for it to end, and ending
 //! it by force: a program in its own process group (so whatever it starts
-//! goes with it) with its output in a log file, or a built-in bot as a task
-//! of this process.
+//! goes with it) with its output in a log file, a sandboxed program's
+//! container (`spielleiter-sandbox`), or a built-in bot as a task of this
+//! process.
 
 use std::{
     fs::OpenOptions,
@@ -13,6 +14,7 @@ use std::{
 use spielleiter_bots::{AnyBot, Bot};
 use spielleiter_client::{ClientError, Connection, GameReport, PlayOptions, play};
 use spielleiter_rules::GameType;
+use spielleiter_sandbox::{SandboxedPlayer, Seat};
 use tokio::{process::Child, task::JoinHandle};
 
 use crate::settings::Program;
@@ -42,6 +44,7 @@ pub(crate) enum Launched {
         log_path: PathBuf,
     },
     Builtin(JoinHandle<Result<GameReport, ClientError>>),
+    Sandboxed(Box<SandboxedPlayer>),
 }
 
 /// Starts `program` for the slot described by `invitation`.
@@ -63,20 +66,21 @@ pub(crate) fn launch(program: &Program, invitation: &Invitation<'_>) -> Result<L
                 invitation.reservation.to_owned(),
             ))))
         }
+        Program::Docker(sandboxed) => {
+            let player = SandboxedPlayer::start(
+                sandboxed,
+                Seat {
+                    host: invitation.host,
+                    port: invitation.port,
+                    reservation: invitation.reservation,
+                    log: open_log(program, invitation)?,
+                },
+            )
+            .map_err(|e| e.to_string())?;
+            Ok(Launched::Sandboxed(Box::new(player)))
+        }
         Program::Executable { path, args } => {
-            // Appended: the logs of earlier runs (a resumed match, another
-            // match with the same names) stay.
-            let mut log = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&invitation.log_path)
-                .map_err(|e| format!("cannot open {}: {e}", invitation.log_path.display()))?;
-            let _ = writeln!(
-                log,
-                "[spielleiter] {} game {}: {program}",
-                jiff::Zoned::now().strftime("%Y-%m-%d %H:%M:%S"),
-                invitation.game_number
-            );
+            let log = open_log(program, invitation)?;
             let log_err = log.try_clone().map_err(|e| e.to_string())?;
             let port = invitation.port.to_string();
             let mut command = if is_jar(path) {
@@ -120,6 +124,24 @@ pub(crate) fn launch(program: &Program, invitation: &Invitation<'_>) -> Result<L
     }
 }
 
+/// Opens the player's log for this game and notes what is started.
+/// Appended: the logs of earlier runs (a resumed match, another match with
+/// the same names) stay.
+fn open_log(program: &Program, invitation: &Invitation<'_>) -> Result<std::fs::File, String> {
+    let mut log = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&invitation.log_path)
+        .map_err(|e| format!("cannot open {}: {e}", invitation.log_path.display()))?;
+    let _ = writeln!(
+        log,
+        "[spielleiter match] {} game {}: {program}",
+        jiff::Zoned::now().strftime("%Y-%m-%d %H:%M:%S"),
+        invitation.game_number
+    );
+    Ok(log)
+}
+
 fn is_jar(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "jar")
 }
@@ -154,6 +176,7 @@ impl Launched {
                 Ok(Err(error)) => format!("the bot failed: {error}"),
                 Err(error) => format!("the bot task failed: {error}"),
             },
+            Launched::Sandboxed(player) => player.wait().await,
         }
     }
 
@@ -180,6 +203,7 @@ impl Launched {
                 task.abort();
                 let _ = task.await;
             }
+            Launched::Sandboxed(player) => player.kill(why).await,
         }
     }
 }

@@ -129,7 +129,7 @@ pub(crate) fn create_log_dir(settings: &MatchSettings) -> Result<(), ArenaError>
     if settings
         .players
         .iter()
-        .any(|p| matches!(p.program, Program::Executable { .. }))
+        .any(|p| matches!(p.program, Program::Executable { .. } | Program::Docker(_)))
     {
         std::fs::create_dir_all(&settings.log_dir).map_err(|cause| ArenaError::LogDir {
             path: settings.log_dir.clone(),
@@ -141,8 +141,33 @@ pub(crate) fn create_log_dir(settings: &MatchSettings) -> Result<(), ArenaError>
 
 /// Refuses no parallel games, more parallel games than the server holds,
 /// built-in bots that do not play the game, and programs that cannot be
-/// started.
+/// started; with sandboxed players, refuses to start without Docker or
+/// their images and sweeps away what a killed runner left.
 pub(crate) fn check_players(settings: &MatchSettings) -> Result<(), ArenaError> {
+    check_settings(settings)?;
+    for player in &settings.players {
+        player
+            .program
+            .check_startable()
+            .map_err(|e| ArenaError::Settings(format!("player {}: {e}", player.name)))?;
+    }
+    let images: Vec<&str> = (settings.players.iter())
+        .filter_map(|p| match &p.program {
+            Program::Docker(sandboxed) => Some(sandboxed.image.as_str()),
+            _ => None,
+        })
+        .collect();
+    if !images.is_empty() {
+        spielleiter_sandbox::preflight(images)?;
+    }
+    Ok(())
+}
+
+/// What holds on any machine: no parallel games, more parallel games than
+/// the server holds, built-in bots that do not play the game. Whether a
+/// program can be started here is [`check_players`]'s: a season's
+/// definition is checked on a machine that may not run its players.
+pub(crate) fn check_settings(settings: &MatchSettings) -> Result<(), ArenaError> {
     if settings.parallel == 0 {
         return Err(ArenaError::Settings(
             "--parallel must be at least 1".to_owned(),
@@ -154,10 +179,6 @@ pub(crate) fn check_players(settings: &MatchSettings) -> Result<(), ArenaError> 
             kind.build(settings.game, 0)
                 .map_err(|e| ArenaError::Settings(format!("player {}: {e}", player.name)))?;
         }
-        player
-            .program
-            .check_startable()
-            .map_err(|e| ArenaError::Settings(format!("player {}: {e}", player.name)))?;
     }
     Ok(())
 }

@@ -7,6 +7,7 @@ use std::{fmt, path::PathBuf, str::FromStr, time::Duration};
 
 use spielleiter_bots::{BotKind, UnknownBot};
 use spielleiter_rules::GameType;
+use spielleiter_sandbox::{SandboxLimits, SandboxedProgram};
 
 /// How a player is run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,6 +23,10 @@ pub enum Program {
         /// Its own arguments, before the match's.
         args: Vec<String>,
     },
+    /// A container of a sandbox image (`docker:IMAGE [ARGS…]`), started as
+    /// `/player/start [ARGS…] --host H --port P --reservation CODE`, that
+    /// reaches its game and nothing else (`spielleiter-sandbox`).
+    Docker(SandboxedProgram),
 }
 
 impl Program {
@@ -120,7 +125,8 @@ pub enum ProgramError {
 impl FromStr for Program {
     type Err = ProgramError;
 
-    /// `builtin:NAME` names a built-in bot. A path to an existing file is
+    /// `builtin:NAME` names a built-in bot, `docker:IMAGE [ARGS…]` a
+    /// sandboxed player (with the default limits). A path to an existing file is
     /// the program (spaces and all); anything else is a command line: the
     /// program and its own arguments, separated by white space, with `'…'`
     /// or `"…"` around words that contain white space (`./client --depth 3`,
@@ -128,6 +134,14 @@ impl FromStr for Program {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         if let Some(name) = s.strip_prefix("builtin:") {
             return Ok(Program::Builtin(name.parse()?));
+        }
+        if let Some(line) = s.strip_prefix("docker:") {
+            let mut words = split_words(line)?.into_iter();
+            let image = words.next().ok_or(ProgramError::Empty)?;
+            return Ok(Program::Docker(SandboxedProgram {
+                args: words.collect(),
+                ..SandboxedProgram::new(image)
+            }));
         }
         if std::path::Path::new(s).is_file() {
             return Ok(Program::executable(s));
@@ -174,6 +188,13 @@ impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Program::Builtin(kind) => write!(f, "builtin:{kind}"),
+            Program::Docker(program) => {
+                write!(f, "docker:{}", quoted(&program.image))?;
+                for arg in &program.args {
+                    write!(f, " {}", quoted(arg))?;
+                }
+                Ok(())
+            }
             Program::Executable { path, args } => {
                 write!(f, "{}", quoted(&path.to_string_lossy()))?;
                 for arg in args {
@@ -254,6 +275,10 @@ pub struct MatchSettings {
     /// it starts ([`MatchSettings::check_capacity`]) instead of losing the
     /// games the server turns away.
     pub server_connections: Option<usize>,
+    /// The limits of `docker:` players whose program was read back from
+    /// text (a season's players, stored as their command line): the
+    /// limits the runner was given, not the defaults.
+    pub sandbox_limits: SandboxLimits,
 }
 
 impl MatchSettings {
@@ -280,6 +305,7 @@ impl MatchSettings {
             significance: None,
             min_tests: 20,
             server_connections: Some(DEFAULT_SERVER_CONNECTIONS),
+            sandbox_limits: SandboxLimits::default(),
         }
     }
 
@@ -470,6 +496,21 @@ mod tests {
             Ok(Program::executable(&file))
         );
         std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn docker_players_name_an_image_and_arguments() {
+        let program: Program = "docker:team-a:3 --game blokus_bcl"
+            .parse()
+            .expect("a docker player");
+        let Program::Docker(sandboxed) = &program else {
+            panic!("not a docker player: {program:?}");
+        };
+        assert_eq!(sandboxed.image, "team-a:3");
+        assert_eq!(sandboxed.args, ["--game", "blokus_bcl"]);
+        assert_eq!(program.to_string(), "docker:team-a:3 --game blokus_bcl");
+        assert_eq!(program.to_string().parse::<Program>(), Ok(program));
+        assert_eq!("docker:".parse::<Program>(), Err(ProgramError::Empty));
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::{
     error::ArenaError,
     game::file_name_safe,
     record::GameRecord,
-    runner::{Fixture, Quiet, check_players, create_log_dir, play_fixtures},
+    runner::{Fixture, Quiet, check_players, check_settings, create_log_dir, play_fixtures},
     settings::{MatchSettings, PlayerSpec},
     standings::Standings,
     store::GameStore,
@@ -195,7 +195,7 @@ impl TournamentSettings {
                 "--games-per-pair must be at least 1".to_owned(),
             ));
         }
-        check_players(&MatchSettings {
+        check_settings(&MatchSettings {
             players: self.players.clone(),
             ..self.template.clone()
         })
@@ -243,6 +243,11 @@ pub async fn run_tournament(
     observer: &mut dyn TournamentObserver,
 ) -> Result<TournamentReport, ArenaError> {
     settings.check()?;
+    // This machine plays every game: its programs must start here.
+    check_players(&MatchSettings {
+        players: settings.players.clone(),
+        ..settings.template.clone()
+    })?;
     let names = settings.names();
     let ranking = settings.game().league().ranking;
     let stored = store.load()?;

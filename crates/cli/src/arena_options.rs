@@ -42,6 +42,9 @@ pub struct GameOptions {
     /// with --start-server its own limit].
     #[arg(long, value_name = "N")]
     pub server_connections: Option<usize>,
+    /// The limits of `docker:` players.
+    #[command(flatten)]
+    pub sandbox: crate::player::SandboxOptions,
 }
 
 /// Where the games are played.
@@ -114,6 +117,7 @@ pub async fn prepare(
     settings.game_timeout = Duration::from_millis(options.game_timeout_ms);
     settings.exit_grace = Duration::from_millis(options.exit_grace_ms);
     settings.seed = seed;
+    settings.sandbox_limits = options.sandbox.limits()?;
     Ok((server, settings))
 }
 

@@ -11,6 +11,7 @@ mod match_command;
 mod perft;
 mod pictures;
 mod play;
+mod player;
 mod season;
 mod serve;
 mod show;
@@ -92,6 +93,11 @@ enum Command {
         ))
     )]
     Health(health::HealthArgs),
+    /// Teams' player programs for the sandbox (`--player NAME=docker:IMAGE`).
+    Player {
+        #[command(subcommand)]
+        command: player::PlayerCommand,
+    },
     /// The server benchmark moved to a binary of its own; this only says so.
     #[command(hide = true, disable_help_flag = true)]
     Bench {
@@ -125,6 +131,7 @@ fn main() -> ExitCode {
         Some(Command::Health(args)) => health::run(&args),
         Some(Command::Render(args)) => pictures::render(&args),
         Some(Command::Replay { command }) => pictures::replay(&command),
+        Some(Command::Player { command }) => player::run(&command),
         Some(Command::Bench { args }) => Err(anyhow::anyhow!(
             "the server benchmark is a binary of its own: `spielleiter-bench {}` (`cargo run --release -p spielleiter-bench -- …`)",
             args.join(" ")

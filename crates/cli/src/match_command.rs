@@ -27,7 +27,8 @@ pub struct MatchArgs {
     #[arg(short, long, default_value_t = 100, value_name = "N")]
     tests: u32,
     /// Player 1: a program, started as `EXE --reservation CODE --host H
-    /// --port P`, or `builtin:random` / `builtin:greedy`.
+    /// --port P`, `builtin:random` / `builtin:greedy`, or `docker:IMAGE` (a
+    /// sandboxed container).
     #[arg(long, value_name = "EXE")]
     player1: Program,
     /// Player 2, like player 1.
@@ -143,15 +144,15 @@ async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
         );
     }
     let names = distinct_names(given.iter().map(|(_, name, _)| (*name).clone()).collect());
-    let players: Vec<PlayerSpec> = given
-        .into_iter()
-        .zip(names)
-        .map(|((program, _, untimed), name)| PlayerSpec {
-            name,
-            program: program.clone(),
-            timed: !(args.no_timeout || untimed),
+    let players = (given.into_iter().zip(names))
+        .map(|((program, _, untimed), name)| {
+            Ok(PlayerSpec {
+                name,
+                program: args.options.sandbox.apply(program)?,
+                timed: !(args.no_timeout || untimed),
+            })
         })
-        .collect();
+        .collect::<anyhow::Result<Vec<PlayerSpec>>>()?;
     let venue = match (args.start_server, &args.admin_passphrase) {
         (true, _) => Venue::InProcess {
             port: args.port.unwrap_or(0),

@@ -33,8 +33,8 @@ pub struct TournamentArgs {
     game: GameType,
     /// A player: its name, `=`, and a program started as `COMMAND
     /// --reservation CODE --host H --port P` (a command line with its own
-    /// arguments, quoted as one word) or `builtin:random` / `builtin:greedy`.
-    /// Give it once per player, at least as many as the game has seats.
+    /// arguments, quoted as one word), `builtin:random` / `builtin:greedy`,
+    /// or `docker:IMAGE` (a sandboxed container). Give it once per player, at least as many as the game has seats.
     #[arg(long = "player", value_name = "NAME=COMMAND", value_parser = parse_player, required = true)]
     players: Vec<(String, Program)>,
     /// Games each pair plays (each table, in a game of more than two
@@ -172,15 +172,15 @@ async fn run_async(args: &TournamentArgs) -> anyhow::Result<()> {
     };
     // Found before anything starts (and before the store is created), so
     // that a typo is one message and writes nothing.
-    let players: Vec<PlayerSpec> = args
-        .players
-        .iter()
-        .map(|(name, program)| PlayerSpec {
-            name: name.clone(),
-            program: program.clone(),
-            timed: !args.no_timeout,
+    let players = (args.players.iter())
+        .map(|(name, program)| {
+            Ok(PlayerSpec {
+                name: name.clone(),
+                program: args.options.sandbox.apply(program)?,
+                timed: !args.no_timeout,
+            })
         })
-        .collect();
+        .collect::<anyhow::Result<Vec<PlayerSpec>>>()?;
     check_players(args.game, &players)?;
     let store_path = season_file(&args.results);
     let store = Arc::new(SqliteStore::open(&store_path)?);

@@ -94,7 +94,15 @@ impl SeasonDefinition {
             .map(|p| {
                 Ok(PlayerSpec {
                     name: p.name.clone(),
-                    program: p.program()?,
+                    program: match p.program()? {
+                        // The runner's limits: a stored command line names
+                        // the image, not what its container may use.
+                        Program::Docker(mut sandboxed) => {
+                            sandboxed.limits = template.sandbox_limits.clone();
+                            Program::Docker(sandboxed)
+                        }
+                        other => other,
+                    },
                     timed: self.timed,
                 })
             })
@@ -271,6 +279,21 @@ mod tests {
                 .check()
                 .is_ok()
         );
+    }
+
+    #[test]
+    fn docker_players_get_the_runners_limits() {
+        let season = definition(&[("a", "docker:team-a:3"), ("b", "builtin:random")]);
+        let mut template =
+            MatchSettings::new(Vec::new(), "localhost".to_owned(), 13050, String::new());
+        template.sandbox_limits.pids = 7;
+        template.sandbox_limits.tmp_bytes = 1 << 20;
+        let tournament = season.tournament(&template).expect("a tournament");
+        let Program::Docker(sandboxed) = &tournament.players[0].program else {
+            panic!("a docker player, got {:?}", tournament.players[0].program);
+        };
+        assert_eq!(sandboxed.image, "team-a:3");
+        assert_eq!(sandboxed.limits, template.sandbox_limits);
     }
 
     #[test]

@@ -179,6 +179,10 @@ pub async fn run_worker<S: SeasonStore + 'static>(
         .filter(|p| match &p.program {
             Program::Executable { path, .. } => !command_exists(path),
             Program::Builtin(_) => false,
+            // Docker and the image are checked when the game's match starts
+            // (the runner's preflight); a worker without them fails that
+            // game, which another worker then claims.
+            Program::Docker(_) => false,
         })
         .map(|p| p.name.as_str())
         .collect();

@@ -1,0 +1,255 @@
+//! The relay: PID 1 of a sandboxed player's container. It owns the only
+//! way out of the container: a player's container has no network interface
+//! but loopback (`--network none`), so the relay listens on the container's
+//! `127.0.0.1:PORT`, carries each connection to the game's Unix socket
+//! (bind-mounted from the host, where the match runner forwards it to the
+//! game server and nowhere else), starts the player with the contest's
+//! arguments, and ends with it.
+//!
+//! ```text
+//! spielleiter-relay --port P --socket PATH --deadline-secs N -- PROGRAM ARGS…
+//! ```
+//!
+//! The relay exits with the player's status (128 + the signal if a signal
+//! ended it), or 124 when the deadline passed first: its exit ends the
+//! container, and with it every process the player left behind. As PID 1 of
+//! the container's PID namespace it cannot be signalled by the player.
+//! No dependencies beyond the standard library: it is built as a static
+//! binary into every sandbox base image.
+
+use std::{
+    io::{self, Write},
+    net::{Shutdown, TcpListener, TcpStream},
+    os::unix::{net::UnixStream, process::ExitStatusExt},
+    path::PathBuf,
+    process::{Child, Command, ExitCode, ExitStatus},
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
+    thread,
+    time::{Duration, Instant},
+};
+
+/// Connections carried at the same time: a player needs one; a few more
+/// allow a reconnect while the old one closes. Beyond it a connection is
+/// closed at once (each costs two threads of the container's process limit).
+const MAX_CONNECTIONS: usize = 4;
+
+/// How often the relay looks whether the player has ended.
+const POLL: Duration = Duration::from_millis(50);
+
+/// The exit status when the deadline ended the player (as `timeout(1)`).
+const DEADLINE_STATUS: u8 = 124;
+
+/// What the command line asks for.
+#[derive(Debug)]
+struct Request {
+    port: u16,
+    socket: PathBuf,
+    deadline: Duration,
+    program: Vec<String>,
+}
+
+fn main() -> ExitCode {
+    let request = match parse(std::env::args().skip(1)) {
+        Ok(request) => request,
+        Err(message) => {
+            say(&format!("bad arguments: {message}"));
+            return ExitCode::from(2);
+        }
+    };
+    match run(&request) {
+        Ok(code) => ExitCode::from(code),
+        Err(message) => {
+            say(&message);
+            ExitCode::from(125)
+        }
+    }
+}
+
+/// A line on standard error, which is the player's log.
+fn say(message: &str) {
+    let _ = writeln!(io::stderr(), "[spielleiter sandbox] {message}");
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Request, String> {
+    let mut port = None;
+    let mut socket = None;
+    let mut deadline = None;
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--port" => port = Some(value()?.parse().map_err(|e| format!("--port: {e}"))?),
+            "--socket" => socket = Some(PathBuf::from(value()?)),
+            "--deadline-secs" => {
+                deadline = Some(Duration::from_secs(
+                    value()?
+                        .parse()
+                        .map_err(|e| format!("--deadline-secs: {e}"))?,
+                ));
+            }
+            "--" => break,
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    let program: Vec<String> = args.collect();
+    if program.is_empty() {
+        return Err("no program after --".to_owned());
+    }
+    Ok(Request {
+        port: port.ok_or("--port is missing")?,
+        socket: socket.ok_or("--socket is missing")?,
+        deadline: deadline.ok_or("--deadline-secs is missing")?,
+        program,
+    })
+}
+
+fn run(request: &Request) -> Result<u8, String> {
+    let started = Instant::now();
+    // Listening before the player starts: its first connect finds the port.
+    let listener = TcpListener::bind(("127.0.0.1", request.port))
+        .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", request.port))?;
+    let socket = request.socket.clone();
+    thread::Builder::new()
+        .name("accept".to_owned())
+        .spawn(move || accept(&listener, &socket))
+        .map_err(|e| format!("cannot start the relay thread: {e}"))?;
+    let mut player = Command::new(&request.program[0])
+        .args(&request.program[1..])
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", request.program[0]))?;
+    wait(&mut player, started + request.deadline)
+}
+
+/// Waits for the player until `deadline`; past it the player is killed.
+fn wait(player: &mut Child, deadline: Instant) -> Result<u8, String> {
+    loop {
+        match player.try_wait() {
+            Ok(Some(status)) => return Ok(status_code(status)),
+            Ok(None) if Instant::now() >= deadline => {
+                say("the player's wall-clock limit has passed: killed");
+                let _ = player.kill();
+                let _ = player.wait();
+                return Ok(DEADLINE_STATUS);
+            }
+            Ok(None) => thread::sleep(POLL),
+            Err(e) => return Err(format!("cannot wait for the player: {e}")),
+        }
+    }
+}
+
+fn status_code(status: ExitStatus) -> u8 {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => u8::try_from(code).unwrap_or(1),
+        (None, Some(signal)) => u8::try_from(128 + signal).unwrap_or(255),
+        (None, None) => 1,
+    }
+}
+
+fn accept(listener: &TcpListener, socket: &std::path::Path) {
+    let open = Arc::new(AtomicUsize::new(0));
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else { continue };
+        if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+            open.fetch_sub(1, Ordering::SeqCst);
+            say("too many connections at once: one closed");
+            continue;
+        }
+        let socket = socket.to_owned();
+        let open = Arc::clone(&open);
+        let spawned = thread::Builder::new().spawn(move || {
+            if let Err(e) = carry(stream, &socket) {
+                say(&format!("a game connection ended: {e}"));
+            }
+            open.fetch_sub(1, Ordering::SeqCst);
+        });
+        if spawned.is_err() {
+            say("no thread for a connection (process limit?): closed");
+        }
+    }
+}
+
+/// Copies both ways between the player's TCP connection and the game's
+/// Unix socket until both sides have ended.
+fn carry(player: TcpStream, socket: &std::path::Path) -> io::Result<()> {
+    let game = UnixStream::connect(socket)?;
+    let (mut player_read, mut game_write) = (player.try_clone()?, game.try_clone()?);
+    let upstream = thread::Builder::new().spawn(move || {
+        let _ = io::copy(&mut player_read, &mut game_write);
+        let _ = game_write.shutdown(Shutdown::Write);
+    })?;
+    let (mut game_read, mut player_write) = (game, player);
+    let _ = io::copy(&mut game_read, &mut player_write);
+    let _ = player_write.shutdown(Shutdown::Write);
+    let _ = upstream.join();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &str) -> impl Iterator<Item = String> {
+        line.split(' ')
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+            .into_iter()
+    }
+
+    #[test]
+    fn the_command_line_names_port_socket_deadline_and_program() {
+        let request = parse(args(
+            "--port 13050 --socket /sandbox/run/game.sock --deadline-secs 60 -- /player/start --port 13050",
+        ))
+        .expect("a valid request");
+        assert_eq!(request.port, 13050);
+        assert_eq!(request.socket, PathBuf::from("/sandbox/run/game.sock"));
+        assert_eq!(request.deadline, Duration::from_secs(60));
+        assert_eq!(request.program, ["/player/start", "--port", "13050"]);
+        assert!(parse(args("--port 1 --socket s --deadline-secs 1 --")).is_err());
+        assert!(parse(args("--port x --socket s --deadline-secs 1 -- p")).is_err());
+        assert!(parse(args("--socket s --deadline-secs 1 -- p")).is_err());
+    }
+
+    #[test]
+    fn a_connection_reaches_the_socket_and_back() {
+        let dir = std::env::temp_dir().join(format!("sl-relay-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("game.sock");
+        let _ = std::fs::remove_file(&path);
+        let game = std::os::unix::net::UnixListener::bind(&path).expect("bind");
+        let echo = thread::spawn(move || {
+            let (mut stream, _) = game.accept().expect("accept");
+            let mut reader = stream.try_clone().expect("clone");
+            io::copy(&mut reader, &mut stream).expect("echo");
+        });
+        let listener = TcpListener::bind("127.0.0.1:0").expect("listen");
+        let addr = listener.local_addr().expect("addr");
+        let socket = path.clone();
+        thread::spawn(move || accept(&listener, &socket));
+        let mut player = TcpStream::connect(addr).expect("connect");
+        player.write_all(b"<protocol>").expect("write");
+        player.shutdown(Shutdown::Write).expect("shutdown");
+        let mut back = String::new();
+        io::Read::read_to_string(&mut player, &mut back).expect("read");
+        assert_eq!(back, "<protocol>");
+        echo.join().expect("echo thread");
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn the_deadline_kills_the_player() {
+        let mut child = Command::new("sleep").arg("30").spawn().expect("sleep");
+        let code = wait(&mut child, Instant::now() + Duration::from_millis(100)).expect("waited");
+        assert_eq!(code, DEADLINE_STATUS);
+        let mut child = Command::new("sh")
+            .args(["-c", "exit 3"])
+            .spawn()
+            .expect("sh");
+        assert_eq!(
+            wait(&mut child, Instant::now() + Duration::from_secs(30)),
+            Ok(3)
+        );
+    }
+}

@@ -1,0 +1,244 @@
+//! Calls of Docker's command-line client, each bounded in time: the checks
+//! before a match (is Docker there, are the images sandbox images), the
+//! sweep of containers whose match runner is gone, and removal.
+
+use std::{
+    ffi::OsString,
+    io::Read,
+    path::PathBuf,
+    process::{Command, Stdio},
+    sync::mpsc,
+    thread,
+    time::Duration,
+};
+
+use crate::{
+    SandboxError,
+    limits::{LABEL, OWNER_LABEL, RELAY_LABEL},
+};
+
+/// How long one call of the Docker client may take (a loaded daemon takes
+/// seconds to remove a container).
+pub(crate) const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How much of a call's output is read: enough for thousands of lines of
+/// `docker ps`.
+const OUTPUT_LIMIT: u64 = 4 * 1024 * 1024;
+
+/// The Docker client: `$SPIELLEITER_DOCKER` or `docker` on the `PATH`.
+pub(crate) fn program() -> OsString {
+    std::env::var_os("SPIELLEITER_DOCKER").unwrap_or_else(|| "docker".into())
+}
+
+/// This machine's name and this process's id: a container's owner.
+pub(crate) fn owner() -> String {
+    format!("{}:{}", host_name(), std::process::id())
+}
+
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|name| name.trim().to_owned())
+        .unwrap_or_else(|_| "localhost".to_owned())
+}
+
+/// Runs `docker ARGS`, blocking this thread for at most `timeout`; returns
+/// its standard output, or a one-line reason (its standard error's first
+/// line) why it failed.
+pub(crate) fn call_blocking(args: &[&str], timeout: Duration) -> Result<String, String> {
+    let mut child = Command::new(program())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", program().to_string_lossy()))?;
+    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+    let pid = child.id();
+    let (sender, receiver) = mpsc::channel();
+    thread::spawn(move || {
+        let read = |pipe: Option<Box<dyn Read + Send>>| {
+            let mut text = String::new();
+            if let Some(pipe) = pipe {
+                let _ = pipe.take(OUTPUT_LIMIT).read_to_string(&mut text);
+            }
+            text
+        };
+        let errors = thread::spawn(move || read(stderr.map(|p| Box::new(p) as _)));
+        let output = read(stdout.map(|p| Box::new(p) as _));
+        let errors = errors.join().unwrap_or_default();
+        let _ = sender.send((child.wait(), output, errors));
+    });
+    match receiver.recv_timeout(timeout) {
+        Ok((Ok(status), output, _)) if status.success() => Ok(output),
+        Ok((Ok(status), _, errors)) => Err(first_line(&errors, &status.to_string())),
+        Ok((Err(e), _, _)) => Err(format!("cannot wait for docker: {e}")),
+        Err(_) => {
+            if let Ok(pid) = i32::try_from(pid) {
+                let _ = nix::sys::signal::kill(
+                    nix::unistd::Pid::from_raw(pid),
+                    nix::sys::signal::Signal::SIGKILL,
+                );
+            }
+            Err(format!(
+                "docker {} took longer than {timeout:?}",
+                args.join(" ")
+            ))
+        }
+    }
+}
+
+/// Runs `docker ARGS` as a task for at most `timeout`, like
+/// [`call_blocking`].
+pub(crate) async fn call(args: &[&str], timeout: Duration) -> Result<String, String> {
+    let mut command = tokio::process::Command::new(program());
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let output = tokio::time::timeout(timeout, command.output())
+        .await
+        .map_err(|_| format!("docker {} took longer than {timeout:?}", args.join(" ")))?
+        .map_err(|e| format!("cannot run {}: {e}", program().to_string_lossy()))?;
+    if output.status.success() {
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    } else {
+        Err(first_line(
+            &String::from_utf8_lossy(&output.stderr),
+            &output.status.to_string(),
+        ))
+    }
+}
+
+fn first_line(text: &str, otherwise: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or(otherwise)
+        .to_owned()
+}
+
+/// Fails with one line when Docker cannot be used: no client, or no daemon
+/// answering it.
+pub(crate) fn check_docker() -> Result<(), SandboxError> {
+    call_blocking(
+        &["version", "--format", "{{.Server.Version}}"],
+        Duration::from_secs(10),
+    )
+    .map(drop)
+    .map_err(SandboxError::DockerMissing)
+}
+
+/// Fails unless `image` is on this machine and is a sandbox image (has the
+/// relay).
+pub(crate) fn check_image(image: &str) -> Result<(), SandboxError> {
+    let format = format!("{{{{index .Config.Labels \"{RELAY_LABEL}\"}}}}");
+    let relay = call_blocking(
+        &["image", "inspect", "--format", &format, image],
+        CALL_TIMEOUT,
+    )
+    .map_err(|_| SandboxError::ImageMissing(image.to_owned()))?;
+    if relay.trim().is_empty() || relay.trim() == "<no value>" {
+        return Err(SandboxError::NotSandboxImage(image.to_owned()));
+    }
+    Ok(())
+}
+
+/// What a sweep found and removed.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Swept {
+    /// Containers left by match runners that are gone, now removed.
+    pub containers: Vec<String>,
+    /// Their run directories (with the game's socket), now removed.
+    pub run_dirs: Vec<PathBuf>,
+}
+
+/// Removes the sandbox's containers and run directories whose match runner
+/// (the owner in their label) no longer runs on this machine: what a killed
+/// runner left behind. Containers of running processes (another match,
+/// another worker) are left alone.
+pub(crate) fn sweep() -> Result<Swept, SandboxError> {
+    let listing = call_blocking(
+        &[
+            "ps",
+            "--all",
+            "--filter",
+            &format!("label={LABEL}"),
+            "--format",
+            &format!("{{{{.Names}}}}\t{{{{.Label \"{OWNER_LABEL}\"}}}}"),
+        ],
+        CALL_TIMEOUT,
+    )
+    .map_err(SandboxError::Docker)?;
+    let host = host_name();
+    let mut swept = Swept::default();
+    for line in listing.lines() {
+        let Some((name, owner)) = line.split_once('\t') else {
+            continue;
+        };
+        if owner_gone(owner, &host) {
+            call_blocking(&["rm", "--force", "--volumes", name], CALL_TIMEOUT)
+                .map_err(SandboxError::Docker)?;
+            swept.containers.push(name.to_owned());
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(pid) = name
+                .strip_prefix("sl-sandbox-")
+                .and_then(|rest| rest.split('-').next())
+            else {
+                continue;
+            };
+            if owner_gone(&format!("{host}:{pid}"), &host)
+                && std::fs::remove_dir_all(entry.path()).is_ok()
+            {
+                swept.run_dirs.push(entry.path());
+            }
+        }
+    }
+    Ok(swept)
+}
+
+/// Whether `owner` (`HOST:PID`) is a process of this machine that has
+/// ended. Owners on other machines sharing the daemon are not judged.
+fn owner_gone(owner: &str, host: &str) -> bool {
+    let Some((owner_host, pid)) = owner.rsplit_once(':') else {
+        // Unlabelled by a runner: nobody will remove it.
+        return true;
+    };
+    if owner_host != host {
+        return false;
+    }
+    let Ok(pid) = pid.parse::<i32>() else {
+        return true;
+    };
+    matches!(
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None),
+        Err(nix::errno::Errno::ESRCH)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_owner_is_gone_when_its_process_is() {
+        let host = host_name();
+        assert!(!owner_gone(&owner(), &host));
+        // Past the kernel's largest process id.
+        assert!(owner_gone(&format!("{host}:99999999"), &host));
+        assert!(!owner_gone("another-machine:99999999", &host));
+        assert!(owner_gone("", &host));
+    }
+
+    #[test]
+    fn a_failing_call_says_why_in_one_line() {
+        let error = first_line("\n  Cannot connect to the Docker daemon\nmore\n", "exit 1");
+        assert_eq!(error, "Cannot connect to the Docker daemon");
+        assert_eq!(first_line("", "exit status: 1"), "exit status: 1");
+    }
+}

@@ -1,0 +1,126 @@
+//! The sandbox: teams' player programs run as Docker containers that reach
+//! their game and nothing else, and player images built from teams'
+//! uploads.
+//!
+//! # How a sandboxed player reaches its game
+//!
+//! A player's container has no network but its own loopback
+//! (`--network none`). Its first process is the relay (the
+//! `spielleiter-sandbox-relay` binary, baked into every sandbox image at
+//! [`RELAY_PATH`]): it listens on the container's `127.0.0.1:13050`, starts
+//! the player's `/player/start --host 127.0.0.1 --port 13050 --reservation
+//! CODE`, and carries each connection to a Unix socket bind-mounted from
+//! the host. On the host, the match runner's [forwarder](forwarder) carries
+//! each connection on that socket to the game server's address, and to no
+//! other. So the player can reach its game server's port and nothing else:
+//! not the internet, not the host's other ports, not other containers —
+//! there is no route to any of them, whatever the host's firewall says.
+//!
+//! # Layout
+//!
+//! - [`limits`]: [`SandboxLimits`], their defaults and `docker run` options.
+//! - [`player`]: [`SandboxedPlayer`], one seat's container from start to
+//!   removal, its output cut into the seat's log.
+//! - `docker`: calls of the Docker client, bounded in time; the checks
+//!   before a match and the sweep ([`preflight`]).
+//! - `forwarder`: the host's end of a player's connection.
+//! - [`upload`]: checking and unpacking a team's upload; [`build`]:
+//!   building a player image from it ([`build_player_image`]).
+#![deny(missing_docs)]
+
+pub mod build;
+mod docker;
+mod forwarder;
+pub mod limits;
+pub mod player;
+pub mod upload;
+
+use std::{fmt, path::PathBuf};
+
+pub use build::{BuildError, BuildRequest, Runtime, build_player_image};
+pub use docker::Swept;
+pub use limits::{RELAY_PATH, SandboxLimits};
+pub use player::{SandboxedPlayer, Seat};
+pub use upload::{UploadError, UploadLimits};
+
+/// A player that runs in the sandbox: `docker:IMAGE [ARGS…]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SandboxedProgram {
+    /// The image, `NAME[:TAG]`: built by `spielleiter player build`, or
+    /// based on a sandbox base image.
+    pub image: String,
+    /// Arguments of the image's start program before the contest's.
+    pub args: Vec<String>,
+    /// What the container may use.
+    pub limits: SandboxLimits,
+}
+
+impl SandboxedProgram {
+    /// `image` with no arguments of its own and the default limits.
+    pub fn new(image: impl Into<String>) -> Self {
+        SandboxedProgram {
+            image: image.into(),
+            args: Vec::new(),
+            limits: SandboxLimits::default(),
+        }
+    }
+}
+
+impl fmt::Display for SandboxedProgram {
+    /// `docker:IMAGE`, without the arguments (the caller quotes those).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "docker:{}", self.image)
+    }
+}
+
+/// Why a sandboxed player cannot be run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SandboxError {
+    /// No Docker client, or no daemon answering it.
+    #[error("docker: players need Docker, which does not answer here: {0}")]
+    DockerMissing(String),
+    /// The image is not on this machine.
+    #[error(
+        "docker:{0}: no such image on this machine (build it with `spielleiter player build`, or `docker load` it)"
+    )]
+    ImageMissing(String),
+    /// The image has no relay, so its player could not reach its game.
+    #[error(
+        "docker:{0}: not a sandbox image (it lacks the label org.spielleiter.sandbox.relay); build it with `spielleiter player build`, or FROM a sandbox base image (docker/sandbox/build-base.sh)"
+    )]
+    NotSandboxImage(String),
+    /// A seat's run directory (its socket) cannot be made.
+    #[error("cannot prepare the sandbox's run directory {0}: {1}")]
+    RunDir(PathBuf, #[source] std::io::Error),
+    /// A call of the Docker client failed.
+    #[error("docker: {0}")]
+    Docker(String),
+}
+
+/// Before the first game of a match with sandboxed players: fails with one
+/// line when Docker does not answer or an image is missing or is no
+/// sandbox image, and removes what killed match runners left behind
+/// (blocking the calling thread for the Docker calls, a second or so).
+///
+/// # Errors
+///
+/// Docker is missing, an image is unusable, or the sweep failed.
+pub fn preflight<'a>(images: impl IntoIterator<Item = &'a str>) -> Result<Swept, SandboxError> {
+    docker::check_docker()?;
+    let swept = docker::sweep()?;
+    if !swept.containers.is_empty() {
+        tracing::warn!(
+            containers = %swept.containers.join(" "),
+            "removed sandboxed players left behind by a match runner that is gone"
+        );
+    }
+    let mut checked = Vec::new();
+    for image in images {
+        if !checked.contains(&image) {
+            docker::check_image(image)?;
+            checked.push(image);
+        }
+    }
+    Ok(swept)
+}

@@ -1,0 +1,502 @@
+#!/usr/bin/env bash
+# End-to-end test of the sandbox (issue 27): teams' players as containers
+# that reach their game and nothing else.
+#
+#   tests/sandbox/run.sh            (as root when it has to start a daemon)
+#   SANDBOX_BENCH=1 tests/sandbox/run.sh   also 20 timed games (BENCHMARKS.md)
+#
+# 1. base images `native` and `python` from Debian's packages
+#    (docker/sandbox/build-base.sh; the root file systems are cached as
+#    images, so only the first run downloads);
+# 2. player images from uploads with `spielleiter player build`: a `native`
+#    team (the static spielleiter binary's built-in greedy bot behind a
+#    start script), a `python` team (tests/python-sdk/player.py on the
+#    organisers' SDK, `socha` from PyPI, vendored into the upload), the
+#    hostile player (hostile.py); and bad uploads, each refused with one
+#    clear line and nothing built;
+# 3. a tournament of the python and the native team on swc_2027_blokus, and
+#    one of two native teams on blokus_bcl (the Python SDK plays only
+#    Blokus 2027), with replays and per-game logs;
+# 4. the hostile player against a server listening on all interfaces, while
+#    a regular game runs beside it: every escape attempt is asserted
+#    blocked (with a control container showing that the same targets are
+#    reachable from an ordinary container), a fork bomb and a memory bomb
+#    lose their own game only, /tmp fills up to its limit, a player that
+#    stays on after its game is removed within the grace period;
+# 5. a runner killed mid-game leaves a container that the next start
+#    sweeps away; at the end no container, network or volume of the
+#    sandbox is left.
+#
+# Not covered here: the `java` base image (a JRE is ~200 MB of packages;
+# `docker/sandbox/build-base.sh java` builds it), registries.
+#
+# Uses the running Docker daemon if there is one; otherwise starts its own
+# under target/sandbox-test/daemon and stops it at the end, keeping its data
+# (the base images) as the next run's cache. Everything it creates is named
+# `sl-sandbox…` and removed at the end, except the base images.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+target_dir=${CARGO_TARGET_DIR:-$repo/target}
+work=$target_dir/sandbox-test
+daemon_dir=$work/daemon
+here=$repo/tests/sandbox
+clock_start=$SECONDS
+
+step() { echo "== $*   [$((SECONDS - clock_start)) s]"; }
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"; else fail "needs root: $*"; fi
+}
+
+# ---------------------------------------------------------------- tools
+missing=()
+command -v docker >/dev/null && command -v dockerd >/dev/null || missing+=(docker.io)
+command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
+python3 -m venv --help >/dev/null 2>&1 || missing+=(python3-venv)
+if [ ${#missing[@]} -gt 0 ]; then
+    step "installing ${missing[*]}"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# ---------------------------------------------------------------- cleanup
+own_daemon_pid=
+server_pid=
+images_before=
+cleanup() {
+    local status=$?
+    set +e
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+    if docker info >/dev/null 2>&1; then
+        docker ps -aq --filter name=sl-sandbox | xargs -r docker rm -f >/dev/null
+        docker images --format '{{.Repository}}:{{.Tag}}' | grep '^sl-sandbox-test-' |
+            xargs -r docker rmi -f >/dev/null
+    fi
+    if [ -n "$own_daemon_pid" ]; then
+        kill "$own_daemon_pid"
+        for _ in $(seq 100); do
+            kill -0 "$own_daemon_pid" 2>/dev/null || break
+            sleep 0.2
+        done
+        kill -9 "$own_daemon_pid" 2>/dev/null
+        awk -v dir="$daemon_dir/" 'index($2, dir) == 1 { print $2 }' /proc/mounts |
+            sort -r | xargs -r -n1 umount -l
+        # The data stays: the base images' root file systems are the cache
+        # of the next run.
+        rm -rf "$daemon_dir/exec" "$daemon_dir/docker.sock" "$daemon_dir/dockerd.pid"
+    fi
+    rm -rf "$work/run"
+    echo "== sandbox test $([ "$status" = 0 ] && echo passed || echo FAILED) in $((SECONDS - clock_start)) s"
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---------------------------------------------------------------- daemon
+if docker info >/dev/null 2>&1; then
+    step "using the running Docker daemon"
+else
+    step "starting dockerd (data under $daemon_dir)"
+    [ "$(id -u)" = 0 ] || fail "no Docker daemon is running, and starting one needs root"
+    mkdir -p "$daemon_dir"
+    rm -rf "$daemon_dir/exec"
+    export DOCKER_HOST=unix://$daemon_dir/docker.sock
+    dockerd --host "$DOCKER_HOST" --data-root "$daemon_dir/data" \
+        --exec-root "$daemon_dir/exec" --pidfile "$daemon_dir/dockerd.pid" \
+        >"$daemon_dir/dockerd.log" 2>&1 &
+    own_daemon_pid=$!
+    for _ in $(seq 150); do
+        docker info >/dev/null 2>&1 && break
+        kill -0 "$own_daemon_pid" 2>/dev/null || {
+            tail -20 "$daemon_dir/dockerd.log" >&2
+            fail "dockerd exited"
+        }
+        sleep 0.2
+    done
+    docker info >/dev/null 2>&1 || fail "dockerd did not answer within 30 s"
+fi
+run=$work/run
+rm -rf "$run"
+mkdir -p "$run"
+# The sandbox creates containers only (no network, no volume); every
+# network and volume of the daemon is counted too, in case that changes.
+sandbox_containers() { docker ps -aq --filter label=org.spielleiter.sandbox | wc -l; }
+networks_and_volumes() { echo "networks $(docker network ls -q | wc -l), volumes $(docker volume ls -q | wc -l)"; }
+before=$(networks_and_volumes)
+
+# ---------------------------------------------------------------- images
+step "base images (docker/sandbox/build-base.sh native python)"
+docker/sandbox/build-base.sh native python 2>&1 | grep -v -e DEPRECATED -e buildx -e BuildKit -e '^ *$' | sed 's/^/  /'
+
+step "the static spielleiter binary (as docker/build.sh builds it) and the host's"
+triple=$(rustc -vV | sed -n 's/^host: //p')
+RUSTFLAGS="-C target-feature=+crt-static" \
+    cargo build --quiet --locked --profile docker --target "$triple" -p spielleiter \
+    --no-default-features
+static_binary=$target_dir/$triple/docker/spielleiter
+cargo build --quiet -p spielleiter
+spielleiter=$target_dir/debug/spielleiter
+
+# Zips directory $1 into $2 (Python's zipfile: no zip tool needed).
+zip_dir() {
+    python3 - "$1" "$2" <<'EOF'
+import os, sys, zipfile
+source, archive = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+    for root, _, files in os.walk(source):
+        for name in files:
+            path = os.path.join(root, name)
+            info = zipfile.ZipInfo.from_file(path, os.path.relpath(path, source))
+            with open(path, "rb") as f:
+                z.writestr(info, f.read(), zipfile.ZIP_DEFLATED)
+EOF
+}
+
+build_player() {
+    "$spielleiter" player build --upload "$1" --runtime "$2" --tag "$3" ||
+        fail "player build $1 ($2) failed"
+}
+
+step "uploads: native (the built-in greedy bot), python (the organisers' SDK), hostile"
+native=$run/upload-native
+mkdir -p "$native"
+cp "$static_binary" "$native/spielleiter"
+printf '#!/bin/sh\nexec /player/spielleiter play --bot greedy "$@"\n' >"$native/start"
+chmod +x "$native/start"
+echo "the native team's secret" >"$native/team-native-secret.txt"
+zip_dir "$native" "$run/native.zip"
+build_player "$run/native.zip" native sl-sandbox-test-native:1
+
+# The SDK and its dependencies, vendored as a team would (`pip install
+# --target vendor`), cached under target/ between runs.
+vendor=$work/python-vendor
+if [ ! -f "$vendor/.complete" ]; then
+    rm -rf "$vendor" "$work/venv"
+    python3 -m venv "$work/venv"
+    "$work/venv/bin/pip" install --quiet --disable-pip-version-check \
+        --target "$vendor" "socha==5.1.0" "setuptools==75.8.0"
+    touch "$vendor/.complete"
+fi
+python=$run/upload-python
+mkdir -p "$python"
+cp tests/python-sdk/player.py "$python/main.py"
+cp -r "$vendor" "$python/vendor"
+zip_dir "$python" "$run/python.zip"
+build_player "$run/python.zip" python sl-sandbox-test-python:1
+
+hostile=$run/upload-hostile
+mkdir -p "$hostile"
+cp "$here/hostile.py" "$hostile/main.py"
+build_player "$hostile" python sl-sandbox-test-hostile:1
+
+step "bad uploads: one clear line each, nothing built"
+bad=$run/bad
+mkdir -p "$bad"
+echo 'echo I am not a zip' >"$bad/not-a-zip.zip"
+python3 - "$bad" <<'EOF'
+import sys, zipfile
+bad = sys.argv[1]
+with zipfile.ZipFile(bad + "/bomb.zip", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("start", "#!/bin/sh\n")
+    z.writestr("zeros", b"\0" * (600 * 1024 * 1024))
+with zipfile.ZipFile(bad + "/traversal.zip", "w") as z:
+    z.writestr("start", "#!/bin/sh\n")
+    z.writestr("../../escaped", "x")
+with zipfile.ZipFile(bad + "/no-start.zip", "w") as z:
+    z.writestr("README", "no start script")
+EOF
+head -c $((101 * 1024 * 1024)) /dev/urandom >"$bad/too-large.bin"
+python3 - "$bad" <<'EOF'
+import sys, zipfile
+bad = sys.argv[1]
+with zipfile.ZipFile(bad + "/too-large.zip", "w", zipfile.ZIP_STORED) as z:
+    z.writestr("start", "#!/bin/sh\n")
+    z.write(bad + "/too-large.bin", "data")
+EOF
+for case in "not-a-zip:not a zip archive" "bomb:a zip bomb" "traversal:points outside the upload" \
+    "no-start:no \`start\` at the upload's root" "too-large:more than the limit"; do
+    name=${case%%:*} expected=${case#*:}
+    status=0
+    output=$("$spielleiter" player build --upload "$bad/$name.zip" --runtime native \
+        --tag "sl-sandbox-test-bad-$name:1" 2>&1) || status=$?
+    [ "$status" != 0 ] || fail "$name: the upload was accepted"
+    [ "$(echo "$output" | wc -l)" = 1 ] || fail "$name: more than one line: $output"
+    case "$output" in
+    *"$expected"*) echo "  $name -> $output" ;;
+    *) fail "$name: the error does not say \"$expected\": $output" ;;
+    esac
+    ! docker image inspect "sl-sandbox-test-bad-$name:1" >/dev/null 2>&1 ||
+        fail "$name: an image was built"
+done
+rm -f "$bad/too-large.bin" "$bad/too-large.zip" "$bad/bomb.zip"
+
+# ---------------------------------------------------------------- tournaments
+# Checks a tournament's results: COUNT games, all regular, each with a
+# complete replay, and a log for each player and game.
+check_tournament() {
+    local dir=$1 count=$2 found
+    found=$(wc -l <"$dir/results.jsonl")
+    [ "$found" = "$count" ] || fail "$dir: $found games, expected $count"
+    python3 - "$dir/results.jsonl" <<'EOF' || fail "$dir: irregular games: $(cat "$dir/results.jsonl")"
+import json, sys
+for line in open(sys.argv[1]):
+    record = json.loads(line)
+    assert all(c == "REGULAR" for c in record["causes"]), record
+    assert record.get("replay"), record
+EOF
+    [ "$(find "$dir/replays" -name '*.xml' | wc -l)" = "$count" ] ||
+        fail "$dir: not $count replays: $(ls "$dir/replays")"
+    [ "$(find "$dir/log" -name '*_game*.log' | wc -l)" = $((count * 2)) ] ||
+        fail "$dir: not a log per player and game: $(ls "$dir/log")"
+    for log in $(find "$dir/log" -name '*.log'); do
+        grep -q "connected .* ms after its container was started" "$log" ||
+            fail "$log: the player never connected: $(tail -5 "$log")"
+    done
+}
+
+tournament() {
+    local dir=$1
+    shift
+    mkdir -p "$dir"
+    (cd "$dir" && SPIELLEITER_MOVE_TIME=swc_2027_blokus=10000/30000 timeout 600 \
+        "$spielleiter" tournament --results results.jsonl --log-dir log \
+        --replay-dir replays "$@" >output.txt 2>&1) ||
+        fail "tournament in $dir: $(tail -20 "$dir/output.txt")"
+}
+
+step "tournament swc_2027_blokus: python (SDK) against native, 2 games"
+tournament "$run/t-blokus" --game swc_2027_blokus --games-per-pair 2 \
+    --player "python=docker:sl-sandbox-test-python:1" \
+    --player "native=docker:sl-sandbox-test-native:1 --game swc_2027_blokus"
+check_tournament "$run/t-blokus" 2
+
+step "tournament blokus_bcl: two native teams, 2 games"
+tournament "$run/t-bcl" --game blokus_bcl --games-per-pair 2 \
+    --player "native-a=docker:sl-sandbox-test-native:1 --game blokus_bcl" \
+    --player "native-b=docker:sl-sandbox-test-native:1 --game blokus_bcl"
+check_tournament "$run/t-bcl" 2
+
+# ---------------------------------------------------------------- hostile
+step "a server on all interfaces, a listener container, and control connections"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])')
+web_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])')
+passphrase=sandbox-test-passphrase
+"$spielleiter" serve --listen 0.0.0.0 --port "$port" --http-port "$web_port" \
+    --admin-passphrase "$passphrase" --replay-dir "$run/hostile-replays" \
+    >"$run/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 100); do
+    curl -fsS "http://127.0.0.1:$web_port/healthz" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+# The host's address on Docker's bridge (the IPAM configuration names it
+# only when it was configured explicitly).
+bridge_ip=$(docker network inspect bridge --format '{{range .IPAM.Config}}{{.Gateway}}{{end}}')
+[ -n "$bridge_ip" ] || bridge_ip=$(ip -4 -o addr show docker0 | awk '{print $4}' | cut -d/ -f1 | head -n 1)
+[ -n "$bridge_ip" ] || fail "cannot find the host's address on Docker's bridge"
+host_ip=$(ip -4 -o addr show scope global | awk '{print $4}' | cut -d/ -f1 | grep -v "^$bridge_ip$" | head -n 1)
+docker run -d --name sl-sandbox-test-listener --entrypoint python3 sl-sandbox-python:latest \
+    -m http.server 8000 --directory /tmp >/dev/null
+listener_ip=$(docker inspect -f '{{.NetworkSettings.IPAddress}}' sl-sandbox-test-listener)
+targets=("$bridge_ip:$web_port" "$bridge_ip:$port" "$listener_ip:8000" "127.0.0.1:$web_port" "1.1.1.1:443")
+[ -n "$host_ip" ] && targets+=("$host_ip:$web_port")
+# The control: an ordinary container on Docker's bridge reaches the host's
+# ports and the listener, so the sandbox's refusals below are its own.
+for target in "$bridge_ip:$web_port" "$listener_ip:8000"; do
+    for _ in $(seq 50); do
+        docker run --rm --entrypoint python3 sl-sandbox-python:latest -c \
+            "import socket; socket.create_connection(('${target%:*}', ${target#*:}), timeout=3)" \
+            2>/dev/null && continue 2
+        sleep 0.2
+    done
+    fail "the control container cannot reach $target: the test proves nothing"
+done
+echo "  targets: ${targets[*]} (reachable from an ordinary container)"
+
+# One match of a hostile behaviour against PLAYER2 on the server; its
+# directory is $run/h-NAME.
+hostile_match() {
+    local name=$1 player1=$2 player2=$3
+    shift 3
+    local dir=$run/h-$name
+    mkdir -p "$dir"
+    (cd "$dir" && timeout 300 "$spielleiter" match -h 127.0.0.1 -p "$port" \
+        --admin-passphrase "$passphrase" --replay-dir "$run/hostile-replays" \
+        --player1 "$player1" --player2 "$player2" --name1 "$name" --name2 other -t 1 \
+        --log-dir log --results results.jsonl --exit-grace-ms 2000 \
+        --sandbox-memory-mib 256 --sandbox-tmp-mib 16 --sandbox-pids 64 "$@" \
+        >output.txt 2>&1) || echo "match $name: exit status $?" >>"$dir/output.txt"
+}
+
+step "hostile players, with a regular game beside them"
+started=$SECONDS
+mkdir -p "$run/beside"
+(cd "$run/beside" && timeout 300 "$spielleiter" match -h 127.0.0.1 -p "$port" \
+    --admin-passphrase "$passphrase" --player1 "docker:sl-sandbox-test-native:1" \
+    --player2 "docker:sl-sandbox-test-native:1" -t 2 --log-dir log \
+    --results results.jsonl >output.txt 2>&1) &
+beside=$!
+hostile=()
+hostile_match escape "docker:sl-sandbox-test-hostile:1 escape ${targets[*]}" builtin:greedy &
+hostile+=($!)
+hostile_match forkbomb "docker:sl-sandbox-test-hostile:1 forkbomb" builtin:greedy &
+hostile+=($!)
+hostile_match membomb "docker:sl-sandbox-test-hostile:1 membomb" builtin:greedy &
+hostile+=($!)
+hostile_match filltmp "docker:sl-sandbox-test-hostile:1 filltmp" builtin:greedy &
+hostile+=($!)
+hostile_match linger "docker:sl-sandbox-test-hostile:1 linger" "docker:sl-sandbox-test-hostile:1 quit" &
+hostile+=($!)
+for job in "${hostile[@]}"; do
+    wait "$job"
+done
+wait "$beside" || fail "the regular game beside the hostile ones failed: $(cat "$run/beside/output.txt")"
+echo "  all done in $((SECONDS - started)) s"
+
+# The regular game: both games regular, each in well under a minute.
+python3 - "$run/beside/results.jsonl" <<'EOF' || fail "the game beside: $(cat "$run/beside/results.jsonl")"
+import json, sys
+records = [json.loads(line) for line in open(sys.argv[1])]
+assert len(records) == 2, records
+for record in records:
+    assert all(c == "REGULAR" for c in record["causes"]), record
+    assert record["duration_ms"] < 60_000, record
+print("  beside: 2 regular games, %s ms" % [r["duration_ms"] for r in records])
+EOF
+
+# The hostile player's game: it lost, the other player won.
+lost() {
+    python3 - "$run/h-$1/results.jsonl" "$1" <<'EOF' || fail "$1: $(cat "$run/h-$1/output.txt")"
+import json, sys
+records = [json.loads(line) for line in open(sys.argv[1])]
+assert len(records) == 1, records
+record = records[0]
+hostile = record["players"].index(sys.argv[2])
+assert record["causes"][hostile] != "REGULAR", record
+assert record["win_points"][hostile] < record["win_points"][1 - hostile], record
+print("  %s lost: %s" % (sys.argv[2], record["causes"][hostile]))
+EOF
+}
+log_of() { cat "$run/h-$1/log/$1_game1.log"; }
+
+escape_log=$(log_of escape)
+attempts=$(echo "$escape_log" | grep -c '^ATTEMPT' || true)
+blocked=$(echo "$escape_log" | grep -c '^ATTEMPT .* -> BLOCKED' || true)
+# The targets, a name to resolve, 5 paths of the host, the other team's
+# files, 2 writes.
+expected=$((${#targets[@]} + 9))
+echo "$escape_log" | grep '^ATTEMPT' | sed 's/^/  /'
+[ "$attempts" = "$expected" ] || fail "escape: $attempts attempts logged, expected $expected: $escape_log"
+[ "$blocked" = "$attempts" ] || fail "escape: not every attempt was blocked"
+echo "$escape_log" | grep -q '^uid 65534 gid 65534' || fail "escape: not the unprivileged user"
+for target in "${targets[@]}"; do
+    case "$target" in
+    127.0.0.1:*) want=ECONNREFUSED ;; # the container's own loopback
+    *) want=ENETUNREACH ;;           # no route: no interface but loopback
+    esac
+    echo "$escape_log" | grep -q "^ATTEMPT connect $target -> BLOCKED $want" ||
+        fail "escape: $target not blocked with $want"
+done
+lost escape
+
+log_of forkbomb | grep -q 'ATTEMPT fork without end -> BLOCKED EAGAIN' ||
+    fail "forkbomb: the process limit did not stop it: $(log_of forkbomb | tail -5)"
+lost forkbomb
+
+log_of membomb | grep -q 'the container ended: killed: out of memory' ||
+    fail "membomb: not ended by the memory limit: $(log_of membomb | tail -5)"
+lost membomb
+
+log_of filltmp | grep -Eq 'ATTEMPT fill /tmp -> BLOCKED ENOSPC after 1[0-6] MiB' ||
+    fail "filltmp: /tmp did not fill at its limit: $(log_of filltmp | grep ATTEMPT)"
+lost filltmp
+
+log_of linger | grep -q 'linger: staying on' || fail "linger: did not outlive its game: $(log_of linger)"
+log_of linger | grep -q 'killed:' || fail "linger: not killed: $(log_of linger)"
+log_of linger | grep -q 'removed in' || fail "linger: its container was not removed: $(log_of linger)"
+echo "  linger: $(log_of linger | grep 'killed:')"
+
+[ "$(docker ps -aq --filter label=org.spielleiter.sandbox | wc -l)" = 0 ] ||
+    fail "containers left after the hostile games: $(docker ps -a --filter label=org.spielleiter.sandbox)"
+
+# ---------------------------------------------------------------- sweep
+step "a runner killed mid-game: its container stays until the next start sweeps it"
+mkdir -p "$run/killed"
+(cd "$run/killed" && exec "$spielleiter" match -h 127.0.0.1 -p "$port" \
+    --admin-passphrase "$passphrase" --player1 "docker:sl-sandbox-test-hostile:1 linger" \
+    --player2 builtin:greedy --no-timeout -t 1 --log-dir log >output.txt 2>&1) &
+runner=$!
+for _ in $(seq 100); do
+    [ -n "$(docker ps -q --filter label=org.spielleiter.sandbox)" ] && break
+    sleep 0.1
+done
+orphan=$(docker ps -q --filter label=org.spielleiter.sandbox)
+[ -n "$orphan" ] || fail "the killed runner's container never started"
+kill -9 "$runner"
+wait "$runner" 2>/dev/null || true
+sleep 1
+[ -n "$(docker ps -aq --filter "id=$orphan")" ] || fail "the orphan went away by itself; the sweep is untested"
+mkdir -p "$run/after"
+(cd "$run/after" && timeout 300 "$spielleiter" match -h 127.0.0.1 -p "$port" \
+    --admin-passphrase "$passphrase" --player1 "docker:sl-sandbox-test-native:1" \
+    --player2 builtin:greedy -t 1 --log-dir log >output.txt 2>&1) ||
+    fail "the match after the killed runner: $(cat "$run/after/output.txt")"
+[ -z "$(docker ps -aq --filter "id=$orphan")" ] || fail "the next start did not sweep the orphan $orphan"
+echo "  orphan $orphan swept"
+
+# ---------------------------------------------------------------- benchmark
+if [ -n "${SANDBOX_BENCH:-}" ]; then
+    step "benchmark: 20 games of two sandboxed native players"
+    mkdir -p "$run/bench"
+    (cd "$run/bench" && timeout 900 "$spielleiter" match -h 127.0.0.1 -p "$port" \
+        --admin-passphrase "$passphrase" --player1 "docker:sl-sandbox-test-native:1" \
+        --player2 "docker:sl-sandbox-test-native:1" -t 20 --log-dir log \
+        --results results.jsonl >output.txt 2>&1) || fail "benchmark: $(tail "$run/bench/output.txt")"
+    # The same 20 games with the same binary as local programs, to compare.
+    mkdir -p "$run/bench-local"
+    (cd "$run/bench-local" && timeout 900 "$spielleiter" match -h 127.0.0.1 -p "$port" \
+        --admin-passphrase "$passphrase" --player1 "$static_binary play --bot greedy" \
+        --player2 "$static_binary play --bot greedy" -t 20 --log-dir log \
+        --results results.jsonl >output.txt 2>&1) || fail "benchmark: $(tail "$run/bench-local/output.txt")"
+    python3 - "$run/bench" "$run/bench-local" <<'EOF'
+import glob, json, re, statistics, sys
+connected, removed = [], []
+for path in glob.glob(sys.argv[1] + "/log/*.log"):
+    text = open(path).read()
+    connected += [int(m) for m in re.findall(r"connected (\d+) ms after", text)]
+    removed += [int(m) for m in re.findall(r"removed in (\d+) ms", text)]
+def summary(values):
+    values = sorted(values)
+    p99 = values[min(len(values) - 1, round(0.99 * (len(values) - 1)))]
+    return "n=%d median %d ms, p99 %d ms, max %d ms" % (len(values), statistics.median(values), p99, values[-1])
+records = [json.loads(line) for line in open(sys.argv[1] + "/results.jsonl")]
+print("  start (docker run to the player's connection):", summary(connected))
+print("  removal (docker rm):", summary(removed))
+local = [json.loads(line) for line in open(sys.argv[2] + "/results.jsonl")]
+for name, games in (("sandboxed", records), ("local programs", local)):
+    print("  %s: %d games, %d regular, duration %s" % (
+        name, len(games), sum(all(c == "REGULAR" for c in r["causes"]) for r in games),
+        summary([r["duration_ms"] for r in games])))
+EOF
+fi
+
+kill "$server_pid"
+wait "$server_pid" 2>/dev/null || true
+server_pid=
+docker rm -f sl-sandbox-test-listener >/dev/null
+[ "$(sandbox_containers)" = 0 ] ||
+    fail "containers left behind: $(docker ps -a --filter label=org.spielleiter.sandbox)"
+after=$(networks_and_volumes)
+if [ "$before" = "$after" ]; then
+    echo "  nothing left behind: no sandbox container; $after as before"
+elif [ -n "$own_daemon_pid" ]; then
+    fail "left behind: before ($before), after ($after)"
+else
+    # A shared daemon: someone else may have made or removed one meanwhile.
+    echo "  no sandbox container left; the shared daemon's $before became $after (not ours: we create none)"
+fi
+step "all checks passed"
