@@ -135,7 +135,7 @@ fn open_log(program: &Program, invitation: &Invitation<'_>) -> Result<std::fs::F
         .map_err(|e| format!("cannot open {}: {e}", invitation.log_path.display()))?;
     let _ = writeln!(
         log,
-        "[spielleiter match] {} game {}: {program}",
+        "[spielleiter] {} game {}: {program}",
         jiff::Zoned::now().strftime("%Y-%m-%d %H:%M:%S"),
         invitation.game_number
     );
