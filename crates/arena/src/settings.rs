@@ -312,7 +312,9 @@ impl MatchSettings {
     /// Connections one game holds at once: one per player and the
     /// administrator's, which prepares and watches the game.
     pub fn connections_per_game(&self) -> usize {
-        self.players.len() + 1
+        // The game's seats, not the entrants: a tournament's or a season's
+        // settings name every player, but a game seats only its own.
+        self.game.player_count() + 1
     }
 
     /// Refuses parallel games the server cannot hold: `parallel` games need
@@ -336,7 +338,7 @@ impl MatchSettings {
         Err(crate::ArenaError::Settings(format!(
             "--parallel {} needs {needed} connections at once ({per_game} per game: {} players and the administrator), but the server admits {capacity} from this machine; play at most {} games at a time, or raise the server's max_connections_per_ip and pass it as --server-connections",
             self.parallel,
-            self.players.len(),
+            self.game.player_count(),
             capacity / per_game,
         )))
     }
@@ -568,6 +570,11 @@ mod tests {
         settings.server_connections = Some(1500);
         assert!(settings.check_capacity().is_ok());
         settings.server_connections = None;
+        assert!(settings.check_capacity().is_ok());
+        // A tournament's settings name every entrant; a game seats two.
+        settings.server_connections = Some(DEFAULT_SERVER_CONNECTIONS);
+        settings.players = (0..100).map(|i| player(&format!("p{i}"))).collect();
+        settings.parallel = 10;
         assert!(settings.check_capacity().is_ok());
     }
 
