@@ -292,6 +292,12 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
+        // The season is opened before anything is served: a wrong URL or
+        // name stops the start with one line.
+        let season = match &args.store {
+            Some(url) => Some(stored_season::open(url, &args.season).await?),
+            None => None,
+        };
         let listener = tokio::net::TcpListener::bind(config.listen_addr())
             .await
             .with_context(|| format!("cannot listen on {}", config.listen_addr()))?;
@@ -319,12 +325,6 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             timeouts = config.timeouts,
             "Spielleiter listening on {address}"
         );
-        // The season is opened before anything is served: a wrong URL or
-        // name stops the start with one line.
-        let season = match &args.store {
-            Some(url) => Some(stored_season::open(url, &args.season).await?),
-            None => None,
-        };
         let stats = Arc::new(ServerStats::default());
         // A guess at the passphrase costs the same on both ports.
         let auth = Arc::new(AuthBackoff::for_config(&config));
