@@ -117,18 +117,12 @@ impl App {
     }
 }
 
-/// The web side's routes over the server's `stats`.
-pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
-    router_with_season(stats, settings, None)
-}
-
-/// The web side's routes over the server's `stats`, with the season page
-/// when `season` is given (`serve --store`).
-pub fn router_with_season(
+/// The state the handlers share, and the limits the routes apply.
+fn app_state(
     stats: Arc<ServerStats>,
     settings: WebSettings,
     season: Option<Arc<dyn season::SeasonSource>>,
-) -> Router {
+) -> (Arc<App>, WebLimits) {
     let app = Arc::new(App {
         season,
         guard: access::Guard::new(settings.auth, Arc::clone(&stats)),
@@ -143,7 +137,23 @@ pub fn router_with_season(
         boards: live::Boards::default(),
         pacer: live::EventPacer::default(),
     });
-    let stall_timeout = settings.limits.stall_timeout;
+    (app, settings.limits)
+}
+
+/// The web side's routes over the server's `stats`.
+pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
+    router_with_season(stats, settings, None)
+}
+
+/// The web side's routes over the server's `stats`, with the season page
+/// when `season` is given (`serve --store`).
+pub fn router_with_season(
+    stats: Arc<ServerStats>,
+    settings: WebSettings,
+    season: Option<Arc<dyn season::SeasonSource>>,
+) -> Router {
+    let (app, limits) = app_state(stats, settings, season);
+    let stall_timeout = limits.stall_timeout;
     Router::new()
         .route("/", get(pages::index))
         .route("/rooms/{id}", get(pages::room))

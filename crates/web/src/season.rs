@@ -245,3 +245,90 @@ pub async fn replay(
 fn unreadable(error: &LoadError) -> ApiError {
     ApiError::Unreadable(crate::archive::with_causes(error))
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::sync::Mutex;
+
+    use super::*;
+
+    /// A source that records the pages asked for and answers with empty
+    /// ones; its overview never comes.
+    #[derive(Debug, Default)]
+    struct Recording {
+        asked: Mutex<Vec<(u32, u32)>>,
+    }
+
+    impl SeasonSource for Recording {
+        fn overview(&self) -> SourceFuture<'_, SeasonOverview> {
+            Box::pin(std::future::pending())
+        }
+
+        fn games(&self, first: u32, limit: u32) -> SourceFuture<'_, GamesPage> {
+            self.asked.lock().unwrap().push((first, limit));
+            Box::pin(async {
+                Ok(GamesPage {
+                    total: 0,
+                    games: Vec::new(),
+                })
+            })
+        }
+
+        fn replay(&self, _number: u32) -> SourceFuture<'_, Option<(GameType, Vec<u8>)>> {
+            Box::pin(async { Err("the store is gone".to_owned()) })
+        }
+    }
+
+    fn app(source: &Arc<Recording>) -> Arc<App> {
+        let settings = crate::WebSettings::new(
+            crate::Access::new(
+                [127, 0, 0, 1].into(),
+                spielleiter_server::config::HttpPublic::Auto,
+                None,
+            ),
+            None,
+        );
+        let source: Arc<dyn SeasonSource> = Arc::clone(source) as _;
+        crate::app_state(Arc::default(), settings, Some(source)).0
+    }
+
+    #[tokio::test]
+    async fn a_page_of_games_is_never_larger_than_the_cap() {
+        let source = Arc::new(Recording::default());
+        let app = app(&source);
+        for (first, limit) in [
+            (None, None),
+            (Some(0), Some(0)),
+            (Some(50), Some(10)),
+            (Some(3), Some(u32::MAX)),
+        ] {
+            let page = games(State(Arc::clone(&app)), Query(PageQuery { first, limit }))
+                .await
+                .unwrap();
+            assert_eq!(page.total, 0);
+        }
+        assert_eq!(
+            *source.asked.lock().unwrap(),
+            [(1, MAX_GAMES_PAGE), (1, 1), (50, 10), (3, MAX_GAMES_PAGE)]
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_store_that_does_not_answer_is_reported_after_the_time_limit() {
+        let source = Arc::new(Recording::default());
+        let started = tokio::time::Instant::now();
+        let error = overview(State(app(&source))).await.unwrap_err();
+        assert!(started.elapsed() >= SOURCE_TIME_LIMIT);
+        assert!(
+            matches!(&error, ApiError::Internal(why) if why.contains("did not answer in time")),
+            "{error:?}"
+        );
+        let error = replay(State(app(&source)), Path(1)).await.unwrap_err();
+        assert!(
+            matches!(&error, ApiError::Internal(why) if why == "the store is gone"),
+            "{error:?}"
+        );
+    }
+}
