@@ -5,8 +5,10 @@
 //!
 //! The web side reads what the server publishes and nothing else: the
 //! rooms' snapshots and the counters ([`ServerStats`], with its
-//! [`showroom`](spielleiter_server::showroom)) and the replay directory. It
-//! cannot send anything to a room, so watching never lets anyone move, and
+//! [`showroom`](spielleiter_server::showroom)), the replay directory and,
+//! with `serve --store`, a season through the read-only
+//! [`SeasonSource`](season::SeasonSource). It cannot send anything to a
+//! room, so watching never lets anyone move, and
 //! a slow or busy page never slows a game (see [`live`]).
 //!
 //! # Routes
