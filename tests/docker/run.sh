@@ -2,6 +2,8 @@
 # End-to-end test of the container image and the Compose file: builds the
 # image with docker/build.sh, then runs it as an organiser would and plays
 # games against it from the host through a port published on 127.0.0.1.
+# First checks the season profile of the Compose file as rendered
+# (tests/docker/season-compose.sh; the season is not started here).
 #
 #   tests/docker/run.sh        (as root when it has to start a daemon)
 #
@@ -42,6 +44,11 @@ else
     fi
     compose=(docker-compose)
 fi
+
+# ---------------------------------------------------------------- season profile
+# Rendered only (no daemon needed), so a broken profile fails in seconds.
+step "compose: the season profile renders (tests/docker/season-compose.sh)"
+tests/docker/season-compose.sh "${compose[@]}"
 
 # ---------------------------------------------------------------- cleanup
 own_daemon_pid=

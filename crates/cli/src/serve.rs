@@ -2,6 +2,8 @@
 //! the configuration from file, environment and flags, sets up logging, and
 //! runs the server until SIGINT or SIGTERM.
 
+mod stored_season;
+
 use std::{io::IsTerminal, net::IpAddr, path::PathBuf, sync::Arc, time::Duration};
 
 use anyhow::Context;
@@ -119,6 +121,20 @@ pub struct ServeArgs {
         value_name = "N"
     )]
     http_max_connections_per_ip: Option<usize>,
+    /// A season's store (`postgres://…`, or a SQLite file): the web side
+    /// adds the season page `/season` (standings, progress, every game
+    /// with its replay), read-only.
+    #[arg(long, env = "SPIELLEITER_STORE", value_name = "URL")]
+    store: Option<String>,
+    /// The season of `--store` the page shows.
+    #[arg(
+        long,
+        env = "SPIELLEITER_SEASON",
+        default_value = crate::season::DEFAULT_SEASON,
+        value_name = "NAME",
+        requires = "store"
+    )]
+    season: String,
 }
 
 /// Where the configuration comes from and where the server listens: what
@@ -276,6 +292,12 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
+        // The season is opened before anything is served: a wrong URL or
+        // name stops the start with one line.
+        let season = match &args.store {
+            Some(url) => Some(stored_season::open(url, &args.season).await?),
+            None => None,
+        };
         let listener = tokio::net::TcpListener::bind(config.listen_addr())
             .await
             .with_context(|| format!("cannot listen on {}", config.listen_addr()))?;
@@ -312,6 +334,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
                 &config,
                 Arc::clone(&stats),
                 Arc::clone(&auth),
+                season,
             )?),
             None => None,
         };
@@ -340,6 +363,7 @@ fn start_web(
     config: &Config,
     stats: Arc<ServerStats>,
     auth: Arc<AuthBackoff>,
+    season: Option<Arc<dyn spielleiter_web::season::SeasonSource>>,
 ) -> anyhow::Result<(CancellationToken, JoinHandle<std::io::Result<()>>)> {
     let address = listener.local_addr()?;
     let access = Access::new(
@@ -358,7 +382,10 @@ fn start_web(
         header_timeout_secs = limits.header_timeout.as_secs(),
         "web pages on http://{address}/"
     );
-    let router = spielleiter_web::router(
+    if season.is_some() {
+        info!("season page on http://{address}/season");
+    }
+    let router = spielleiter_web::router_with_season(
         stats,
         WebSettings {
             access,
@@ -366,6 +393,7 @@ fn start_web(
             limits: limits.clone(),
             auth,
         },
+        season,
     );
     let stop = CancellationToken::new();
     let shutdown = stop.clone().cancelled_owned();

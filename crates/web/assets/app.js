@@ -193,12 +193,18 @@ const sl = (() => {
     });
   }
 
-  /** `/replays/{name}`: step through a replay (buttons, slider, arrows). */
+  /** `/replays/{name}` or `/season/games/{number}` (a season's stored
+   * replay): step through a replay (buttons, slider, arrows). */
   function replayPage() {
-    const name = decodeURIComponent(location.pathname.split("/")[2] || "");
+    const parts = location.pathname.split("/");
+    const fromSeason = parts[1] === "season";
+    const name = decodeURIComponent((fromSeason ? parts[3] : parts[2]) || "");
     // The heading is the game; the file's long name goes under it, small.
-    $("file").textContent = name;
-    fetchJson("/api/replays/" + encodeURIComponent(name)).then((replay) => {
+    $("file").textContent = fromSeason ? "season game " + name : name;
+    const url = fromSeason
+      ? "/api/season/games/" + encodeURIComponent(name) + "/replay"
+      : "/api/replays/" + encodeURIComponent(name);
+    fetchJson(url).then((replay) => {
       const frames = replay.frames;
       const slider = $("slider");
       slider.max = Math.max(frames.length - 1, 0);
@@ -235,6 +241,56 @@ const sl = (() => {
     }).catch((error) => showError($("error"), error));
   }
 
+  /** `/season`: the season's standings, live rating, progress, and its
+   * games a page at a time, each with its replay; refreshed every 10 s. */
+  function seasonPage() {
+    const pageSize = 100;
+    let first = 1;
+    const fixed = (x) => Number(x).toFixed(2);
+    const duration = (secs) => secs < 120 ? secs + " s" : Math.ceil(secs / 60) + " min";
+    const showOverview = () => fetchJson("/api/season").then((season) => {
+      $("error").hidden = true;
+      $("title").textContent = "Season " + season.name;
+      $("subtitle").textContent = gameName(season.game) + " · seed " + season.seed + " · ranked by " + season.ranking;
+      const p = season.progress;
+      let text = p.done + " of " + p.total + " games done, " + p.running + " running, " + p.waiting + " waiting, " + p.failed + " failed";
+      if (p.eta_secs !== null && p.running + p.waiting > 0) text += " · about " + duration(p.eta_secs) + " left at the pace so far";
+      $("progress").textContent = text;
+      $("bar").max = Math.max(p.total, 1);
+      $("bar").value = p.done + p.failed;
+      $("workers").tBodies[0].replaceChildren(...p.workers.map((w) => el("tr", {},
+        el("td", {}, w.worker || "(none)"), el("td", { class: "number" }, w.running), el("td", { class: "number" }, w.done))));
+      $("standings").tBodies[0].replaceChildren(...season.standings.map((r) => el("tr", {},
+        el("td", { class: "number" }, r.rank), el("td", {}, r.player), el("td", { class: "number" }, r.games),
+        el("td", { class: "number" }, r.wins + " / " + r.draws + " / " + r.losses),
+        el("td", { class: "number" }, r.win_points),
+        el("td", { class: "number" }, fixed(r.rating) + " [" + fixed(r.rating_low) + ", " + fixed(r.rating_high) + "]"))));
+      $("ratings").tBodies[0].replaceChildren(...season.ratings.map((r) => el("tr", {},
+        el("td", {}, r.player), el("td", { class: "number" }, r.games),
+        el("td", { class: "number" }, fixed(r.rating) + " ± " + fixed(r.interval)))));
+    });
+    const showGames = () => fetchJson("/api/season/games?first=" + first + "&limit=" + pageSize).then((page) => {
+      $("games").tBodies[0].replaceChildren(...page.games.map((g) => el("tr", {},
+        el("td", { class: "number" }, g.number),
+        el("td", {}, g.players.length ? g.players.join(" vs ") : ""),
+        el("td", { class: "number" }, g.win_points.join(" : ")),
+        el("td", { class: "number" }, g.points.join(" : ")),
+        el("td", {}, g.state + (g.error ? " (" + g.error + ")" : "")),
+        el("td", {}, g.worker || ""),
+        el("td", {}, g.replay ? el("a", { href: "/season/games/" + g.number }, "replay") : ""))));
+      const last = Math.min(first + pageSize - 1, page.total);
+      $("page").textContent = page.total ? "games " + first + " to " + last + " of " + page.total : "no games";
+      $("earlier").disabled = first <= 1;
+      $("later").disabled = last >= page.total;
+    });
+    $("earlier").onclick = () => { first = Math.max(1, first - pageSize); showGames(); };
+    $("later").onclick = () => { first += pageSize; showGames(); };
+    const refresh = () => Promise.all([showOverview(), showGames()])
+      .catch((error) => showError($("error"), error));
+    refresh();
+    setInterval(refresh, 10000);
+  }
+
   function loginPage() {
     $("failed").hidden = !location.search.includes("failed");
   }
@@ -255,6 +311,7 @@ const sl = (() => {
     roomPage: withTitles(roomPage),
     replaysPage: withTitles(replaysPage),
     replayPage: withTitles(replayPage),
+    seasonPage: withTitles(seasonPage),
     loginPage,
   };
 })();

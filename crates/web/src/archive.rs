@@ -119,7 +119,7 @@ pub async fn replay(
 }
 
 /// An error's message followed by its causes, as one line.
-fn with_causes(error: &dyn std::error::Error) -> String {
+pub(crate) fn with_causes(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut cause = error.source();
     while let Some(next) = cause {
@@ -130,7 +130,7 @@ fn with_causes(error: &dyn std::error::Error) -> String {
     text
 }
 
-fn view(name: String, replay: LoadedReplay) -> ReplayView {
+pub(crate) fn view(name: String, replay: LoadedReplay) -> ReplayView {
     let names = &replay.names;
     let result = replay.result.as_ref().map(|r| views::result(r, names));
     let last = replay.positions.len().saturating_sub(1);

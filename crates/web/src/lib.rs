@@ -5,8 +5,10 @@
 //!
 //! The web side reads what the server publishes and nothing else: the
 //! rooms' snapshots and the counters ([`ServerStats`], with its
-//! [`showroom`](spielleiter_server::showroom)) and the replay directory. It
-//! cannot send anything to a room, so watching never lets anyone move, and
+//! [`showroom`](spielleiter_server::showroom)), the replay directory and,
+//! with `serve --store`, a season through the read-only
+//! [`SeasonSource`](season::SeasonSource). It cannot send anything to a
+//! room, so watching never lets anyone move, and
 //! a slow or busy page never slows a game (see [`live`]).
 //!
 //! # Routes
@@ -16,9 +18,11 @@
 //! | `/` | the open rooms (live) and the last finished games |
 //! | `/rooms/{id}` | one room's board, players, points and clock, live |
 //! | `/replays`, `/replays/{name}` | the replays, and a viewer for one |
+//! | `/season`, `/season/games/{n}` | the season of `serve --store` ([`season`]), and a game's replay in the viewer |
 //! | `/login` | the administrator's login (see [`access`]) |
 //! | `/api/rooms`, `/api/rooms/{id}`, `/api/rooms/{id}/events`, `/api/rooms/{id}/board.svg` | the rooms' JSON, event stream and board |
 //! | `/api/replays`, `/api/replays/{name}` | the replays' JSON |
+//! | `/api/season`, `/api/season/games`, `/api/season/games/{n}/replay` | the season's standings and progress, its games a page at a time, a stored replay |
 //! | `/api/games` | the hosted games' ids and titles ([`games`]) |
 //! | `/metrics` | Prometheus text ([`metrics`]) |
 //! | `/healthz` | `ok` |
@@ -39,6 +43,7 @@ pub mod games;
 pub mod live;
 pub mod metrics;
 mod pages;
+pub mod season;
 pub mod views;
 
 use std::{net::SocketAddr, path::PathBuf, sync::Arc};
@@ -99,6 +104,8 @@ pub struct App {
     streams: Arc<Semaphore>,
     /// Event streams per address.
     stream_slots: AddressSlots,
+    /// The season of `serve --store`, if any.
+    season: Option<Arc<dyn season::SeasonSource>>,
     /// The boards the event streams share.
     boards: live::Boards,
     /// Spaces out the live events of all streams together.
@@ -112,9 +119,14 @@ impl App {
     }
 }
 
-/// The web side's routes over the server's `stats`.
-pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
+/// The state the handlers share, and the limits the routes apply.
+fn app_state(
+    stats: Arc<ServerStats>,
+    settings: WebSettings,
+    season: Option<Arc<dyn season::SeasonSource>>,
+) -> (Arc<App>, WebLimits) {
     let app = Arc::new(App {
+        season,
         guard: access::Guard::new(settings.auth, Arc::clone(&stats)),
         stats,
         access: settings.access,
@@ -127,7 +139,23 @@ pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
         boards: live::Boards::default(),
         pacer: live::EventPacer::default(),
     });
-    let stall_timeout = settings.limits.stall_timeout;
+    (app, settings.limits)
+}
+
+/// The web side's routes over the server's `stats`.
+pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
+    router_with_season(stats, settings, None)
+}
+
+/// The web side's routes over the server's `stats`, with the season page
+/// when `season` is given (`serve --store`).
+pub fn router_with_season(
+    stats: Arc<ServerStats>,
+    settings: WebSettings,
+    season: Option<Arc<dyn season::SeasonSource>>,
+) -> Router {
+    let (app, limits) = app_state(stats, settings, season);
+    let stall_timeout = limits.stall_timeout;
     Router::new()
         .route("/", get(pages::index))
         .route("/rooms/{id}", get(pages::room))
@@ -140,6 +168,11 @@ pub fn router(stats: Arc<ServerStats>, settings: WebSettings) -> Router {
         .route("/api/rooms/{id}/board.svg", get(live::board))
         .route("/api/replays", get(archive::list))
         .route("/api/replays/{name}", get(archive::replay))
+        .route("/season", get(pages::season))
+        .route("/season/games/{number}", get(pages::replay))
+        .route("/api/season", get(season::overview))
+        .route("/api/season/games", get(season::games))
+        .route("/api/season/games/{number}/replay", get(season::replay))
         .route("/api/games", get(games::list))
         .route("/metrics", get(metrics::metrics))
         .route("/healthz", get(pages::health))

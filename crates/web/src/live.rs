@@ -439,6 +439,7 @@ mod tests {
             stats,
             access: Access::new(IpAddr::V4(Ipv4Addr::LOCALHOST), HttpPublic::Auto, None),
             replay_dir: None,
+            season: None,
             streams: Arc::new(Semaphore::new(MAX_STREAMS)),
             stream_slots: AddressSlots::new(2, false),
             boards: Boards::default(),

@@ -17,6 +17,7 @@ const INDEX: &str = include_str!("../assets/index.html");
 const ROOM: &str = include_str!("../assets/room.html");
 const REPLAYS: &str = include_str!("../assets/replays.html");
 const REPLAY: &str = include_str!("../assets/replay.html");
+const SEASON: &str = include_str!("../assets/season.html");
 const LOGIN: &str = include_str!("../assets/login.html");
 const SCRIPT: &str = include_str!("../assets/app.js");
 const STYLE: &str = include_str!("../assets/app.css");
@@ -39,6 +40,11 @@ pub async fn replays() -> Html<&'static str> {
 /// `GET /replays/{name}` (the page reads the name from its address).
 pub async fn replay() -> Html<&'static str> {
     Html(REPLAY)
+}
+
+/// `GET /season`.
+pub async fn season() -> Html<&'static str> {
+    Html(SEASON)
 }
 
 /// Any address without a page: a page that says so, with the way back.

@@ -261,6 +261,32 @@ fn resolve_name(dir: &Path, name: &str) -> Result<String, LoadError> {
         .ok_or_else(|| LoadError::BadName(name.to_owned()))
 }
 
+/// The most bytes a replay held in memory ([`load_gzipped`]) may unpack
+/// to: far above a real game's, so that a corrupt or hostile blob cannot
+/// fill the memory.
+pub const MAX_UNPACKED_REPLAY_BYTES: u64 = 256 << 20;
+
+/// Loads a gzipped replay held in memory (a season store's) as a replay of
+/// `game`; `label` names it in errors. At most
+/// [`MAX_UNPACKED_REPLAY_BYTES`] are unpacked.
+///
+/// # Errors
+///
+/// The bytes are no gzipped replay of `game`, or record an inconsistent
+/// position.
+pub fn load_gzipped(
+    label: &str,
+    game: GameType,
+    gzipped: &[u8],
+) -> Result<LoadedReplay, LoadError> {
+    let input = GzDecoder::new(gzipped).take(MAX_UNPACKED_REPLAY_BYTES);
+    let replay = read_replay(input, game).map_err(|cause| LoadError::Read {
+        file: label.to_owned(),
+        cause,
+    })?;
+    positions(label, game, replay)
+}
+
 /// Loads the replay at `path` (plain, or gzip-compressed when the name ends
 /// in `.gz`). The game is the one the file name names; a file named
 /// otherwise is tried as a replay of each hosted game in turn.

@@ -1,0 +1,257 @@
+//! The season page of `spielleiter serve --store`: a season on the SQLite
+//! store is created and played by a worker process, then a server shows
+//! it — standings, live rating, progress, its games a page at a time, and
+//! a stored replay in the viewer's JSON.
+#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
+
+use std::{
+    io::{BufRead, BufReader, Read, Write},
+    net::TcpStream,
+    path::Path,
+    process::{Child, Command, Output, Stdio},
+    time::{Duration, Instant},
+};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_spielleiter");
+
+fn spielleiter(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BINARY)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("SPIELLEITER_STORE")
+        .env_remove("SPIELLEITER_SEASON")
+        .output()
+        .unwrap()
+}
+
+fn succeeded(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A server that is killed when the test ends, however it ends.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `serve` with `args` on free ports; the web side's address, read
+/// from its log.
+fn serve(dir: &Path, args: &[&str]) -> (Server, String) {
+    let mut child = Command::new(BINARY)
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--http-port",
+            "0",
+            "--replays",
+            "false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env_remove("SPIELLEITER_STORE")
+        .env_remove("SPIELLEITER_SEASON")
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let server = Server(child);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        assert!(Instant::now() < deadline, "no web address logged in time");
+        let line = lines
+            .next()
+            .expect("the server ended before serving")
+            .unwrap();
+        if let Some((_, rest)) = line.split_once("web pages on http://") {
+            let address = rest.split('/').next().unwrap().to_owned();
+            // Keep reading the log so that the server never blocks on it.
+            std::thread::spawn(move || for _ in lines {});
+            return (server, address);
+        }
+    }
+}
+
+/// `GET path`: the status and the body.
+fn get(address: &str, path: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response[9..12].parse().unwrap();
+    let body = response.split_once("\r\n\r\n").unwrap().1.to_owned();
+    (status, body)
+}
+
+fn json(address: &str, path: &str) -> serde_json::Value {
+    let (status, body) = get(address, path);
+    assert_eq!(status, 200, "{path}: {body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+#[test]
+fn the_season_page_shows_standings_progress_games_and_stored_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = "league.sqlite";
+    succeeded(&spielleiter(
+        dir.path(),
+        &[
+            "season",
+            "create",
+            "--store",
+            store,
+            "--name",
+            "autumn",
+            "--game",
+            "blokus_bcl",
+            "--player",
+            "alpha=builtin:greedy",
+            "--player",
+            "beta=builtin:random",
+            "--player",
+            "gamma=builtin:random",
+            "--games-per-pair",
+            "1",
+            "--seed",
+            "5",
+            "--no-timeout",
+        ],
+    ));
+
+    // Before any game is played: every game waits, nobody has a result.
+    let (_server, address) = serve(dir.path(), &["--store", store, "--season", "autumn"]);
+    let season = json(&address, "/api/season");
+    assert_eq!(season["name"], "autumn");
+    assert_eq!(season["game"], "blokus_bcl");
+    assert_eq!(season["progress"]["total"], 3);
+    assert_eq!(season["progress"]["waiting"], 3);
+    assert_eq!(season["progress"]["done"], 0);
+    let (status, body) = get(&address, "/api/season/games/1/replay");
+    assert_eq!(status, 404, "{body}");
+    drop(_server);
+
+    succeeded(&spielleiter(
+        dir.path(),
+        &[
+            "worker",
+            "--store",
+            store,
+            "--name",
+            "autumn",
+            "--worker-name",
+            "w1",
+            "--replay-dir",
+            "replays",
+        ],
+    ));
+
+    let (_server, address) = serve(dir.path(), &["--store", store, "--season", "autumn"]);
+    let season = json(&address, "/api/season");
+    let progress = &season["progress"];
+    assert_eq!(progress["done"], 3, "{season}");
+    assert_eq!(progress["waiting"], 0);
+    assert_eq!(progress["workers"][0]["worker"], "w1");
+    assert_eq!(progress["workers"][0]["done"], 3);
+    let standings = season["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 3);
+    // Every player played two games, and each game gave out its points.
+    for row in standings {
+        assert_eq!(row["games"], 2, "{row}");
+        let rating = row["rating"].as_f64().unwrap();
+        assert!(row["rating_low"].as_f64().unwrap() <= rating, "{row}");
+        assert!(rating <= row["rating_high"].as_f64().unwrap(), "{row}");
+    }
+    let ratings = season["ratings"].as_array().unwrap();
+    assert_eq!(ratings.len(), 3);
+    assert!(
+        ratings
+            .iter()
+            .all(|r| r["interval"].as_f64().unwrap() > 0.0)
+    );
+
+    // The games a page at a time: the limit is honoured, and capped.
+    let page = json(&address, "/api/season/games?first=2&limit=1");
+    assert_eq!(page["total"], 3);
+    let games = page["games"].as_array().unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0]["number"], 2);
+    assert_eq!(games[0]["state"], "done");
+    assert_eq!(games[0]["players"].as_array().unwrap().len(), 2);
+    assert_eq!(games[0]["replay"], true);
+    let page = json(&address, "/api/season/games?limit=100000");
+    assert_eq!(page["games"].as_array().unwrap().len(), 3);
+
+    // A stored replay in the viewer's form: the players, every position
+    // drawn, the result.
+    let replay = json(&address, "/api/season/games/2/replay");
+    assert_eq!(replay["game"], "blokus_bcl");
+    assert_eq!(replay["players"], games[0]["players"]);
+    let frames = replay["frames"].as_array().unwrap();
+    assert!(frames.len() > 2, "{} frames", frames.len());
+    assert!(frames[0]["svg"].as_str().unwrap().starts_with("<svg"));
+    assert!(replay["result"].is_object(), "{}", replay["result"]);
+    let (status, body) = get(&address, "/api/season/games/99/replay");
+    assert_eq!(status, 404, "{body}");
+    assert!(body.contains("no replay is stored for game 99"), "{body}");
+
+    // The pages themselves.
+    let (status, page) = get(&address, "/season");
+    assert_eq!(status, 200);
+    assert!(page.contains("sl.seasonPage()"), "{page}");
+    let (status, page) = get(&address, "/season/games/2");
+    assert_eq!(status, 200);
+    assert!(page.contains("sl.replayPage()"), "{page}");
+}
+
+#[test]
+fn serve_with_a_store_without_the_season_refuses_to_start_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = spielleiter(
+        dir.path(),
+        &[
+            "serve",
+            "--port",
+            "0",
+            "--http-port",
+            "0",
+            "--replays",
+            "false",
+            "--store",
+            "empty.sqlite",
+            "--season",
+            "nothing",
+        ],
+    );
+    assert!(!output.status.success());
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(error.contains("no season named `nothing`"), "{error}");
+    assert!(!error.contains("listening"), "{error}");
+}
+
+#[test]
+fn without_a_store_the_season_routes_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, address) = serve(dir.path(), &[]);
+    let (status, body) = get(&address, "/api/season");
+    assert_eq!(status, 404, "{body}");
+    assert!(body.contains("no season is served"), "{body}");
+}

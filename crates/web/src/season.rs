@@ -1,0 +1,334 @@
+//! The season page's data: a season's standings, live rating, progress and
+//! games, read through [`SeasonSource`], and a stored game's replay for the
+//! replay viewer.
+//!
+//! The season crate sits above the web crate (it plays games through the
+//! arena), so the web side does not depend on it: it names what it shows
+//! in the read-only [`SeasonSource`], which `spielleiter serve --store`
+//! implements with the season's store. Every answer is bounded: the games
+//! come a page of at most [`MAX_GAMES_PAGE`] at a time, and a store that
+//! does not answer within [`SOURCE_TIME_LIMIT`] is reported, not awaited.
+
+use std::{future::Future, pin::Pin, sync::Arc, time::Duration};
+
+use axum::{
+    Json,
+    extract::{Path, Query, State},
+};
+use serde::{Deserialize, Serialize};
+use spielleiter_rules::GameType;
+use spielleiter_server::replay::archive::{self as store, LoadError};
+
+use crate::{App, archive::ReplayView, error::ApiError};
+
+/// The most games one answer of `/api/season/games` lists.
+pub const MAX_GAMES_PAGE: u32 = 200;
+
+/// How long a season's store may take to answer one request.
+pub const SOURCE_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// A future a [`SeasonSource`] returns.
+pub type SourceFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, String>> + Send + 'a>>;
+
+/// Where the season page reads its season: read-only, one season. Errors
+/// are one line for the page (no password, no path of the server).
+pub trait SeasonSource: Send + Sync + std::fmt::Debug {
+    /// The season's standings, live rating and progress.
+    fn overview(&self) -> SourceFuture<'_, SeasonOverview>;
+
+    /// The games numbered from `first` on, at most `limit` of them, with
+    /// how many games the season has.
+    fn games(&self, first: u32, limit: u32) -> SourceFuture<'_, GamesPage>;
+
+    /// The gzipped replay of game `number` and the game it is of; `None`
+    /// when no replay is stored for it.
+    fn replay(&self, number: u32) -> SourceFuture<'_, Option<(GameType, Vec<u8>)>>;
+}
+
+/// A season at a glance.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeasonOverview {
+    /// The season's name.
+    pub name: String,
+    /// The game's protocol id.
+    pub game: String,
+    /// The season's seed.
+    pub seed: u64,
+    /// How the standings are ranked, in words.
+    pub ranking: String,
+    /// The standings over the games done, best first.
+    pub standings: Vec<StandingRow>,
+    /// The live rating, best (cautious estimate) first.
+    pub ratings: Vec<RatingRow>,
+    /// How far the season is.
+    pub progress: ProgressView,
+}
+
+/// A row of the standings.
+#[derive(Clone, Debug, Serialize)]
+pub struct StandingRow {
+    /// The place.
+    pub rank: u32,
+    /// The player.
+    pub player: String,
+    /// Games counted.
+    pub games: u32,
+    /// Games won, drawn, lost.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// The game's own win points.
+    pub win_points: u32,
+    /// The Bradley–Terry rating and its interval.
+    pub rating: f64,
+    /// The interval's low end.
+    pub rating_low: f64,
+    /// The interval's high end.
+    pub rating_high: f64,
+}
+
+/// A row of the live rating.
+#[derive(Clone, Debug, Serialize)]
+pub struct RatingRow {
+    /// The player.
+    pub player: String,
+    /// Games it counts.
+    pub games: u32,
+    /// The rating.
+    pub rating: f64,
+    /// Two standard deviations: about 95 % of the truth within ± this.
+    pub interval: f64,
+}
+
+/// How far a season is.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ProgressView {
+    /// Games in the schedule.
+    pub total: u32,
+    /// Games with a result.
+    pub done: u32,
+    /// Games a worker holds.
+    pub running: u32,
+    /// Games nobody holds.
+    pub waiting: u32,
+    /// Games given up.
+    pub failed: u32,
+    /// The time left at the pace so far, in seconds.
+    pub eta_secs: Option<u64>,
+    /// Per worker: its name, games it holds, results it stored.
+    pub workers: Vec<WorkerRow>,
+}
+
+/// One worker's share.
+#[derive(Clone, Debug, Serialize)]
+pub struct WorkerRow {
+    /// The worker's name.
+    pub worker: String,
+    /// Games it holds now.
+    pub running: u32,
+    /// Results it stored.
+    pub done: u32,
+}
+
+/// A page of a season's games.
+#[derive(Clone, Debug, Serialize)]
+pub struct GamesPage {
+    /// Games in the season.
+    pub total: u32,
+    /// The games of this page, by number.
+    pub games: Vec<GameEntry>,
+}
+
+/// One game of a season.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameEntry {
+    /// Its number in the schedule (1 on).
+    pub number: u32,
+    /// `waiting`, `running`, `done` or `failed`.
+    pub state: String,
+    /// The players in seat order, once played.
+    pub players: Vec<String>,
+    /// Their win points, once played.
+    pub win_points: Vec<u32>,
+    /// Their game points, once played.
+    pub points: Vec<u32>,
+    /// The worker that holds or held it.
+    pub worker: Option<String>,
+    /// Why it failed last.
+    pub error: Option<String>,
+    /// Whether a replay is stored (its viewer is `/season/games/{number}`).
+    pub replay: bool,
+}
+
+/// The query of `/api/season/games`.
+#[derive(Debug, Deserialize)]
+pub struct PageQuery {
+    /// The first game's number [default: 1].
+    first: Option<u32>,
+    /// Games in the page [default and most: [`MAX_GAMES_PAGE`]].
+    limit: Option<u32>,
+}
+
+fn source(app: &App) -> Result<Arc<dyn SeasonSource>, ApiError> {
+    app.season
+        .clone()
+        .ok_or_else(|| ApiError::NotFound("no season is served (serve --store URL)".to_owned()))
+}
+
+/// Awaits the store within [`SOURCE_TIME_LIMIT`].
+async fn bounded<T>(call: SourceFuture<'_, T>) -> Result<T, ApiError> {
+    match tokio::time::timeout(SOURCE_TIME_LIMIT, call).await {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(why)) => {
+            tracing::warn!(error = %why, "the season's store failed");
+            Err(ApiError::Internal(why))
+        }
+        Err(_) => {
+            tracing::warn!("the season's store did not answer in time");
+            Err(ApiError::Internal(
+                "the season's store did not answer in time".to_owned(),
+            ))
+        }
+    }
+}
+
+/// `GET /api/season`: standings, live rating and progress.
+pub async fn overview(State(app): State<Arc<App>>) -> Result<Json<SeasonOverview>, ApiError> {
+    let source = source(&app)?;
+    Ok(Json(bounded(source.overview()).await?))
+}
+
+/// `GET /api/season/games?first=N&limit=K`: a page of the games.
+pub async fn games(
+    State(app): State<Arc<App>>,
+    Query(query): Query<PageQuery>,
+) -> Result<Json<GamesPage>, ApiError> {
+    let source = source(&app)?;
+    let first = query.first.unwrap_or(1).max(1);
+    let limit = query
+        .limit
+        .unwrap_or(MAX_GAMES_PAGE)
+        .clamp(1, MAX_GAMES_PAGE);
+    Ok(Json(bounded(source.games(first, limit)).await?))
+}
+
+/// `GET /api/season/games/{number}/replay`: the stored replay of a game,
+/// with every position drawn, as the replay viewer reads it.
+pub async fn replay(
+    State(app): State<Arc<App>>,
+    Path(number): Path<u32>,
+) -> Result<Json<ReplayView>, ApiError> {
+    let source = source(&app)?;
+    let Some((game, gzipped)) = bounded(source.replay(number)).await? else {
+        return Err(ApiError::NotFound(format!(
+            "no replay is stored for game {number}"
+        )));
+    };
+    let label = format!("game {number}");
+    let loaded = tokio::task::spawn_blocking(move || {
+        store::load_gzipped(&label, game, &gzipped)
+            .map(|replay| crate::archive::view(label, replay))
+    })
+    .await
+    .map_err(|e| ApiError::Internal(e.to_string()))?;
+    match loaded {
+        Ok(view) => Ok(Json(view)),
+        Err(error) => {
+            tracing::warn!(game = number, error = %crate::archive::with_causes(&error), "a stored replay cannot be read");
+            Err(unreadable(&error))
+        }
+    }
+}
+
+fn unreadable(error: &LoadError) -> ApiError {
+    ApiError::Unreadable(crate::archive::with_causes(error))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::sync::Mutex;
+
+    use super::*;
+
+    /// A source that records the pages asked for and answers with empty
+    /// ones; its overview never comes.
+    #[derive(Debug, Default)]
+    struct Recording {
+        asked: Mutex<Vec<(u32, u32)>>,
+    }
+
+    impl SeasonSource for Recording {
+        fn overview(&self) -> SourceFuture<'_, SeasonOverview> {
+            Box::pin(std::future::pending())
+        }
+
+        fn games(&self, first: u32, limit: u32) -> SourceFuture<'_, GamesPage> {
+            self.asked.lock().unwrap().push((first, limit));
+            Box::pin(async {
+                Ok(GamesPage {
+                    total: 0,
+                    games: Vec::new(),
+                })
+            })
+        }
+
+        fn replay(&self, _number: u32) -> SourceFuture<'_, Option<(GameType, Vec<u8>)>> {
+            Box::pin(async { Err("the store is gone".to_owned()) })
+        }
+    }
+
+    fn app(source: &Arc<Recording>) -> Arc<App> {
+        let settings = crate::WebSettings::new(
+            crate::Access::new(
+                [127, 0, 0, 1].into(),
+                spielleiter_server::config::HttpPublic::Auto,
+                None,
+            ),
+            None,
+        );
+        let source: Arc<dyn SeasonSource> = Arc::clone(source) as _;
+        crate::app_state(Arc::default(), settings, Some(source)).0
+    }
+
+    #[tokio::test]
+    async fn a_page_of_games_is_never_larger_than_the_cap() {
+        let source = Arc::new(Recording::default());
+        let app = app(&source);
+        for (first, limit) in [
+            (None, None),
+            (Some(0), Some(0)),
+            (Some(50), Some(10)),
+            (Some(3), Some(u32::MAX)),
+        ] {
+            let page = games(State(Arc::clone(&app)), Query(PageQuery { first, limit }))
+                .await
+                .unwrap();
+            assert_eq!(page.total, 0);
+        }
+        assert_eq!(
+            *source.asked.lock().unwrap(),
+            [(1, MAX_GAMES_PAGE), (1, 1), (50, 10), (3, MAX_GAMES_PAGE)]
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_store_that_does_not_answer_is_reported_after_the_time_limit() {
+        let source = Arc::new(Recording::default());
+        let started = tokio::time::Instant::now();
+        let error = overview(State(app(&source))).await.unwrap_err();
+        assert!(started.elapsed() >= SOURCE_TIME_LIMIT);
+        assert!(
+            matches!(&error, ApiError::Internal(why) if why.contains("did not answer in time")),
+            "{error:?}"
+        );
+        let error = replay(State(app(&source)), Path(1)).await.unwrap_err();
+        assert!(
+            matches!(&error, ApiError::Internal(why) if why == "the store is gone"),
+            "{error:?}"
+        );
+    }
+}
