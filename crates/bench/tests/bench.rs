@@ -137,15 +137,17 @@ fn ostseeschach_is_benched() {
         text.contains("of swc_2022_ostseeschach between `random` bots"),
         "{text}"
     );
-    // At least the 4 games asked for: the bench looks every 50 ms, and
-    // short games in flight may end in the same interval.
+    // At least the 4 games asked for. No upper bound: the bench looks
+    // every 50 ms while the players start game after game, and on a quiet
+    // machine a random Ostseeschach game takes about 15 ms, so how many
+    // more end within one look depends on the machine's speed.
     let complete: u64 = text
         .lines()
         .find_map(|l| l.strip_prefix("complete games:"))
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("a complete games line: {text}"));
-    assert!((4..=4 + 2).contains(&complete), "{text}");
+    assert!(complete >= 4, "{text}");
     assert!(
         text.contains("games lost on time:       0 soft, 0 hard"),
         "{text}"
