@@ -185,11 +185,17 @@ pub trait SeasonTexts: fmt::Debug + Sync {
         hard_secs: u64,
     ) -> String;
 
-    /// The reason of every player when an administrator cancelled the game.
-    fn cancelled(&self) -> String;
+    /// The reason of every player when an administrator cancelled the game;
+    /// every season says it alike.
+    fn cancelled(&self) -> String {
+        crate::room_texts::CANCELLED_REASON.to_owned()
+    }
 
-    /// The reason of every player when the server ended the game at shutdown.
-    fn shutdown(&self) -> String;
+    /// The reason of every player when the server ended the game at
+    /// shutdown; every season says it alike.
+    fn shutdown(&self) -> String {
+        crate::room_texts::SHUTDOWN_REASON.to_owned()
+    }
 
     /// How the game ended, for layouts that state it (2027): `regular`
     /// unless someone left, broke a rule, ran out of time or the game was

@@ -7,10 +7,9 @@ use crate::{
         TimeLimit, ViolationTexts,
     },
     room_texts::{
-        CANCELLED_REASON, LEFT_REASON, SHUTDOWN_REASON, move_not_requested,
-        move_not_requested_reason, move_not_requested_room_error, not_your_turn,
-        not_your_turn_reason, not_your_turn_room_error, player_description, rule_violation,
-        rule_violation_reason, rule_violation_room_error, timeout_reason_of,
+        LEFT_REASON, move_not_requested, move_not_requested_reason, move_not_requested_room_error,
+        not_your_turn, not_your_turn_reason, not_your_turn_room_error, player_description,
+        rule_violation, rule_violation_reason, rule_violation_room_error, timeout_reason_of,
     },
 };
 
@@ -86,13 +85,5 @@ impl SeasonTexts for Season2021 {
         hard_secs: u64,
     ) -> String {
         timeout_reason_of(kind, soft_secs, hard_secs)
-    }
-
-    fn cancelled(&self) -> String {
-        CANCELLED_REASON.to_owned()
-    }
-
-    fn shutdown(&self) -> String {
-        SHUTDOWN_REASON.to_owned()
     }
 }

@@ -13,7 +13,7 @@ use crate::{
     games::blokus,
     result::{Conclusion, ScoreCause},
     room_texts::{
-        CANCELLED_REASON, SHUTDOWN_REASON, invalid_move_exception, move_not_requested_room_error,
+        CANCELLED_REASON, invalid_move_exception, move_not_requested_room_error,
         not_your_turn_room_error, player_description_2022,
     },
     seats::seat_label,
@@ -133,14 +133,6 @@ impl SeasonTexts for Season2027 {
             TimeLimit::Soft => format!("{name}{SOFT_TIMEOUT}{soft_secs} Sekunden gebraucht."),
             TimeLimit::Hard => format!("{name} hat innerhalb von {soft_secs}{HARD_TIMEOUT}"),
         }
-    }
-
-    fn cancelled(&self) -> String {
-        CANCELLED_REASON.to_owned()
-    }
-
-    fn shutdown(&self) -> String {
-        SHUTDOWN_REASON.to_owned()
     }
 
     fn conclusion(
