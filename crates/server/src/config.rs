@@ -124,6 +124,17 @@ pub struct Config {
     /// process (listeners, the runtime, logs, directory scans): see
     /// [`Config::open_files_needed`].
     pub reserved_files: u64,
+    /// People's seats (`/play`) open at once on the web side; 0 turns
+    /// playing in the browser off.
+    pub http_play_seats: usize,
+    /// How long a person's seat may go without a request from its browser
+    /// before it leaves its game (and loses it by the rules).
+    pub http_play_idle: Duration,
+    /// A second administrator passphrase, random per process and never
+    /// configured: `serve` hands it to its own web side, which prepares
+    /// the rooms of people's seats with it whether or not the organiser set
+    /// [`Config::admin_passphrase`].
+    pub web_admin_secret: Option<String>,
     /// Default log filter (`RUST_LOG` wins when set).
     pub log_level: String,
     /// Log line format.
@@ -239,6 +250,9 @@ impl Default for Config {
             http_header_timeout: Duration::from_secs(10),
             http_stall_timeout: Duration::from_secs(30),
             reserved_files: 64,
+            http_play_seats: 4,
+            http_play_idle: Duration::from_secs(600),
+            web_admin_secret: None,
             log_level: "info".to_owned(),
             log_format: LogFormat::Text,
         }
@@ -353,6 +367,10 @@ pub struct Overrides {
     pub http_stall_timeout_secs: Option<u64>,
     /// See [`Config::reserved_files`].
     pub reserved_files: Option<u64>,
+    /// See [`Config::http_play_seats`].
+    pub http_play_seats: Option<usize>,
+    /// See [`Config::http_play_idle`], in seconds.
+    pub http_play_idle_secs: Option<u64>,
     /// See [`Config::log_level`].
     pub log_level: Option<String>,
     /// See [`Config::log_format`].
@@ -392,6 +410,8 @@ struct FileHttp {
     header_timeout_secs: Option<u64>,
     stall_timeout_secs: Option<u64>,
     reserved_files: Option<u64>,
+    play_seats: Option<usize>,
+    play_idle_secs: Option<u64>,
 }
 
 /// `http.public` in the file: `true`, `false` or `"auto"`.
@@ -640,6 +660,8 @@ impl Config {
             http_header_timeout_secs: http.header_timeout_secs,
             http_stall_timeout_secs: http.stall_timeout_secs,
             reserved_files: http.reserved_files,
+            http_play_seats: http.play_seats,
+            http_play_idle_secs: http.play_idle_secs,
             log_level: log.level,
             log_format: log.format,
         });
@@ -686,6 +708,8 @@ impl Config {
             http_header_timeout_secs,
             http_stall_timeout_secs,
             reserved_files,
+            http_play_seats,
+            http_play_idle_secs,
             log_level,
             log_format,
         } = overrides;
@@ -772,6 +796,11 @@ impl Config {
             http_stall_timeout_secs.map(Duration::from_secs),
         );
         set(&mut self.reserved_files, reserved_files);
+        set(&mut self.http_play_seats, http_play_seats);
+        set(
+            &mut self.http_play_idle,
+            http_play_idle_secs.map(Duration::from_secs),
+        );
         set(&mut self.log_level, log_level);
         set(&mut self.log_format, log_format);
     }
@@ -862,6 +891,11 @@ impl Config {
                 "http.stall_timeout_secs",
                 "must be longer than admin.backoff_max_ms",
             );
+        }
+        // A page asks every second or two; less than a minute would end a
+        // person's game on a slow network.
+        if self.http_play_idle < Duration::from_secs(60) {
+            return invalid("http.play_idle_secs", "must be at least 60");
         }
         if self.reservation_expiry.is_zero() {
             return invalid("games.reservation_expiry_secs", "must be at least 1");
