@@ -283,7 +283,12 @@ impl ServeArgs {
 
 /// Runs the server until SIGINT or SIGTERM.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
-    let config = args.config()?;
+    let mut config = args.config()?;
+    // The web side prepares people's seats (`/play`) with a secret of
+    // this process's own, whether or not an administrator passphrase is set.
+    if config.http && config.http_play_seats > 0 {
+        config.web_admin_secret = Some(format!("{:032x}", rand::random::<u128>()));
+    }
     init_logging(&config)?;
     check_open_files(&config)?;
     if config.replays {
@@ -331,6 +336,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         let web = match web_listener {
             Some(listener) => Some(start_web(
                 listener,
+                address,
                 &config,
                 Arc::clone(&stats),
                 Arc::clone(&auth),
@@ -360,6 +366,7 @@ const WEB_SHUTDOWN_LIMIT: Duration = Duration::from_secs(5);
 /// cancelled.
 fn start_web(
     listener: tokio::net::TcpListener,
+    game_addr: std::net::SocketAddr,
     config: &Config,
     stats: Arc<ServerStats>,
     auth: Arc<AuthBackoff>,
@@ -385,7 +392,33 @@ fn start_web(
     if season.is_some() {
         info!("season page on http://{address}/season");
     }
-    let router = spielleiter_web::router_with_season(
+    // The seats connect to the game port over loopback when it listens on
+    // every interface.
+    let game_addr = match game_addr.ip() {
+        ip if ip.is_unspecified() && ip.is_ipv4() => {
+            std::net::SocketAddr::from((std::net::Ipv4Addr::LOCALHOST, game_addr.port()))
+        }
+        ip if ip.is_unspecified() => {
+            std::net::SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, game_addr.port()))
+        }
+        _ => game_addr,
+    };
+    let play = config
+        .web_admin_secret
+        .clone()
+        .map(|secret| spielleiter_web::play::PlaySettings {
+            game_addr,
+            secret,
+            max_seats: config.http_play_seats,
+            idle_limit: config.http_play_idle,
+        });
+    if play.is_some() {
+        info!(
+            seats = config.http_play_seats,
+            "people play in the browser on http://{address}/play"
+        );
+    }
+    let router = spielleiter_web::router_with(
         stats,
         WebSettings {
             access,
@@ -394,6 +427,7 @@ fn start_web(
             auth,
         },
         season,
+        play,
     );
     let stop = CancellationToken::new();
     let shutdown = stop.clone().cancelled_owned();

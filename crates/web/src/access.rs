@@ -211,8 +211,13 @@ fn cookies(headers: &HeaderMap) -> impl Iterator<Item = (&str, &str)> {
         .filter_map(|pair| pair.trim().split_once('='))
 }
 
+/// The value of the request's cookie `name`, if it has one.
+pub(crate) fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    cookies(headers).find_map(|(key, value)| (key == name).then_some(value))
+}
+
 /// Compares two secrets in time independent of where they differ.
-fn same(given: &str, expected: &str) -> bool {
+pub(crate) fn same(given: &str, expected: &str) -> bool {
     let (given, expected) = (given.as_bytes(), expected.as_bytes());
     let mut difference = u8::from(given.len() != expected.len());
     for (i, &e) in expected.iter().enumerate() {

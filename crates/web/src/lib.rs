@@ -9,7 +9,10 @@
 //! with `serve --store`, a season through the read-only
 //! [`SeasonSource`](season::SeasonSource). It cannot send anything to a
 //! room, so watching never lets anyone move, and
-//! a slow or busy page never slows a game (see [`live`]).
+//! a slow or busy page never slows a game (see [`live`]). The one way in
+//! is a person's own seat ([`play`]): an ordinary player connection to the
+//! game port, whose moves go through the same wire and rules as any
+//! client's, and only from the browser that opened it.
 //!
 //! # Routes
 //!
@@ -24,6 +27,8 @@
 //! | `/api/replays`, `/api/replays/{name}` | the replays' JSON |
 //! | `/api/season`, `/api/season/games`, `/api/season/games/{n}/replay` | the season's standings and progress, its games a page at a time, a stored replay |
 //! | `/api/games` | the hosted games' ids and titles ([`games`]) |
+//! | `/play`, `/play/{id}` | a person takes a seat and plays in the browser ([`play`]) |
+//! | `/api/play`, `/api/play/{id}`, `/api/play/{id}/move`, `/api/play/{id}/leave` | the seats' JSON: open, view, move, leave |
 //! | `/metrics` | Prometheus text ([`metrics`]) |
 //! | `/healthz` | `ok` |
 //!
@@ -43,12 +48,16 @@ pub mod games;
 pub mod live;
 pub mod metrics;
 mod pages;
+pub mod play;
 pub mod season;
 pub mod views;
 
 use std::{net::SocketAddr, path::PathBuf, sync::Arc};
 
-use axum::{Router, routing::get};
+use axum::{
+    Router,
+    routing::{get, post},
+};
 use spielleiter_server::{
     limits::{AddressSlots, AuthBackoff},
     stats::ServerStats,
@@ -110,6 +119,8 @@ pub struct App {
     boards: live::Boards,
     /// Spaces out the live events of all streams together.
     pacer: live::EventPacer,
+    /// People's seats (`/play`); `None` when playing in the browser is off.
+    play: Option<play::Seats>,
 }
 
 impl App {
@@ -124,8 +135,12 @@ fn app_state(
     stats: Arc<ServerStats>,
     settings: WebSettings,
     season: Option<Arc<dyn season::SeasonSource>>,
+    play: Option<play::PlaySettings>,
 ) -> (Arc<App>, WebLimits) {
     let app = Arc::new(App {
+        play: play
+            .filter(|settings| settings.max_seats > 0)
+            .map(play::Seats::new),
         season,
         guard: access::Guard::new(settings.auth, Arc::clone(&stats)),
         stats,
@@ -154,9 +169,33 @@ pub fn router_with_season(
     settings: WebSettings,
     season: Option<Arc<dyn season::SeasonSource>>,
 ) -> Router {
-    let (app, limits) = app_state(stats, settings, season);
+    router_with(stats, settings, season, None)
+}
+
+/// The web side's routes over the server's `stats`, with the season page
+/// when `season` is given (`serve --store`) and people's seats (`/play`)
+/// when `play` is.
+pub fn router_with(
+    stats: Arc<ServerStats>,
+    settings: WebSettings,
+    season: Option<Arc<dyn season::SeasonSource>>,
+    play: Option<play::PlaySettings>,
+) -> Router {
+    let (app, limits) = app_state(stats, settings, season, play);
     let stall_timeout = limits.stall_timeout;
+    // The play routes read small JSON bodies only.
+    let play_routes = Router::new()
+        .route("/api/play", get(play::games).post(play::open))
+        .route("/api/play/{id}", get(play::view))
+        .route("/api/play/{id}/move", post(play::play))
+        .route("/api/play/{id}/leave", post(play::leave))
+        .layer(axum::extract::DefaultBodyLimit::max(play::MAX_BODY_BYTES));
     Router::new()
+        .merge(play_routes)
+        .route("/play", get(play::page))
+        .route("/play/{id}", get(play::page))
+        .route("/assets/play.js", get(play::script))
+        .route("/assets/play.css", get(play::style))
         .route("/", get(pages::index))
         .route("/rooms/{id}", get(pages::room))
         .route("/replays", get(pages::replays))
