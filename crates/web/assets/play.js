@@ -1,0 +1,570 @@
+// The page where a person plays (play.html): at /play the form that opens
+// a seat, at /play/{id} the seat's board. The legal moves come from the
+// server (each a list of fields, from the rules); this script only draws
+// them and matches clicks against them, so it holds no rules of a game.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const POLL_MS = 500;
+
+  function el(tag, attributes = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) {
+      if (value !== undefined && value !== null) node.setAttribute(name, value);
+    }
+    for (const child of children) {
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  async function request(url, options = {}) {
+    const response = await fetch(url, { credentials: "same-origin", ...options });
+    const body = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      const error = new Error(body.error || response.statusText);
+      error.status = response.status;
+      error.login = body.login;
+      throw error;
+    }
+    return body;
+  }
+
+  function showError(error) {
+    const node = $("error");
+    node.replaceChildren(error.message);
+    if (error.login) node.append(" ", el("a", { href: "/login" }, "Log in"));
+    node.hidden = false;
+  }
+
+  const seatLabels = ["ONE", "TWO", "THREE", "FOUR"];
+
+  // ---- The form ------------------------------------------------------
+
+  async function setupPage() {
+    $("setup").hidden = false;
+    let info;
+    try {
+      info = await request("/api/play");
+    } catch (error) {
+      showError(error);
+      return;
+    }
+    if (!info.on) {
+      showError(new Error("Playing in the browser is off on this server (http.play_seats = 0)."));
+      return;
+    }
+    const games = info.games;
+    const gameSelect = $("game");
+    for (const game of games) {
+      gameSelect.append(el("option", { value: game.id }, game.title));
+    }
+    const preferred = games.find((g) => g.id === "swc_2027_blokus");
+    if (preferred) gameSelect.value = preferred.id;
+    const fill = () => {
+      const game = games.find((g) => g.id === gameSelect.value);
+      const seat = $("seat");
+      const chosen = Number(seat.value || 0);
+      seat.replaceChildren(...Array.from({ length: game.players }, (_, i) =>
+        el("option", { value: i }, `${seatLabels[i]}${i === 0 ? " (moves first)" : ""}`)));
+      seat.value = String(Math.min(chosen, game.players - 1));
+      const others = $("others");
+      others.replaceChildren();
+      for (let i = 0; i < game.players; i++) {
+        if (i === Number(seat.value)) continue;
+        const select = el("select", { "data-seat": i, name: `other-${i}` });
+        for (const bot of game.bots) select.append(el("option", { value: bot }, `built-in ${bot} bot`));
+        select.append(el("option", { value: "code" }, "my own client (reservation code)"));
+        others.append(el("label", {}, `Seat ${seatLabels[i]}`, select));
+      }
+    };
+    gameSelect.addEventListener("change", fill);
+    $("seat").addEventListener("change", fill);
+    fill();
+    $("seat-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      $("start").disabled = true;
+      $("error").hidden = true;
+      const others = Array.from($("others").querySelectorAll("select")).map((s) => s.value);
+      try {
+        const opened = await request("/api/play", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            game: gameSelect.value,
+            seat: Number($("seat").value),
+            others,
+            timed: $("timed").checked,
+            name: $("name").value,
+          }),
+        });
+        window.location.assign(opened.url);
+      } catch (error) {
+        showError(error);
+        $("start").disabled = false;
+      }
+    });
+  }
+
+  // ---- Shapes (geometry only: turning and mirroring a set of fields) ---
+
+  function normalize(cells) {
+    const minX = Math.min(...cells.map((c) => c[0]));
+    const minY = Math.min(...cells.map((c) => c[1]));
+    return cells.map(([x, y]) => [x - minX, y - minY]);
+  }
+
+  function keyOf(cells) {
+    return normalize(cells).map(([x, y]) => `${x},${y}`).sort().join(" ");
+  }
+
+  /** The piece's fields turned `turns` quarter turns clockwise, then
+   *  mirrored left-right if `flipped`, with the top-left at 0,0. */
+  function orient(cells, turns, flipped) {
+    let out = cells.map(([x, y]) => [x, y]);
+    for (let i = 0; i < turns; i++) out = out.map(([x, y]) => [-y, x]);
+    if (flipped) out = out.map(([x, y]) => [-x, y]);
+    return normalize(out);
+  }
+
+  /** The field of a shape the mouse holds: the one nearest its middle. */
+  function handleOf(shape) {
+    const w = Math.max(...shape.map((c) => c[0]));
+    const h = Math.max(...shape.map((c) => c[1]));
+    let best = shape[0];
+    let bestDistance = Infinity;
+    for (const c of shape) {
+      const d = (c[0] - w / 2) ** 2 + (c[1] - h / 2) ** 2;
+      if (d < bestDistance - 1e-9) { best = c; bestDistance = d; }
+    }
+    return best;
+  }
+
+  // ---- The seat ------------------------------------------------------
+
+  function seatPage(id) {
+    $("play").hidden = false;
+    const state = {
+      view: null,
+      shown: "",
+      piece: null,
+      turns: 0,
+      flipped: false,
+      from: null,
+      hover: null,
+      sending: false,
+    };
+
+    const cellNode = (x, y) => $("grid").querySelector(`[data-x="${x}"][data-y="${y}"]`);
+
+    function say(text) {
+      const node = $("message");
+      node.textContent = text || "";
+      node.hidden = !text;
+    }
+
+    function choices() {
+      const view = state.view;
+      return view && view.your_turn ? view.choices : [];
+    }
+
+    function placements() {
+      return choices().map((c, index) => ({ ...c, index })).filter((c) => c.piece);
+    }
+
+    function steps() {
+      return choices().map((c, index) => ({ ...c, index })).filter((c) => c.from);
+    }
+
+    function fieldMoves() {
+      return choices().map((c, index) => ({ ...c, index }))
+        .filter((c) => !c.piece && !c.from && c.cells.length > 0);
+    }
+
+    function currentShape() {
+      if (!state.piece || !state.view) return null;
+      const piece = state.view.board.pieces.find((p) => p.name === state.piece);
+      return piece ? orient(piece.cells, state.turns, state.flipped) : null;
+    }
+
+    /** The placements of the chosen piece in the chosen orientation, each
+     *  with the field the mouse would hold it by. */
+    function targets() {
+      const shape = currentShape();
+      if (!shape) return [];
+      const key = keyOf(shape);
+      const handle = handleOf(shape);
+      return placements()
+        .filter((c) => c.piece === state.piece && keyOf(c.cells) === key)
+        .map((c) => {
+          const minX = Math.min(...c.cells.map((f) => f[0]));
+          const minY = Math.min(...c.cells.map((f) => f[1]));
+          return { choice: c, at: [minX + handle[0], minY + handle[1]] };
+        });
+    }
+
+    async function send(choice) {
+      if (state.sending) return;
+      state.sending = true;
+      say("");
+      try {
+        await request(`/api/play/${id}/move`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ request: state.view.request, choice: choice.index }),
+        });
+        state.piece = null;
+        state.from = null;
+        state.view.your_turn = false;
+        state.view.choices = [];
+        render();
+      } catch (error) {
+        say(error.message);
+      } finally {
+        state.sending = false;
+      }
+      poll();
+    }
+
+    function click(x, y) {
+      const view = state.view;
+      if (!view) return;
+      if (view.phase === "over" || view.phase === "left") {
+        say("The game is over.");
+        return;
+      }
+      if (!view.your_turn) {
+        say("Wait for your turn.");
+        return;
+      }
+      if (placements().length > 0) {
+        if (!state.piece) {
+          say("Choose a piece first.");
+          return;
+        }
+        const found = targets().find((t) => t.at[0] === x && t.at[1] === y);
+        if (found) {
+          send(found.choice);
+        } else if (targets().length === 0) {
+          say(`The ${state.piece} fits nowhere in this orientation: rotate it (R) or flip it (F).`);
+        } else {
+          say(`The ${state.piece} does not fit there in this orientation: it must touch a corner of your colour, no side of it, and cover only free fields. The marked fields show where it fits.`);
+        }
+        return;
+      }
+      const stepMoves = steps();
+      if (stepMoves.length > 0) {
+        if (state.from) {
+          const target = stepMoves.find((c) => c.from[0] === state.from[0] && c.from[1] === state.from[1]
+            && c.cells[0][0] === x && c.cells[0][1] === y);
+          if (target) {
+            send(target);
+            return;
+          }
+        }
+        if (stepMoves.some((c) => c.from[0] === x && c.from[1] === y)) {
+          state.from = [x, y];
+          say("");
+          render();
+          return;
+        }
+        say(state.from
+          ? "That piece cannot move there: its targets are marked. Click another of your marked pieces to move it instead."
+          : "Choose one of your pieces that can move: they are marked.");
+        return;
+      }
+      const field = fieldMoves().find((c) => c.cells.some((f) => f[0] === x && f[1] === y));
+      if (field) {
+        send(field);
+      } else {
+        say("That field is not a legal move.");
+      }
+    }
+
+    function choosePiece(name) {
+      const view = state.view;
+      if (!view || !view.your_turn) {
+        say("Wait for your turn.");
+        return;
+      }
+      const piece = view.board.pieces.find((p) => p.name === name);
+      if (!piece || piece.left === 0) {
+        say(`You have placed your ${name} already.`);
+        return;
+      }
+      if (!placements().some((c) => c.piece === name)) {
+        say(`The ${name} fits nowhere on the board now: choose another piece.`);
+        return;
+      }
+      state.piece = name;
+      say("");
+      render();
+      // If the piece fits nowhere in this orientation, turn to one where it fits.
+      if (targets().length === 0) {
+        outer: for (const flipped of [false, true]) {
+          for (let turns = 0; turns < 4; turns++) {
+            state.turns = turns;
+            state.flipped = flipped;
+            if (targets().length > 0) break outer;
+          }
+        }
+        render();
+      }
+    }
+
+    function rotate() {
+      state.turns = (state.turns + 1) % 4;
+      render();
+    }
+
+    function flip() {
+      state.flipped = !state.flipped;
+      render();
+    }
+
+    function renderGrid(view) {
+      const board = view.board;
+      const grid = $("grid");
+      const size = board.width > 12 ? 26 : board.width > 4 ? 44 : 72;
+      grid.style.setProperty("--cell", `${size}px`);
+      grid.style.gridTemplateColumns = `repeat(${board.width}, var(--cell))`;
+      if (grid.childElementCount !== board.width * board.height) {
+        grid.replaceChildren();
+        for (let y = 0; y < board.height; y++) {
+          for (let x = 0; x < board.width; x++) {
+            const node = el("div", { class: "cell", "data-x": x, "data-y": y });
+            grid.append(node);
+          }
+        }
+      }
+      const marks = new Set();
+      const movable = new Set();
+      let preview = [];
+      let previewOk = false;
+      if (view.your_turn) {
+        if (state.piece) {
+          const found = targets();
+          for (const t of found) marks.add(`${t.at[0]},${t.at[1]}`);
+          const shape = currentShape();
+          if (state.hover && shape) {
+            const handle = handleOf(shape);
+            preview = shape.map(([x, y]) => [x - handle[0] + state.hover[0], y - handle[1] + state.hover[1]]);
+            previewOk = marks.has(`${state.hover[0]},${state.hover[1]}`);
+          }
+        }
+        for (const c of steps()) {
+          movable.add(`${c.from[0]},${c.from[1]}`);
+          if (state.from && c.from[0] === state.from[0] && c.from[1] === state.from[1]) {
+            marks.add(`${c.cells[0][0]},${c.cells[0][1]}`);
+          }
+        }
+        for (const c of fieldMoves()) for (const f of c.cells) marks.add(`${f[0]},${f[1]}`);
+      }
+      const previewKeys = new Set(preview.map(([x, y]) => `${x},${y}`));
+      for (const node of grid.children) {
+        const x = Number(node.dataset.x);
+        const y = Number(node.dataset.y);
+        const cell = board.cells[y * board.width + x];
+        const key = `${x},${y}`;
+        const classes = ["cell"];
+        let fill = cell.fill;
+        if (previewKeys.has(key)) {
+          classes.push("preview");
+          if (!previewOk) classes.push("bad");
+          if (!fill) fill = board.color;
+        }
+        if (fill) classes.push(`fill-${fill}`);
+        if (marks.has(key)) classes.push("target");
+        if (movable.has(key) && !state.from) classes.push("movable");
+        if (state.from && state.from[0] === x && state.from[1] === y) classes.push("from");
+        node.className = classes.join(" ");
+        node.textContent = cell.text || "";
+      }
+    }
+
+    function renderPieces(view) {
+      const panel = $("pieces-panel");
+      const pieces = view.board.pieces;
+      panel.hidden = pieces.length === 0 || view.phase !== "playing";
+      if (panel.hidden) return;
+      const fitting = new Set(placements().map((c) => c.piece));
+      const list = $("pieces");
+      list.replaceChildren();
+      for (const piece of pieces) {
+        const selected = piece.name === state.piece;
+        const shape = selected ? currentShape() : piece.cells;
+        const w = Math.max(...shape.map((c) => c[0])) + 1;
+        const h = Math.max(...shape.map((c) => c[1])) + 1;
+        const classes = ["piece"];
+        if (selected) classes.push("selected");
+        if (piece.left === 0) classes.push("used");
+        else if (view.your_turn && !fitting.has(piece.name)) classes.push("stuck");
+        const node = el("button", {
+          type: "button",
+          class: classes.join(" "),
+          title: piece.name,
+          "data-piece": piece.name,
+          style: `grid-template-columns: repeat(${w}, 9px); grid-template-rows: repeat(${h}, 9px);`,
+        });
+        for (const [x, y] of shape) {
+          node.append(el("span", {
+            class: `bit fill-${view.board.color}`,
+            style: `grid-column: ${x + 1}; grid-row: ${y + 1};`,
+          }));
+        }
+        node.addEventListener("click", () => choosePiece(piece.name));
+        list.append(node);
+      }
+      const turned = state.turns ? `, turned ${state.turns * 90}°` : "";
+      $("selected").textContent = state.piece
+        ? `${state.piece}${turned}${state.flipped ? ", flipped" : ""}`
+        : "Choose a piece";
+    }
+
+    function renderButtons(view) {
+      const box = $("buttons");
+      box.replaceChildren();
+      choices().forEach((c, index) => {
+        if (c.piece || c.from || c.cells.length > 0) return;
+        const button = el("button", { type: "button", "data-choice": index }, c.label);
+        button.addEventListener("click", () => send({ ...c, index }));
+        box.append(button);
+      });
+    }
+
+    function renderSide(view) {
+      $("title").textContent = `${view.title}: you are ${seatLabels[view.seat]}`;
+      document.title = `${view.title} · Play · Spielleiter`;
+      const status = $("status");
+      const you = view.players[view.seat];
+      let text;
+      if (view.phase === "waiting") {
+        text = view.codes.length > 0
+          ? "Waiting for your client to join with its reservation code."
+          : "Waiting for the other players.";
+      } else if (view.phase === "left" || view.phase === "over") {
+        text = view.result ? `Game over: ${view.result.summary}.` : "The game has ended.";
+      } else if (view.your_turn) {
+        text = `Your turn${view.board.color ? ` (${view.board.color})` : ""}: ${view.choices.length} legal moves.`;
+      } else {
+        text = "The others are moving…";
+      }
+      status.textContent = text;
+      status.className = view.your_turn ? "status yours" : "status";
+      document.body.dataset.phase = view.phase;
+      document.body.dataset.yourTurn = view.your_turn ? "true" : "false";
+      document.body.dataset.request = String(view.request);
+      $("key").textContent = `${view.board.key || ""}${view.timed ? " · your moves are timed" : " · your moves are untimed"}`;
+      const body = $("players").querySelector("tbody");
+      body.replaceChildren(...view.players.map((p, seat) => el("tr", { class: p.to_move && view.phase === "playing" ? "to-move" : null },
+        el("td", {}, `${p.name}${seat === view.seat ? " (you)" : ""}`),
+        el("td", { class: "number" }, p.score || p.points.join(" · ")))));
+      const result = $("result");
+      result.replaceChildren();
+      if (view.result) {
+        result.append(el("h2", {}, "Result"), el("p", { id: "summary" }, view.result.summary));
+        const table = el("table", { class: "result" });
+        view.result.scores.forEach((score, seat) => {
+          const name = view.players[seat] ? view.players[seat].name : seatLabels[seat];
+          table.append(el("tr", {}, el("td", {}, name), el("td", {}, score.score),
+            el("td", { class: "muted" }, score.cause === "REGULAR" ? "" : `${score.cause} ${score.reason}`)));
+        });
+        result.append(table);
+      }
+      const codes = $("codes");
+      codes.replaceChildren();
+      if (view.codes.length > 0 && view.phase === "waiting") {
+        codes.className = "codes";
+        codes.append(el("h2", {}, "Your client's seats"));
+        const [host, port] = splitAddress(view.server);
+        for (const code of view.codes) {
+          codes.append(el("p", {}, `Seat ${seatLabels[code.seat]}: reservation code `, el("code", {}, code.code)),
+            el("p", {}, "Start your client with ",
+              el("code", {}, `./your-client --host ${host} --port ${port} --reservation ${code.code}`),
+              " (or a built-in bot: ",
+              el("code", {}, `spielleiter play --host ${host} --port ${port} --reservation ${code.code}`), ")."));
+        }
+      }
+      $("watch").href = `/rooms/${encodeURIComponent(view.room_id)}`;
+      $("leave").hidden = view.phase === "over" || view.phase === "left";
+      if (view.message && !state.sending) say(view.message);
+    }
+
+    function splitAddress(address) {
+      const at = address.lastIndexOf(":");
+      let host = address.slice(0, at);
+      if (host === "0.0.0.0" || host === "[::]") host = window.location.hostname;
+      return [host, address.slice(at + 1)];
+    }
+
+    function render() {
+      const view = state.view;
+      if (!view) return;
+      if (state.piece && !placements().some((c) => c.piece === state.piece)) state.piece = null;
+      if (state.from && !steps().some((c) => c.from[0] === state.from[0] && c.from[1] === state.from[1])) state.from = null;
+      renderGrid(view);
+      renderPieces(view);
+      renderButtons(view);
+      renderSide(view);
+    }
+
+    let timer = null;
+    async function poll() {
+      clearTimeout(timer);
+      try {
+        const view = await request(`/api/play/${id}`);
+        $("error").hidden = true;
+        const shown = JSON.stringify([view.phase, view.request, view.your_turn, view.turn, view.message, view.result, view.board]);
+        if (shown !== state.shown) {
+          const newRequest = !state.view || state.view.request !== view.request;
+          state.view = view;
+          state.shown = shown;
+          if (newRequest) state.from = null;
+          render();
+        }
+        if (view.phase === "over" || view.phase === "left") return;
+      } catch (error) {
+        showError(error);
+        if (error.status === 403 || error.status === 404) return;
+      }
+      timer = setTimeout(poll, POLL_MS);
+    }
+
+    const grid = $("grid");
+    grid.addEventListener("click", (event) => {
+      const node = event.target.closest(".cell");
+      if (node) click(Number(node.dataset.x), Number(node.dataset.y));
+    });
+    grid.addEventListener("mouseover", (event) => {
+      const node = event.target.closest(".cell");
+      if (!node || !state.piece) return;
+      state.hover = [Number(node.dataset.x), Number(node.dataset.y)];
+      renderGrid(state.view);
+    });
+    grid.addEventListener("mouseleave", () => {
+      state.hover = null;
+      if (state.view) renderGrid(state.view);
+    });
+    $("rotate").addEventListener("click", rotate);
+    $("flip").addEventListener("click", flip);
+    document.addEventListener("keydown", (event) => {
+      if (event.target.closest("input, select, textarea")) return;
+      if (event.key === "r" || event.key === "R") rotate();
+      if (event.key === "f" || event.key === "F") flip();
+    });
+    $("leave").addEventListener("click", async () => {
+      try {
+        await request(`/api/play/${id}/leave`, { method: "POST" });
+      } catch (error) {
+        showError(error);
+      }
+      poll();
+    });
+    poll();
+  }
+
+  const match = window.location.pathname.match(/^\/play\/([0-9a-f]+)$/);
+  if (match) seatPage(match[1]);
+  else setupPage();
+})();
