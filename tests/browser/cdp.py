@@ -110,6 +110,43 @@ class DevTools:
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
         return result["result"].get("value")
 
+    def center(self, selector):
+        """The middle of the first element `selector` matches, in page
+        coordinates, or None if nothing matches."""
+        found = self.evaluate(
+            f"(() => {{ const n = document.querySelector({json.dumps(selector)});"
+            " if (!n) return null; n.scrollIntoView({block: 'nearest'});"
+            " const r = n.getBoundingClientRect();"
+            " return [r.left + r.width / 2, r.top + r.height / 2]; })()"
+        )
+        return tuple(found) if found else None
+
+    def move_mouse(self, x, y):
+        """Moves the mouse to (x, y), as a person's hand would."""
+        self.call("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y)
+
+    def click_at(self, x, y):
+        """A left click at (x, y): the mouse moves there, presses, releases."""
+        self.move_mouse(x, y)
+        for kind in ("mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
+    def click(self, selector):
+        """A left click in the middle of the first element `selector` matches."""
+        at = self.center(selector)
+        if at is None:
+            raise RuntimeError(f"nothing to click: {selector}")
+        self.click_at(*at)
+
+    def press(self, key):
+        """Presses and releases a letter key (`r`)."""
+        code = f"Key{key.upper()}"
+        virtual = ord(key.upper())
+        self.call("Input.dispatchKeyEvent", type="keyDown", key=key, code=code, text=key,
+                  windowsVirtualKeyCode=virtual)
+        self.call("Input.dispatchKeyEvent", type="keyUp", key=key, code=code,
+                  windowsVirtualKeyCode=virtual)
+
     def screenshot(self, path):
         """Saves what the page shows as a PNG file."""
         data = self.call("Page.captureScreenshot", format="png")["data"]

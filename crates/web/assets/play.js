@@ -6,7 +6,7 @@
 
 (() => {
   const $ = (id) => document.getElementById(id);
-  const POLL_MS = 500;
+  const POLL_MS = 300;
 
   function el(tag, attributes = {}, ...children) {
     const node = document.createElement(tag);
@@ -376,8 +376,9 @@
         }
         if (fill) classes.push(`fill-${fill}`);
         if (marks.has(key)) classes.push("target");
-        if (movable.has(key) && !state.from) classes.push("movable");
-        if (state.from && state.from[0] === x && state.from[1] === y) classes.push("from");
+        const isFrom = state.from && state.from[0] === x && state.from[1] === y;
+        if (isFrom) classes.push("from");
+        else if (movable.has(key)) classes.push("movable");
         node.className = classes.join(" ");
         node.textContent = cell.text || "";
       }
@@ -457,8 +458,8 @@
       document.body.dataset.request = String(view.request);
       $("key").textContent = `${view.board.key || ""}${view.timed ? " · your moves are timed" : " · your moves are untimed"}`;
       const body = $("players").querySelector("tbody");
-      body.replaceChildren(...view.players.map((p, seat) => el("tr", { class: p.to_move && view.phase === "playing" ? "to-move" : null },
-        el("td", {}, `${p.name}${seat === view.seat ? " (you)" : ""}`),
+      body.replaceChildren(...view.players.map((p, seat) => el("tr", {},
+        el("td", { class: p.to_move && view.phase === "playing" ? "to-move" : null }, `${p.name}${seat === view.seat ? " (you)" : ""}`),
         el("td", { class: "number" }, p.score || p.points.join(" · ")))));
       const result = $("result");
       result.replaceChildren();
@@ -487,7 +488,7 @@
         }
       }
       $("watch").href = `/rooms/${encodeURIComponent(view.room_id)}`;
-      $("leave").hidden = view.phase === "over" || view.phase === "left";
+      $("leave-box").hidden = view.phase === "over" || view.phase === "left";
       if (view.message && !state.sending) say(view.message);
     }
 

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""A person plays whole games in headless Chromium by clicking, against the
+built-in random bot: a Blokus 2027 game (choosing pieces, a rotation by key
+and by button, a refused illegal click, then legal clicks until the end)
+and an Ostseeschach game (a piece, then its target, until the end). Each
+game ends with its result on the page. Screenshots go to OUT.
+
+    play.py CHROMIUM WEB_URL OUT PROFILE_DIR
+"""
+
+import json
+import sys
+import time
+
+from cdp import DevTools, browser
+
+# What the seat's page shows now.
+STATE = r"""
+(() => JSON.stringify({
+  path: location.pathname,
+  phase: document.body.dataset.phase || null,
+  yourTurn: document.body.dataset.yourTurn === "true",
+  request: Number(document.body.dataset.request || 0),
+  status: (document.getElementById("status") || {}).textContent || "",
+  message: document.getElementById("message").hidden ? "" : document.getElementById("message").textContent,
+  selected: (document.getElementById("selected") || {}).textContent || "",
+  targets: document.querySelectorAll("#grid .cell.target").length,
+  movable: document.querySelectorAll("#grid .cell.movable").length,
+  summary: (document.getElementById("summary") || {}).textContent || "",
+}))()
+"""
+
+
+def state(page):
+    value = page.evaluate(STATE)
+    return json.loads(value) if value else {}
+
+
+def wait(page, what, test, seconds=30):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        now = state(page)
+        if now and test(now):
+            return now
+        time.sleep(0.05)
+    sys.exit(f"the page did not show {what} within {seconds} s: {state(page)}")
+
+
+def open_seat(page, web, game):
+    """Opens the form, chooses `game` and the random bot, starts it."""
+    page.open(f"{web}/play")
+    wait(page, "the form", lambda s: True)
+    deadline = time.monotonic() + 10
+    while not page.evaluate(f"!!document.querySelector('#game option[value=\"{game}\"]')"):
+        if time.monotonic() > deadline:
+            sys.exit("the form lists no games")
+        time.sleep(0.05)
+    page.evaluate(
+        f"(() => {{ const g = document.getElementById('game'); g.value = '{game}';"
+        " g.dispatchEvent(new Event('change')); })()"
+    )
+    opponent = page.evaluate("document.querySelector('#others select').value")
+    if opponent != "random":
+        sys.exit(f"the other seat's default is {opponent!r}, not the random bot")
+    page.click("#start")
+    return wait(page, "the seat's page", lambda s: s["path"].startswith("/play/") and s["phase"])
+
+
+def next_turn(page, after):
+    """Waits for the person's next move request (or the end)."""
+    return wait(
+        page, "the person's turn or the end",
+        lambda s: (s["yourTurn"] and s["request"] > after) or s["phase"] in ("over", "left"),
+    )
+
+
+def non_target_cell(page):
+    """An empty field where the selected piece may not go."""
+    return page.evaluate(
+        "(() => { const n = Array.from(document.querySelectorAll('#grid .cell'))"
+        ".find(c => !c.classList.contains('target') && !/fill-/.test(c.className)"
+        " && Number(c.dataset.x) > 5 && Number(c.dataset.y) > 5);"
+        " return n ? [Number(n.dataset.x), Number(n.dataset.y)] : null; })()"
+    )
+
+
+def cell(x, y):
+    return f'#grid .cell[data-x="{x}"][data-y="{y}"]'
+
+
+def play_blokus(page, web, out):
+    now = open_seat(page, web, "swc_2027_blokus")
+    moves = 0
+    rotated_by_key = rotated_by_button = refused = False
+    request = 0
+    while True:
+        now = next_turn(page, request)
+        if now["phase"] in ("over", "left"):
+            break
+        request = now["request"]
+        # The largest piece that fits anywhere (the last in the list).
+        pieces = json.loads(page.evaluate(
+            "JSON.stringify(Array.from(document.querySelectorAll('#pieces .piece'))"
+            ".filter(p => !p.classList.contains('used') && !p.classList.contains('stuck'))"
+            ".map(p => p.dataset.piece))"
+        ))
+        if not pieces:
+            sys.exit(f"the person's turn, but no piece fits: {now}")
+        piece = pieces[-1]
+        page.click(f'#pieces .piece[data-piece="{piece}"]')
+        now = wait(page, f"the {piece} chosen", lambda s: piece in s["selected"])
+        if not rotated_by_key:
+            before = now["selected"]
+            page.press("r")
+            now = wait(page, "a rotation by the R key", lambda s: s["selected"] != before)
+            rotated_by_key = "turned" in now["selected"] or now["selected"] != before
+        elif not rotated_by_button:
+            before = now["selected"]
+            page.click("#rotate")
+            now = wait(page, "a rotation by the button", lambda s: s["selected"] != before)
+            rotated_by_button = True
+        # Turn and flip until the piece fits somewhere in its orientation.
+        for step in range(8):
+            if state(page)["targets"] > 0:
+                break
+            page.press("f" if step == 4 else "r")
+            time.sleep(0.05)
+        now = state(page)
+        if now["targets"] == 0:
+            sys.exit(f"the {piece} fits nowhere in any orientation, yet it is offered: {now}")
+        if not refused:
+            spot = non_target_cell(page)
+            if spot is None:
+                sys.exit("no field to try an illegal placement on")
+            page.click(cell(*spot))
+            now = wait(page, "the refusal", lambda s: s["message"])
+            if "does not fit there" not in now["message"]:
+                sys.exit(f"the illegal click was answered with {now['message']!r}")
+            if not now["yourTurn"] or now["request"] != request:
+                sys.exit("the illegal click was sent to the server")
+            # The marked fields and a piece under the mouse, for the picture.
+            hover = page.center("#grid .cell.target")
+            page.move_mouse(*hover)
+            time.sleep(0.2)
+            page.screenshot(f"{out}/play-blokus-refused.png")
+            refused = True
+        page.click("#grid .cell.target")
+        moves += 1
+        if moves == 6:
+            time.sleep(0.4)
+            page.screenshot(f"{out}/play-blokus-middle.png")
+    now = wait(page, "the result", lambda s: s["summary"])
+    page.screenshot(f"{out}/play-blokus-end.png")
+    if not (rotated_by_key and rotated_by_button and refused):
+        sys.exit(f"the game ended before a rotation by key and button and a refused click ({moves} moves)")
+    print(f"== Blokus 2027: the person placed {moves} pieces; {now['summary']}")
+    return moves
+
+
+def play_ostseeschach(page, web, out):
+    open_seat(page, web, "swc_2022_ostseeschach")
+    moves = 0
+    refused = False
+    request = 0
+    while True:
+        now = next_turn(page, request)
+        if now["phase"] in ("over", "left"):
+            break
+        request = now["request"]
+        if now["movable"] == 0:
+            sys.exit(f"the person's turn, but no piece is marked: {now}")
+        page.click("#grid .cell.movable")
+        now = wait(page, "the piece's targets", lambda s: s["targets"] > 0)
+        if not refused:
+            spot = page.evaluate(
+                "(() => { const n = Array.from(document.querySelectorAll('#grid .cell'))"
+                ".find(c => !c.classList.contains('target') && !c.classList.contains('from') && !/fill-/.test(c.className));"
+                " return n ? [Number(n.dataset.x), Number(n.dataset.y)] : null; })()"
+            )
+            page.click(cell(*spot))
+            now = wait(page, "the refusal", lambda s: s["message"])
+            if "cannot move there" not in now["message"]:
+                sys.exit(f"the illegal click was answered with {now['message']!r}")
+            if not now["yourTurn"] or now["request"] != request:
+                sys.exit("the illegal click was sent to the server")
+            page.screenshot(f"{out}/play-ostseeschach-refused.png")
+            refused = True
+        page.click("#grid .cell.target")
+        moves += 1
+    now = wait(page, "the result", lambda s: s["summary"])
+    page.screenshot(f"{out}/play-ostseeschach-end.png")
+    print(f"== Ostseeschach: the person made {moves} moves; {now['summary']}")
+    return moves
+
+
+def main():
+    chromium, web, out, profile = sys.argv[1:5]
+    started = time.monotonic()
+    with browser(chromium, profile) as socket_url:
+        page = DevTools(socket_url)
+        play_blokus(page, web, out)
+        play_ostseeschach(page, web, out)
+    print(f"== both games played in {time.monotonic() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
