@@ -3,7 +3,9 @@
 # the live room page opened in headless Chromium in the middle of the game,
 # and the board the page shows compared field by field with the game's
 # memento of the same turn (read back from the replay afterwards). Saves a
-# screenshot of the page to target/browser/room.png.
+# screenshot of the page to target/browser/room.png. Then a person plays a
+# Blokus 2027 and an Ostseeschach game on the play page by clicking
+# (play.py; screenshots target/browser/play-*.png).
 #
 # Installs Debian's chromium if it is missing (needs root, as in CI). Runs
 # in well under a minute on a warm build.
@@ -112,4 +114,10 @@ if not fields or shown != fields:
              f"only in the memento: {sorted(fields - shown)[:10]}")
 print(f"== the page's board is the memento of turn {turn}: {len(fields)} fields")
 EOF
-echo "browser: 1 passed, 0 failed"
+
+# A person plays whole games by clicking, against the built-in random bot
+# (tests/browser/play.py); screenshots $out/play-*.png.
+echo "== a person plays in the browser"
+python3 tests/browser/play.py "$(command -v chromium)" "$web" "$out" \
+    "$(mktemp -d "$out/profile.XXXX")"
+echo "browser: 2 passed, 0 failed"

@@ -131,7 +131,18 @@ impl App {
 }
 
 /// The state the handlers share, and the limits the routes apply.
+#[cfg(test)]
 fn app_state(
+    stats: Arc<ServerStats>,
+    settings: WebSettings,
+    season: Option<Arc<dyn season::SeasonSource>>,
+) -> (Arc<App>, WebLimits) {
+    app_state_with(stats, settings, season, None)
+}
+
+/// The state the handlers share, with people's seats when `play` is
+/// given, and the limits the routes apply.
+fn app_state_with(
     stats: Arc<ServerStats>,
     settings: WebSettings,
     season: Option<Arc<dyn season::SeasonSource>>,
@@ -181,7 +192,7 @@ pub fn router_with(
     season: Option<Arc<dyn season::SeasonSource>>,
     play: Option<play::PlaySettings>,
 ) -> Router {
-    let (app, limits) = app_state(stats, settings, season, play);
+    let (app, limits) = app_state_with(stats, settings, season, play);
     let stall_timeout = limits.stall_timeout;
     // The play routes read small JSON bodies only.
     let play_routes = Router::new()

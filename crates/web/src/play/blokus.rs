@@ -223,7 +223,12 @@ impl GamePlay for entry::BlokusBcl {
 fn bcl_choice(place: &PlaceTo) -> Choice {
     let cells: Vec<[i32; 2]> = place.cells().map(|(row, col)| [col, row]).collect();
     Choice {
-        label: format!("{} at row {}, column {}", place.kind.name(), place.row, place.col),
+        label: format!(
+            "{} at row {}, column {}",
+            place.kind.name(),
+            place.row,
+            place.col
+        ),
         piece: Some(place.kind.name().to_owned()),
         from: None,
         cells,

@@ -169,13 +169,17 @@ mod tests {
                 assert!(!choice.label.is_empty(), "{game_type}");
                 for &[x, y] in choice.cells.iter().chain(&choice.from) {
                     assert!(
-                        (0..board.width as i32).contains(&x) && (0..board.height as i32).contains(&y),
+                        (0..board.width as i32).contains(&x)
+                            && (0..board.height as i32).contains(&y),
                         "{game_type}: {choice:?} off the board"
                     );
                 }
                 if choice.piece.is_some() {
                     assert!(
-                        board.pieces.iter().any(|p| Some(&p.name) == choice.piece.as_ref() && p.left > 0),
+                        board
+                            .pieces
+                            .iter()
+                            .any(|p| Some(&p.name) == choice.piece.as_ref() && p.left > 0),
                         "{game_type}: {choice:?} is not among the pieces left"
                     );
                 }

@@ -21,8 +21,8 @@
 //!
 //! [`Access`]: crate::access::Access
 
-pub mod board;
 mod blokus;
+pub mod board;
 mod ostseeschach;
 pub mod seat;
 spielleiter_rules::test_games! {
@@ -133,7 +133,9 @@ impl Seats {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<SeatHandle>>> {
         // A panic while holding the map leaves it consistent (inserts and
         // removes only).
-        self.seats.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.seats
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Opens a seat for `request`: returns its id and secret.
@@ -180,11 +182,7 @@ impl Seats {
     /// The seat `id` if `headers` carry its secret; counts as the page's
     /// sign of life.
     fn holder(&self, id: &str, headers: &HeaderMap) -> Result<Arc<SeatHandle>, PlayError> {
-        let handle = self
-            .lock()
-            .get(id)
-            .cloned()
-            .ok_or(PlayError::NoSeat)?;
+        let handle = self.lock().get(id).cloned().ok_or(PlayError::NoSeat)?;
         let cookie = format!("{SEAT_COOKIE_PREFIX}{id}");
         let given = crate::access::cookie(headers, &cookie).unwrap_or_default();
         if !crate::access::same(given, &handle.secret) {
@@ -224,7 +222,11 @@ impl Seats {
             reply,
         };
         let answer = tokio::time::timeout(ANSWER_LIMIT, async {
-            handle.commands.send(command).await.map_err(|_| PlayError::Ended)?;
+            handle
+                .commands
+                .send(command)
+                .await
+                .map_err(|_| PlayError::Ended)?;
             answer.await.map_err(|_| PlayError::Ended)
         })
         .await
@@ -453,8 +455,9 @@ fn parse<T: serde::de::DeserializeOwned>(body: &axum::body::Bytes) -> Result<T, 
             "the request is larger than {MAX_BODY_BYTES} bytes"
         )));
     }
-    serde_json::from_slice(body)
-        .map_err(|error| PlayError::BadRequest(format!("the request is not the expected JSON: {error}")))
+    serde_json::from_slice(body).map_err(|error| {
+        PlayError::BadRequest(format!("the request is not the expected JSON: {error}"))
+    })
 }
 
 fn seats(app: &App) -> Result<&Seats, PlayError> {
@@ -484,7 +487,10 @@ pub async fn open(
     let request = parse::<OpenBody>(&body)
         .and_then(|body| body.request())
         .map_err(IntoResponse::into_response)?;
-    let (id, secret) = seats.open(&request).await.map_err(IntoResponse::into_response)?;
+    let (id, secret) = seats
+        .open(&request)
+        .await
+        .map_err(IntoResponse::into_response)?;
     let cookie = format!("{SEAT_COOKIE_PREFIX}{id}={secret}; Path=/; HttpOnly; SameSite=Strict");
     Ok((
         StatusCode::CREATED,
@@ -535,3 +541,6 @@ pub async fn leave(
     seats(&app)?.leave(&id, &headers).await?;
     Ok(StatusCode::NO_CONTENT)
 }
+
+#[cfg(test)]
+mod tests;

@@ -30,7 +30,10 @@ fn players(game: &AnyGame, names: &[String]) -> serde_json::Value {
 }
 
 /// The result as the room pages show it.
-fn result(result: &spielleiter_protocol::result::GameResult, names: &[String]) -> serde_json::Value {
+fn result(
+    result: &spielleiter_protocol::result::GameResult,
+    names: &[String],
+) -> serde_json::Value {
     let view: ResultView = views::result(result, names);
     serde_json::to_value(view).unwrap_or_default()
 }
@@ -181,7 +184,11 @@ pub struct Opened {
 ///
 /// A request that does not fit the game, or a game server that refuses,
 /// fails or takes longer than [`OPEN_LIMIT`].
-pub async fn open(addr: SocketAddr, secret: &str, request: &SeatRequest) -> Result<Opened, OpenError> {
+pub async fn open(
+    addr: SocketAddr,
+    secret: &str,
+    request: &SeatRequest,
+) -> Result<Opened, OpenError> {
     let players = request.game.player_count();
     if request.seat >= players || request.others.len() + 1 != players {
         return Err(OpenError::Invalid(format!(
@@ -195,7 +202,10 @@ pub async fn open(addr: SocketAddr, secret: &str, request: &SeatRequest) -> Resu
     for (index, other) in request.others.iter().enumerate() {
         if let Other::Bot(kind) = other {
             let bot = kind
-                .build(request.game, rand::random::<u64>().wrapping_add(index as u64))
+                .build(
+                    request.game,
+                    rand::random::<u64>().wrapping_add(index as u64),
+                )
                 .map_err(|error| OpenError::Invalid(error.to_string()))?;
             bots.push(Some(bot));
         } else {
@@ -283,8 +293,12 @@ async fn prepare_and_join(
         .iter()
         .enumerate()
         .map(|(seat, &other)| {
-            display_name(request, other)
-                .unwrap_or_else(|| format!("your client ({})", spielleiter_protocol::seats::seat_label(seat)))
+            display_name(request, other).unwrap_or_else(|| {
+                format!(
+                    "your client ({})",
+                    spielleiter_protocol::seats::seat_label(seat)
+                )
+            })
         })
         .collect();
     let game = AnyGame::new(request.game, &mut rand::rng());
@@ -321,8 +335,14 @@ async fn drive_bot(
     mut bot: spielleiter_bots::AnyBot,
 ) {
     let options = PlayOptions { think: BOT_THINK };
-    match play(&mut connection, &room_id, options, |game| bot.choose_move(game)).await {
-        Ok(report) => info!(room = %room_id, seat, moves = report.moves_sent, "a person's opponent bot finished"),
+    match play(&mut connection, &room_id, options, |game| {
+        bot.choose_move(game)
+    })
+    .await
+    {
+        Ok(report) => {
+            info!(room = %room_id, seat, moves = report.moves_sent, "a person's opponent bot finished")
+        }
         Err(error) => warn!(room = %room_id, seat, %error, "a person's opponent bot failed"),
     }
 }
@@ -417,7 +437,8 @@ impl SeatTask {
         let data = match message {
             ServerMessage::Room { data, .. } => data,
             ServerMessage::ErrorPacket { message, .. } => {
-                self.view.send_modify(|view| view.message = Some(english(&message)));
+                self.view
+                    .send_modify(|view| view.message = Some(english(&message)));
                 return;
             }
             ServerMessage::Left { .. } => {
@@ -445,7 +466,9 @@ impl SeatTask {
                     });
                 }
                 Err(error) => self.view.send_modify(|view| {
-                    view.message = Some(format!("the server sent a state this page cannot read: {error}"));
+                    view.message = Some(format!(
+                        "the server sent a state this page cannot read: {error}"
+                    ));
                 }),
             },
             RoomData::MoveRequest(_) => {
@@ -462,7 +485,10 @@ impl SeatTask {
                 });
             }
             RoomData::Error { message, .. } => self.view.send_modify(|view| {
-                view.message = Some(format!("The server refused the move: {}", english(&message)));
+                view.message = Some(format!(
+                    "The server refused the move: {}",
+                    english(&message)
+                ));
             }),
             RoomData::Result(game_result) => {
                 let result = result(&game_result, &self.names);
@@ -484,7 +510,9 @@ impl SeatTask {
             (view.your_turn, view.request)
         };
         if !open || request != current {
-            return Err("It is not your turn (any more): the page shows an old position.".to_owned());
+            return Err(
+                "It is not your turn (any more): the page shows an old position.".to_owned(),
+            );
         }
         let Some(&mv) = self.moves.get(choice) else {
             return Err("There is no such move in this position.".to_owned());
@@ -493,7 +521,8 @@ impl SeatTask {
             return Err("The seat has left its game.".to_owned());
         };
         let room = self.view.borrow().room_id.clone();
-        let sent = tokio::time::timeout(SEND_LIMIT, connection.send_move(&room, GameMove::from(mv))).await;
+        let sent =
+            tokio::time::timeout(SEND_LIMIT, connection.send_move(&room, GameMove::from(mv))).await;
         match sent {
             Ok(Ok(())) => {
                 self.moves.clear();

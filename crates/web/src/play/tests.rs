@@ -1,0 +1,337 @@
+//! The seats' bounds and who may move, against a real game server on
+//! loopback: the secret is required and compared exactly, the seat cap
+//! holds, a stale or unknown move is refused without being sent, bodies
+//! are capped, opening needs what watching running games needs, and a seat
+//! whose page goes silent leaves its game.
+
+use std::{sync::Arc, time::Duration};
+
+use axum::{
+    body::Body,
+    http::{HeaderMap, HeaderValue, Request, StatusCode, header},
+};
+use spielleiter_server::{
+    Config, EmbeddedServer, config::HttpPublic, limits::AuthBackoff, stats::ServerStats,
+};
+use tower_service::Service;
+
+use super::{seat::Phase, *};
+use crate::{Access, WebSettings};
+
+const SECRET: &str = "the web side's secret";
+
+async fn game_server() -> EmbeddedServer {
+    let config = Config {
+        port: 0,
+        replays: false,
+        web_admin_secret: Some(SECRET.to_owned()),
+        ..Config::default()
+    };
+    EmbeddedServer::start(config).await.expect("a game server")
+}
+
+fn settings(server: &EmbeddedServer, max_seats: usize, idle_limit: Duration) -> PlaySettings {
+    PlaySettings {
+        game_addr: server.addr(),
+        secret: SECRET.to_owned(),
+        max_seats,
+        idle_limit,
+    }
+}
+
+fn request(game: GameType, others: Vec<Other>) -> SeatRequest {
+    SeatRequest {
+        game,
+        seat: 0,
+        others,
+        timed: false,
+        name: "person".to_owned(),
+    }
+}
+
+fn cookie(id: &str, secret: &str) -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    let value = format!("theme=dark; {SEAT_COOKIE_PREFIX}{id}={secret}");
+    headers.insert(
+        header::COOKIE,
+        HeaderValue::from_str(&value).expect("a header"),
+    );
+    headers
+}
+
+/// Reads seat `id` until `test` holds.
+async fn until(
+    seats: &Seats,
+    id: &str,
+    headers: &HeaderMap,
+    test: impl Fn(&SeatView) -> bool,
+) -> SeatView {
+    for _ in 0..1000 {
+        let view = seats.view(id, headers).expect("the holder reads its seat");
+        if test(&view) {
+            return view;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!(
+        "seat {id} never got there: {:?}",
+        seats
+            .view(id, headers)
+            .map(|v| (v.phase, v.request, v.message))
+    );
+}
+
+#[tokio::test]
+async fn only_the_secret_holder_reads_and_moves_and_stale_moves_are_not_sent() {
+    let server = game_server().await;
+    let seats = Seats::new(settings(&server, 2, Duration::from_secs(600)));
+    let (id, secret) = seats
+        .open(&request(
+            GameType::Blokus2027,
+            vec![Other::Bot(BotKind::Random)],
+        ))
+        .await
+        .expect("a seat");
+    assert_eq!(secret.len(), 32, "128 bits as hex");
+    let holder = cookie(&id, &secret);
+    // No cookie, another seat's, and one character off: refused.
+    assert!(matches!(
+        seats.view(&id, &HeaderMap::new()),
+        Err(PlayError::NotYours)
+    ));
+    let (other_id, other_secret) = seats
+        .open(&request(GameType::Blokus2027, vec![Other::Code]))
+        .await
+        .expect("a second seat");
+    assert!(matches!(
+        seats.view(&id, &cookie(&other_id, &other_secret)),
+        Err(PlayError::NotYours)
+    ));
+    assert!(matches!(
+        seats.view(&id, &cookie(&id, &other_secret)),
+        Err(PlayError::NotYours)
+    ));
+    let changed = if secret.starts_with('0') { '1' } else { '0' };
+    let forged = cookie(&id, &format!("{changed}{}", &secret[1..]));
+    assert!(matches!(seats.view(&id, &forged), Err(PlayError::NotYours)));
+    assert!(matches!(
+        seats.play(&id, &forged, 1, 0).await,
+        Err(PlayError::NotYours)
+    ));
+    assert!(matches!(
+        seats.view("no-such-seat", &holder),
+        Err(PlayError::NoSeat)
+    ));
+
+    // The seat of a reservation code shows the code and waits.
+    let waiting = seats
+        .view(&other_id, &cookie(&other_id, &other_secret))
+        .expect("its holder");
+    assert_eq!(waiting.phase, Phase::Waiting);
+    assert_eq!(waiting.codes.len(), 1);
+    assert_eq!(waiting.codes[0].seat, 1);
+
+    // ONE moves first: the person's turn, with the rules' legal moves.
+    let view = until(&seats, &id, &holder, |v| v.your_turn).await;
+    assert_eq!(view.request, 1);
+    assert!(!view.choices.is_empty());
+    assert!(
+        view.choices
+            .iter()
+            .all(|c| c.piece.is_some() && !c.cells.is_empty())
+    );
+    // A move for another request, or no such move: refused, not sent.
+    let stale = seats.play(&id, &holder, 7, 0).await;
+    assert!(
+        matches!(stale, Err(PlayError::Refused(ref why)) if why.contains("not your turn")),
+        "{stale:?}"
+    );
+    let unknown = seats.play(&id, &holder, 1, view.choices.len()).await;
+    assert!(matches!(unknown, Err(PlayError::Refused(_))), "{unknown:?}");
+    assert!(seats.view(&id, &holder).expect("read").your_turn);
+    // The holder's move is played: the bot answers, and the next request
+    // comes with the new position.
+    seats.play(&id, &holder, 1, 0).await.expect("a legal move");
+    let next = until(&seats, &id, &holder, |v| v.request == 2 && v.your_turn).await;
+    assert_eq!(next.turn, 2);
+    assert!(next.board.cells.iter().filter(|c| c.fill.is_some()).count() >= 10);
+
+    // Leaving ends the game: the person left, the bot won.
+    seats.leave(&id, &holder).await.expect("left");
+    let left = until(&seats, &id, &holder, |v| v.phase == Phase::Left).await;
+    assert!(left.message.as_deref().is_some_and(|m| m.contains("left")));
+}
+
+#[tokio::test]
+async fn the_seat_cap_holds_until_a_seat_ends() {
+    let server = game_server().await;
+    let seats = Seats::new(settings(&server, 1, Duration::from_secs(600)));
+    let one = request(
+        GameType::Ostseeschach2022,
+        vec![Other::Bot(BotKind::Random)],
+    );
+    let (id, secret) = seats.open(&one).await.expect("the first seat");
+    assert_eq!(seats.running(), 1);
+    assert!(matches!(seats.open(&one).await, Err(PlayError::Full(1))));
+    seats.leave(&id, &cookie(&id, &secret)).await.expect("left");
+    for _ in 0..500 {
+        if seats.running() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(seats.running(), 0);
+    seats.open(&one).await.expect("a seat again");
+}
+
+#[tokio::test]
+async fn a_request_that_does_not_fit_its_game_is_refused_before_a_room() {
+    let server = game_server().await;
+    let seats = Seats::new(settings(&server, 2, Duration::from_secs(600)));
+    let mut wrong_seat = request(GameType::Blokus2027, vec![Other::Bot(BotKind::Random)]);
+    wrong_seat.seat = 2;
+    assert!(matches!(
+        seats.open(&wrong_seat).await,
+        Err(PlayError::Open(_))
+    ));
+    let too_few = request(GameType::BlokusClassic, vec![Other::Bot(BotKind::Random)]);
+    assert!(matches!(
+        seats.open(&too_few).await,
+        Err(PlayError::Open(_))
+    ));
+    // Only blokus_bcl has an `illegal` bot.
+    let no_bot = request(GameType::Blokus2027, vec![Other::Bot(BotKind::Illegal)]);
+    assert!(
+        matches!(seats.open(&no_bot).await, Err(PlayError::Open(ref why)) if why.contains("no illegal bot"))
+    );
+    assert_eq!(ServerStats::get(&server.stats().connections_served), 0);
+    assert_eq!(seats.running(), 0);
+}
+
+#[tokio::test]
+async fn a_seat_whose_page_is_silent_leaves_its_game() {
+    let server = game_server().await;
+    let idle = Duration::from_secs(120);
+    let seats = Seats::new(settings(&server, 1, idle));
+    let (id, secret) = seats
+        .open(&request(
+            GameType::Ostseeschach2022,
+            vec![Other::Bot(BotKind::Random)],
+        ))
+        .await
+        .expect("a seat");
+    let holder = cookie(&id, &secret);
+    until(&seats, &id, &holder, |v| v.your_turn).await;
+    // The person thinks, the page does not ask: nothing happens until the
+    // idle limit. Time is paused from here; the untimed person's seat and
+    // the waiting bot have no timer before it.
+    tokio::time::pause();
+    tokio::time::sleep(idle - Duration::from_secs(1)).await;
+    assert_eq!(
+        seats.lock().get(&id).expect("kept").view.borrow().phase,
+        Phase::Playing
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    tokio::time::resume();
+    for _ in 0..500 {
+        if seats.running() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let view = seats.view(&id, &holder).expect("still readable");
+    assert_eq!(view.phase, Phase::Left, "{:?}", view.message);
+    assert!(
+        view.message
+            .as_deref()
+            .is_some_and(|m| m.contains("no request for 2 minutes")),
+        "{:?}",
+        view.message
+    );
+    assert_eq!(seats.running(), 0);
+}
+
+/// The router of a web side with seats, with `access`.
+fn router(server: &EmbeddedServer, access: Access) -> axum::Router {
+    crate::router_with(
+        Arc::clone(server.stats()),
+        WebSettings {
+            access,
+            replay_dir: None,
+            limits: crate::WebLimits::default(),
+            auth: Arc::new(AuthBackoff::new(
+                Duration::from_millis(100),
+                Duration::from_secs(1),
+            )),
+        },
+        None,
+        Some(settings(server, 2, Duration::from_secs(600))),
+    )
+}
+
+async fn post(router: &mut axum::Router, path: &str, body: Vec<u8>) -> (StatusCode, String) {
+    let request = Request::post(path)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body))
+        .expect("a request");
+    let response = router.call(request).await.expect("infallible");
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .expect("a body");
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[tokio::test]
+async fn bodies_are_capped_and_opening_needs_what_watching_needs() {
+    let server = game_server().await;
+    let loopback = std::net::IpAddr::from([127, 0, 0, 1]);
+    let mut open = router(&server, Access::new(loopback, HttpPublic::Auto, None));
+    let padding = " ".repeat(MAX_BODY_BYTES);
+    let large =
+        format!(r#"{{"game": "swc_2027_blokus", "seat": 0, "others": ["random"]{padding}}}"#);
+    let (status, _) = post(&mut open, "/api/play", large.into_bytes()).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    let (status, body) = post(&mut open, "/api/play", b"{\"game\": 3}".to_vec()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body.contains("not the expected JSON"), "{body}");
+    let (status, body) = post(&mut open, "/api/play/abc/move", b"{}".to_vec()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let (status, body) = post(
+        &mut open,
+        "/api/play/abc/move",
+        br#"{"request": 1, "choice": 0}"#.to_vec(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+
+    // On other interfaces running games need the login, and so does a seat.
+    let outside = std::net::IpAddr::from([0, 0, 0, 0]);
+    let mut closed = router(
+        &server,
+        Access::new(
+            outside,
+            HttpPublic::Auto,
+            Some("a long passphrase".to_owned()),
+        ),
+    );
+    let fits = br#"{"game": "swc_2027_blokus", "seat": 0, "others": ["random"]}"#.to_vec();
+    let (status, body) = post(&mut closed, "/api/play", fits.clone()).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    assert_eq!(ServerStats::get(&server.stats().connections_served), 0);
+    // Open pages: a seat, its cookie set.
+    let request = Request::post("/api/play")
+        .body(Body::from(fits))
+        .expect("a request");
+    let response = open.call(request).await.expect("infallible");
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let cookie = response.headers()[header::SET_COOKIE]
+        .to_str()
+        .expect("text");
+    assert!(
+        cookie.starts_with(SEAT_COOKIE_PREFIX)
+            && cookie.contains("HttpOnly")
+            && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
+}
