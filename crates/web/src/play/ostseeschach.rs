@@ -24,7 +24,7 @@ fn field(at: Coordinates) -> [i32; 2] {
 
 impl GamePlay for entry::Ostseeschach2022 {
     fn board(game: &Ostseeschach) -> Board {
-        let size = BOARD_SIZE as usize;
+        let size = BOARD_SIZE;
         let mut board = Board::empty(size, size);
         for (at, piece) in game.pieces() {
             if let Some(cell) = board.cell_mut(at.x, at.y) {
