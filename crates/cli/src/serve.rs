@@ -411,6 +411,7 @@ fn start_web(
             secret,
             max_seats: config.http_play_seats,
             idle_limit: config.http_play_idle,
+            bot_think: spielleiter_web::play::seat::BOT_THINK,
         });
     if play.is_some() {
         info!(

@@ -78,6 +78,9 @@ pub struct PlaySettings {
     pub max_seats: usize,
     /// How long a seat's page may stay silent before the seat leaves.
     pub idle_limit: Duration,
+    /// How long the built-in bots wait before they answer, so that a
+    /// person sees their moves one by one ([`seat::BOT_THINK`] for people).
+    pub bot_think: Duration,
 }
 
 impl std::fmt::Debug for PlaySettings {
@@ -86,6 +89,7 @@ impl std::fmt::Debug for PlaySettings {
             .field("game_addr", &self.game_addr)
             .field("max_seats", &self.max_seats)
             .field("idle_limit", &self.idle_limit)
+            .field("bot_think", &self.bot_think)
             .finish_non_exhaustive()
     }
 }
@@ -148,7 +152,7 @@ impl Seats {
         let permit = Arc::clone(&self.running)
             .try_acquire_owned()
             .map_err(|_| PlayError::Full(self.settings.max_seats))?;
-        let opened = seat::open(self.settings.game_addr, &self.settings.secret, request)
+        let opened = seat::open(&self.settings, request)
             .await
             .map_err(|error| PlayError::Open(error.to_string()))?;
         let id = random_hex();

@@ -5,7 +5,7 @@
 //! server: its moves go through the same wire, rules and clock as any
 //! client's.
 
-use std::{net::SocketAddr, time::Duration};
+use std::time::Duration;
 
 use serde::Serialize;
 use spielleiter_bots::{Bot, BotKind};
@@ -20,7 +20,10 @@ use tokio::{
 };
 use tracing::{info, warn};
 
-use super::board::{self, Board, Choice};
+use super::{
+    PlaySettings,
+    board::{self, Board, Choice},
+};
 use crate::views::{self, PlayerView, ResultView};
 
 /// The seats of `game` as the room pages show them.
@@ -177,18 +180,14 @@ pub struct Opened {
     names: Vec<String>,
 }
 
-/// Prepares a room for `request` on the game server at `addr` with the
-/// administrator `secret`, starts the bots and takes the person's seat.
+/// Prepares a room for `request` on the game server of `settings` with its
+/// administrator secret, starts the bots and takes the person's seat.
 ///
 /// # Errors
 ///
 /// A request that does not fit the game, or a game server that refuses,
 /// fails or takes longer than [`OPEN_LIMIT`].
-pub async fn open(
-    addr: SocketAddr,
-    secret: &str,
-    request: &SeatRequest,
-) -> Result<Opened, OpenError> {
+pub async fn open(settings: &PlaySettings, request: &SeatRequest) -> Result<Opened, OpenError> {
     let players = request.game.player_count();
     if request.seat >= players || request.others.len() + 1 != players {
         return Err(OpenError::Invalid(format!(
@@ -212,7 +211,7 @@ pub async fn open(
             bots.push(None);
         }
     }
-    tokio::time::timeout(OPEN_LIMIT, prepare_and_join(addr, secret, request, bots))
+    tokio::time::timeout(OPEN_LIMIT, prepare_and_join(settings, request, bots))
         .await
         .map_err(|_| OpenError::TimedOut)?
 }
@@ -234,11 +233,11 @@ fn display_name(request: &SeatRequest, other: Option<Other>) -> Option<String> {
 }
 
 async fn prepare_and_join(
-    addr: SocketAddr,
-    secret: &str,
+    settings: &PlaySettings,
     request: &SeatRequest,
     bots: Vec<Option<spielleiter_bots::AnyBot>>,
 ) -> Result<Opened, OpenError> {
+    let (addr, secret) = (settings.game_addr, settings.secret.as_str());
     let seats = seat_order(request);
     let mut admin = Connection::connect(addr).await?;
     admin.authenticate(secret).await?;
@@ -285,7 +284,16 @@ async fn prepare_and_join(
                 };
                 let mut bot_connection = Connection::connect(addr).await?;
                 bot_connection.join_prepared(code, request.game).await?;
-                tokio::spawn(drive_bot(bot_connection, room_id.clone(), seat, bot));
+                let options = PlayOptions {
+                    think: settings.bot_think,
+                };
+                tokio::spawn(drive_bot(
+                    bot_connection,
+                    room_id.clone(),
+                    seat,
+                    bot,
+                    options,
+                ));
             }
         }
     }
@@ -333,8 +341,8 @@ async fn drive_bot(
     room_id: String,
     seat: usize,
     mut bot: spielleiter_bots::AnyBot,
+    options: PlayOptions,
 ) {
-    let options = PlayOptions { think: BOT_THINK };
     match play(&mut connection, &room_id, options, |game| {
         bot.choose_move(game)
     })

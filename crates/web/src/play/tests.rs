@@ -36,6 +36,7 @@ fn settings(server: &EmbeddedServer, max_seats: usize, idle_limit: Duration) -> 
         secret: SECRET.to_owned(),
         max_seats,
         idle_limit,
+        bot_think: Duration::ZERO,
     }
 }
 
@@ -334,4 +335,55 @@ async fn bodies_are_capped_and_opening_needs_what_watching_needs() {
             && cookie.contains("SameSite=Strict"),
         "{cookie}"
     );
+}
+
+#[tokio::test]
+async fn a_person_plays_every_game_of_the_catalogue_to_its_end() {
+    let server = game_server().await;
+    let seats = Seats::new(settings(&server, 1, Duration::from_secs(600)));
+    for &game in GameType::ALL {
+        // The person sits last, so that the bots move first in some games.
+        let mut person = request(
+            game,
+            vec![Other::Bot(BotKind::Random); game.player_count() - 1],
+        );
+        person.seat = game.player_count() - 1;
+        let (id, secret) = seats
+            .open(&person)
+            .await
+            .unwrap_or_else(|e| panic!("{game}: {e}"));
+        let holder = cookie(&id, &secret);
+        let mut moves = 0;
+        loop {
+            let view = until(&seats, &id, &holder, |v| {
+                v.your_turn || v.phase == Phase::Over
+            })
+            .await;
+            if view.phase == Phase::Over {
+                assert!(
+                    view.result.is_some(),
+                    "{game}: over without a result: {:?}",
+                    view.message
+                );
+                assert!(view.message.is_none(), "{game}: {:?}", view.message);
+                break;
+            }
+            // The last of the offered moves, whatever kind it is.
+            assert!(!view.choices.is_empty(), "{game}: a request without moves");
+            seats
+                .play(&id, &holder, view.request, view.choices.len() - 1)
+                .await
+                .unwrap_or_else(|e| panic!("{game}: {e}"));
+            moves += 1;
+        }
+        assert!(moves > 0, "{game}: the person never moved");
+        // The seat's task has ended: its place in the cap is free.
+        for _ in 0..500 {
+            if seats.running() == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(seats.running(), 0, "{game}");
+    }
 }
