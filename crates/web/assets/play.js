@@ -492,11 +492,12 @@
       if (view.message && !state.sending) say(view.message);
     }
 
+    /** The game port's host and port for a client: the host this page
+     *  came from (the web side runs in the game server's process) and the
+     *  game port. */
     function splitAddress(address) {
       const at = address.lastIndexOf(":");
-      let host = address.slice(0, at);
-      if (host === "0.0.0.0" || host === "[::]") host = window.location.hostname;
-      return [host, address.slice(at + 1)];
+      return [window.location.hostname, address.slice(at + 1)];
     }
 
     function render() {
