@@ -154,6 +154,8 @@
       from: null,
       hover: null,
       sending: false,
+      // The fields that changed with the last state (the others' moves).
+      changed: new Set(),
     };
 
     const cellNode = (x, y) => $("grid").querySelector(`[data-x="${x}"][data-y="${y}"]`);
@@ -375,6 +377,7 @@
           if (!fill) fill = board.color;
         }
         if (fill) classes.push(`fill-${fill}`);
+        if (state.changed.has(key) && !previewKeys.has(key)) classes.push("last");
         if (marks.has(key)) classes.push("target");
         const isFrom = state.from && state.from[0] === x && state.from[1] === y;
         if (isFrom) classes.push("from");
@@ -520,6 +523,16 @@
         const shown = JSON.stringify([view.phase, view.request, view.your_turn, view.turn, view.message, view.result, view.board]);
         if (shown !== state.shown) {
           const newRequest = !state.view || state.view.request !== view.request;
+          if (state.view && state.view.board.cells.length === view.board.cells.length) {
+            const before = state.view.board.cells;
+            const changed = new Set();
+            view.board.cells.forEach((cell, i) => {
+              if (cell.fill !== before[i].fill || cell.text !== before[i].text) {
+                changed.add(`${i % view.board.width},${Math.floor(i / view.board.width)}`);
+              }
+            });
+            if (changed.size > 0) state.changed = changed;
+          }
           state.view = view;
           state.shown = shown;
           if (newRequest) state.from = null;
