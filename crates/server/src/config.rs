@@ -1229,6 +1229,36 @@ mod tests {
     }
 
     #[test]
+    fn people_seats_come_from_the_file_and_a_short_idle_limit_is_refused() {
+        let mut config = Config::default();
+        let text = "[http]\nplay_seats = 0\nplay_idle_secs = 900\n";
+        config
+            .apply_file(Path::new("x.toml"), text)
+            .expect("parses");
+        assert_eq!(config.http_play_seats, 0);
+        assert_eq!(config.http_play_idle, Duration::from_secs(900));
+        config.validate().expect("valid");
+        config.apply(Overrides {
+            http_play_idle_secs: Some(30),
+            ..Overrides::default()
+        });
+        assert!(matches!(
+            config.validate(),
+            Err(ConfigError::Invalid {
+                key: "http.play_idle_secs",
+                ..
+            })
+        ));
+        // Never from the file: only `serve` sets it for its own web side.
+        let secret = "[http]\nweb_admin_secret = \"x\"\n";
+        assert!(
+            Config::default()
+                .apply_file(Path::new("x.toml"), secret)
+                .is_err()
+        );
+    }
+
+    #[test]
     fn move_limits_apply_to_every_game_then_to_one() {
         let game = GameType::ALL[0];
         let mut config = Config::default();
