@@ -617,7 +617,15 @@ impl Connection {
             .flatten()
             .cloned()
             .collect();
-        if accepted.is_empty() {
+        // Without the organiser's passphrase administration stays disabled
+        // as documented for everyone but the web side, whose 128-bit secret
+        // is not worth guessing (so no back-off either).
+        let web_only = config.admin_passphrase.is_none();
+        let web_side = config
+            .web_admin_secret
+            .as_ref()
+            .is_some_and(|secret| constant_time_eq(secret.as_bytes(), password.as_bytes()));
+        if accepted.is_empty() || (web_only && !web_side) {
             self.reject(&texts::administration_disabled(), request);
             return Flow::Continue;
         }

@@ -387,3 +387,52 @@ async fn a_person_plays_every_game_of_the_catalogue_to_its_end() {
         assert_eq!(seats.running(), 0, "{game}");
     }
 }
+
+#[tokio::test]
+async fn without_a_passphrase_the_game_port_takes_only_the_web_secret() {
+    use spielleiter_client::{ClientError, Connection};
+    use spielleiter_protocol::{Prepare, ServerMessage, SlotDescriptor};
+
+    let server = game_server().await;
+    let prepare = || Prepare {
+        seed: None,
+        game_type: Some(GameType::Blokus2027.id().to_owned()),
+        pause: false,
+        slots: vec![
+            SlotDescriptor {
+                display_name: None,
+                can_timeout: true,
+                reserved: true,
+            };
+            2
+        ],
+    };
+    // A guess: administration is disabled, as documented for a server
+    // without a passphrase, and the connection stays.
+    let mut guesser = Connection::connect(server.addr()).await.expect("connects");
+    guesser.authenticate("a guess").await.expect("sent");
+    let refused = guesser.prepare(prepare()).await;
+    let Err(ClientError::Refused { message, .. }) = refused else {
+        panic!("prepare without administration: {refused:?}");
+    };
+    let mut texts = vec![message];
+    while let Ok(Ok(Some(message))) =
+        tokio::time::timeout(Duration::from_millis(200), guesser.recv()).await
+    {
+        if let ServerMessage::ErrorPacket { message, .. } = message {
+            texts.push(message);
+        }
+    }
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("administration is disabled")),
+        "{texts:?}"
+    );
+    assert_eq!(ServerStats::get(&server.stats().failed_authentications), 0);
+    // The web side's secret: a room.
+    let mut web = Connection::connect(server.addr()).await.expect("connects");
+    web.authenticate(SECRET).await.expect("sent");
+    let prepared = web.prepare(prepare()).await.expect("prepared");
+    assert_eq!(prepared.reservations.len(), 2);
+}
