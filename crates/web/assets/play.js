@@ -518,8 +518,10 @@
     async function poll() {
       clearTimeout(timer);
       try {
-        const view = await request(`/api/play/${id}`);
+        const since = state.view ? `?since=${state.view.version}` : "";
+        const answer = await request(`/api/play/${id}${since}`);
         $("error").hidden = true;
+        const view = answer.unchanged ? state.view : answer;
         const shown = JSON.stringify([view.phase, view.request, view.your_turn, view.turn, view.message, view.result, view.board]);
         if (shown !== state.shown) {
           const newRequest = !state.view || state.view.request !== view.request;

@@ -39,7 +39,7 @@ use std::{
 
 use axum::{
     Json,
-    extract::{Path, State},
+    extract::{Path, Query, State},
     http::{HeaderMap, StatusCode, header},
     response::{Html, IntoResponse, Response},
 };
@@ -154,7 +154,10 @@ impl Seats {
             .map_err(|_| PlayError::Full(self.settings.max_seats))?;
         let opened = seat::open(&self.settings, request)
             .await
-            .map_err(|error| PlayError::Open(error.to_string()))?;
+            .map_err(|error| match error {
+                seat::OpenError::Invalid(why) => PlayError::BadRequest(why),
+                other => PlayError::Open(other.to_string()),
+            })?;
         let id = random_hex();
         let secret = random_hex();
         let (commands, receiver) = mpsc::channel(4);
@@ -504,13 +507,28 @@ pub async fn open(
         .into_response())
 }
 
+/// The query of `GET /api/play/{id}`.
+#[derive(Debug, Deserialize)]
+pub struct ViewQuery {
+    /// The version the page shows: if the seat has not changed since, the
+    /// answer is `{"version": N, "unchanged": true}` without the rest.
+    pub since: Option<u64>,
+}
+
 /// `GET /api/play/{id}`: the seat's view, for the browser that holds it.
 pub async fn view(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    Query(query): Query<ViewQuery>,
     headers: HeaderMap,
-) -> Result<Json<SeatView>, PlayError> {
-    seats(&app)?.view(&id, &headers).map(Json)
+) -> Result<Response, PlayError> {
+    let handle = seats(&app)?.holder(&id, &headers)?;
+    let view = handle.view.borrow();
+    if query.since == Some(view.version) {
+        let unchanged = serde_json::json!({ "version": view.version, "unchanged": true });
+        return Ok(Json(unchanged).into_response());
+    }
+    Ok(Json(&*view).into_response())
 }
 
 /// The body of `POST /api/play/{id}/move`.

@@ -137,6 +137,8 @@ pub struct SeatView {
     pub result: Option<serde_json::Value>,
     /// The last thing that went wrong, in English.
     pub message: Option<String>,
+    /// Grows with every change, so that a page asks only for news.
+    pub version: u64,
 }
 
 /// A request of the page to the seat's task.
@@ -327,6 +329,7 @@ async fn prepare_and_join(
         server: addr.to_string(),
         result: None,
         message: None,
+        version: 0,
     };
     Ok(Opened {
         connection,
@@ -464,7 +467,7 @@ impl SeatTask {
                     let turn = game.turn();
                     self.game = Some(game);
                     self.moves.clear();
-                    self.view.send_modify(|view| {
+                    self.publish(|view| {
                         view.phase = Phase::Playing;
                         view.board = board;
                         view.players = players;
@@ -473,7 +476,7 @@ impl SeatTask {
                         view.choices.clear();
                     });
                 }
-                Err(error) => self.view.send_modify(|view| {
+                Err(error) => self.publish(|view| {
                     view.message = Some(format!(
                         "the server sent a state this page cannot read: {error}"
                     ));
@@ -486,13 +489,13 @@ impl SeatTask {
                 let (moves, choices): (Vec<AnyMove>, Vec<Choice>) =
                     board::choices(game).into_iter().unzip();
                 self.moves = moves;
-                self.view.send_modify(|view| {
+                self.publish(|view| {
                     view.request += 1;
                     view.your_turn = true;
                     view.choices = choices;
                 });
             }
-            RoomData::Error { message, .. } => self.view.send_modify(|view| {
+            RoomData::Error { message, .. } => self.publish(|view| {
                 view.message = Some(format!(
                     "The server refused the move: {}",
                     english(&message)
@@ -500,7 +503,7 @@ impl SeatTask {
             }),
             RoomData::Result(game_result) => {
                 let result = result(&game_result, &self.names);
-                self.view.send_modify(|view| {
+                self.publish(|view| {
                     view.result = Some(result);
                     view.your_turn = false;
                     view.choices.clear();
@@ -534,7 +537,7 @@ impl SeatTask {
         match sent {
             Ok(Ok(())) => {
                 self.moves.clear();
-                self.view.send_modify(|view| {
+                self.publish(|view| {
                     view.your_turn = false;
                     view.choices.clear();
                     view.message = None;
@@ -560,7 +563,7 @@ impl SeatTask {
         if let Some(connection) = self.connection.take() {
             let _ = tokio::time::timeout(SEND_LIMIT, connection.close()).await;
         }
-        self.view.send_modify(|view| {
+        self.publish(|view| {
             view.phase = Phase::Left;
             view.your_turn = false;
             view.choices.clear();
@@ -568,10 +571,22 @@ impl SeatTask {
         });
     }
 
+    /// Changes the view and tells the page by a new version.
+    fn publish(&self, change: impl FnOnce(&mut SeatView)) {
+        self.view.send_modify(|view| {
+            change(view);
+            view.version += 1;
+        });
+    }
+
     /// The game has ended for the seat.
     fn end(&mut self, why: Option<String>) {
+        if let Some(why) = &why {
+            let room = self.view.borrow().room_id.clone();
+            warn!(seat_id = %self.id, %room, "a person's seat ended: {why}");
+        }
         self.connection = None;
-        self.view.send_modify(|view| {
+        self.publish(|view| {
             view.phase = Phase::Over;
             view.your_turn = false;
             view.choices.clear();

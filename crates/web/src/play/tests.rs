@@ -193,17 +193,17 @@ async fn a_request_that_does_not_fit_its_game_is_refused_before_a_room() {
     wrong_seat.seat = 2;
     assert!(matches!(
         seats.open(&wrong_seat).await,
-        Err(PlayError::Open(_))
+        Err(PlayError::BadRequest(_))
     ));
     let too_few = request(GameType::BlokusClassic, vec![Other::Bot(BotKind::Random)]);
     assert!(matches!(
         seats.open(&too_few).await,
-        Err(PlayError::Open(_))
+        Err(PlayError::BadRequest(_))
     ));
     // Only blokus_bcl has an `illegal` bot.
     let no_bot = request(GameType::Blokus2027, vec![Other::Bot(BotKind::Illegal)]);
     assert!(
-        matches!(seats.open(&no_bot).await, Err(PlayError::Open(ref why)) if why.contains("no illegal bot"))
+        matches!(seats.open(&no_bot).await, Err(PlayError::BadRequest(ref why)) if why.contains("no illegal bot"))
     );
     assert_eq!(ServerStats::get(&server.stats().connections_served), 0);
     assert_eq!(seats.running(), 0);
@@ -435,4 +435,54 @@ async fn without_a_passphrase_the_game_port_takes_only_the_web_secret() {
     web.authenticate(SECRET).await.expect("sent");
     let prepared = web.prepare(prepare()).await.expect("prepared");
     assert_eq!(prepared.reservations.len(), 2);
+}
+
+#[tokio::test]
+async fn a_page_that_shows_the_newest_version_gets_no_view_again() {
+    let server = game_server().await;
+    let loopback = std::net::IpAddr::from([127, 0, 0, 1]);
+    let mut open = router(&server, Access::new(loopback, HttpPublic::Auto, None));
+    // A seat waiting for a client of the person's own: nothing changes.
+    let waiting = br#"{"game": "swc_2027_blokus", "seat": 1, "others": ["code"]}"#.to_vec();
+    let request = Request::post("/api/play")
+        .body(Body::from(waiting))
+        .expect("a request");
+    let response = open.call(request).await.expect("infallible");
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let cookie = response.headers()[header::SET_COOKIE]
+        .to_str()
+        .expect("text");
+    let pair = cookie.split(';').next().expect("name=value").to_owned();
+    let id = pair
+        .strip_prefix(SEAT_COOKIE_PREFIX)
+        .and_then(|rest| rest.split_once('='))
+        .expect("the seat's id")
+        .0
+        .to_owned();
+    let mut get = |path: String| {
+        let request = Request::get(path)
+            .header(header::COOKIE, pair.clone())
+            .body(Body::empty())
+            .expect("a request");
+        let future = open.call(request);
+        async move {
+            let response = future.await.expect("infallible");
+            assert_eq!(response.status(), StatusCode::OK);
+            let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+                .await
+                .expect("a body");
+            serde_json::from_slice::<serde_json::Value>(&bytes).expect("JSON")
+        }
+    };
+    let full = get(format!("/api/play/{id}")).await;
+    assert_eq!(full["phase"], "waiting");
+    assert_eq!(full["codes"][0]["seat"], 0);
+    let version = full["version"].as_u64().expect("a version");
+    let same = get(format!("/api/play/{id}?since={version}")).await;
+    assert_eq!(
+        same,
+        serde_json::json!({ "version": version, "unchanged": true })
+    );
+    let older = get(format!("/api/play/{id}?since={}", version + 1)).await;
+    assert_eq!(older["phase"], "waiting");
 }
