@@ -251,7 +251,7 @@
         } else if (targets().length === 0) {
           say(`The ${state.piece} fits nowhere in this orientation: rotate it (R) or flip it (F).`);
         } else {
-          say(`The ${state.piece} does not fit there in this orientation: it must touch a corner of your colour, no side of it, and cover only free fields. The marked fields show where it fits.`);
+          say(`The ${state.piece} does not fit there in this orientation. The dots mark where it fits (the field under the mouse); R rotates it, F flips it.`);
         }
         return;
       }
