@@ -95,25 +95,25 @@ fn swc_board<V: SwcVariant>(game: &SwcBlokus<V>) -> Board {
     )
 }
 
-impl GamePlay for entry::Blokus2021 {
-    fn board(game: &Self::Game) -> Board {
-        swc_board(game)
-    }
+/// `GamePlay` for the 20×20 games (the seasons and classic Blokus): the
+/// board drawn by `$board`, the moves all alike.
+macro_rules! four_color_play {
+    ($board:ident: $($entry:ident),+) => {
+        $(
+            impl GamePlay for entry::$entry {
+                fn board(game: &Self::Game) -> Board {
+                    $board(game)
+                }
 
-    fn choice(_game: &Self::Game, mv: &Move) -> Choice {
-        four_color_choice(mv)
-    }
+                fn choice(_game: &Self::Game, mv: &Move) -> Choice {
+                    four_color_choice(mv)
+                }
+            }
+        )+
+    };
 }
 
-impl GamePlay for entry::Blokus2027 {
-    fn board(game: &Self::Game) -> Board {
-        swc_board(game)
-    }
-
-    fn choice(_game: &Self::Game, mv: &Move) -> Choice {
-        four_color_choice(mv)
-    }
-}
+four_color_play!(swc_board: Blokus2021, Blokus2027);
 
 /// The board of a classic game.
 fn classic_board(game: &Classic) -> Board {
@@ -138,35 +138,7 @@ fn classic_board(game: &Classic) -> Board {
     )
 }
 
-impl GamePlay for entry::BlokusClassic {
-    fn board(game: &Self::Game) -> Board {
-        classic_board(game)
-    }
-
-    fn choice(_game: &Self::Game, mv: &Move) -> Choice {
-        four_color_choice(mv)
-    }
-}
-
-impl GamePlay for entry::BlokusClassic3 {
-    fn board(game: &Self::Game) -> Board {
-        classic_board(game)
-    }
-
-    fn choice(_game: &Self::Game, mv: &Move) -> Choice {
-        four_color_choice(mv)
-    }
-}
-
-impl GamePlay for entry::BlokusClassic2 {
-    fn board(game: &Self::Game) -> Board {
-        classic_board(game)
-    }
-
-    fn choice(_game: &Self::Game, mv: &Move) -> Choice {
-        four_color_choice(mv)
-    }
-}
+four_color_play!(classic_board: BlokusClassic, BlokusClassic3, BlokusClassic2);
 
 /// The page's colour of a BCL player.
 fn bcl_fill(team: Team) -> &'static str {

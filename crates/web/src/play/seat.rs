@@ -448,8 +448,7 @@ impl SeatTask {
         let data = match message {
             ServerMessage::Room { data, .. } => data,
             ServerMessage::ErrorPacket { message, .. } => {
-                self.view
-                    .send_modify(|view| view.message = Some(english(&message)));
+                self.publish(|view| view.message = Some(english(&message)));
                 return;
             }
             ServerMessage::Left { .. } => {

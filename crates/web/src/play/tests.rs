@@ -82,6 +82,16 @@ async fn until(
     );
 }
 
+/// Waits until no seat's task runs (their games ended).
+async fn until_no_seat_runs(seats: &Seats) {
+    for _ in 0..500 {
+        if seats.running() == 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 #[tokio::test]
 async fn only_the_secret_holder_reads_and_moves_and_stale_moves_are_not_sent() {
     let server = game_server().await;
@@ -175,12 +185,7 @@ async fn the_seat_cap_holds_until_a_seat_ends() {
     assert_eq!(seats.running(), 1);
     assert!(matches!(seats.open(&one).await, Err(PlayError::Full(1))));
     seats.leave(&id, &cookie(&id, &secret)).await.expect("left");
-    for _ in 0..500 {
-        if seats.running() == 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    until_no_seat_runs(&seats).await;
     assert_eq!(seats.running(), 0);
     seats.open(&one).await.expect("a seat again");
 }
@@ -234,12 +239,7 @@ async fn a_seat_whose_page_is_silent_leaves_its_game() {
     );
     tokio::time::sleep(Duration::from_secs(2)).await;
     tokio::time::resume();
-    for _ in 0..500 {
-        if seats.running() == 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    until_no_seat_runs(&seats).await;
     let view = seats.view(&id, &holder).expect("still readable");
     assert_eq!(view.phase, Phase::Left, "{:?}", view.message);
     assert!(
@@ -378,12 +378,7 @@ async fn a_person_plays_every_game_of_the_catalogue_to_its_end() {
         }
         assert!(moves > 0, "{game}: the person never moved");
         // The seat's task has ended: its place in the cap is free.
-        for _ in 0..500 {
-            if seats.running() == 0 {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        until_no_seat_runs(&seats).await;
         assert_eq!(seats.running(), 0, "{game}");
     }
 }
