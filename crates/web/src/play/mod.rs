@@ -455,8 +455,23 @@ impl OpenBody {
 }
 
 /// Parses a JSON body of at most [`MAX_BODY_BYTES`] (the router caps the
-/// body; this names what is wrong in English).
-fn parse<T: serde::de::DeserializeOwned>(body: &axum::body::Bytes) -> Result<T, PlayError> {
+/// body; this names what is wrong in English). The body must say it is
+/// JSON: another site's page cannot send that without the browser asking
+/// first (CORS), which this server never allows, so it cannot open seats
+/// in a visitor's name.
+fn parse<T: serde::de::DeserializeOwned>(
+    headers: &HeaderMap,
+    body: &axum::body::Bytes,
+) -> Result<T, PlayError> {
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.trim_start().starts_with("application/json"));
+    if !json {
+        return Err(PlayError::BadRequest(
+            "the request must be JSON (content-type: application/json)".to_owned(),
+        ));
+    }
     if body.len() > MAX_BODY_BYTES {
         return Err(PlayError::BadRequest(format!(
             "the request is larger than {MAX_BODY_BYTES} bytes"
@@ -491,7 +506,7 @@ pub async fn open(
         }
         .into_response());
     }
-    let request = parse::<OpenBody>(&body)
+    let request = parse::<OpenBody>(&headers, &body)
         .and_then(|body| body.request())
         .map_err(IntoResponse::into_response)?;
     let (id, secret) = seats
@@ -549,7 +564,7 @@ pub async fn play(
     body: axum::body::Bytes,
 ) -> Result<StatusCode, PlayError> {
     let seats = seats(&app)?;
-    let body: MoveBody = parse(&body)?;
+    let body: MoveBody = parse(&headers, &body)?;
     seats.play(&id, &headers, body.request, body.choice).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -320,8 +320,16 @@ async fn bodies_are_capped_and_opening_needs_what_watching_needs() {
     let (status, body) = post(&mut closed, "/api/play", fits.clone()).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
     assert_eq!(ServerStats::get(&server.stats().connections_served), 0);
-    // Open pages: a seat, its cookie set.
+    // Open pages: not without saying it is JSON (what another site's page
+    // could send), then a seat, its cookie set.
+    let plain = Request::post("/api/play")
+        .header(header::CONTENT_TYPE, "text/plain")
+        .body(Body::from(fits.clone()))
+        .expect("a request");
+    let response = open.call(plain).await.expect("infallible");
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
     let request = Request::post("/api/play")
+        .header(header::CONTENT_TYPE, "application/json")
         .body(Body::from(fits))
         .expect("a request");
     let response = open.call(request).await.expect("infallible");
@@ -440,6 +448,7 @@ async fn a_page_that_shows_the_newest_version_gets_no_view_again() {
     // A seat waiting for a client of the person's own: nothing changes.
     let waiting = br#"{"game": "swc_2027_blokus", "seat": 1, "others": ["code"]}"#.to_vec();
     let request = Request::post("/api/play")
+        .header(header::CONTENT_TYPE, "application/json")
         .body(Body::from(waiting))
         .expect("a request");
     let response = open.call(request).await.expect("infallible");
