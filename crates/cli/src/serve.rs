@@ -412,6 +412,12 @@ fn start_web(
             max_seats: config.http_play_seats,
             idle_limit: config.http_play_idle,
             bot_think: spielleiter_web::play::seat::BOT_THINK,
+            // What a person who asks to be timed is told.
+            move_limits: if config.timeouts {
+                config.move_limits.clone()
+            } else {
+                std::collections::BTreeMap::new()
+            },
         });
     if play.is_some() {
         info!(

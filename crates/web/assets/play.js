@@ -156,6 +156,8 @@
       sending: false,
       // The fields that changed with the last state (the others' moves).
       changed: new Set(),
+      // When this page saw the open move request (for a timed person).
+      askedAt: 0,
     };
 
     const cellNode = (x, y) => $("grid").querySelector(`[data-x="${x}"][data-y="${y}"]`);
@@ -459,7 +461,7 @@
       document.body.dataset.phase = view.phase;
       document.body.dataset.yourTurn = view.your_turn ? "true" : "false";
       document.body.dataset.request = String(view.request);
-      $("key").textContent = `${view.board.key || ""}${view.timed ? " · your moves are timed" : " · your moves are untimed"}`;
+      $("key").textContent = `${view.board.key || ""}${view.soft_ms ? ` · your moves are timed (${view.soft_ms / 1000} s)` : " · your moves are untimed"}`;
       const body = $("players").querySelector("tbody");
       body.replaceChildren(...view.players.map((p, seat) => el("tr", {},
         el("td", { class: p.to_move && view.phase === "playing" ? "to-move" : null }, `${p.name}${seat === view.seat ? " (you)" : ""}`),
@@ -537,7 +539,10 @@
           }
           state.view = view;
           state.shown = shown;
-          if (newRequest) state.from = null;
+          if (newRequest) {
+            state.from = null;
+            state.askedAt = Date.now();
+          }
           render();
         }
         if (view.phase === "over" || view.phase === "left") return;
@@ -547,6 +552,21 @@
       }
       timer = setTimeout(poll, POLL_MS);
     }
+
+    // A timed person's clock, counted from when the page saw the request
+    // (a little after the server asked).
+    setInterval(() => {
+      const view = state.view;
+      const clock = $("clock");
+      const running = view && view.soft_ms && view.your_turn && view.phase === "playing";
+      clock.hidden = !running;
+      if (!running) return;
+      const elapsed = (Date.now() - state.askedAt) / 1000;
+      const soft = view.soft_ms / 1000;
+      const hard = view.hard_ms / 1000;
+      clock.textContent = `${elapsed.toFixed(1)} s of ${soft} s (a move after ${soft} s loses, as does none by ${hard} s)`;
+      clock.className = elapsed > soft * 0.75 ? "clock late" : "clock";
+    }, 200);
 
     const grid = $("grid");
     grid.addEventListener("click", (event) => {

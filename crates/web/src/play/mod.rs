@@ -46,6 +46,7 @@ use axum::{
 use serde::Deserialize;
 use spielleiter_bots::BotKind;
 use spielleiter_rules::GameType;
+use spielleiter_server::clock::TimeLimits;
 use tokio::{
     sync::{Semaphore, mpsc, oneshot, watch},
     time::Instant,
@@ -81,6 +82,9 @@ pub struct PlaySettings {
     /// How long the built-in bots wait before they answer, so that a
     /// person sees their moves one by one ([`seat::BOT_THINK`] for people).
     pub bot_think: Duration,
+    /// The game server's move limits per game (empty when it times
+    /// nobody): what a person whose moves are timed is told.
+    pub move_limits: std::collections::BTreeMap<GameType, TimeLimits>,
 }
 
 impl std::fmt::Debug for PlaySettings {

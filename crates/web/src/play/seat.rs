@@ -113,6 +113,11 @@ pub struct SeatView {
     pub seat: usize,
     /// Whether the person's moves are timed.
     pub timed: bool,
+    /// For timed moves: a move later than this many milliseconds after its
+    /// request loses.
+    pub soft_ms: Option<u64>,
+    /// For timed moves: no move by this many milliseconds loses.
+    pub hard_ms: Option<u64>,
     /// Where the seat is.
     pub phase: Phase,
     /// The turn counter of the last state.
@@ -312,12 +317,18 @@ async fn prepare_and_join(
         })
         .collect();
     let game = AnyGame::new(request.game, &mut rand::rng());
+    let limits = settings
+        .move_limits
+        .get(&request.game)
+        .filter(|_| request.timed);
     let view = SeatView {
         game: request.game.id(),
         title: request.game.title(),
         room_id,
         seat: request.seat,
         timed: request.timed,
+        soft_ms: limits.map(|l| millis(l.soft)),
+        hard_ms: limits.map(|l| millis(l.hard)),
         phase: Phase::Waiting,
         turn: 0,
         players: players(&game, &names),
@@ -336,6 +347,10 @@ async fn prepare_and_join(
         view,
         names,
     })
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Plays a built-in bot's seat until its game ends.

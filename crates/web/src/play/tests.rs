@@ -37,6 +37,7 @@ fn settings(server: &EmbeddedServer, max_seats: usize, idle_limit: Duration) -> 
         max_seats,
         idle_limit,
         bot_think: Duration::ZERO,
+        move_limits: std::collections::BTreeMap::new(),
     }
 }
 
@@ -489,4 +490,27 @@ async fn a_page_that_shows_the_newest_version_gets_no_view_again() {
     );
     let older = get(format!("/api/play/{id}?since={}", version + 1)).await;
     assert_eq!(older["phase"], "waiting");
+}
+
+#[tokio::test]
+async fn a_person_who_asks_to_be_timed_is_told_the_limits() {
+    let server = game_server().await;
+    let mut play = settings(&server, 2, Duration::from_secs(600));
+    let limits = spielleiter_server::clock::TimeLimits {
+        soft: Duration::from_secs(2),
+        hard: Duration::from_secs(10),
+    };
+    play.move_limits.insert(GameType::Blokus2027, limits);
+    let seats = Seats::new(play);
+    let mut timed = request(GameType::Blokus2027, vec![Other::Code]);
+    timed.timed = true;
+    let (id, secret) = seats.open(&timed).await.expect("a seat");
+    let view = seats.view(&id, &cookie(&id, &secret)).expect("its holder");
+    assert_eq!((view.soft_ms, view.hard_ms), (Some(2000), Some(10_000)));
+    let (id, secret) = seats
+        .open(&request(GameType::Blokus2027, vec![Other::Code]))
+        .await
+        .expect("a seat");
+    let view = seats.view(&id, &cookie(&id, &secret)).expect("its holder");
+    assert_eq!((view.timed, view.soft_ms), (false, None));
 }
