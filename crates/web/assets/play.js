@@ -461,6 +461,8 @@
       document.body.dataset.phase = view.phase;
       document.body.dataset.yourTurn = view.your_turn ? "true" : "false";
       document.body.dataset.request = String(view.request);
+      // Before the first state there is no board to draw or explain.
+      document.querySelector(".play-board").hidden = view.board.width === 0;
       $("key").textContent = `${view.board.key || ""}${view.soft_ms ? ` · your moves are timed (${view.soft_ms / 1000} s)` : " · your moves are untimed"}`;
       const body = $("players").querySelector("tbody");
       body.replaceChildren(...view.players.map((p, seat) => el("tr", {},
