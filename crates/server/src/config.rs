@@ -892,8 +892,8 @@ impl Config {
                 "must be longer than admin.backoff_max_ms",
             );
         }
-        // A page asks every second or two; less than a minute would end a
-        // person's game on a slow network.
+        // An open page asks several times a second; less than a minute
+        // would end a person's game over a short network outage.
         if self.http_play_idle < Duration::from_secs(60) {
             return invalid("http.play_idle_secs", "must be at least 60");
         }
