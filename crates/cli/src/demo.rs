@@ -82,6 +82,7 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
     let prepared = admin
         .prepare(Prepare {
             seed: None,
+            wire_log: false,
             game_type: Some(args.game.id().to_owned()),
             pause: false,
             slots: names

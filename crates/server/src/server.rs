@@ -136,6 +136,7 @@ pub async fn run_shared(
         true => Some(ReplayStore::start(ReplaySettings {
             dir: config.replay_dir.clone(),
             gzip: config.replay_gzip,
+            wire_log_bytes: config.wire_log_bytes,
         })?),
         false => None,
     };
@@ -276,6 +277,7 @@ fn lobby_settings(
             .collect(),
         default_game: config.default_game,
         reservation_expiry: config.reservation_expiry,
+        wire_log: config.wire_log,
         replay,
         seed,
         stats,
