@@ -293,8 +293,9 @@ impl Connection {
                             // The seat's log begins with the request that
                             // took it, then what was read after it.
                             if let Some(tap) = &self.wire {
-                                tap.received(frame.as_bytes());
-                                tap.received(&buffer);
+                                let mut first = frame.as_bytes().to_vec();
+                                first.extend_from_slice(&buffer);
+                                tap.received_before(&first, read_at.elapsed());
                             }
                         }
                         if let Flow::Stop(ended) = flow {

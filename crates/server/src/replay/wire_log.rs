@@ -32,7 +32,7 @@ use std::{
         atomic::{AtomicUsize, Ordering},
         mpsc,
     },
-    time::SystemTime,
+    time::{Duration, SystemTime},
 };
 
 use bytes::Bytes;
@@ -183,19 +183,36 @@ impl WireLog {
 impl SeatTap {
     /// Bytes the connection read from the client, just now.
     pub fn received(&self, bytes: &[u8]) {
-        self.offer(EntryKind::Received, bytes.len(), |kept| {
+        self.received_before(bytes, Duration::ZERO);
+    }
+
+    /// Bytes the connection read from the client `ago` (the request that
+    /// took the seat, logged once the seat is known).
+    pub fn received_before(&self, bytes: &[u8], ago: Duration) {
+        let at = SystemTime::now()
+            .checked_sub(ago)
+            .unwrap_or(SystemTime::UNIX_EPOCH);
+        self.offer(EntryKind::Received, at, bytes.len(), |kept| {
             Bytes::copy_from_slice(&bytes[..kept])
         });
     }
 
     /// A packet's bytes, just handed whole to the client's socket.
     pub fn written(&self, bytes: &Bytes) {
-        self.offer(EntryKind::Written, bytes.len(), |kept| bytes.slice(..kept));
+        self.offer(EntryKind::Written, SystemTime::now(), bytes.len(), |kept| {
+            bytes.slice(..kept)
+        });
     }
 
     /// Sends the part of `len` bytes the cap leaves (taken by `take`) and,
     /// for the first byte past the cap, the cut marker.
-    fn offer(&self, kind: EntryKind, len: usize, take: impl FnOnce(usize) -> Bytes) {
+    fn offer(
+        &self,
+        kind: EntryKind,
+        at: SystemTime,
+        len: usize,
+        take: impl FnOnce(usize) -> Bytes,
+    ) {
         if len == 0 {
             return;
         }
@@ -208,7 +225,6 @@ impl SeatTap {
             return;
         }
         let kept = len.min(life.cap - before);
-        let at = SystemTime::now();
         if kept > 0 {
             let in_flight = counters.in_flight.fetch_add(kept, Ordering::AcqRel);
             if in_flight + kept > life.in_flight_limit {
@@ -258,8 +274,11 @@ struct LogFile {
     seats: Arc<[SeatCounters]>,
     cap: usize,
     names: Vec<String>,
-    /// What arrived before the game started (and named its players).
-    early: Vec<Entry>,
+    /// Entries not yet formatted: until the game starts (and names its
+    /// players), else until the end of the round, which puts them in the
+    /// order of their times (a seat's request is logged after the seat
+    /// answered it).
+    pending: Vec<Entry>,
     /// Text not yet written.
     text: Vec<u8>,
     state: FileState,
@@ -307,7 +326,7 @@ impl WireFiles {
                         seats,
                         cap,
                         names: Vec::new(),
-                        early: Vec::new(),
+                        pending: Vec::new(),
                         text: Vec::new(),
                         state: FileState::Waiting,
                     },
@@ -322,9 +341,6 @@ impl WireFiles {
                     Some(Ok(partial)) => match create_partial(&partial.path) {
                         Ok((file, path)) => {
                             log.text = header(log.cap, &log.names);
-                            for entry in std::mem::take(&mut log.early) {
-                                format_entry(&mut log.text, &entry, &log.names);
-                            }
                             FileState::Writing {
                                 file,
                                 path,
@@ -349,12 +365,8 @@ impl WireFiles {
                         .in_flight
                         .fetch_sub(entry.bytes.len(), Ordering::AcqRel);
                 }
-                match log.state {
-                    FileState::Waiting => log.early.push(entry),
-                    FileState::Writing { .. } => {
-                        format_entry(&mut log.text, &entry, &log.names);
-                    }
-                    FileState::Lost => {}
+                if !matches!(log.state, FileState::Lost) {
+                    log.pending.push(entry);
                 }
             }
             WireJob::Close { id } => self.closing.push(id),
@@ -452,12 +464,20 @@ impl WireFiles {
     }
 }
 
-/// Appends the pending text to the log's file; on failure (a full disk)
-/// the log is given up.
+/// Formats the pending entries in the order of their times and appends
+/// the text to the log's file; on failure (a full disk) the log is given
+/// up.
 fn write_text(log: &mut LogFile) {
     let FileState::Writing { file, path, .. } = &mut log.state else {
+        if matches!(log.state, FileState::Lost) {
+            log.pending = Vec::new();
+        }
         return;
     };
+    log.pending.sort_by_key(|entry| entry.at);
+    for entry in log.pending.drain(..) {
+        format_entry(&mut log.text, &entry, &log.names);
+    }
     if log.text.is_empty() {
         return;
     }
