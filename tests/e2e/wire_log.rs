@@ -3,18 +3,24 @@
 //! log with a marker; without `--wire-log` nothing is kept.
 
 use std::{
+    io::Read,
+    net::{IpAddr, Ipv4Addr, SocketAddr},
     path::{Path, PathBuf},
     time::{Duration, SystemTime},
 };
 
 use spielleiter_e2e::{
-    PATIENCE, TestClient, TestServer, first_legal_move, joined_pair, play_out, slot, until_result,
-    wait_for_replay_of,
+    PATIENCE, TestClient, TestServer, first_legal_move, http, joined_pair, play_out, slot,
+    until_result, wait_for_replay_of,
 };
 use spielleiter_protocol::{
     ClientMessage, GameState, GameType, Prepare, RoomData, ServerMessage, result::ScoreCause,
 };
-use spielleiter_server::replay::{archive, names};
+use spielleiter_server::{
+    config::HttpPublic,
+    replay::{archive, names},
+};
+use spielleiter_web::{Access, EmbeddedWeb, WebLimits, WebSettings};
 
 /// The finished replay of `room` and, once every seat's connection has
 /// ended, its wire log's path (`None` if none appears in time).
@@ -228,4 +234,100 @@ async fn without_wire_log_no_file_is_kept() {
     assert_eq!(files.len(), 1, "only the replay: {files:?}");
     assert!(files[0].ends_with(".xml"), "{files:?}");
     std::fs::remove_dir_all(dir).ok();
+}
+
+/// The web side of `server` on all interfaces with `public`'s rule, and
+/// the loopback address to ask it on.
+async fn web(server: &TestServer, public: HttpPublic) -> (EmbeddedWeb, SocketAddr) {
+    let all = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
+    let web = EmbeddedWeb::start(
+        SocketAddr::new(all, 0),
+        std::sync::Arc::clone(&server.stats),
+        WebSettings {
+            access: Access::new(all, public, Some("secret".to_owned())),
+            replay_dir: Some(server.replay_dir.clone()),
+            limits: WebLimits::default(),
+            auth: std::sync::Arc::clone(&server.auth),
+        },
+    )
+    .await
+    .unwrap();
+    let addr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), web.addr().port());
+    (web, addr)
+}
+
+#[tokio::test]
+async fn the_replay_page_serves_the_wire_log_to_whoever_may_watch_running_games() {
+    for gzip in [false, true] {
+        let server = TestServer::start(|config| {
+            config.wire_log = true;
+            config.replay_gzip = gzip;
+        })
+        .await;
+        let (one, two, room) = joined_pair(&server).await;
+        tokio::join!(
+            play_out(one, room.clone(), Duration::ZERO),
+            play_out(two, room.clone(), Duration::ZERO)
+        );
+        let (replay, wire) = replay_and_wire_log(&server.replay_dir, &room).await;
+        let mut stored = String::new();
+        archive::open_path(&wire.expect("a wire log"))
+            .unwrap()
+            .read_to_string(&mut stored)
+            .unwrap();
+        let name = replay.file_name().unwrap().to_str().unwrap().to_owned();
+        let path = format!("/api/replays/{name}/wire");
+        let (_login_web, login_only) = web(&server, HttpPublic::LoginOnly).await;
+        let (_open_web, open) = web(&server, HttpPublic::Everyone).await;
+
+        // Where running games need the login, so does the wire log; the
+        // replay itself is shown to everyone.
+        assert_eq!(http::get(login_only, &path).await.status, 401);
+        assert_eq!(
+            http::get_with(login_only, &path, &[("authorization", "Bearer wrong")])
+                .await
+                .status,
+            401
+        );
+        assert_eq!(
+            http::get(login_only, &format!("/api/replays/{name}"))
+                .await
+                .status,
+            200
+        );
+        for (addr, headers) in [
+            (login_only, &[("authorization", "Bearer secret")][..]),
+            (open, &[][..]),
+        ] {
+            let answer = http::get_with(addr, &path, headers).await;
+            assert_eq!(answer.status, 200, "{}", answer.text());
+            assert!(answer.content_type.starts_with("text/plain"));
+            let body = if gzip {
+                assert_eq!(answer.header("content-encoding"), Some("gzip"));
+                let mut text = String::new();
+                flate2::read::GzDecoder::new(&answer.body[..])
+                    .read_to_string(&mut text)
+                    .unwrap();
+                text
+            } else {
+                answer.text()
+            };
+            assert_eq!(body, stored);
+        }
+        // Nothing but a replay's wire log, and nothing outside the directory.
+        for bad in [
+            format!("/api/replays/{}/wire", name.replace(".xml", ".wire.txt")),
+            "/api/replays/..%2Fetc%2Fpasswd/wire".to_owned(),
+            "/api/replays/replay_x_none.xml/wire".to_owned(),
+        ] {
+            assert_eq!(http::get(open, &bad).await.status, 404, "{bad}");
+        }
+        // The replay page loads the script that shows it.
+        let page = http::get(open, &format!("/replays/{name}")).await.text();
+        assert!(page.contains("/assets/wire.js"), "{page}");
+        let script = http::get(open, "/assets/wire.js").await;
+        assert_eq!(script.status, 200);
+        assert!(script.text().contains("/wire"));
+        server.shutdown().await;
+    }
 }

@@ -22,6 +22,7 @@
 //! | `/login` | the administrator's login (see [`access`]) |
 //! | `/api/rooms`, `/api/rooms/{id}`, `/api/rooms/{id}/events`, `/api/rooms/{id}/board.svg` | the rooms' JSON, event stream and board |
 //! | `/api/replays`, `/api/replays/{name}` | the replays' JSON |
+//! | `/api/replays/{name}/wire` | a replay's wire log as text, to whoever may watch running games ([`wire_log`]) |
 //! | `/api/season`, `/api/season/games`, `/api/season/games/{n}/replay` | the season's standings and progress, its games a page at a time, a stored replay |
 //! | `/api/games` | the hosted games' ids and titles ([`games`]) |
 //! | `/metrics` | Prometheus text ([`metrics`]) |
@@ -45,6 +46,7 @@ pub mod metrics;
 mod pages;
 pub mod season;
 pub mod views;
+pub mod wire_log;
 
 use std::{net::SocketAddr, path::PathBuf, sync::Arc};
 
@@ -168,6 +170,7 @@ pub fn router_with_season(
         .route("/api/rooms/{id}/board.svg", get(live::board))
         .route("/api/replays", get(archive::list))
         .route("/api/replays/{name}", get(archive::replay))
+        .route("/api/replays/{name}/wire", get(wire_log::wire_log))
         .route("/season", get(pages::season))
         .route("/season/games/{number}", get(pages::replay))
         .route("/api/season", get(season::overview))
