@@ -331,3 +331,25 @@ async fn the_replay_page_serves_the_wire_log_to_whoever_may_watch_running_games(
         server.shutdown().await;
     }
 }
+
+#[tokio::test]
+async fn a_server_that_stops_leaves_every_wire_log_finished() {
+    let server = TestServer::start(|config| config.wire_log = true).await;
+    let (one, two, room) = joined_pair(&server).await;
+    tokio::join!(
+        play_out(one, room.clone(), Duration::ZERO),
+        play_out(two, room, Duration::ZERO)
+    );
+    // At once: the seats' connections may still be closing.
+    let dir = server.shutdown_keeping_replays().await;
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 2, "{files:?}");
+    assert!(files[0].ends_with(".wire.txt"), "{files:?}");
+    assert!(files[1].ends_with(".xml"), "{files:?}");
+    std::fs::remove_dir_all(dir).ok();
+}

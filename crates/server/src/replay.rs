@@ -89,6 +89,9 @@ enum Job {
     },
     /// About a wire log ([`wire_log`]).
     Wire(WireJob),
+    /// Answered once everything sent before it is on disk (the wire logs
+    /// their connections have let go of included).
+    Flush(oneshot::Sender<()>),
 }
 
 /// Why a game's replay was not written.
@@ -207,6 +210,17 @@ impl ReplayStore {
         })
     }
 
+    /// Waits until everything handed to the replay thread so far is
+    /// written: a server shutting down calls it once its connections are
+    /// closed, so that their games' wire logs get their final names before
+    /// the process ends.
+    pub async fn flush(&self) {
+        let (done, written) = oneshot::channel();
+        if self.jobs.send(Job::Flush(done)).is_ok() {
+            let _ = written.await;
+        }
+    }
+
     /// A recorder for a new game, named after the game type, the local time,
     /// the players' display names and the room.
     pub fn open(&self, game_type: &str, room: &str, names: &[&str]) -> ReplayRecorder {
@@ -294,6 +308,7 @@ impl Writer {
     /// at once and each file gets one write per round.
     fn run(mut self, jobs: &mpsc::Receiver<Job>) {
         let mut finishing = Vec::new();
+        let mut flushes = Vec::new();
         while let Ok(first) = jobs.recv() {
             let mut job = Some(first);
             while let Some(current) = job.take() {
@@ -317,6 +332,7 @@ impl Writer {
                     }
                     Job::Finish { id, done } => finishing.push((id, done)),
                     Job::Wire(job) => self.wire.handle(job, &self.open),
+                    Job::Flush(done) => flushes.push(done),
                 }
                 job = jobs.try_recv().ok();
             }
@@ -331,6 +347,9 @@ impl Writer {
                 self.append(id, false);
             }
             self.wire.round();
+            for done in flushes.drain(..) {
+                let _ = done.send(());
+            }
             // Let packets gather: waking for every packet of every game
             // would cost the server more than the writing itself.
             thread::sleep(GATHER);

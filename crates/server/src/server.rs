@@ -140,6 +140,7 @@ pub async fn run_shared(
         })?),
         false => None,
     };
+    let replay_store = replays.clone();
     let lobby = lobby::spawn(
         lobby_settings(&config, seed, Arc::clone(&stats), replays),
         room_shutdown.clone(),
@@ -237,6 +238,15 @@ pub async fn run_shared(
         .is_err()
     {
         warn!("some connections did not close in time");
+    }
+    // The connections' wire logs are closed now; they get their names
+    // before the process may end.
+    if let Some(store) = replay_store
+        && tokio::time::timeout(FINAL_PHASE_LIMIT, store.flush())
+            .await
+            .is_err()
+    {
+        warn!("the replay files were not all written in time");
     }
     let count = |counter| ServerStats::get(counter);
     info!(
