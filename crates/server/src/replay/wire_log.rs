@@ -632,23 +632,46 @@ fn time(at: SystemTime) -> String {
 /// Appends `bytes` as readable text: printable UTF-8 and tabs as they are,
 /// every other byte as `\xNN`, a backslash as `\\`.
 fn escape_into(out: &mut String, bytes: &[u8]) {
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            match c {
-                '\\' => out.push_str("\\\\"),
-                '\t' => out.push('\t'),
-                c if c.is_control() => {
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        // The wire is mostly printable ASCII: copied a run at a time.
+        let plain = rest
+            .iter()
+            .position(|&b| !(b == b'\t' || (0x20..0x7f).contains(&b)) || b == b'\\')
+            .unwrap_or(rest.len());
+        if let Ok(run) = std::str::from_utf8(&rest[..plain]) {
+            out.push_str(run);
+        }
+        rest = &rest[plain..];
+        let Some(&first) = rest.first() else {
+            break;
+        };
+        if first == b'\\' {
+            out.push_str("\\\\");
+            rest = &rest[1..];
+            continue;
+        }
+        // Up to the next plain ASCII byte: other text, or bytes that are none.
+        let other = rest
+            .iter()
+            .position(|&b| b.is_ascii() && (b == b'\t' || (0x20..0x7f).contains(&b)))
+            .unwrap_or(rest.len());
+        for chunk in rest[..other].utf8_chunks() {
+            for c in chunk.valid().chars() {
+                if c.is_control() {
                     let mut buffer = [0; 4];
                     for byte in c.encode_utf8(&mut buffer).bytes() {
                         let _ = write!(out, "\\x{byte:02X}");
                     }
+                } else {
+                    out.push(c);
                 }
-                c => out.push(c),
+            }
+            for byte in chunk.invalid() {
+                let _ = write!(out, "\\x{byte:02X}");
             }
         }
-        for byte in chunk.invalid() {
-            let _ = write!(out, "\\x{byte:02X}");
-        }
+        rest = &rest[other..];
     }
 }
 
@@ -659,8 +682,11 @@ mod tests {
     #[test]
     fn bytes_are_shown_as_text_with_escapes() {
         let mut out = String::new();
-        escape_into(&mut out, b"<a b=\"\xC3\xA4\"/>\r\x00\xFF\\\t");
-        assert_eq!(out, "<a b=\"ä\"/>\\x0D\\x00\\xFF\\\\\t");
+        escape_into(&mut out, b"<a b=\"\xC3\xA4\"/>\r\x00\xFF\\\t\xE2\x82 \xC2\x85x");
+        assert_eq!(
+            out,
+            "<a b=\"ä\"/>\\x0D\\x00\\xFF\\\\\t\\xE2\\x82 \\xC2\\x85x"
+        );
     }
 
     #[test]
