@@ -324,10 +324,10 @@ impl Outbox {
     }
 
     /// Logs every packet written from now on to `tap` (the seat's wire
-    /// log), and hands `tap` to the connection for what it reads
-    /// ([`Outbox::wire_tap`]).
-    pub fn set_wire_tap(&self, tap: SeatTap) {
-        self.shared.line().wire = Some(tap);
+    /// log; `None`: no log, also not an earlier room's), and hands `tap`
+    /// to the connection for what it reads ([`Outbox::wire_tap`]).
+    pub fn set_wire_tap(&self, tap: Option<SeatTap>) {
+        self.shared.line().wire = tap;
     }
 
     /// The seat's wire log tap, if its room keeps one.

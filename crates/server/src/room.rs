@@ -644,9 +644,7 @@ impl Room {
             }
         }
         .ok_or(SeatError::Full)?;
-        if let Some(log) = &self.wire_log {
-            outbox.set_wire_tap(log.tap(index));
-        }
+        outbox.set_wire_tap(self.wire_log.as_ref().map(|log| log.tap(index)));
         // `joined` is the first packet of this room the player sees.
         let _ = outbox.send(wire::joined(&self.id));
         info!(seat = index, conn = %outbox.id(), name = %prefix(&self.seats[index].spec.display_name), "player seated");

@@ -682,7 +682,10 @@ mod tests {
     #[test]
     fn bytes_are_shown_as_text_with_escapes() {
         let mut out = String::new();
-        escape_into(&mut out, b"<a b=\"\xC3\xA4\"/>\r\x00\xFF\\\t\xE2\x82 \xC2\x85x");
+        escape_into(
+            &mut out,
+            b"<a b=\"\xC3\xA4\"/>\r\x00\xFF\\\t\xE2\x82 \xC2\x85x",
+        );
         assert_eq!(
             out,
             "<a b=\"ä\"/>\\x0D\\x00\\xFF\\\\\t\\xE2\\x82 \\xC2\\x85x"
