@@ -959,10 +959,16 @@ mod tests {
         });
         writer.disk_space = Some(100);
         let store = ReplayStore::spawn(writer).expect("thread");
+        let log = store.wire_log(2);
         let recorder = store.open("g", "r", &["a", "b"]);
+        log.attach(&recorder, vec!["a".to_owned(), "b".to_owned()]);
+        log.tap(0).received(b"<join/>");
         recorder.record(Bytes::from_static(b"<room roomId=\"r\"/>"));
         recorder.record(Bytes::from(vec![b'x'; 200]));
         let failure = recorder.finish().await.expect_err("the disk is full");
+        // The wire log goes with its replay.
+        drop(log);
+        store.flush().await;
         assert_eq!(failure.cause.raw_os_error(), Some(28), "{failure:?}");
         assert!(
             failure

@@ -47,6 +47,12 @@ use super::{
 /// game sends each seat about 0.5 MB of states, a 4-player classic game 0.6 MB).
 pub const DEFAULT_WIRE_LOG_BYTES: usize = 4 << 20;
 
+/// What each entry counts against a seat's cap and in-flight bound beyond
+/// its bytes (its time and header in the text, its job): a client that
+/// sends a byte at a time cannot make its log, or the memory holding it,
+/// many times the cap.
+const ENTRY_COST: usize = 64;
+
 /// The most bytes of one seat the replay thread may have yet to take
 /// (fewer when the cap is lower): a thread behind on a busy disk costs
 /// bounded memory, and the seat's log says what was dropped.
@@ -220,15 +226,18 @@ impl SeatTap {
         let Some(counters) = life.seats.get(self.seat) else {
             return;
         };
-        let before = counters.offered.fetch_add(len, Ordering::Relaxed);
+        let before = counters
+            .offered
+            .fetch_add(len + ENTRY_COST, Ordering::Relaxed);
         if before > life.cap {
             return;
         }
-        let kept = len.min(life.cap - before);
+        let kept = len.min((life.cap - before).saturating_sub(ENTRY_COST));
         if kept > 0 {
-            let in_flight = counters.in_flight.fetch_add(kept, Ordering::AcqRel);
-            if in_flight + kept > life.in_flight_limit {
-                counters.in_flight.fetch_sub(kept, Ordering::AcqRel);
+            let cost = kept + ENTRY_COST;
+            let in_flight = counters.in_flight.fetch_add(cost, Ordering::AcqRel);
+            if in_flight + cost > life.in_flight_limit {
+                counters.in_flight.fetch_sub(cost, Ordering::AcqRel);
                 counters.dropped.fetch_add(kept, Ordering::Relaxed);
             } else {
                 self.send(Entry {
@@ -360,10 +369,12 @@ impl WireFiles {
                 let Some(log) = self.logs.get_mut(&id) else {
                     return;
                 };
-                if let Some(counters) = log.seats.get(entry.seat) {
+                if let Some(counters) = log.seats.get(entry.seat)
+                    && !entry.bytes.is_empty()
+                {
                     counters
                         .in_flight
-                        .fetch_sub(entry.bytes.len(), Ordering::AcqRel);
+                        .fetch_sub(entry.bytes.len() + ENTRY_COST, Ordering::AcqRel);
                 }
                 if !matches!(log.state, FileState::Lost) {
                     log.pending.push(entry);
@@ -546,7 +557,8 @@ fn header(cap: usize, names: &[String]) -> Vec<u8> {
         text,
         "# Spielleiter wire log: each seat's bytes as the server read them from its client\n\
          # (\"received\") and handed them to its client's socket (\"written\"), in UTC.\n\
-         # A seat's log starts with the request that took the seat and is cut after {cap} bytes.\n\
+         # A seat's log starts with the request that took the seat and is cut at {cap} bytes\n\
+         # (each entry counting {ENTRY_COST} more than the bytes it shows).\n\
          # Data lines start with \"  |\"; bytes that are no printable text are shown as \\xNN,\n\
          # a backslash as \\\\."
     );
@@ -603,7 +615,7 @@ fn format_entry(text: &mut Vec<u8>, entry: &Entry, names: &[String]) {
         EntryKind::Cut(after) => {
             let _ = writeln!(
                 out,
-                "{at} ---- cut here after {after} bytes of seat {}: the rest of its exchange is not logged ----",
+                "{at} ---- cut here: seat {}'s log reached its cap of {after} bytes; the rest of its exchange is not logged ----",
                 entry.seat
             );
             return;
@@ -748,7 +760,9 @@ mod tests {
 
     #[test]
     fn a_seat_is_cut_at_its_cap_with_one_marker() {
-        let (log, jobs) = log_into(2, 10, 100);
+        // Room for two entries and 10 bytes.
+        let cap = 2 * ENTRY_COST + 10;
+        let (log, jobs) = log_into(2, cap, 1000);
         let (tap, other) = (log.tap(0), log.tap(1));
         tap.received(b"1234");
         tap.written(&Bytes::from_static(b"56789abc"));
@@ -759,23 +773,38 @@ mod tests {
             vec![
                 (0, EntryKind::Received, b"1234".to_vec(), 0),
                 (0, EntryKind::Written, b"56789a".to_vec(), 0),
-                (0, EntryKind::Cut(10), Vec::new(), 0),
+                (0, EntryKind::Cut(cap), Vec::new(), 0),
                 (1, EntryKind::Received, b"xy".to_vec(), 0),
             ]
         );
     }
 
     #[test]
+    fn a_client_sending_a_byte_at_a_time_is_cut_by_its_entries_too() {
+        let cap = 10 * ENTRY_COST;
+        let (log, jobs) = log_into(1, cap, cap);
+        let tap = log.tap(0);
+        for _ in 0..1000 {
+            tap.received(b"x");
+        }
+        let entries = entries(&jobs);
+        assert_eq!(entries.len(), 10, "9 bytes and the cut: {entries:?}");
+        assert_eq!(entries[9].1, EntryKind::Cut(cap));
+    }
+
+    #[test]
     fn bytes_the_thread_has_not_taken_are_bounded_and_dropped_ones_reported() {
-        let (log, jobs) = log_into(1, 1000, 6);
+        let (log, jobs) = log_into(1, 1000, ENTRY_COST + 6);
         let tap = log.tap(0);
         tap.received(b"abcd");
-        // Nobody has taken the first 4 bytes: 4 more would exceed 6.
+        // Nobody has taken the first entry: another would exceed the bound.
         tap.received(b"efgh");
         let first = entries(&jobs);
         assert_eq!(first, vec![(0, EntryKind::Received, b"abcd".to_vec(), 0)]);
-        // The thread takes them.
-        log.life.seats[0].in_flight.fetch_sub(4, Ordering::AcqRel);
+        // The thread takes it.
+        log.life.seats[0]
+            .in_flight
+            .fetch_sub(ENTRY_COST + 4, Ordering::AcqRel);
         tap.received(b"ij");
         assert_eq!(
             entries(&jobs),
