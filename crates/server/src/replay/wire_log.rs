@@ -435,6 +435,8 @@ impl WireFiles {
     /// a log whose replay is not finished stays a partial file (a crash's
     /// leftover, moved aside at the next start).
     fn finish(&self, mut log: LogFile) {
+        // The last entries first, then what never reached them.
+        write_text(&mut log);
         let dropped: Vec<(usize, usize)> = log
             .seats
             .iter()
