@@ -18,7 +18,12 @@
     if (answer.status === 404) return null;
     section.hidden = false;
     if (answer.status === 401) {
-      note.textContent = "The wire log of this game is shown to the administrator: log in to see it.";
+      note.textContent = "The wire log of this game is shown to the administrator: ";
+      var login = document.createElement("a");
+      login.href = "/login";
+      login.textContent = "log in";
+      note.appendChild(login);
+      note.appendChild(document.createTextNode(" to see it."));
       link.hidden = true;
       return null;
     }
