@@ -628,11 +628,14 @@ fn format_entry(text: &mut Vec<u8>, entry: &Entry, names: &[String]) {
         "{at} {} {what}",
         seat_bytes(entry.seat, names, entry.bytes.len())
     );
+    // Appended as they are, not through `fmt`: a state is a hundred lines.
     let mut line = String::new();
     for part in entry.bytes.split(|&b| b == b'\n') {
         line.clear();
         escape_into(&mut line, part);
-        let _ = writeln!(out, "  |{line}");
+        out.0.extend_from_slice(b"  |");
+        out.0.extend_from_slice(line.as_bytes());
+        out.0.push(b'\n');
     }
 }
 
