@@ -22,6 +22,7 @@ async fn prepare(
     admin
         .send(&ClientMessage::Prepare(Prepare {
             seed: None,
+            wire_log: false,
             game_type: Some("swc_2021_blokus".to_owned()),
             pause,
             slots,
@@ -676,6 +677,7 @@ async fn prepare_without_slots_or_with_an_overlong_name_is_refused() {
                 pause: false,
                 slots,
                 seed: None,
+                wire_log: false,
             }))
             .await;
         match admin.message().await {

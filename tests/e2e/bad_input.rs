@@ -451,6 +451,7 @@ async fn administration_needs_the_passphrase() {
         stranger
             .send(&ClientMessage::Prepare(Prepare {
                 seed: None,
+                wire_log: false,
                 game_type: Some("swc_2021_blokus".to_owned()),
                 pause: false,
                 slots: vec![slot("a"), slot("b")],

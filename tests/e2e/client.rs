@@ -56,6 +56,7 @@ async fn an_administrator_prepares_observes_and_cancels() {
     };
     let prepare = Prepare {
         seed: None,
+        wire_log: false,
         game_type: Some("swc_2021_blokus".to_owned()),
         pause: false,
         slots: vec![slot("alice"), slot("bob")],

@@ -38,3 +38,5 @@ mod web_limits;
 mod classic;
 // The toy game of the README's "Adding a game" (tic-tac-toe, test-only).
 mod tictactoe;
+// Wire logs: each seat's bytes next to the replay, the cap, off by default.
+mod wire_log;

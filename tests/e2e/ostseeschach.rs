@@ -118,6 +118,7 @@ async fn prepare(admin: &mut TestClient, pause: bool) -> (String, Vec<String>) {
     admin
         .send(&ClientMessage::Prepare(Prepare {
             seed: None,
+            wire_log: false,
             game_type: Some(OSTSEE.id().to_owned()),
             pause,
             slots: vec![slot("alice"), slot("bob")],

@@ -90,6 +90,7 @@ async fn a_prepared_room_whose_players_do_not_come_expires_and_administrators_he
     admin
         .send(&ClientMessage::Prepare(spielleiter_protocol::Prepare {
             seed: None,
+            wire_log: false,
             game_type: Some("swc_2021_blokus".to_owned()),
             pause: false,
             slots: vec![

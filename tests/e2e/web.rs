@@ -391,6 +391,7 @@ async fn waiting_room(server: &TestServer) -> String {
     admin
         .send(&ClientMessage::Prepare(Prepare {
             seed: None,
+            wire_log: false,
             game_type: Some("swc_2021_blokus".to_owned()),
             pause: false,
             slots: vec![slot("a"), slot("b")],

@@ -134,6 +134,7 @@ async fn waiting_room(admin: &mut TestClient) -> String {
             pause: false,
             slots: vec![slot("a"), slot("b")],
             seed: None,
+            wire_log: false,
         }))
         .await;
     match admin.message().await {

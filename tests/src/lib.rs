@@ -111,6 +111,7 @@ impl TestServer {
         admin
             .send(&ClientMessage::Prepare(spielleiter_protocol::Prepare {
                 seed: None,
+                wire_log: false,
                 game_type: Some(game.id().to_owned()),
                 pause: false,
                 slots: names.iter().map(|name| slot(name)).collect(),
@@ -791,6 +792,7 @@ impl BackgroundGame {
         admin
             .send(&ClientMessage::Prepare(spielleiter_protocol::Prepare {
                 seed: None,
+                wire_log: false,
                 game_type: Some(game.id().to_owned()),
                 pause: false,
                 slots: vec![slot("ref-greedy"), slot("ref-random")],

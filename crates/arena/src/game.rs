@@ -202,6 +202,7 @@ impl<'a> MatchGame<'a> {
                 pause: false,
                 slots,
                 seed: Some(settings.room_seed(game)),
+                wire_log: settings.wire_log,
             })
             .await?;
         let room = prepared.room_id;

@@ -82,6 +82,12 @@ impl LocalServer {
         self.server.addr()
     }
 
+    /// The server's counters and room snapshots, for a web side next to
+    /// it (the demo's live page).
+    pub fn stats(&self) -> &std::sync::Arc<spielleiter_server::stats::ServerStats> {
+        self.server.stats()
+    }
+
     /// How many connections the server admits at once, for
     /// [`MatchSettings::server_connections`](crate::MatchSettings::server_connections).
     pub fn connections(&self) -> usize {

@@ -279,6 +279,10 @@ pub struct MatchSettings {
     /// text (a season's players, stored as their command line): the
     /// limits the runner was given, not the defaults.
     pub sandbox_limits: SandboxLimits,
+    /// Whether each game's room is prepared with a wire log
+    /// (`wireLog="true"`): the server keeps each seat's bytes next to the
+    /// replay.
+    pub wire_log: bool,
 }
 
 impl MatchSettings {
@@ -306,6 +310,7 @@ impl MatchSettings {
             min_tests: 20,
             server_connections: Some(DEFAULT_SERVER_CONNECTIONS),
             sandbox_limits: SandboxLimits::default(),
+            wire_log: false,
         }
     }
 

@@ -95,6 +95,9 @@ struct BenchArgs {
     /// production server does.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     replays: bool,
+    /// Keep every game's wire log next to its replay (`serve --wire-log`).
+    #[arg(long)]
+    wire_log: bool,
     /// Server worker threads [default: one per core].
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -311,6 +314,7 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
         loopback_exempt: true,
         replays: args.replays,
         replay_dir: replay_dir.clone(),
+        wire_log: args.wire_log,
         shutdown_grace: Duration::ZERO,
         ..Config::default()
     };
@@ -348,7 +352,11 @@ async fn run_level(args: &BenchArgs, concurrency: usize) -> anyhow::Result<Figur
         args.game,
         args.bot,
         args.think_ms,
-        if args.replays { "on" } else { "off" },
+        match (args.replays, args.wire_log) {
+            (true, true) => "on with wire logs",
+            (true, false) => "on",
+            (false, _) => "off",
+        },
         if args.same_process {
             "in this process".to_owned()
         } else {

@@ -45,6 +45,11 @@ pub struct GameOptions {
     /// The limits of `docker:` players.
     #[command(flatten)]
     pub sandbox: crate::player::SandboxOptions,
+    /// Keep each game's wire log next to its replay: the rooms are
+    /// prepared with `wireLog="true"`, so each player's bytes in and out
+    /// are kept with their times (`NAME.wire.txt`).
+    #[arg(long)]
+    pub wire_log: bool,
 }
 
 /// Where the games are played.
@@ -117,6 +122,7 @@ pub async fn prepare(
     settings.game_timeout = Duration::from_millis(options.game_timeout_ms);
     settings.exit_grace = Duration::from_millis(options.exit_grace_ms);
     settings.seed = seed;
+    settings.wire_log = options.wire_log;
     settings.sandbox_limits = options.sandbox.limits()?;
     Ok((server, settings))
 }

@@ -93,6 +93,20 @@ pub struct ServeArgs {
     /// Compress finished replays with gzip [default: false].
     #[arg(long, env = "SPIELLEITER_REPLAY_GZIP", value_name = "BOOL")]
     replay_gzip: Option<bool>,
+    /// Keep every game's wire log next to its replay: each seat's bytes in
+    /// and out with their times, as `NAME.wire.txt` [default: false; a
+    /// prepared room may ask with `wireLog="true"`].
+    #[arg(
+        long,
+        env = "SPIELLEITER_WIRE_LOG",
+        value_name = "BOOL",
+        num_args = 0..=1,
+        default_missing_value = "true"
+    )]
+    wire_log: Option<bool>,
+    /// The most bytes of one seat a wire log keeps [default: 4194304].
+    #[arg(long, env = "SPIELLEITER_WIRE_LOG_BYTES", value_name = "BYTES")]
+    wire_log_bytes: Option<usize>,
     /// Log filter when RUST_LOG is not set, e.g. `debug` [default: info].
     #[arg(long, env = "SPIELLEITER_LOG_LEVEL", value_name = "FILTER")]
     log_level: Option<String>,
@@ -214,6 +228,8 @@ impl ServeArgs {
             replays: self.replays,
             replay_dir: self.replay_dir.clone(),
             replay_gzip: self.replay_gzip,
+            wire_log: self.wire_log,
+            wire_log_bytes: self.wire_log_bytes,
             log_level: self.log_level.clone(),
             log_format: self.log_format,
             http_public: self.http_public,

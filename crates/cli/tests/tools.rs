@@ -46,7 +46,19 @@ fn succeeding(dir: &Path, args: &[&str]) -> String {
 #[test]
 fn demo_plays_a_game_and_prints_board_result_and_replay() {
     let dir = tempfile::tempdir().unwrap();
-    let output = run(dir.path(), &["demo", "--seed", "4", "--replay-dir", "out"]);
+    // Paced as by default, without the pauses: each position as it comes.
+    let output = run(
+        dir.path(),
+        &[
+            "demo",
+            "--seed",
+            "4",
+            "--pace-ms",
+            "0",
+            "--replay-dir",
+            "out",
+        ],
+    );
     let text = stdout(&output);
     assert!(
         output.status.success(),
@@ -65,6 +77,30 @@ fn demo_plays_a_game_and_prints_board_result_and_replay() {
         "{text}"
     );
     assert!(text.contains("   01234567890123456789\n"), "{text}");
+    // The live page's address, then every position as it came, ending
+    // with the last.
+    assert!(
+        text.lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("Live page: http://127.0.0.1:") && l.contains("/rooms/")),
+        "{text}"
+    );
+    let positions: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("position "))
+        .collect();
+    assert!(positions.len() > 20, "{text}");
+    assert!(
+        positions[0].starts_with("position   0 (turn 0): greedy 0 : random 0"),
+        "{text}"
+    );
+    for (index, line) in positions.iter().enumerate() {
+        assert!(line.starts_with(&format!("position {index:>3} ")), "{line}");
+    }
+    assert!(
+        positions.last().is_some_and(|l| l.ends_with(", over")),
+        "{text}"
+    );
     let replay = text
         .lines()
         .find_map(|l| l.strip_prefix("Replay: "))
@@ -140,7 +176,16 @@ fn perft_demo_and_match_take_the_game() {
     assert!(text.contains("\nperft 2 4284 ("), "{text}");
     for game in ["swc_2021_blokus", "swc_2027_blokus"] {
         let out = format!("out-{game}");
-        let text = success(&["demo", "--game", game, "--seed", "4", "--replay-dir", &out]);
+        let text = success(&[
+            "demo",
+            "--fast",
+            "--game",
+            game,
+            "--seed",
+            "4",
+            "--replay-dir",
+            &out,
+        ]);
         assert!(text.contains("greedy (team ONE: BLUE, RED): "), "{text}");
         assert!(text.contains("start piece PENTO_"), "{text}");
     }
@@ -264,6 +309,7 @@ fn demo_plays_ostseeschach() {
         dir.path(),
         &[
             "demo",
+            "--fast",
             "--game",
             "swc_2022_ostseeschach",
             "--seed",
@@ -773,7 +819,14 @@ fn every_command_that_prints_ends_quietly_into_a_closed_pipe() {
     let dir = tempfile::tempdir().unwrap();
     let text = succeeding(
         dir.path(),
-        &["demo", "--game", "blokus_classic_2", "--seed", "3"],
+        &[
+            "demo",
+            "--fast",
+            "--game",
+            "blokus_classic_2",
+            "--seed",
+            "3",
+        ],
     );
     let replay = text
         .lines()
@@ -786,7 +839,14 @@ fn every_command_that_prints_ends_quietly_into_a_closed_pipe() {
         &["replay", "export", &replay, "--format", "blksgf"],
         &["render", &replay, "-o", "x.svg"],
         &["perft", "--game", "blokus_bcl", "--depth", "1"],
-        &["demo", "--game", "swc_2022_ostseeschach", "--seed", "1"],
+        &[
+            "demo",
+            "--fast",
+            "--game",
+            "swc_2022_ostseeschach",
+            "--seed",
+            "1",
+        ],
         &["--version"],
     ];
     for args in commands {
@@ -1177,7 +1237,16 @@ fn the_tools_play_classic_blokus_for_four_three_and_two() {
         ("blokus_classic_2", 2),
     ] {
         let out = format!("out-{game}");
-        let text = success(&["demo", "--game", game, "--seed", "4", "--replay-dir", &out]);
+        let text = success(&[
+            "demo",
+            "--fast",
+            "--game",
+            game,
+            "--seed",
+            "4",
+            "--replay-dir",
+            &out,
+        ]);
         assert_eq!(text.matches(", REGULAR\n").count(), seats, "{text}");
         assert!(text.contains(" points, place 1, REGULAR"), "{text}");
         assert!(text.contains("points by colour: BLUE "), "{text}");
@@ -1303,6 +1372,7 @@ fn a_classic_replay_exports_to_blksgf_and_replays_to_the_same_end() {
             dir.path(),
             &[
                 "demo",
+                "--fast",
                 "--game",
                 game.id(),
                 "--seed",
@@ -1391,6 +1461,7 @@ fn a_classic_replay_exports_to_blksgf_and_replays_to_the_same_end() {
         dir.path(),
         &[
             "demo",
+            "--fast",
             "--game",
             "swc_2021_blokus",
             "--seed",
@@ -1450,6 +1521,7 @@ fn demo_match_and_perft_take_blokus_bcl() {
     };
     let text = success(&[
         "demo",
+        "--fast",
         "--game",
         "blokus_bcl",
         "--seed",

@@ -775,6 +775,7 @@ mod tests {
         client.authenticate("pass").await.unwrap();
         let prepare = Prepare {
             seed: None,
+            wire_log: false,
             game_type: Some("swc_2021_blokus".to_owned()),
             pause: false,
             slots: Vec::new(),

@@ -60,6 +60,10 @@ pub struct Prepare {
     /// Spielleiter extension (`seed="N"`) so that a contest season replays
     /// the same game on any server; `None`: the server draws one.
     pub seed: Option<u64>,
+    /// Whether the server keeps the room's wire log (each seat's bytes in
+    /// and out) next to its replay, a Spielleiter extension
+    /// (`wireLog="true"`); `false`: as the server is configured.
+    pub wire_log: bool,
 }
 
 /// A packet from a client.
@@ -332,6 +336,9 @@ impl ClientMessage {
                 if let Some(seed) = prepare.seed {
                     w.attr("seed", &seed.to_string());
                 }
+                if prepare.wire_log {
+                    w.attr_bool("wireLog", true);
+                }
                 if !prepare.slots.is_empty() {
                     w.open();
                     for slot in &prepare.slots {
@@ -406,6 +413,7 @@ fn read_prepare(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<ClientMessage,
         pause: false,
         slots: Vec::new(),
         seed: None,
+        wire_log: false,
     };
     for attr in el.attributes() {
         let (key, value) = attr?;
@@ -418,6 +426,7 @@ fn read_prepare(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<ClientMessage,
                     .map_err(|_| DecodeError::invalid("seed", value.as_ref()))?;
                 prepare.seed = Some(seed);
             }
+            "wireLog" => prepare.wire_log = parse_bool(&value),
             _ => {}
         }
     }

@@ -97,6 +97,12 @@ pub struct Config {
     pub replay_dir: PathBuf,
     /// Whether finished replays are gzip-compressed (`.xml.gz`).
     pub replay_gzip: bool,
+    /// Whether every game's wire log is kept next to its replay: each
+    /// seat's bytes in and out with their times (`NAME.wire.txt`). Off by
+    /// default; a prepared room may ask for one (`wireLog="true"`).
+    pub wire_log: bool,
+    /// The most bytes of one seat a wire log keeps.
+    pub wire_log_bytes: usize,
     /// Whether the web side (pages, metrics, health check) is served.
     pub http: bool,
     /// The web side's TCP port, on the listen address; 0 picks a free one.
@@ -241,6 +247,8 @@ impl Default for Config {
             replays: true,
             replay_dir: PathBuf::from("replays"),
             replay_gzip: false,
+            wire_log: false,
+            wire_log_bytes: crate::replay::wire_log::DEFAULT_WIRE_LOG_BYTES,
             http: true,
             http_port: 13080,
             http_public: HttpPublic::Auto,
@@ -349,6 +357,10 @@ pub struct Overrides {
     pub replay_dir: Option<PathBuf>,
     /// See [`Config::replay_gzip`].
     pub replay_gzip: Option<bool>,
+    /// See [`Config::wire_log`].
+    pub wire_log: Option<bool>,
+    /// See [`Config::wire_log_bytes`].
+    pub wire_log_bytes: Option<usize>,
     /// See [`Config::http`].
     pub http: Option<bool>,
     /// See [`Config::http_port`].
@@ -524,6 +536,8 @@ struct FileReplays {
     enabled: Option<bool>,
     dir: Option<PathBuf>,
     gzip: Option<bool>,
+    wire_log: Option<bool>,
+    wire_log_bytes: Option<usize>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -651,6 +665,8 @@ impl Config {
             replays: replays.enabled,
             replay_dir: replays.dir,
             replay_gzip: replays.gzip,
+            wire_log: replays.wire_log,
+            wire_log_bytes: replays.wire_log_bytes,
             http: http.enabled,
             http_port: http.port,
             http_public,
@@ -699,6 +715,8 @@ impl Config {
             replays,
             replay_dir,
             replay_gzip,
+            wire_log,
+            wire_log_bytes,
             http,
             http_port,
             http_public,
@@ -778,6 +796,8 @@ impl Config {
         set(&mut self.replays, replays);
         set(&mut self.replay_dir, replay_dir);
         set(&mut self.replay_gzip, replay_gzip);
+        set(&mut self.wire_log, wire_log);
+        set(&mut self.wire_log_bytes, wire_log_bytes);
         set(&mut self.http, http);
         set(&mut self.http_port, http_port);
         set(&mut self.http_public, http_public);
@@ -819,6 +839,9 @@ impl Config {
         };
         if self.max_connections == 0 {
             return invalid("server.max_connections", "must be at least 1");
+        }
+        if self.wire_log_bytes < 1024 {
+            return invalid("replays.wire_log_bytes", "must be at least 1024");
         }
         if self.http && self.http_port != 0 && self.http_port == self.port {
             return invalid("http.port", "must differ from server.port");
@@ -931,6 +954,12 @@ impl Config {
                 ));
             }
         }
+        if self.wire_log && !self.replays {
+            warnings.push(
+                "wire logs are kept next to the replays, and replays are off: no wire log is written"
+                    .to_owned(),
+            );
+        }
         warnings
     }
 
@@ -939,10 +968,10 @@ impl Config {
     pub fn open_files_needed(&self) -> OpenFilesNeeded {
         OpenFilesNeeded {
             game_connections: self.max_connections as u64,
-            // A running game holds its replay file open, and has at least
-            // two players.
+            // A running game holds its replay file open (and its wire log,
+            // if kept), and has at least two players.
             replay_files: if self.replays {
-                self.max_connections as u64 / 2
+                self.max_connections as u64 / 2 * if self.wire_log { 2 } else { 1 }
             } else {
                 0
             },

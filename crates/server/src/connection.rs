@@ -37,6 +37,7 @@ use crate::{
     limits::{AuthBackoff, LogBudget},
     lobby::{LobbyError, LobbyHandle, PrepareRequest},
     outbound::{self, ConnId, Outbox},
+    replay::wire_log::SeatTap,
     room::{RoomCommand, RoomHandle, SeatSpec},
     stats::{OpenConnection, ServerStats},
     texts, wire,
@@ -131,6 +132,8 @@ pub async fn serve(socket: TcpStream, peer: SocketAddr, id: ConnId, context: Con
             admin: false,
             complaints: 0,
             unfinished: 0,
+            wire: None,
+            seated_now: false,
         };
         let mut read_half = read_half;
         let ended = connection.read_loop(&mut read_half, &mut writer).await;
@@ -238,6 +241,11 @@ struct Connection {
     /// Bytes of an unfinished message this connection holds, as counted in
     /// [`ConnectionContext::unfinished`].
     unfinished: usize,
+    /// The seat's wire log, if its room keeps one: gets what is read.
+    wire: Option<SeatTap>,
+    /// A join just took a seat: the read loop looks for the seat's wire
+    /// log tap once, and logs the request that took the seat.
+    seated_now: bool,
 }
 
 /// Logs a refused or bad request: at INFO for the first
@@ -278,7 +286,19 @@ impl Connection {
                     Ok(Some(StreamEvent::Frame(frame))) => {
                         idle_deadline = Instant::now() + config.idle_limit;
                         message_deadline = None;
-                        if let Flow::Stop(ended) = self.on_frame(frame.as_bytes(), read_at).await {
+                        let flow = self.on_frame(frame.as_bytes(), read_at).await;
+                        if self.seated_now {
+                            self.seated_now = false;
+                            self.wire = self.outbox.wire_tap();
+                            // The seat's log begins with the request that
+                            // took it, then what was read after it.
+                            if let Some(tap) = &self.wire {
+                                let mut first = frame.as_bytes().to_vec();
+                                first.extend_from_slice(&buffer);
+                                tap.received_before(&first, read_at.elapsed());
+                            }
+                        }
+                        if let Flow::Stop(ended) = flow {
                             break 'read ended;
                         }
                     }
@@ -325,12 +345,17 @@ impl Connection {
                 }
             }
             let idle_applies = self.playing().is_none() && !self.admin;
+            let filled = buffer.len();
             tokio::select! {
                 read = socket.read_buf(&mut buffer), if !over => {
                     read_at = Instant::now();
                     match read {
                         Ok(0) => break Ended::ByClient,
-                        Ok(_) => {}
+                        Ok(_) => {
+                            if let Some(tap) = &self.wire {
+                                tap.received(&buffer[filled..]);
+                            }
+                        }
                         Err(error) => {
                             debug!(%error, "read failed");
                             break Ended::Io;
@@ -552,6 +577,7 @@ impl Connection {
             Ok(joined) => {
                 info!(room = %joined.room.id(), seat = joined.seat, "joined");
                 self.seat = Some(joined.room);
+                self.seated_now = true;
                 Flow::Continue
             }
             Err(error) => {
@@ -687,6 +713,7 @@ impl Connection {
                         paused: prepare.pause,
                         seats,
                         seed: prepare.seed,
+                        wire_log: prepare.wire_log,
                     })
                     .await;
                 match answer {

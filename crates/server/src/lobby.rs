@@ -56,6 +56,9 @@ pub struct LobbySettings {
     pub reservation_expiry: Duration,
     /// Where replays go, or `None` for no replays.
     pub replay: Option<ReplayStore>,
+    /// Whether every room keeps a wire log next to its replay (a prepared
+    /// room may ask for one also when this is off).
+    pub wire_log: bool,
     /// Seed of the generator that seeds each room's random source.
     pub seed: u64,
     /// The server's counters, shared with every room.
@@ -92,6 +95,9 @@ pub struct PrepareRequest {
     /// The room's random seed (start piece or start line), as the
     /// administrator asked; `None`: the lobby's generator draws one.
     pub seed: Option<u64>,
+    /// Whether the room keeps a wire log (`wireLog="true"`), also when the
+    /// server does not keep one for every room.
+    pub wire_log: bool,
 }
 
 /// Why the lobby refused.
@@ -515,7 +521,7 @@ impl Lobby {
             }
         }
         let seats = vec![open_seat(game_type); game_type.player_count()];
-        let room_id = self.create_room(game_type, seats, self.settings.start_paused, None);
+        let room_id = self.create_room(game_type, seats, self.settings.start_paused, None, false);
         self.seat(&room_id, SeatRequest::Open, outbox)
             .await
             .map_err(|_| LobbyError::RoomFull(room_id))
@@ -646,7 +652,13 @@ impl Lobby {
         let mut seats = request.seats;
         seats.resize_with(players, || open_seat(game_type));
         let reserved: Vec<usize> = (0..players).filter(|&i| seats[i].reserved).collect();
-        let room_id = self.create_room(game_type, seats, request.paused, request.seed);
+        let room_id = self.create_room(
+            game_type,
+            seats,
+            request.paused,
+            request.seed,
+            request.wire_log,
+        );
         if !reserved.is_empty() {
             // Every room gets the same time, so the queue stays in order.
             self.expiries.push_back((
@@ -675,6 +687,7 @@ impl Lobby {
         seats: Vec<SeatSpec>,
         paused: bool,
         seed: Option<u64>,
+        wire_log: bool,
     ) -> RoomId {
         let id = RoomId::random();
         let seed = seed.unwrap_or_else(|| self.seeds.random());
@@ -689,6 +702,7 @@ impl Lobby {
                 paused,
                 limits: self.settings.limits.get(&game_type).copied().flatten(),
                 replay: self.settings.replay.clone(),
+                wire_log: wire_log || self.settings.wire_log,
                 shutdown: self.room_shutdown.clone(),
                 events: self.room_events.clone(),
                 stats: Arc::clone(&self.settings.stats),
@@ -749,6 +763,7 @@ mod tests {
             default_game: GameType::DEFAULT,
             reservation_expiry: Duration::from_secs(3600),
             replay: None,
+            wire_log: false,
             seed: 1,
             stats: Arc::default(),
         };

@@ -40,6 +40,8 @@ use tokio::{
 use tokio_util::sync::CancellationToken;
 use tracing::debug;
 
+use crate::replay::wire_log::SeatTap;
+
 /// Identifies a connection for as long as the server runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ConnId(pub u64);
@@ -109,6 +111,8 @@ struct Line {
     ended: bool,
     /// A write failed; the writer ends with this error.
     failure: Option<std::io::Error>,
+    /// Where each packet goes once written, if the seat's wire is logged.
+    wire: Option<SeatTap>,
 }
 
 impl Line {
@@ -155,6 +159,9 @@ impl Line {
                 written -= rest;
                 self.offset = 0;
                 if let Some(done) = self.queue.pop_front() {
+                    if let Some(tap) = &self.wire {
+                        tap.written(&done.bytes);
+                    }
                     released += done.cost;
                     if let Some(report) = done.written {
                         let _ = report.send(now);
@@ -316,6 +323,18 @@ impl Outbox {
         self.shared.call_writer.notify_one();
     }
 
+    /// Logs every packet written from now on to `tap` (the seat's wire
+    /// log; `None`: no log, also not an earlier room's), and hands `tap`
+    /// to the connection for what it reads ([`Outbox::wire_tap`]).
+    pub fn set_wire_tap(&self, tap: Option<SeatTap>) {
+        self.shared.line().wire = tap;
+    }
+
+    /// The seat's wire log tap, if its room keeps one.
+    pub fn wire_tap(&self) -> Option<SeatTap> {
+        self.shared.line().wire.clone()
+    }
+
     /// Sets the bound in bytes (an administrator, who observes whole games,
     /// gets a larger one than a player).
     pub fn set_limit(&self, bytes: usize) {
@@ -413,6 +432,7 @@ pub fn channel(id: ConnId) -> (Outbox, Writer) {
             closing: false,
             ended: false,
             failure: None,
+            wire: None,
         }),
         call_writer: Notify::new(),
     });
@@ -470,10 +490,10 @@ impl Writer {
             // or `closing`; a notification sent before this wait is kept.
             shared.call_writer.notified().await;
         }
-        let (socket, started) = {
+        let (socket, started, wire) = {
             let mut line = self.shared.line();
             line.ended = true;
-            (line.socket.take(), line.started)
+            (line.socket.take(), line.started, line.wire.take())
         };
         let Some(mut socket) = socket else {
             return Ok(());
@@ -485,6 +505,9 @@ impl Writer {
         };
         let finish = async {
             socket.write_all(end).await?;
+            if let Some(tap) = wire {
+                tap.written(&Bytes::from_static(end));
+            }
             socket.flush().await?;
             socket.shutdown().await
         };

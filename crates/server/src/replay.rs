@@ -2,8 +2,10 @@
 //! [`names`] says how a replay is named at each step of its life, this
 //! file writes them while games run, and [`archive`] reads the finished
 //! ones (listing, opening by name, finding a room's, loading; gzip
-//! included). The web side, the match runner and the command line use it
-//! and keep no file names or formats of their own.
+//! included), and [`wire_log`] keeps a game's wire log next to its replay
+//! (`--wire-log`) through the same thread. The web side, the match runner
+//! and the command line use it and keep no file names or formats of their
+//! own.
 //!
 //! Writing: one thread owns every open replay file; rooms hand it their
 //! packets through a channel and never wait for the disk. Each game streams
@@ -33,6 +35,7 @@
 
 pub mod archive;
 pub mod names;
+pub mod wire_log;
 
 use std::{
     collections::HashMap,
@@ -47,7 +50,13 @@ use bytes::Bytes;
 use tokio::sync::oneshot;
 use tracing::{debug, info};
 
-use self::names::{GZIP, PARTIAL, PLAIN, UNFINISHED, compressing, file_stem, numbered};
+use self::{
+    names::{
+        GZIP, PARTIAL, PLAIN, UNFINISHED, WIRE_PARTIAL, WIRE_UNFINISHED, compressing, file_stem,
+        numbered,
+    },
+    wire_log::{WireFiles, WireJob},
+};
 
 /// How long the replay thread lets packets gather between rounds of
 /// writing: at most this much of a running game is missing from its file
@@ -61,6 +70,9 @@ pub struct ReplaySettings {
     pub dir: PathBuf,
     /// Whether finished replays are gzip-compressed.
     pub gzip: bool,
+    /// The most bytes of one seat a wire log keeps (`--wire-log`); a "cut
+    /// here" line marks where it stopped.
+    pub wire_log_bytes: usize,
 }
 
 /// A job for the replay thread.
@@ -77,6 +89,11 @@ enum Job {
         id: u64,
         done: oneshot::Sender<Result<PathBuf, ReplayFailure>>,
     },
+    /// About a wire log ([`wire_log`]).
+    Wire(WireJob),
+    /// Answered once everything sent before it is on disk (the wire logs
+    /// their connections have let go of included).
+    Flush(oneshot::Sender<()>),
 }
 
 /// Why a game's replay was not written.
@@ -155,6 +172,8 @@ pub fn check_dir(dir: &Path) -> Result<(), ReplayDirError> {
 pub struct ReplayStore {
     jobs: mpsc::Sender<Job>,
     next_id: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// See [`ReplaySettings::wire_log_bytes`].
+    wire_log_bytes: usize,
 }
 
 impl ReplayStore {
@@ -181,6 +200,7 @@ impl ReplayStore {
     }
 
     fn spawn(writer: Writer) -> std::io::Result<ReplayStore> {
+        let wire_log_bytes = writer.settings.wire_log_bytes;
         let (jobs, rx) = mpsc::channel();
         thread::Builder::new()
             .name("replays".to_owned())
@@ -188,7 +208,19 @@ impl ReplayStore {
         Ok(ReplayStore {
             jobs,
             next_id: std::sync::Arc::default(),
+            wire_log_bytes,
         })
+    }
+
+    /// Waits until everything handed to the replay thread so far is
+    /// written: a server shutting down calls it once its connections are
+    /// closed, so that their games' wire logs get their final names before
+    /// the process ends.
+    pub async fn flush(&self) {
+        let (done, written) = oneshot::channel();
+        if self.jobs.send(Job::Flush(done)).is_ok() {
+            let _ = written.await;
+        }
     }
 
     /// A recorder for a new game, named after the game type, the local time,
@@ -254,6 +286,8 @@ struct Writer {
     open: HashMap<u64, Result<PartialFile, ReplayFailure>>,
     /// Replays with packets queued since the last round of writing.
     dirty: Vec<u64>,
+    /// The wire logs, which follow their replays.
+    wire: WireFiles,
     /// For tests: writes fail once a file would hold more than this many
     /// bytes, as on a full disk.
     #[cfg(test)]
@@ -263,6 +297,7 @@ struct Writer {
 impl Writer {
     fn new(settings: ReplaySettings) -> Writer {
         Writer {
+            wire: WireFiles::new(&settings.dir, settings.gzip),
             settings,
             open: HashMap::new(),
             dirty: Vec::new(),
@@ -275,6 +310,7 @@ impl Writer {
     /// at once and each file gets one write per round.
     fn run(mut self, jobs: &mpsc::Receiver<Job>) {
         let mut finishing = Vec::new();
+        let mut flushes = Vec::new();
         while let Ok(first) = jobs.recv() {
             let mut job = Some(first);
             while let Some(current) = job.take() {
@@ -297,16 +333,24 @@ impl Writer {
                         }
                     }
                     Job::Finish { id, done } => finishing.push((id, done)),
+                    Job::Wire(job) => self.wire.handle(job, &self.open),
+                    Job::Flush(done) => flushes.push(done),
                 }
                 job = jobs.try_recv().ok();
             }
             // A finishing game's last packets and the document's end go out
             // in its last write.
             for (id, done) in finishing.drain(..) {
-                let _ = done.send(self.publish(id));
+                let published = self.publish(id);
+                self.wire.replay_published(id, &published);
+                let _ = done.send(published);
             }
             for id in std::mem::take(&mut self.dirty) {
                 self.append(id, false);
+            }
+            self.wire.round();
+            for done in flushes.drain(..) {
+                let _ = done.send(());
             }
             // Let packets gather: waking for every packet of every game
             // would cost the server more than the writing itself.
@@ -508,7 +552,8 @@ fn lock(file: File) -> std::io::Result<LockedFile> {
 
 /// Moves every `*.xml.partial` file in `dir` that no running server writes
 /// (nobody holds its lock) aside as `*.xml.unfinished`: the readable prefix
-/// of a game a crash interrupted. Returns how many were moved. On systems
+/// of a game a crash interrupted, and its wire log's `*.wire.txt.partial`
+/// as `*.wire.txt.unfinished`. Returns how many replays were moved. On systems
 /// without file locks nothing is moved.
 ///
 /// # Errors
@@ -524,8 +569,14 @@ pub fn recover_unfinished(dir: &Path) -> std::io::Result<usize> {
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
             continue;
         };
-        let Some(stem) = name.strip_suffix(PARTIAL) else {
-            continue;
+        // A wire log left behind goes aside with its replay, but is no
+        // replay to count.
+        let (stem, unfinished, replay) = match name.strip_suffix(PARTIAL) {
+            Some(stem) => (stem, UNFINISHED, true),
+            None => match name.strip_suffix(WIRE_PARTIAL) {
+                Some(stem) => (stem, WIRE_UNFINISHED, false),
+                None => continue,
+            },
         };
         let Ok(file) = File::open(&path) else {
             continue;
@@ -534,8 +585,8 @@ pub fn recover_unfinished(dir: &Path) -> std::io::Result<usize> {
         let Ok(_held) = lock(file) else {
             continue;
         };
-        let target = dir.join(format!("{stem}{UNFINISHED}"));
-        if !target.exists() && std::fs::rename(&path, &target).is_ok() {
+        let target = dir.join(format!("{stem}{unfinished}"));
+        if !target.exists() && std::fs::rename(&path, &target).is_ok() && replay {
             moved += 1;
         }
     }
@@ -600,6 +651,8 @@ fn compress(source: &Path, target: &Path) -> std::io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use std::io::Read;
+
     use super::*;
 
     fn temp_dir(name: &str) -> PathBuf {
@@ -615,6 +668,7 @@ mod tests {
         ReplayStore::start(ReplaySettings {
             dir: dir.to_owned(),
             gzip,
+            wire_log_bytes: wire_log::DEFAULT_WIRE_LOG_BYTES,
         })
         .expect("thread")
     }
@@ -696,6 +750,87 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_wire_log_takes_its_replays_name_once_every_tap_is_gone() {
+        for gzip in [false, true] {
+            let dir = temp_dir("wire");
+            let store = store(&dir, gzip);
+            let log = store.wire_log(2);
+            let tap = log.tap(1);
+            // Before the game starts, the log is kept in memory.
+            tap.received(b"<protocol><join/>");
+            let recorder = store.open("swc_2021_blokus", "r", &["a", "b"]);
+            log.attach(&recorder, vec!["a".to_owned(), "b".to_owned()]);
+            tap.written(&Bytes::from_static(b"\n  <joined roomId=\"r\"/>"));
+            let replay = recorder.finish().await.expect("replay written");
+            drop(log);
+            let name = replay.file_name().and_then(|n| n.to_str()).expect("name");
+            let [wire_name, _] = names::wire_log_names(name).expect("a replay name");
+            let wire = dir.join(&wire_name);
+            store.flush().await;
+            assert!(!wire.exists(), "the seat's connection still holds the log");
+            drop(tap);
+            store.flush().await;
+            assert!(wire.exists(), "{wire:?} (gzip {gzip})");
+            let mut text = String::new();
+            archive::open_path(&wire)
+                .expect("open")
+                .read_to_string(&mut text)
+                .expect("text");
+            assert!(text.starts_with("# Spielleiter wire log"), "{text}");
+            assert!(text.contains("# seat 1: b\n"), "{text}");
+            assert!(
+                text.contains("seat 1 (b): 17 bytes received\n  |<protocol><join/>\n"),
+                "{text}"
+            );
+            assert!(
+                text.contains("seat 1 (b): 23 bytes written\n  |\n  |  <joined roomId=\"r\"/>\n"),
+                "{text}"
+            );
+            // Only the replay is a replay.
+            let listed: Vec<String> = archive::list(&dir)
+                .expect("list")
+                .into_iter()
+                .map(|f| f.name)
+                .collect();
+            assert_eq!(listed, vec![name.to_owned()]);
+            let leftovers: Vec<_> = std::fs::read_dir(&dir)
+                .expect("dir")
+                .filter_map(Result::ok)
+                .filter(|e| e.file_name().to_string_lossy().contains(".partial"))
+                .collect();
+            assert!(leftovers.is_empty(), "{leftovers:?}");
+            std::fs::remove_dir_all(dir).ok();
+        }
+    }
+
+    #[tokio::test]
+    async fn a_room_whose_game_never_started_leaves_no_wire_log() {
+        let dir = temp_dir("wire-unstarted");
+        let store = store(&dir, false);
+        let log = store.wire_log(2);
+        log.tap(0).received(b"<protocol><join/>");
+        drop(log);
+        store.flush().await;
+        let files: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
+        assert!(files.is_empty(), "{files:?}");
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn a_crashed_games_wire_log_goes_aside_with_its_replay() {
+        let dir = temp_dir("wire-recover");
+        std::fs::write(dir.join("replay_g_t_a_b_r.xml.partial"), "<protocol>\n").expect("write");
+        std::fs::write(dir.join("replay_g_t_a_b_r.wire.txt.partial"), "# x\n").expect("write");
+        let moved = recover_unfinished(&dir).expect("recovered");
+        if cfg!(unix) {
+            assert_eq!(moved, 1, "one replay");
+            assert!(dir.join("replay_g_t_a_b_r.xml.unfinished").exists());
+            assert!(dir.join("replay_g_t_a_b_r.wire.txt.unfinished").exists());
+        }
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[tokio::test]
     async fn gzip_replays_decompress_to_the_document() {
         let dir = temp_dir("gzip");
         let recorder = store(&dir, true).open("swc_2021_blokus", "r", &["a", "b"]);
@@ -769,6 +904,7 @@ mod tests {
         let started = ReplayStore::start(ReplaySettings {
             dir: file.join("sub"),
             gzip: false,
+            wire_log_bytes: wire_log::DEFAULT_WIRE_LOG_BYTES,
         });
         assert!(started.is_err());
         std::fs::remove_file(file).ok();
@@ -801,13 +937,20 @@ mod tests {
         let mut writer = Writer::new(ReplaySettings {
             dir: dir.clone(),
             gzip: false,
+            wire_log_bytes: wire_log::DEFAULT_WIRE_LOG_BYTES,
         });
         writer.disk_space = Some(100);
         let store = ReplayStore::spawn(writer).expect("thread");
+        let log = store.wire_log(2);
         let recorder = store.open("g", "r", &["a", "b"]);
+        log.attach(&recorder, vec!["a".to_owned(), "b".to_owned()]);
+        log.tap(0).received(b"<join/>");
         recorder.record(Bytes::from_static(b"<room roomId=\"r\"/>"));
         recorder.record(Bytes::from(vec![b'x'; 200]));
         let failure = recorder.finish().await.expect_err("the disk is full");
+        // The wire log goes with its replay.
+        drop(log);
+        store.flush().await;
         assert_eq!(failure.cause.raw_os_error(), Some(28), "{failure:?}");
         assert!(
             failure

@@ -26,7 +26,7 @@ use crate::{
     ids::RoomId,
     limits::LogBudget,
     outbound::{ConnId, Outbox},
-    replay::{ReplayRecorder, ReplayStore},
+    replay::{ReplayRecorder, ReplayStore, wire_log::WireLog},
     showroom::{PendingMove, Publisher, RoomPhase, RoomSnapshot},
     stats::ServerStats,
     wire::{self, Packet, SeatView},
@@ -270,6 +270,8 @@ pub struct RoomSetup {
     pub limits: Option<TimeLimits>,
     /// Where to write the replay, or `None` for no replay.
     pub replay: Option<ReplayStore>,
+    /// Whether the seats' bytes are logged next to the replay.
+    pub wire_log: bool,
     /// Cancelled when the server's shutdown grace period is over.
     pub shutdown: CancellationToken,
     /// Where the room reports its result and its end.
@@ -350,6 +352,9 @@ struct Room {
     dialect: &'static Dialect,
     replay: Option<ReplayRecorder>,
     replay_store: Option<ReplayStore>,
+    /// The seats' wire log, if kept; dropped with the room, after the
+    /// replay is finished, so that the log takes the replay's name.
+    wire_log: Option<WireLog>,
     commands: mpsc::Receiver<RoomCommand>,
     shutdown: CancellationToken,
     events: mpsc::UnboundedSender<RoomEvent>,
@@ -425,6 +430,7 @@ impl Room {
     fn new(setup: RoomSetup, commands: mpsc::Receiver<RoomCommand>) -> Room {
         let game_type = setup.game.game_type();
         let (soft, hard) = game_type.default_move_time();
+        let seat_count = setup.seats.len();
         let showroom = setup.stats.rooms.open(RoomSnapshot {
             id: setup.id.clone(),
             names: setup.seats.iter().map(|s| s.display_name.clone()).collect(),
@@ -455,6 +461,11 @@ impl Room {
             pending: None,
             limits: setup.limits,
             replay: None,
+            wire_log: setup
+                .replay
+                .as_ref()
+                .filter(|_| setup.wire_log)
+                .map(|store| store.wire_log(seat_count)),
             replay_store: setup.replay,
             commands,
             shutdown: setup.shutdown,
@@ -633,6 +644,7 @@ impl Room {
             }
         }
         .ok_or(SeatError::Full)?;
+        outbox.set_wire_tap(self.wire_log.as_ref().map(|log| log.tap(index)));
         // `joined` is the first packet of this room the player sees.
         let _ = outbox.send(wire::joined(&self.id));
         info!(seat = index, conn = %outbox.id(), name = %prefix(&self.seats[index].spec.display_name), "player seated");
@@ -666,7 +678,11 @@ impl Room {
                     name => name,
                 })
                 .collect();
-            self.replay = Some(store.open(self.game.game_type().id(), self.id.as_str(), &names));
+            let recorder = store.open(self.game.game_type().id(), self.id.as_str(), &names);
+            if let Some(log) = &self.wire_log {
+                log.attach(&recorder, names.iter().map(|&n| n.to_owned()).collect());
+            }
+            self.replay = Some(recorder);
         }
         for seat in 0..self.seats.len() {
             self.send_to_player(seat, wire::welcome(&self.id, seat));
@@ -1234,6 +1250,7 @@ mod tests {
                 paused: false,
                 limits,
                 replay: None,
+                wire_log: false,
                 shutdown: CancellationToken::new(),
                 events,
                 stats: Arc::default(),

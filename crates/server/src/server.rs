@@ -136,9 +136,11 @@ pub async fn run_shared(
         true => Some(ReplayStore::start(ReplaySettings {
             dir: config.replay_dir.clone(),
             gzip: config.replay_gzip,
+            wire_log_bytes: config.wire_log_bytes,
         })?),
         false => None,
     };
+    let replay_store = replays.clone();
     let lobby = lobby::spawn(
         lobby_settings(&config, seed, Arc::clone(&stats), replays),
         room_shutdown.clone(),
@@ -237,6 +239,15 @@ pub async fn run_shared(
     {
         warn!("some connections did not close in time");
     }
+    // The connections' wire logs are closed now; they get their names
+    // before the process may end.
+    if let Some(store) = replay_store
+        && tokio::time::timeout(FINAL_PHASE_LIMIT, store.flush())
+            .await
+            .is_err()
+    {
+        warn!("the replay files were not all written in time");
+    }
     let count = |counter| ServerStats::get(counter);
     info!(
         games = count(&stats.games_finished),
@@ -276,6 +287,7 @@ fn lobby_settings(
             .collect(),
         default_game: config.default_game,
         reservation_expiry: config.reservation_expiry,
+        wire_log: config.wire_log,
         replay,
         seed,
         stats,

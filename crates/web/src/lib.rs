@@ -25,6 +25,7 @@
 //! | `/login` | the administrator's login (see [`access`]) |
 //! | `/api/rooms`, `/api/rooms/{id}`, `/api/rooms/{id}/events`, `/api/rooms/{id}/board.svg` | the rooms' JSON, event stream and board |
 //! | `/api/replays`, `/api/replays/{name}` | the replays' JSON |
+//! | `/api/replays/{name}/wire` | a replay's wire log as text, to whoever may watch running games ([`wire_log`]) |
 //! | `/api/season`, `/api/season/games`, `/api/season/games/{n}/replay` | the season's standings and progress, its games a page at a time, a stored replay |
 //! | `/api/games` | the hosted games' ids and titles ([`games`]) |
 //! | `/play`, `/play/{id}` | a person takes a seat and plays in the browser ([`play`]) |
@@ -51,6 +52,7 @@ mod pages;
 pub mod play;
 pub mod season;
 pub mod views;
+pub mod wire_log;
 
 use std::{net::SocketAddr, path::PathBuf, sync::Arc};
 
@@ -218,6 +220,7 @@ pub fn router_with(
         .route("/api/rooms/{id}/board.svg", get(live::board))
         .route("/api/replays", get(archive::list))
         .route("/api/replays/{name}", get(archive::replay))
+        .route("/api/replays/{name}/wire", get(wire_log::wire_log))
         .route("/season", get(pages::season))
         .route("/season/games/{number}", get(pages::replay))
         .route("/api/season", get(season::overview))

@@ -104,6 +104,7 @@ pub async fn asset(Path(file): Path<String>) -> Response {
     let (body, kind) = match file.as_str() {
         "app.js" => (SCRIPT, "text/javascript; charset=utf-8"),
         "app.css" => (STYLE, "text/css; charset=utf-8"),
+        "wire.js" => (crate::wire_log::SCRIPT, "text/javascript; charset=utf-8"),
         _ => return StatusCode::NOT_FOUND.into_response(),
     };
     (

@@ -198,6 +198,7 @@ fn example(name: &str) -> String {
         }]),
         "prepare" => client(&[ClientMessage::Prepare(Prepare {
             seed: None,
+            wire_log: false,
             game_type: Some(GameType::Blokus2021.id().into()),
             pause: false,
             slots: ["alice", "bob"]

@@ -203,11 +203,13 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
                 ),
                 0..4
             ),
-            option::of(any::<u64>())
+            option::of(any::<u64>()),
+            any::<bool>()
         )
             .prop_map(
-                |(game_type, pause, slots, seed)| ClientMessage::Prepare(Prepare {
+                |(game_type, pause, slots, seed, wire_log)| ClientMessage::Prepare(Prepare {
                     seed,
+                    wire_log,
                     game_type,
                     pause,
                     slots

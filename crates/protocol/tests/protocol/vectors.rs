@@ -262,6 +262,7 @@ fn admin_prepare_client_to_server() {
         },
         ClientMessage::Prepare(Prepare {
             seed: None,
+            wire_log: false,
             game_type: Some("swc_2021_blokus".into()),
             pause: false,
             slots: vec![slot("alice"), slot("bob")],

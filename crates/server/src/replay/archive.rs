@@ -162,6 +162,45 @@ pub fn open_named(dir: &Path, name: &str) -> Result<Box<dyn Read + Send>, LoadEr
     Ok(decompressed(file, is_gzip_name(name)))
 }
 
+/// Opens the wire log of the finished replay `name` of `dir`
+/// (`--wire-log`), as stored: the file and whether it is gzip-compressed.
+/// Only for a finished replay's name, and only a regular file, never
+/// through a symbolic link (as [`open_named`]).
+///
+/// # Errors
+///
+/// [`LoadError::BadName`], [`LoadError::NotAFile`], or [`LoadError::Open`]
+/// (not found when the game kept no wire log).
+pub fn open_wire_log(dir: &Path, name: &str) -> Result<(File, bool), LoadError> {
+    let candidates =
+        names::wire_log_names(name).ok_or_else(|| LoadError::BadName(name.to_owned()))?;
+    let mut missing = None;
+    for candidate in candidates {
+        match open_no_follow(&dir.join(&candidate)) {
+            Ok(file) => {
+                if !file.metadata().is_ok_and(|m| m.is_file()) {
+                    return Err(LoadError::NotAFile(candidate));
+                }
+                return Ok((file, is_gzip_name(&candidate)));
+            }
+            Err(cause) if is_symlink_refusal(&cause) => return Err(LoadError::NotAFile(candidate)),
+            Err(cause) if cause.kind() == std::io::ErrorKind::NotFound => {
+                missing.get_or_insert(LoadError::Open {
+                    file: candidate,
+                    cause,
+                });
+            }
+            Err(cause) => {
+                return Err(LoadError::Open {
+                    file: candidate,
+                    cause,
+                });
+            }
+        }
+    }
+    Err(missing.unwrap_or_else(|| LoadError::BadName(name.to_owned())))
+}
+
 /// Opens `path` for reading without following a symbolic link at its last
 /// component, and without waiting: a named pipe put there opens at once
 /// (and is then refused as no regular file) instead of blocking the reader

@@ -23,6 +23,35 @@ const PARTIAL_GZIP: &str = ".xml.partial.gz";
 /// The suffix of a replay a crash interrupted, moved aside at start.
 pub const UNFINISHED: &str = ".xml.unfinished";
 
+/// A finished game's wire log (`--wire-log`), next to its replay: the
+/// replay's stem and this suffix. Never a replay's name.
+pub const WIRE_PLAIN: &str = ".wire.txt";
+/// A finished game's gzip-compressed wire log (beside a `.xml.gz` replay).
+pub const WIRE_GZIP: &str = ".wire.txt.gz";
+/// The suffix of a wire log being written.
+pub const WIRE_PARTIAL: &str = ".wire.txt.partial";
+/// A wire log being compressed, before it gets its final name.
+pub(crate) const WIRE_PARTIAL_GZIP: &str = ".wire.txt.partial.gz";
+/// The suffix of a wire log a crash interrupted, moved aside at start
+/// with its replay.
+pub const WIRE_UNFINISHED: &str = ".wire.txt.unfinished";
+
+/// The names the wire log of the finished replay `replay` may have, the
+/// one its replay's compression implies first: `None` if `replay` is no
+/// finished replay's name ([`is_replay_name`]).
+pub fn wire_log_names(replay: &str) -> Option<[String; 2]> {
+    if !is_replay_name(replay) {
+        return None;
+    }
+    let stem = finished_stem(replay)?;
+    let (first, second) = if is_gzip_name(replay) {
+        (WIRE_GZIP, WIRE_PLAIN)
+    } else {
+        (WIRE_PLAIN, WIRE_GZIP)
+    };
+    Some([format!("{stem}{first}"), format!("{stem}{second}")])
+}
+
 /// Where a finished [`PARTIAL`] file is compressed before it gets its
 /// final name: the same name with [`PARTIAL_GZIP`]'s suffix.
 pub(crate) fn compressing(partial: &Path) -> PathBuf {
@@ -165,6 +194,21 @@ mod tests {
         ] {
             assert!(!is_replay_name(bad), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn wire_logs_are_named_after_their_replay_and_are_no_replays() {
+        let stem = file_stem("swc_2027_blokus", "r-1", &["a", "b"]);
+        let [plain, gzip] = wire_log_names(&format!("{stem}{PLAIN}")).expect("a replay name");
+        assert_eq!(plain, format!("{stem}{WIRE_PLAIN}"));
+        assert_eq!(gzip, format!("{stem}{WIRE_GZIP}"));
+        let [first, _] = wire_log_names(&format!("{stem}{GZIP}")).expect("a replay name");
+        assert_eq!(first, format!("{stem}{WIRE_GZIP}"));
+        for name in [plain, gzip, format!("{stem}{WIRE_PARTIAL}")] {
+            assert!(!is_replay_name(&name), "{name}");
+            assert_eq!(wire_log_names(&name), None, "{name}");
+        }
+        assert_eq!(wire_log_names("../x.xml"), None);
     }
 
     #[test]
