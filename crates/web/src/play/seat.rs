@@ -253,6 +253,8 @@ async fn prepare_and_join(
             seed: None,
             game_type: Some(request.game.id().to_owned()),
             pause: false,
+            // As the server is configured.
+            wire_log: false,
             slots: seats
                 .iter()
                 .map(|&other| SlotDescriptor {

@@ -402,6 +402,7 @@ async fn without_a_passphrase_the_game_port_takes_only_the_web_secret() {
         seed: None,
         game_type: Some(GameType::Blokus2027.id().to_owned()),
         pause: false,
+        wire_log: false,
         slots: vec![
             SlotDescriptor {
                 display_name: None,
