@@ -3,8 +3,19 @@
 //! newline, `</protocol>` without newline); [`read_replay`] loads a replay
 //! back into its states and result. Compression (`.xml.gz`) is the caller's
 //! business: both work on plain `Write`/`Read`.
+//!
+//! One extension of Spielleiter's: a memento recorded after a move carries
+//! the move's think time, `<data class="memento" thinkMicros="…">` (from
+//! the move request written to the player's socket to the move's last byte
+//! read, in whole microseconds; [`encode_recorded_memento`]). The official
+//! loaders read attributes they do not know as nothing (XStream's and the
+//! Python SDK's alike), and players never see it: only the replay's copy of
+//! a memento has it.
 
-use std::io::{self, Read, Write};
+use std::{
+    io::{self, Read, Write},
+    time::Duration,
+};
 
 use bytes::BytesMut;
 use spielleiter_rules::GameType;
@@ -16,9 +27,52 @@ use crate::{
     framing::{FrameDecoder, FramingError, StreamEvent},
     games::GameState,
     result::GameResult,
-    room::RoomData,
+    room::{MEMENTO_CLASS, RoomData},
     server::ServerMessage,
+    xml::{ByteSink, XmlReader, XmlWriter},
 };
+
+/// The attribute of a recorded memento's `<data>` that holds the think
+/// time of the move that led to its state, in whole microseconds (a
+/// Spielleiter extension; see the module's documentation).
+pub const THINK_TIME_ATTRIBUTE: &str = "thinkMicros";
+
+/// Writes a memento as a replay records it: the packet
+/// `ServerMessage::Room { data: RoomData::Memento(state) }` at column 0,
+/// with the think time of the move that led to `state`, if a player's move
+/// did, in [`THINK_TIME_ATTRIBUTE`]. Without a think time the bytes are
+/// the packet's own.
+pub fn encode_recorded_memento<S: ByteSink>(
+    out: &mut S,
+    room_id: &str,
+    state: &GameState,
+    think_time: Option<Duration>,
+) {
+    let mut w = XmlWriter::new(out, 0);
+    w.start("room");
+    w.attr("roomId", room_id);
+    w.open();
+    w.start("data");
+    w.attr("class", MEMENTO_CLASS);
+    if let Some(think_time) = think_time {
+        let micros = i64::try_from(think_time.as_micros()).unwrap_or(i64::MAX);
+        w.attr_int(THINK_TIME_ATTRIBUTE, micros);
+    }
+    w.open();
+    state.write(&mut w);
+    w.close("data");
+    w.close("room");
+}
+
+/// The think time a recorded memento's packet (`<room><data …>`) carries,
+/// if any; a value that is no whole number of microseconds is none.
+fn think_time_of(packet: &[u8]) -> Option<Duration> {
+    let mut r = XmlReader::new(packet);
+    let room = r.root().ok()?;
+    let data = r.next_child(&room).ok()??;
+    let micros = data.attribute(THINK_TIME_ATTRIBUTE).ok()??;
+    micros.trim().parse().ok().map(Duration::from_micros)
+}
 
 /// Writes one replay file.
 ///
@@ -76,6 +130,11 @@ pub struct Replay {
     pub room_id: Option<String>,
     /// Every recorded state, in order.
     pub states: Vec<GameState>,
+    /// For each state (same index): the think time of the move that led
+    /// to it, as Spielleiter records it ([`THINK_TIME_ATTRIBUTE`]); `None`
+    /// for the first state, for states no player's move led to, and in
+    /// replays of other servers.
+    pub think_times: Vec<Option<Duration>>,
     /// The messages of recorded room errors (a rule violation).
     pub errors: Vec<String>,
     /// The result (the last one, if several were recorded).
@@ -141,6 +200,7 @@ pub fn read_replay(mut input: impl Read, game: GameType) -> Result<Replay, Repla
     let mut replay = Replay {
         room_id: None,
         states: Vec::new(),
+        think_times: Vec::new(),
         errors: Vec::new(),
         result: None,
     };
@@ -158,7 +218,9 @@ pub fn read_replay(mut input: impl Read, game: GameType) -> Result<Replay, Repla
             };
             match event {
                 Some(StreamEvent::Frame(frame)) => {
-                    record(&mut replay, ServerMessage::decode(frame.as_bytes(), game)?)?
+                    let message = ServerMessage::decode(frame.as_bytes(), game)?;
+                    let think_time = think_time_of(frame.as_bytes());
+                    record(&mut replay, message, think_time)?;
                 }
                 Some(StreamEvent::End) => return Ok(replay),
                 None => break,
@@ -170,7 +232,11 @@ pub fn read_replay(mut input: impl Read, game: GameType) -> Result<Replay, Repla
     }
 }
 
-fn record(replay: &mut Replay, message: ServerMessage) -> Result<(), ReplayError> {
+fn record(
+    replay: &mut Replay,
+    message: ServerMessage,
+    think_time: Option<Duration>,
+) -> Result<(), ReplayError> {
     let ServerMessage::Room { room_id, data } = message else {
         return Err(ReplayError::NotARoomPacket {
             name: message.element_name().to_owned(),
@@ -178,7 +244,10 @@ fn record(replay: &mut Replay, message: ServerMessage) -> Result<(), ReplayError
     };
     replay.room_id.get_or_insert(room_id);
     match data {
-        RoomData::Memento(state) => replay.states.push(state),
+        RoomData::Memento(state) => {
+            replay.states.push(state);
+            replay.think_times.push(think_time);
+        }
         RoomData::Error { message, .. } => replay.errors.push(message),
         RoomData::Result(result) => replay.result = Some(result),
         _ => {}
@@ -215,6 +284,52 @@ mod tests {
             "<protocol>\n<room roomId=\"r\">\n  <data class=\"memento\">\n    <state "
         ));
         assert!(text.ends_with("</room>\n</protocol>"));
+    }
+
+    #[test]
+    fn a_recorded_memento_is_the_packet_with_its_think_time_which_reads_back() {
+        let ServerMessage::Room {
+            data: RoomData::Memento(state),
+            ..
+        } = memento(3)
+        else {
+            unreachable!("a memento");
+        };
+        let mut plain = Vec::new();
+        encode_recorded_memento(&mut plain, "r", &state, None);
+        assert_eq!(plain, memento(3).to_xml().into_bytes());
+
+        let mut timed = Vec::new();
+        encode_recorded_memento(
+            &mut timed,
+            "r",
+            &state,
+            Some(Duration::from_micros(1_234_567)),
+        );
+        let text = String::from_utf8(timed.clone()).expect("utf-8");
+        assert!(
+            text.starts_with("<room roomId=\"r\">\n  <data class=\"memento\" thinkMicros=\"1234567\">\n    <state "),
+            "{text}"
+        );
+        // Everything but the attribute is the packet's.
+        assert_eq!(
+            text.replace(" thinkMicros=\"1234567\"", ""),
+            memento(3).to_xml()
+        );
+
+        let mut file = b"<protocol>\n".to_vec();
+        file.extend_from_slice(&plain);
+        file.push(b'\n');
+        file.extend_from_slice(&timed);
+        file.extend_from_slice(b"\n</protocol>");
+        let replay = read_replay(&file[..], GameType::Blokus2021).expect("reads");
+        assert_eq!(replay.states.len(), 2);
+        assert_eq!(
+            replay.think_times,
+            [None, Some(Duration::from_micros(1_234_567))]
+        );
+        // The decoder ignores the attribute: the state is the same.
+        assert_eq!(replay.states[0], replay.states[1]);
     }
 
     #[test]

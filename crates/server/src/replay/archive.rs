@@ -97,6 +97,10 @@ pub struct LoadedReplay {
     pub names: Vec<String>,
     /// Every recorded position, in order.
     pub positions: Vec<AnyGame>,
+    /// For each position (same index): the think time of the move that led
+    /// to it, where the server recorded one (Spielleiter's extension,
+    /// [`THINK_TIME_ATTRIBUTE`](spielleiter_protocol::replay::THINK_TIME_ATTRIBUTE)).
+    pub think_times: Vec<Option<Duration>>,
     /// The result, if the replay has one.
     pub result: Option<GameResult>,
     /// The texts of recorded room errors (a rule violation).
@@ -361,11 +365,14 @@ fn positions(file: &str, game: GameType, replay: Replay) -> Result<LoadedReplay,
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let mut think_times = replay.think_times;
+    think_times.resize(positions.len(), None);
     Ok(LoadedReplay {
         game,
         room_id: replay.room_id,
         names,
         positions,
+        think_times,
         result: replay.result,
         errors: replay.errors,
     })
