@@ -107,6 +107,25 @@ pub struct LoadedReplay {
     pub errors: Vec<String>,
 }
 
+impl LoadedReplay {
+    /// The seat that made the move leading to position `index`: the seat
+    /// to move in the position before it. `None` for the first position
+    /// and where the position before had nobody to move.
+    pub fn mover(&self, index: usize) -> Option<usize> {
+        let before = self.positions.get(index.checked_sub(1)?)?;
+        spielleiter_rules::Game::player_to_move(before)
+    }
+
+    /// Each recorded think time with the seat whose move it was, in the
+    /// order of the moves.
+    pub fn seat_think_times(&self) -> impl Iterator<Item = (usize, Duration)> + '_ {
+        self.think_times
+            .iter()
+            .enumerate()
+            .filter_map(|(index, think)| Some((self.mover(index)?, (*think)?)))
+    }
+}
+
 /// The finished replays in `dir`, newest first, at most [`LIST_LIMIT`].
 /// Symbolic links are not listed.
 ///
