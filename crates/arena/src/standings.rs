@@ -677,7 +677,10 @@ mod tests {
     }
 
     #[test]
-    #[allow(clippy::unwrap_used, reason = "test code: a failed unwrap is a failed test")]
+    #[allow(
+        clippy::unwrap_used,
+        reason = "test code: a failed unwrap is a failed test"
+    )]
     fn think_times_are_each_players_mean_and_longest_over_its_games() {
         let think = |ms: &[u64]| {
             let mut times = crate::ThinkTimes::default();

@@ -2,7 +2,7 @@
 //! [`names`] says how a replay is named at each step of its life, this
 //! file writes them while games run, and [`archive`] reads the finished
 //! ones (listing, opening by name, finding a room's, loading; gzip
-//! included). The web side, the match runner and the command line use it
+//! included), and [`blksgf`] writes a classic game as Pentobi's record. The web side, the match runner and the command line use it
 //! and keep no file names or formats of their own.
 //!
 //! Writing: one thread owns every open replay file; rooms hand it their
@@ -32,6 +32,7 @@
 //! free of disk work.
 
 pub mod archive;
+pub mod blksgf;
 pub mod names;
 
 use std::{
