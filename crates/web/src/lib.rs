@@ -21,8 +21,10 @@
 //! | `/season`, `/season/games/{n}` | the season of `serve --store` ([`season`]), and a game's replay in the viewer |
 //! | `/login` | the administrator's login (see [`access`]) |
 //! | `/api/rooms`, `/api/rooms/{id}`, `/api/rooms/{id}/events`, `/api/rooms/{id}/board.svg` | the rooms' JSON, event stream and board |
-//! | `/api/replays`, `/api/replays/{name}` | the replays' JSON |
+//! | `/api/replays`, `/api/replays/{name}` | the replays' JSON (the list with players, winner and length, filtered by `?game=` and `?player=`) |
+//! | `/api/replays/{name}/file`, `/api/replays/{name}/blksgf` | a replay as stored, and a classic game as Pentobi's record, to download |
 //! | `/api/season`, `/api/season/games`, `/api/season/games/{n}/replay` | the season's standings and progress, its games a page at a time, a stored replay |
+//! | `/api/season/games/{n}/replay.xml.gz`, `…/replay.blksgf` | a stored replay, and a classic game as Pentobi's record, to download |
 //! | `/api/games` | the hosted games' ids and titles ([`games`]) |
 //! | `/metrics` | Prometheus text ([`metrics`]) |
 //! | `/healthz` | `ok` |
@@ -110,6 +112,8 @@ pub struct App {
     boards: live::Boards,
     /// Spaces out the live events of all streams together.
     pacer: live::EventPacer,
+    /// The replay list's summaries of the files read so far.
+    summaries: archive::SummaryCache,
 }
 
 impl App {
@@ -138,6 +142,7 @@ fn app_state(
         ),
         boards: live::Boards::default(),
         pacer: live::EventPacer::default(),
+        summaries: archive::SummaryCache::default(),
     });
     (app, settings.limits)
 }
@@ -168,11 +173,21 @@ pub fn router_with_season(
         .route("/api/rooms/{id}/board.svg", get(live::board))
         .route("/api/replays", get(archive::list))
         .route("/api/replays/{name}", get(archive::replay))
+        .route("/api/replays/{name}/file", get(archive::file))
+        .route("/api/replays/{name}/blksgf", get(archive::blksgf))
         .route("/season", get(pages::season))
         .route("/season/games/{number}", get(pages::replay))
         .route("/api/season", get(season::overview))
         .route("/api/season/games", get(season::games))
         .route("/api/season/games/{number}/replay", get(season::replay))
+        .route(
+            "/api/season/games/{number}/replay.xml.gz",
+            get(season::replay_file),
+        )
+        .route(
+            "/api/season/games/{number}/replay.blksgf",
+            get(season::replay_blksgf),
+        )
         .route("/api/games", get(games::list))
         .route("/metrics", get(metrics::metrics))
         .route("/healthz", get(pages::health))

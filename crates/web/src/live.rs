@@ -444,6 +444,7 @@ mod tests {
             stream_slots: AddressSlots::new(2, false),
             boards: Boards::default(),
             pacer: EventPacer::default(),
+            summaries: crate::archive::SummaryCache::default(),
         })
     }
 

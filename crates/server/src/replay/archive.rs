@@ -165,6 +165,19 @@ pub fn list(dir: &Path) -> std::io::Result<Vec<ReplayFile>> {
 /// [`LoadError::BadName`], [`LoadError::NotAFile`], or
 /// [`LoadError::Open`].
 pub fn open_named(dir: &Path, name: &str) -> Result<Box<dyn Read + Send>, LoadError> {
+    let file = open_named_file(dir, name)?;
+    Ok(decompressed(file, is_gzip_name(name)))
+}
+
+/// Opens the finished replay `name` of `dir` as it is stored (compressed
+/// if its name ends in `.gz`), for a download: the same checks as
+/// [`open_named`].
+///
+/// # Errors
+///
+/// [`LoadError::BadName`], [`LoadError::NotAFile`], or
+/// [`LoadError::Open`].
+pub fn open_named_file(dir: &Path, name: &str) -> Result<File, LoadError> {
     if !is_replay_name(name) {
         return Err(LoadError::BadName(name.to_owned()));
     }
@@ -182,7 +195,7 @@ pub fn open_named(dir: &Path, name: &str) -> Result<Box<dyn Read + Send>, LoadEr
     if !is_file {
         return Err(LoadError::NotAFile(name.to_owned()));
     }
-    Ok(decompressed(file, is_gzip_name(name)))
+    Ok(file)
 }
 
 /// Opens `path` for reading without following a symbolic link at its last
@@ -284,6 +297,105 @@ fn resolve_name(dir: &Path, name: &str) -> Result<String, LoadError> {
         .ok_or_else(|| LoadError::BadName(name.to_owned()))
 }
 
+/// Reads the finished replay `name` of `dir` ([`open_named`]) as a replay
+/// of the game its name names (each hosted game in turn for a name that
+/// names none), without making positions of its states: what a summary
+/// or an export needs. Errors name the file by `name`.
+///
+/// # Errors
+///
+/// As [`open_named`], or the file is no replay of a hosted game.
+pub fn read_named(dir: &Path, name: &str) -> Result<(GameType, Replay), LoadError> {
+    let name = resolve_name(dir, name)?;
+    let candidates: Vec<GameType> = match game_of_name(&name) {
+        Some(game) => vec![game],
+        None => GameType::ALL.to_vec(),
+    };
+    let mut first_error = None;
+    for game in candidates {
+        match read_replay(open_named(dir, &name)?, game) {
+            Ok(replay) => return Ok((game, replay)),
+            Err(cause) => {
+                first_error.get_or_insert(cause);
+            }
+        }
+    }
+    Err(LoadError::Read {
+        file: name,
+        cause: first_error
+            .unwrap_or_else(|| ReplayError::Io(std::io::Error::other("no hosted game to try"))),
+    })
+}
+
+/// Reads a gzipped replay held in memory (a season store's) as a replay
+/// of `game`, at most [`MAX_UNPACKED_REPLAY_BYTES`] unpacked; `label`
+/// names it in errors.
+///
+/// # Errors
+///
+/// The bytes are no gzipped replay of `game`.
+pub fn read_gzipped(label: &str, game: GameType, gzipped: &[u8]) -> Result<Replay, LoadError> {
+    let input = GzDecoder::new(gzipped).take(MAX_UNPACKED_REPLAY_BYTES);
+    read_replay(input, game).map_err(|cause| LoadError::Read {
+        file: label.to_owned(),
+        cause,
+    })
+}
+
+/// What the list of replays shows of one: read from the whole file, but
+/// without making positions of its states.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplaySummary {
+    /// The game.
+    pub game: GameType,
+    /// The players' display names in seat order (see
+    /// [`LoadedReplay::names`]).
+    pub names: Vec<String>,
+    /// The winners' seats (none without a result or a winner).
+    pub winners: Vec<usize>,
+    /// Whether the replay has a result.
+    pub finished: bool,
+    /// The last recorded state's turn.
+    pub turns: u32,
+}
+
+impl ReplaySummary {
+    /// The summary of `replay`, a replay of `game`.
+    pub fn of(game: GameType, replay: &Replay) -> ReplaySummary {
+        ReplaySummary {
+            game,
+            names: display_names(replay),
+            winners: replay
+                .result
+                .as_ref()
+                .map(|r| r.winners.iter().map(|w| w.seat).collect())
+                .unwrap_or_default(),
+            finished: replay.result.is_some(),
+            turns: replay.states.last().map_or(0, GameState::turn),
+        }
+    }
+}
+
+/// The players' display names in seat order: as the states carry them,
+/// else (the states of 2022 and 2027 name nobody) as the result does;
+/// blank when neither names a seat.
+fn display_names(replay: &Replay) -> Vec<String> {
+    let mut names = replay
+        .states
+        .first()
+        .map(GameState::display_names)
+        .unwrap_or_default();
+    if let Some(result) = &replay.result {
+        names.resize(names.len().max(result.scores.len()), String::new());
+        for (name, score) in names.iter_mut().zip(&result.scores) {
+            if name.is_empty() {
+                name.clone_from(&score.display_name);
+            }
+        }
+    }
+    names
+}
+
 /// The most bytes a replay held in memory ([`load_gzipped`]) may unpack
 /// to: far above a real game's, so that a corrupt or hostile blob cannot
 /// fill the memory.
@@ -302,11 +414,7 @@ pub fn load_gzipped(
     game: GameType,
     gzipped: &[u8],
 ) -> Result<LoadedReplay, LoadError> {
-    let input = GzDecoder::new(gzipped).take(MAX_UNPACKED_REPLAY_BYTES);
-    let replay = read_replay(input, game).map_err(|cause| LoadError::Read {
-        file: label.to_owned(),
-        cause,
-    })?;
+    let replay = read_gzipped(label, game, gzipped)?;
     positions(label, game, replay)
 }
 
@@ -359,19 +467,7 @@ fn load_from(
 }
 
 fn positions(file: &str, game: GameType, replay: Replay) -> Result<LoadedReplay, LoadError> {
-    let mut names = replay
-        .states
-        .first()
-        .map(GameState::display_names)
-        .unwrap_or_default();
-    if let Some(result) = &replay.result {
-        names.resize(names.len().max(result.scores.len()), String::new());
-        for (name, score) in names.iter_mut().zip(&result.scores) {
-            if name.is_empty() {
-                name.clone_from(&score.display_name);
-            }
-        }
-    }
+    let names = display_names(&replay);
     let positions = replay
         .states
         .iter()
