@@ -112,4 +112,11 @@ if not fields or shown != fields:
              f"only in the memento: {sorted(fields - shown)[:10]}")
 print(f"== the page's board is the memento of turn {turn}: {len(fields)} fields")
 EOF
-echo "browser: 1 passed, 0 failed"
+
+# The replay viewer over the finished game: list, move list, autoplay,
+# think times and download (tests/browser/viewer.py).
+python3 tests/browser/viewer.py "$(command -v chromium)" "$web" "$replay" "$bin" "$out" \
+    "$(mktemp -d "$out/profile.XXXX")"
+echo "== the viewer's screenshots: $out/replays.png, $out/replay-*.png"
+
+echo "browser: 2 passed, 0 failed"
