@@ -272,8 +272,16 @@ const sl = (() => {
         $("position").textContent = position;
         $("players").tBodies[0].replaceChildren(...playerRows(frame.players));
         for (const row of moveRows) row.classList.toggle("current", Number(row.dataset.index) === index);
+        // The current move in view within the list, without scrolling the
+        // page itself.
         const current = moveRows.find((row) => Number(row.dataset.index) === index);
-        if (current) current.scrollIntoView({ block: "nearest" });
+        const list = $("moves").parentElement;
+        if (current) {
+          const row = current.getBoundingClientRect();
+          const box = list.getBoundingClientRect();
+          if (row.top < box.top + row.height) list.scrollTop -= box.top + row.height - row.top;
+          else if (row.bottom > box.bottom) list.scrollTop += row.bottom - box.bottom;
+        }
       };
       const stop = () => {
         clearInterval(playing);
@@ -289,7 +297,7 @@ const sl = (() => {
         }, 1000 / Number($("speed").value));
       };
       $("title").textContent = gameName(replay.game);
-      $("subtitle").textContent = replay.players.join(" vs ");
+      $("subtitle").textContent = replay.players.join(" vs ") + (replay.result ? " · " + replay.result.summary : "");
       $("result").replaceChildren(...resultBlock(replay.result, replay.players));
       if (replay.errors.length) $("result").append(el("p", { class: "muted" }, replay.errors.join(" ")));
       $("downloads").replaceChildren(...replay.downloads.map((d) =>
@@ -298,7 +306,7 @@ const sl = (() => {
         if (!frame.words) return;
         const who = frame.mover === null ? "" : replay.players[frame.mover] || "";
         const row = el("tr", { "data-index": i, title: who },
-          el("td", { class: "number muted" }, i),
+          el("td", { class: "number muted" }, frame.turn),
           el("td", {}, frame.words),
           el("td", { class: "number think" }, thinkText(frame.think_ms)));
         row.onclick = () => {
