@@ -471,7 +471,13 @@ impl<'a> MatchGame<'a> {
             _ => None,
         };
         let think_times = match &replay {
-            Some(path) => think_times(path.clone(), &self.slot_players).await,
+            Some(path) => think_times(path.clone(), &self.slot_players)
+                .await
+                .unwrap_or_else(|error| {
+                    // The game is recorded all the same, without them.
+                    tracing::warn!(room = %self.room, game = self.game, %error, "cannot read the game's replay for its think times");
+                    Vec::new()
+                }),
             None => Vec::new(),
         };
         let mut record = record_game(
@@ -490,28 +496,31 @@ impl<'a> MatchGame<'a> {
 }
 
 /// Each player's think times, as the server recorded them in the replay at
-/// `path`; `slot_players[seat]` is the player of each seat. Empty if the
-/// replay cannot be read (which is logged: the game itself is recorded).
-async fn think_times(path: PathBuf, slot_players: &[usize]) -> Vec<ThinkTimes> {
-    let loaded = tokio::task::spawn_blocking(move || archive::load(&path)).await;
-    let replay = match loaded {
-        Ok(Ok(replay)) => replay,
-        Ok(Err(error)) => {
-            tracing::warn!(%error, "cannot read the game's replay for its think times");
-            return Vec::new();
-        }
-        Err(error) => {
-            tracing::warn!(%error, "reading the game's replay failed");
-            return Vec::new();
-        }
-    };
+/// `path`; `slot_players[seat]` is the player of each seat.
+///
+/// # Errors
+///
+/// The replay cannot be read: why, as one line.
+async fn think_times(path: PathBuf, slot_players: &[usize]) -> Result<Vec<ThinkTimes>, String> {
+    let replay = tokio::task::spawn_blocking(move || archive::load(&path))
+        .await
+        .map_err(|error| error.to_string())?
+        .map_err(|error| {
+            let mut text = error.to_string();
+            let mut cause = std::error::Error::source(&error);
+            while let Some(next) = cause {
+                text.push_str(&format!(": {next}"));
+                cause = next.source();
+            }
+            text
+        })?;
     let mut times = vec![ThinkTimes::default(); slot_players.len()];
     for (seat, think_time) in replay.seat_think_times() {
         if let Some(player) = slot_players.get(seat).and_then(|&p| times.get_mut(p)) {
             player.add(think_time);
         }
     }
-    times
+    Ok(times)
 }
 
 /// Starts the player of `seat` with its reservation.
