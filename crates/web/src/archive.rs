@@ -261,9 +261,8 @@ fn entries(
         }
         let summary = cache.get(file).or_else(|| {
             (Instant::now() < deadline).then(|| {
-                let summary = store::read_named(dir, &file.name)
-                    .map(|(game, replay)| ReplaySummary::of(game, &replay))
-                    .map_err(|error| with_causes(&error));
+                let summary =
+                    store::summary_named(dir, &file.name).map_err(|error| with_causes(&error));
                 cache.put(file, summary.clone(), files);
                 summary
             })

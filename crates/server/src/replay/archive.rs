@@ -12,7 +12,11 @@ use std::{
 };
 
 use flate2::read::GzDecoder;
-use spielleiter_protocol::{GameState, Replay, ReplayError, read_replay, result::GameResult};
+use spielleiter_protocol::{
+    GameState, Replay, ReplayError, read_replay,
+    replay::{ReplayOutline, read_replay_outline},
+    result::GameResult,
+};
 use spielleiter_rules::{AnyGame, GameType};
 
 use super::names::{self, game_of_name, is_gzip_name, is_replay_name};
@@ -307,23 +311,8 @@ fn resolve_name(dir: &Path, name: &str) -> Result<String, LoadError> {
 /// As [`open_named`], or the file is no replay of a hosted game.
 pub fn read_named(dir: &Path, name: &str) -> Result<(GameType, Replay), LoadError> {
     let name = resolve_name(dir, name)?;
-    let candidates: Vec<GameType> = match game_of_name(&name) {
-        Some(game) => vec![game],
-        None => GameType::ALL.to_vec(),
-    };
-    let mut first_error = None;
-    for game in candidates {
-        match read_replay(open_named(dir, &name)?, game) {
-            Ok(replay) => return Ok((game, replay)),
-            Err(cause) => {
-                first_error.get_or_insert(cause);
-            }
-        }
-    }
-    Err(LoadError::Read {
-        file: name,
-        cause: first_error
-            .unwrap_or_else(|| ReplayError::Io(std::io::Error::other("no hosted game to try"))),
+    read_as_its_game(&name, &name, |game| {
+        Ok(read_replay(open_named(dir, &name)?, game))
     })
 }
 
@@ -360,32 +349,44 @@ pub struct ReplaySummary {
 }
 
 impl ReplaySummary {
-    /// The summary of `replay`, a replay of `game`.
-    pub fn of(game: GameType, replay: &Replay) -> ReplaySummary {
+    /// The summary of a replay of `game` from its outline.
+    pub fn of(game: GameType, outline: &ReplayOutline) -> ReplaySummary {
         ReplaySummary {
             game,
-            names: display_names(replay),
-            winners: replay
+            names: display_names(outline.first.as_ref(), outline.result.as_ref()),
+            winners: outline
                 .result
                 .as_ref()
                 .map(|r| r.winners.iter().map(|w| w.seat).collect())
                 .unwrap_or_default(),
-            finished: replay.result.is_some(),
-            turns: replay.states.last().map_or(0, GameState::turn),
+            finished: outline.result.is_some(),
+            turns: outline.last.as_ref().map_or(0, GameState::turn),
         }
     }
 }
 
-/// The players' display names in seat order: as the states carry them,
-/// else (the states of 2022 and 2027 name nobody) as the result does;
-/// blank when neither names a seat.
-fn display_names(replay: &Replay) -> Vec<String> {
-    let mut names = replay
-        .states
-        .first()
-        .map(GameState::display_names)
-        .unwrap_or_default();
-    if let Some(result) = &replay.result {
+/// The summary of the finished replay `name` of `dir` ([`open_named`]),
+/// read as a replay of the game its name names (each hosted game in turn
+/// for a name that names none), decoding only its first and last state and
+/// its result ([`read_replay_outline`]). Errors name the file by `name`.
+///
+/// # Errors
+///
+/// As [`open_named`], or the file is no replay of a hosted game.
+pub fn summary_named(dir: &Path, name: &str) -> Result<ReplaySummary, LoadError> {
+    let name = resolve_name(dir, name)?;
+    let (game, outline) = read_as_its_game(&name, &name, |game| {
+        Ok(read_replay_outline(open_named(dir, &name)?, game))
+    })?;
+    Ok(ReplaySummary::of(game, &outline))
+}
+
+/// The players' display names in seat order: as the first state carries
+/// them, else (the states of 2022 and 2027 name nobody) as the result
+/// does; blank when neither names a seat.
+fn display_names(first: Option<&GameState>, result: Option<&GameResult>) -> Vec<String> {
+    let mut names = first.map(GameState::display_names).unwrap_or_default();
+    if let Some(result) = result {
         names.resize(names.len().max(result.scores.len()), String::new());
         for (name, score) in names.iter_mut().zip(&result.scores) {
             if name.is_empty() {
@@ -446,14 +447,26 @@ fn load_from(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let candidates: Vec<GameType> = match game_of_name(&name) {
+    let (game, replay) = read_as_its_game(file, &name, |game| Ok(read_replay(open()?, game)))?;
+    positions(file, game, replay)
+}
+
+/// Reads a replay with `read` as one of the game the file name `name`
+/// names, or (a name that names none) of each hosted game in turn until
+/// one fits; `file` names it in errors, which are the first game's.
+fn read_as_its_game<T>(
+    file: &str,
+    name: &str,
+    mut read: impl FnMut(GameType) -> Result<Result<T, ReplayError>, LoadError>,
+) -> Result<(GameType, T), LoadError> {
+    let candidates: Vec<GameType> = match game_of_name(name) {
         Some(game) => vec![game],
         None => GameType::ALL.to_vec(),
     };
     let mut first_error = None;
     for game in candidates {
-        match read_replay(open()?, game) {
-            Ok(replay) => return positions(file, game, replay),
+        match read(game)? {
+            Ok(read) => return Ok((game, read)),
             Err(cause) => {
                 first_error.get_or_insert(cause);
             }
@@ -467,7 +480,7 @@ fn load_from(
 }
 
 fn positions(file: &str, game: GameType, replay: Replay) -> Result<LoadedReplay, LoadError> {
-    let names = display_names(&replay);
+    let names = display_names(replay.states.first(), replay.result.as_ref());
     let positions = replay
         .states
         .iter()
