@@ -1,6 +1,8 @@
-//! Finished games from the replay directory: the list, and one replay with
-//! every position drawn, for the step-through viewer. Finished replays are
-//! shown to everyone. The files are the replay store's
+//! Finished games from the replay directory: the list with each game's
+//! players, outcome and length (kept in a bounded [`SummaryCache`]), one
+//! replay for the viewer (every position drawn, each move in words with its
+//! think time), and the downloads (the file as stored, Pentobi's record of
+//! a classic game). Finished replays are shown to everyone. The files are the replay store's
 //! ([`spielleiter_server::replay::archive`]): only finished replays, by
 //! name, never through a symbolic link; an answer names a replay by its
 //! name, never by its path on the server.
@@ -57,7 +59,7 @@ pub struct SummaryView {
     pub players: Vec<String>,
     /// The winners' names.
     pub winners: Vec<String>,
-    /// `alice wins`, `draw`, `no winner`, or `unfinished`.
+    /// `alice wins`, `draw`, `no winner`, `unfinished`, or `unreadable`.
     pub outcome: String,
     /// The last recorded state's turn: the game's length.
     pub turns: u32,
