@@ -196,7 +196,7 @@ impl From<DecodeError> for ReplayError {
 ///
 /// Unreadable input, malformed XML, or a packet that is not a room packet.
 /// Room messages other than mementos, errors and results are ignored.
-pub fn read_replay(mut input: impl Read, game: GameType) -> Result<Replay, ReplayError> {
+pub fn read_replay(input: impl Read, game: GameType) -> Result<Replay, ReplayError> {
     let mut replay = Replay {
         room_id: None,
         states: Vec::new(),
@@ -204,6 +204,20 @@ pub fn read_replay(mut input: impl Read, game: GameType) -> Result<Replay, Repla
         errors: Vec::new(),
         result: None,
     };
+    for_each_packet(input, |frame| {
+        let message = ServerMessage::decode(frame.as_bytes(), game)?;
+        let think_time = think_time_of(frame.as_bytes());
+        record(&mut replay, message, think_time)
+    })?;
+    Ok(replay)
+}
+
+/// Calls `take` with every packet of a replay read from `input`, in order,
+/// up to the end of the root element (or of the input).
+fn for_each_packet(
+    mut input: impl Read,
+    mut take: impl FnMut(crate::framing::Frame) -> Result<(), ReplayError>,
+) -> Result<(), ReplayError> {
     let mut decoder = FrameDecoder::new();
     let mut buf = BytesMut::with_capacity(64 * 1024);
     let mut chunk = vec![0; 64 * 1024];
@@ -217,17 +231,13 @@ pub fn read_replay(mut input: impl Read, game: GameType) -> Result<Replay, Repla
                 decoder.decode(&mut buf)?
             };
             match event {
-                Some(StreamEvent::Frame(frame)) => {
-                    let message = ServerMessage::decode(frame.as_bytes(), game)?;
-                    let think_time = think_time_of(frame.as_bytes());
-                    record(&mut replay, message, think_time)?;
-                }
-                Some(StreamEvent::End) => return Ok(replay),
+                Some(StreamEvent::Frame(frame)) => take(frame)?,
+                Some(StreamEvent::End) => return Ok(()),
                 None => break,
             }
         }
         if n == 0 {
-            return Ok(replay);
+            return Ok(());
         }
     }
 }
@@ -265,10 +275,7 @@ fn data_class(packet: &[u8]) -> Option<&[u8]> {
 /// # Errors
 ///
 /// As [`read_replay`], for the packets decoded.
-pub fn read_replay_outline(
-    mut input: impl Read,
-    game: GameType,
-) -> Result<ReplayOutline, ReplayError> {
+pub fn read_replay_outline(input: impl Read, game: GameType) -> Result<ReplayOutline, ReplayError> {
     let mut outline = ReplayOutline {
         first: None,
         last: None,
@@ -276,58 +283,37 @@ pub fn read_replay_outline(
         result: None,
     };
     let mut last_memento = None;
-    let mut decoder = FrameDecoder::new();
-    let mut buf = BytesMut::with_capacity(64 * 1024);
-    let mut chunk = vec![0; 64 * 1024];
-    let mut take =
-        |frame: crate::framing::Frame, outline: &mut ReplayOutline| -> Result<(), ReplayError> {
-            let bytes = frame.as_bytes();
-            if !bytes.starts_with(b"<room") {
-                let name = ServerMessage::decode(bytes, game)?
-                    .element_name()
-                    .to_owned();
-                return Err(ReplayError::NotARoomPacket { name });
+    for_each_packet(input, |frame| {
+        let bytes = frame.as_bytes();
+        if !bytes.starts_with(b"<room") {
+            let name = ServerMessage::decode(bytes, game)?
+                .element_name()
+                .to_owned();
+            return Err(ReplayError::NotARoomPacket { name });
+        }
+        match data_class(bytes) {
+            // A memento after the first: kept undecoded, in case it is
+            // the last.
+            Some(b"memento") if outline.states > 0 => {
+                outline.states += 1;
+                last_memento = Some(frame);
             }
-            match data_class(bytes) {
-                Some(b"memento") if outline.states > 0 => {
-                    outline.states += 1;
-                    last_memento = Some(frame);
-                }
-                Some(b"memento" | b"result") | None => {
-                    if let ServerMessage::Room { data, .. } = ServerMessage::decode(bytes, game)? {
-                        match data {
-                            RoomData::Memento(state) => {
-                                outline.states += 1;
-                                outline.first.get_or_insert(state);
-                            }
-                            RoomData::Result(result) => outline.result = Some(result),
-                            _ => {}
+            Some(b"memento" | b"result") | None => {
+                if let ServerMessage::Room { data, .. } = ServerMessage::decode(bytes, game)? {
+                    match data {
+                        RoomData::Memento(state) => {
+                            outline.states += 1;
+                            outline.first.get_or_insert(state);
                         }
+                        RoomData::Result(result) => outline.result = Some(result),
+                        _ => {}
                     }
                 }
-                Some(_) => {}
             }
-            Ok(())
-        };
-    'reading: loop {
-        let n = input.read(&mut chunk)?;
-        buf.extend_from_slice(&chunk[..n]);
-        loop {
-            let event = if n == 0 {
-                decoder.decode_eof(&mut buf)?
-            } else {
-                decoder.decode(&mut buf)?
-            };
-            match event {
-                Some(StreamEvent::Frame(frame)) => take(frame, &mut outline)?,
-                Some(StreamEvent::End) => break 'reading,
-                None => break,
-            }
+            Some(_) => {}
         }
-        if n == 0 {
-            break;
-        }
-    }
+        Ok(())
+    })?;
     outline.last = match last_memento {
         Some(frame) => match ServerMessage::decode(frame.as_bytes(), game)? {
             ServerMessage::Room {
