@@ -19,21 +19,16 @@ import subprocess
 import sys
 import time
 
+from boards import BOARD_FIELDS, memento_fields
 from cdp import DevTools, browser
 
-# The board on the page: its index and turn, and every field of every
-# colour (the SVG's paths list their fields as "M x y h1v1h-1z").
+# The board on the page: its index and turn, whether the last move is
+# marked, and every field of every colour (boards.py).
 READ_BOARD = r"""
 (() => {
   const board = document.getElementById("board");
   if (!board || !board.dataset.turn) return null;
-  const fields = [];
-  for (const path of board.querySelectorAll("path[data-color]")) {
-    const color = path.getAttribute("data-color")[0];
-    for (const m of path.getAttribute("d").matchAll(/M(\d+) (\d+)h1v1h-1z/g)) {
-      fields.push([color, Number(m[1]), Number(m[2])]);
-    }
-  }
+  const fields = BOARD_FIELDS(board);
   return JSON.stringify({
     index: Number(board.dataset.index),
     turn: Number(board.dataset.turn),
@@ -42,7 +37,7 @@ READ_BOARD = r"""
     fields,
   });
 })()
-"""
+""".replace("BOARD_FIELDS", BOARD_FIELDS)
 
 # The move list: per row its frame index, words and think time.
 READ_MOVES = r"""
@@ -73,7 +68,7 @@ def board(page):
     return json.loads(page.evaluate(READ_BOARD))
 
 
-def memento_fields(spielleiter, replay, turn):
+def replay_fields(spielleiter, replay, turn):
     """The fields of the replay's memento of `turn`, as `replay show` draws them."""
     text = subprocess.run(
         [spielleiter, "replay", "show", replay, "--turn", str(turn), "--color", "never"],
@@ -81,20 +76,12 @@ def memento_fields(spielleiter, replay, turn):
     ).stdout
     if f"turn {turn} " not in text:
         fail(f"the replay has no memento of turn {turn}:\n{text}")
-    fields = set()
-    for line in text.splitlines():
-        row = re.fullmatch(r"\s*(\d+) ([BYRGbyrg.]{20})", line)
-        if row:
-            y = int(row.group(1))
-            for x, c in enumerate(row.group(2)):
-                if c != ".":
-                    fields.add((c.upper(), x, y))
-    return fields
+    return memento_fields(text)
 
 
 def check_board(page, spielleiter, replay, what):
     shown = board(page)
-    fields = memento_fields(spielleiter, replay, shown["turn"])
+    fields = replay_fields(spielleiter, replay, shown["turn"])
     on_page = {(c, x, y) for c, x, y in shown["fields"]}
     if on_page != fields:
         fail(f"{what}: the page shows {len(on_page)} fields at turn {shown['turn']}, "

@@ -157,41 +157,42 @@ pub struct GameRecord {
 }
 
 /// One player's think times over some moves: how many, their sum and the
-/// longest, in milliseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// longest, in whole microseconds (as the replay records them, and exact
+/// through a results file).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ThinkTimes {
     /// Moves with a recorded think time.
     pub moves: u32,
-    /// Their sum in milliseconds.
-    pub total_ms: f64,
-    /// The longest in milliseconds (0 without moves).
-    pub max_ms: f64,
+    /// Their sum in microseconds.
+    pub total_micros: u64,
+    /// The longest in microseconds (0 without moves).
+    pub max_micros: u64,
 }
 
 impl ThinkTimes {
     /// Adds one move's think time.
     pub fn add(&mut self, think_time: Duration) {
-        let ms = think_time.as_secs_f64() * 1000.0;
+        let micros = u64::try_from(think_time.as_micros()).unwrap_or(u64::MAX);
         self.moves += 1;
-        self.total_ms += ms;
-        self.max_ms = self.max_ms.max(ms);
+        self.total_micros = self.total_micros.saturating_add(micros);
+        self.max_micros = self.max_micros.max(micros);
     }
 
     /// Adds the moves of `other`.
     pub fn merge(&mut self, other: &ThinkTimes) {
         self.moves += other.moves;
-        self.total_ms += other.total_ms;
-        self.max_ms = self.max_ms.max(other.max_ms);
+        self.total_micros = self.total_micros.saturating_add(other.total_micros);
+        self.max_micros = self.max_micros.max(other.max_micros);
     }
 
     /// The mean think time in milliseconds; `None` without moves.
     pub fn mean_ms(&self) -> Option<f64> {
-        (self.moves > 0).then(|| self.total_ms / f64::from(self.moves))
+        (self.moves > 0).then(|| self.total_micros as f64 / 1000.0 / f64::from(self.moves))
     }
 
     /// The longest think time in milliseconds; `None` without moves.
     pub fn max_ms(&self) -> Option<f64> {
-        (self.moves > 0).then_some(self.max_ms)
+        (self.moves > 0).then(|| self.max_micros as f64 / 1000.0)
     }
 }
 
