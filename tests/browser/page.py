@@ -12,22 +12,16 @@ import json
 import sys
 import time
 
+from boards import BOARD_FIELDS
 from cdp import DevTools, browser
 
 # What the page shows: the turn and phase of its board, the status line,
-# and every field of every colour (the SVG's paths list their fields as
-# "M x y h1v1h-1z" in field units).
+# and every field of every colour (boards.py).
 READ_BOARD = r"""
 (() => {
   const board = document.getElementById("board");
   if (!board || !board.dataset.turn) return null;
-  const fields = [];
-  for (const path of board.querySelectorAll("path[data-color]")) {
-    const color = path.getAttribute("data-color")[0];
-    for (const m of path.getAttribute("d").matchAll(/M(\d+) (\d+)h1v1h-1z/g)) {
-      fields.push([color, Number(m[1]), Number(m[2])]);
-    }
-  }
+  const fields = BOARD_FIELDS(board);
   return JSON.stringify({
     turn: Number(board.dataset.turn),
     phase: board.dataset.phase,
@@ -35,7 +29,7 @@ READ_BOARD = r"""
     fields,
   });
 })()
-"""
+""".replace("BOARD_FIELDS", BOARD_FIELDS)
 
 
 def main():

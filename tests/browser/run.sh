@@ -92,21 +92,16 @@ done
 [[ -n "$replay" ]] || { echo "the game did not finish"; exit 1; }
 "$bin" replay show "$replay" --turn "$turn" --color never >"$out/memento.txt"
 python3 - "$out/memento.txt" "$out/page.json" <<'EOF'
-import json, re, sys
+import json, sys
+sys.path.insert(0, "tests/browser")
+from boards import memento_fields
 memento, page = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
 turn = page["turn"]
 if page["phase"] != "running" or f"turn {turn} ·" not in page["status"]:
     sys.exit(f"the page does not show the running game's turn {turn}: {page['status']!r}")
 if f"turn {turn} " not in memento:
     sys.exit(f"the replay has no memento of turn {turn}:\n{memento}")
-fields = set()
-for line in memento.splitlines():
-    row = re.fullmatch(r"\s*(\d+) ([BYRGbyrg.]{20})", line)
-    if row:
-        y = int(row.group(1))
-        for x, c in enumerate(row.group(2)):
-            if c != ".":
-                fields.add((c.upper(), x, y))
+fields = memento_fields(memento)
 shown = {(c, x, y) for c, x, y in page["fields"]}
 if not fields or shown != fields:
     sys.exit(f"the page shows {len(shown)} fields, the memento has {len(fields)}; "
@@ -115,9 +110,17 @@ if not fields or shown != fields:
 print(f"== the page's board is the memento of turn {turn}: {len(fields)} fields")
 EOF
 
+# The replay viewer over the finished game: list, move list, autoplay,
+# think times and download (tests/browser/viewer.py).
+python3 tests/browser/viewer.py "$(command -v chromium)" "$web" "$replay" "$bin" "$out" \
+    "$(mktemp -d "$out/profile.XXXX")"
+echo "== the viewer's screenshots: $out/replays.png, $out/replay-*.png"
+
+# After the viewer, whose list holds the one game above:
 # A person plays whole games by clicking, against the built-in random bot
 # (tests/browser/play.py); screenshots $out/play-*.png.
 echo "== a person plays in the browser"
 python3 tests/browser/play.py "$(command -v chromium)" "$web" "$out" \
     "$(mktemp -d "$out/profile.XXXX")"
-echo "browser: 2 passed, 0 failed"
+
+echo "browser: 3 passed, 0 failed"

@@ -243,6 +243,11 @@ async fn every_route_answers_with_its_content_type_and_the_pages_json() {
     assert_eq!(listed[0]["name"], replay_name.as_str());
     assert_eq!(listed[0]["game"], "swc_2021_blokus");
     assert!(listed[0]["bytes"].as_u64().unwrap() > 0);
+    // The list reads the game's players, outcome and length from the file.
+    let summary = &listed[0]["summary"];
+    assert_eq!(summary["players"][0], "ref-greedy", "{summary}");
+    assert_eq!(summary["outcome"], result["summary"], "{summary}");
+    assert!(summary["turns"].as_u64().unwrap() > 0, "{summary}");
     let replay = http::get(addr, &format!("/api/replays/{replay_name}")).await;
     assert_eq!(replay.status, 200);
     let replay = replay.json();
@@ -256,6 +261,24 @@ async fn every_route_answers_with_its_content_type_and_the_pages_json() {
     );
     assert_eq!(replay["players"][0], "ref-greedy");
     assert_eq!(replay["result"]["summary"], result["summary"]);
+    // Every move in words with the think time the server recorded.
+    for frame in &frames[1..] {
+        assert!(
+            frame["words"].as_str().unwrap().contains(" places "),
+            "{frame:.300}"
+        );
+        assert!(
+            frame["think_ms"].as_f64().unwrap() >= 0.0,
+            "{:.300}",
+            frame.to_string()
+        );
+    }
+    let download = replay["downloads"][0]["href"].as_str().unwrap().to_owned();
+    let file = http::get(addr, &download).await;
+    assert_eq!(file.status, 200);
+    let stored =
+        std::fs::read_to_string(server.wait_for_replays(1).await.first().unwrap()).unwrap();
+    assert_eq!(file.text(), stored);
     // What the pages read is English, though the wire's result is German
     // (`Gewinner`, `∅ Punkte`); the pictures too.
     for json in [finished.to_string(), replay.to_string()] {

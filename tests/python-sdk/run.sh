@@ -5,7 +5,8 @@
 # administrator protocol by `spielleiter match`, whose players the SDK seats
 # with joinPrepared (`--reservation`). Each game must end with a regular
 # result, every player must exit with status 0, and every game must leave a
-# finished replay.
+# finished replay, every packet of which (think times included) the SDK's
+# own parser reads (replay_packets.py).
 #
 # The SDK and its dependencies go into a virtual environment under
 # target/python-sdk/venv (created once with pip, reused afterwards); the
@@ -126,4 +127,7 @@ for replay in "${replays[@]}"; do
     grep -q '<data class="result">' "$replay" || fail "$replay has no result"
     [ "$(tail -n 1 "$replay")" = "</protocol>" ] || fail "$replay is not finished"
 done
+# Every packet of the replays, think times included, as the SDK reads it.
+"$venv/bin/python" "$here/replay_packets.py" "${replays[@]}" ||
+    fail "the SDK does not read the replays' packets"
 echo "python-sdk: 3 games of socha 5.1.0 against spielleiter, all regular"

@@ -22,14 +22,14 @@ use spielleiter_protocol::{
     Decimal, Prepare, ScoreCause, ServerMessage, SlotDescriptor, result::GameResult, room::RoomData,
 };
 use spielleiter_rules::Game;
-use spielleiter_server::replay::archive::find_published;
+use spielleiter_server::replay::archive::{self, find_published};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
     error::ArenaError,
     players::{Invitation, Launched, launch},
-    record::{Cause, GameRecord},
+    record::{Cause, GameRecord, ThinkTimes},
     settings::MatchSettings,
 };
 
@@ -471,7 +471,17 @@ impl<'a> MatchGame<'a> {
             Some(dir) if self.running => find_published(dir, &self.room, self.wall_start).await,
             _ => None,
         };
-        record_game(
+        let think_times = match &replay {
+            Some(path) => think_times(path.clone(), &self.slot_players)
+                .await
+                .unwrap_or_else(|error| {
+                    // The game is recorded all the same, without them.
+                    tracing::warn!(room = %self.room, game = self.game, %error, "cannot read the game's replay for its think times");
+                    Vec::new()
+                }),
+            None => Vec::new(),
+        };
+        let mut record = record_game(
             self.settings,
             self.game,
             self.slot_players,
@@ -480,8 +490,38 @@ impl<'a> MatchGame<'a> {
             self.room,
             replay,
             self.started.elapsed(),
-        )
+        );
+        record.think_times = think_times;
+        record
     }
+}
+
+/// Each player's think times, as the server recorded them in the replay at
+/// `path`; `slot_players[seat]` is the player of each seat.
+///
+/// # Errors
+///
+/// The replay cannot be read: why, as one line.
+async fn think_times(path: PathBuf, slot_players: &[usize]) -> Result<Vec<ThinkTimes>, String> {
+    let replay = tokio::task::spawn_blocking(move || archive::load(&path))
+        .await
+        .map_err(|error| error.to_string())?
+        .map_err(|error| {
+            let mut text = error.to_string();
+            let mut cause = std::error::Error::source(&error);
+            while let Some(next) = cause {
+                text.push_str(&format!(": {next}"));
+                cause = next.source();
+            }
+            text
+        })?;
+    let mut times = vec![ThinkTimes::default(); slot_players.len()];
+    for (seat, think_time) in replay.seat_think_times() {
+        if let Some(player) = slot_players.get(seat).and_then(|&p| times.get_mut(p)) {
+            player.add(think_time);
+        }
+    }
+    Ok(times)
 }
 
 /// Starts the player of `seat` with its reservation.
@@ -572,6 +612,7 @@ fn record_game(
         duration_ms: duration.as_millis().try_into().unwrap_or(u64::MAX),
         room,
         replay,
+        think_times: Vec::new(),
     };
     for (slot, &player) in slot_players.iter().enumerate() {
         if let Some(score) = result.and_then(|r| r.scores.get(slot)) {

@@ -43,7 +43,7 @@ pub mod tournament;
 pub use error::ArenaError;
 pub use local_server::{LocalServer, LocalServerSettings};
 pub use progress::TerminalProgress;
-pub use record::{Cause, GameRecord, MatchKey};
+pub use record::{Cause, GameRecord, MatchKey, ThinkTimes};
 pub use runner::{MatchObserver, MatchReport, Quiet, run_match};
 pub use settings::{
     DEFAULT_SERVER_CONNECTIONS, MatchSettings, PlayerSpec, Program, ProgramError, distinct_names,

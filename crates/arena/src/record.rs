@@ -2,7 +2,7 @@
 //! two runs the same match ([`MatchKey`]), and which games a run still has
 //! to play. Where records are kept is [`store`](crate::store)'s business.
 
-use std::{collections::BTreeSet, path::PathBuf};
+use std::{collections::BTreeSet, path::PathBuf, time::Duration};
 
 use serde::{Deserialize, Serialize};
 use spielleiter_protocol::ScoreCause;
@@ -149,6 +149,51 @@ pub struct GameRecord {
     /// The replay file, if the match runner knows where the server writes
     /// replays and found it.
     pub replay: Option<PathBuf>,
+    /// Each player's think times in this game, as the server recorded them
+    /// in the replay (from the move request written to the move read);
+    /// empty when the replay was not found (or in files of older versions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub think_times: Vec<ThinkTimes>,
+}
+
+/// One player's think times over some moves: how many, their sum and the
+/// longest, in whole microseconds (as the replay records them, and exact
+/// through a results file).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThinkTimes {
+    /// Moves with a recorded think time.
+    pub moves: u32,
+    /// Their sum in microseconds.
+    pub total_micros: u64,
+    /// The longest in microseconds (0 without moves).
+    pub max_micros: u64,
+}
+
+impl ThinkTimes {
+    /// Adds one move's think time.
+    pub fn add(&mut self, think_time: Duration) {
+        let micros = u64::try_from(think_time.as_micros()).unwrap_or(u64::MAX);
+        self.moves += 1;
+        self.total_micros = self.total_micros.saturating_add(micros);
+        self.max_micros = self.max_micros.max(micros);
+    }
+
+    /// Adds the moves of `other`.
+    pub fn merge(&mut self, other: &ThinkTimes) {
+        self.moves += other.moves;
+        self.total_micros = self.total_micros.saturating_add(other.total_micros);
+        self.max_micros = self.max_micros.max(other.max_micros);
+    }
+
+    /// The mean think time in milliseconds; `None` without moves.
+    pub fn mean_ms(&self) -> Option<f64> {
+        (self.moves > 0).then(|| self.total_micros as f64 / 1000.0 / f64::from(self.moves))
+    }
+
+    /// The longest think time in milliseconds; `None` without moves.
+    pub fn max_ms(&self) -> Option<f64> {
+        (self.moves > 0).then(|| self.max_micros as f64 / 1000.0)
+    }
 }
 
 impl GameRecord {

@@ -18,7 +18,7 @@ use spielleiter_rules::Ranking;
 
 use crate::{
     record::GameRecord,
-    stats::{PlayerStats, Z_95, games_text, signed},
+    stats::{PlayerStats, THINK_HEADER, THINK_WIDTH, Z_95, games_text, signed, think_text},
 };
 
 /// A player's strength on the Elo scale (400 points: 10 to 1 odds), with a
@@ -135,12 +135,13 @@ impl Standings {
     pub fn to_csv(&self) -> String {
         let mut csv = String::from(
             "player,rank,games,wins,draws,losses,win_points,win_rate,points_mean,points_sd,\
-             rating,rating_low,rating_high,timeouts,violations,crashes,hangs\n",
+             rating,rating_low,rating_high,timeouts,violations,crashes,hangs,\
+             think_mean_ms,think_max_ms\n",
         );
         for row in &self.rows {
             let p = &row.stats;
             csv.push_str(&format!(
-                "{},{},{},{},{},{},{},{:.4},{:.2},{:.2},{:.1},{:.1},{:.1},{},{},{},{}\n",
+                "{},{},{},{},{},{},{},{:.4},{:.2},{:.2},{:.1},{:.1},{:.1},{},{},{},{},{},{}\n",
                 csv_field(&p.name),
                 row.rank,
                 p.games(),
@@ -158,6 +159,13 @@ impl Standings {
                 p.irregular.violations,
                 p.irregular.crashes,
                 p.irregular.hangs,
+                // Empty where no replay recorded the player's think times.
+                p.think
+                    .mean_ms()
+                    .map_or_else(String::new, |ms| format!("{ms:.3}")),
+                p.think
+                    .max_ms()
+                    .map_or_else(String::new, |ms| format!("{ms:.3}")),
             ));
         }
         csv
@@ -193,6 +201,8 @@ impl Standings {
                         crashes: p.irregular.crashes,
                         hangs: p.irregular.hangs,
                     },
+                    think_mean_ms: p.think.mean_ms(),
+                    think_max_ms: p.think.max_ms(),
                 }
             })
             .collect();
@@ -220,6 +230,9 @@ struct JsonRow<'a> {
     points_sd: f64,
     rating: JsonRating,
     irregular: JsonIrregular,
+    /// `null` where no replay recorded the player's think times.
+    think_mean_ms: Option<f64>,
+    think_max_ms: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -285,7 +298,7 @@ impl fmt::Display for Standings {
         )?;
         writeln!(
             f,
-            "{:<width$}  {:>4} {:>5} {:>4} {:>5} {:>6} {:>8} {:>8} {:>7}  {:>RATING_WIDTH$}  {:>8} {:>10} {:>7} {:>5}",
+            "{:<width$}  {:>4} {:>5} {:>4} {:>5} {:>6} {:>8} {:>8} {:>7}  {:>RATING_WIDTH$}  {:>8} {:>10} {:>7} {:>5}  {:>THINK_WIDTH$}",
             "player",
             "rank",
             "games",
@@ -300,12 +313,13 @@ impl fmt::Display for Standings {
             "violations",
             "crashes",
             "hangs",
+            THINK_HEADER,
         )?;
         for row in &self.rows {
             let p = &row.stats;
             writeln!(
                 f,
-                "{:<width$}  {:>4} {:>5} {:>4} {:>5} {:>6} {:>8} {:>7.1}% {:>7.1}  {:>RATING_WIDTH$}  {:>8} {:>10} {:>7} {:>5}",
+                "{:<width$}  {:>4} {:>5} {:>4} {:>5} {:>6} {:>8} {:>7.1}% {:>7.1}  {:>RATING_WIDTH$}  {:>8} {:>10} {:>7} {:>5}  {:>THINK_WIDTH$}",
                 p.name,
                 row.rank,
                 p.games(),
@@ -327,6 +341,7 @@ impl fmt::Display for Standings {
                 p.irregular.violations,
                 p.irregular.crashes,
                 p.irregular.hangs,
+                think_text(&p.think),
             )?;
         }
         Ok(())
@@ -524,6 +539,7 @@ mod tests {
             duration_ms: 1,
             room: String::new(),
             replay: None,
+            think_times: Vec::new(),
         }
     }
 
@@ -658,5 +674,73 @@ mod tests {
         assert_eq!(json["standings"][1]["player"], "x");
         assert_eq!(json["standings"][1]["irregular"]["violations"], 0);
         assert_eq!(json["ranking"], "wins_then_points");
+    }
+
+    #[test]
+    #[allow(
+        clippy::unwrap_used,
+        reason = "test code: a failed unwrap is a failed test"
+    )]
+    fn think_times_are_each_players_mean_and_longest_over_its_games() {
+        let think = |ms: &[u64]| {
+            let mut times = crate::ThinkTimes::default();
+            for &ms in ms {
+                times.add(std::time::Duration::from_millis(ms));
+            }
+            times
+        };
+        let mut first = game(&["x", "y"], &[2, 0], &[5, 0]);
+        first.think_times = vec![think(&[10, 30]), think(&[100])];
+        let mut second = game(&["y", "x"], &[2, 0], &[5, 0]);
+        // Lists are by player, as named on the command line.
+        second.think_times = vec![think(&[300, 200]), think(&[50])];
+        // A game whose replay was not found counts no think times.
+        let third = game(&["x", "y"], &[1, 1], &[5, 5]);
+        let table = Standings::from_records(
+            &names(&["x", "y"]),
+            Ranking::WinPoints,
+            &[first, second, third],
+        );
+        let x = table.rows.iter().find(|r| r.stats.name == "x").unwrap();
+        assert_eq!(x.stats.think.mean_ms(), Some(30.0));
+        assert_eq!(x.stats.think.max_ms(), Some(50.0));
+        let y = table.rows.iter().find(|r| r.stats.name == "y").unwrap();
+        assert_eq!(y.stats.think.mean_ms(), Some(200.0));
+        assert_eq!(y.stats.think.max_ms(), Some(300.0));
+
+        let text = table.to_string();
+        assert!(text.contains("think ms (mean/max)"), "{text}");
+        assert!(text.contains("30.0 / 50.0"), "{text}");
+        assert!(text.contains("200.0 / 300.0"), "{text}");
+        let csv = table.to_csv();
+        assert!(
+            csv.lines()
+                .next()
+                .unwrap()
+                .ends_with(",think_mean_ms,think_max_ms")
+        );
+        assert!(csv.contains(",30.000,50.000\n"), "{csv}");
+        let json = table.to_json();
+        let row = |name: &str| {
+            json["standings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["player"] == name)
+                .cloned()
+                .unwrap()
+        };
+        assert_eq!(row("y")["think_mean_ms"], 200.0);
+        assert_eq!(row("y")["think_max_ms"], 300.0);
+
+        // Without any recorded think times: a dash, empty fields, null.
+        let table = Standings::from_records(
+            &names(&["x", "y"]),
+            Ranking::WinPoints,
+            &[game(&["x", "y"], &[2, 0], &[5, 0])],
+        );
+        assert!(table.to_string().contains('–'));
+        assert!(table.to_csv().lines().nth(1).unwrap().ends_with(",,"));
+        assert!(table.to_json()["standings"][0]["think_mean_ms"].is_null());
     }
 }

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::record::{Cause, GameRecord};
+use crate::record::{Cause, GameRecord, ThinkTimes};
 
 /// Irregular ends of one player's games, by kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -61,6 +61,8 @@ pub struct PlayerStats {
     pub place_mean: f64,
     /// The player's own irregular ends (not the opponent's).
     pub irregular: Irregular,
+    /// The player's think times over the games whose replay recorded them.
+    pub think: ThinkTimes,
 }
 
 impl PlayerStats {
@@ -80,6 +82,7 @@ impl PlayerStats {
             places: Vec::new(),
             place_mean: 0.0,
             irregular: Irregular::default(),
+            think: ThinkTimes::default(),
         };
         let (mut place_sum, mut games_played) = (0, 0);
         for (record, player) in games.clone() {
@@ -98,6 +101,9 @@ impl PlayerStats {
             stats
                 .irregular
                 .count(record.causes.get(player).copied().unwrap_or(Cause::Unknown));
+            if let Some(think) = record.think_times.get(player) {
+                stats.think.merge(think);
+            }
         }
         let points: Vec<f64> = games
             .map(|(r, player)| f64::from(r.points.get(player).copied().unwrap_or(0)))
@@ -370,6 +376,20 @@ pub(crate) fn signed(value: f64) -> String {
     }
 }
 
+/// The heading of the think-time column in the tables printed.
+pub(crate) const THINK_HEADER: &str = "think ms (mean/max)";
+/// Its width.
+pub(crate) const THINK_WIDTH: usize = 19;
+
+/// `12.3 / 250.0`: the mean and longest think time in milliseconds, or `–`
+/// when no replay recorded the player's think times.
+pub(crate) fn think_text(think: &ThinkTimes) -> String {
+    match (think.mean_ms(), think.max_ms()) {
+        (Some(mean), Some(max)) => format!("{mean:.1} / {max:.1}"),
+        _ => "–".to_owned(),
+    }
+}
+
 impl fmt::Display for Summary {
     /// The summary table printed at the end of a match.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -404,7 +424,7 @@ impl fmt::Display for Summary {
         };
         writeln!(
             f,
-            "{:<width$}  {:>4} {:>6} {:>6}{}  {:>15}  {:>8} {:>10} {:>7} {:>5}",
+            "{:<width$}  {:>4} {:>6} {:>6}{}  {:>15}  {:>8} {:>10} {:>7} {:>5}  {:>THINK_WIDTH$}",
             "player",
             "wins",
             if many { "shared" } else { "draws" },
@@ -416,12 +436,13 @@ impl fmt::Display for Summary {
             "timeouts",
             "violations",
             "crashes",
-            "hangs"
+            "hangs",
+            THINK_HEADER,
         )?;
         for p in &self.players {
             writeln!(
                 f,
-                "{:<width$}  {:>4} {:>6} {:>6}{}  {:>15}  {:>8} {:>10} {:>7} {:>5}",
+                "{:<width$}  {:>4} {:>6} {:>6}{}  {:>15}  {:>8} {:>10} {:>7} {:>5}  {:>THINK_WIDTH$}",
                 p.name,
                 p.wins,
                 p.draws,
@@ -432,6 +453,7 @@ impl fmt::Display for Summary {
                 p.irregular.violations,
                 p.irregular.crashes,
                 p.irregular.hangs,
+                think_text(&p.think),
             )?;
         }
         if let Some(elo) = self.elo {
@@ -469,6 +491,7 @@ mod tests {
             duration_ms: 1,
             room: String::new(),
             replay: None,
+            think_times: Vec::new(),
         }
     }
 
@@ -514,6 +537,7 @@ mod tests {
             duration_ms: 1,
             room: String::new(),
             replay: None,
+            think_times: Vec::new(),
         };
         let records = [game(1, [2, 0, 0]), game(2, [1, 0, 1]), game(3, [0, 0, 0])];
         let summary = Summary::from_records(&names, &records);

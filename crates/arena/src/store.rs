@@ -217,6 +217,7 @@ mod tests {
             duration_ms: 120,
             room: format!("room-{game}"),
             replay: None,
+            think_times: Vec::new(),
         }
     }
 

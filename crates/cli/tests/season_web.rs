@@ -209,6 +209,35 @@ fn the_season_page_shows_standings_progress_games_and_stored_replays() {
     assert!(frames.len() > 2, "{} frames", frames.len());
     assert!(frames[0]["svg"].as_str().unwrap().starts_with("<svg"));
     assert!(replay["result"].is_object(), "{}", replay["result"]);
+    // Every move in words, with the think times the worker's server
+    // recorded, and the stored replay to download.
+    assert!(
+        frames[1..].iter().all(|f| f["words"].is_string()),
+        "{:.400}",
+        frames[1]
+    );
+    assert!(
+        frames[1..].iter().any(|f| f["think_ms"].is_number()),
+        "{:.400}",
+        frames[1]
+    );
+    let download = replay["downloads"][0]["href"].as_str().unwrap();
+    assert_eq!(download, "/api/season/games/2/replay.xml.gz");
+    let mut stream = TcpStream::connect(&address).unwrap();
+    write!(
+        stream,
+        "GET {download} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap();
+    let body_at = response.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+    assert!(response.starts_with(b"HTTP/1.1 200"));
+    assert_eq!(
+        &response[body_at..body_at + 2],
+        &[0x1f, 0x8b],
+        "a gzipped replay"
+    );
     let (status, body) = get(&address, "/api/season/games/99/replay");
     assert_eq!(status, 404, "{body}");
     assert!(body.contains("no replay is stored for game 99"), "{body}");

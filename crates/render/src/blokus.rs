@@ -5,8 +5,9 @@
 use spielleiter_rules::{
     GameType,
     blokus::{
-        BOARD_SIZE, Classic, ClassicPlayers, Color, Move, SwcBlokus, SwcVariant, Team,
+        BOARD_SIZE, Classic, ClassicPlayers, Color, Move, PieceKind, SwcBlokus, SwcVariant, Team,
         bcl::{BCL_BOARD_SIZE, Bcl, BclMove, BclPlayer},
+        notation::PentobiCells,
         variant::EndRule,
     },
     entry,
@@ -159,7 +160,10 @@ pub fn swc<V: SwcVariant>(
         })
         .collect();
     let mut notes = vec![format!("start piece {}", game.start_piece())];
-    notes.extend(move_note(last_move, (!over).then(|| game.current_color())));
+    notes.extend(move_note(
+        last_move.map(|mv| blokus_move_words(mv, Fields::Swc)),
+        (!over).then(|| color_word(game.current_color())),
+    ));
     notes.extend(labels.notes.iter().cloned());
     Picture(Scene {
         game_id,
@@ -205,7 +209,10 @@ pub fn classic(game: &Classic, labels: &Labels) -> Picture {
             "GREEN is played in turn by ONE, TWO, THREE; its points count for nobody".to_owned(),
         );
     }
-    notes.extend(move_note(last_move, (!over).then(|| game.current_color())));
+    notes.extend(move_note(
+        last_move.map(|mv| blokus_move_words(mv, Fields::Pentobi)),
+        (!over).then(|| color_word(game.current_color())),
+    ));
     notes.extend(labels.notes.iter().cloned());
     let game_type = match players {
         ClassicPlayers::Four => GameType::BlokusClassic,
@@ -260,7 +267,10 @@ pub fn bcl(game: &Bcl, labels: &Labels) -> Picture {
         })
         .collect();
     let mut notes = vec!["(row, col), (0,0) top left".to_owned()];
-    notes.extend(move_note(last_move, (!over).then(|| game.current_player())));
+    notes.extend(move_note(
+        last_move.map(bcl_move_words),
+        (!over).then(|| seat_name(&[], game.current_player().index())),
+    ));
     notes.extend(labels.notes.iter().cloned());
     let turn = game.turn();
     Picture(Scene {
@@ -274,10 +284,117 @@ pub fn bcl(game: &Bcl, labels: &Labels) -> Picture {
     })
 }
 
+/// A colour's name in a sentence: `Blue`.
+fn color_word(color: Color) -> &'static str {
+    match color {
+        Color::Blue => "Blue",
+        Color::Yellow => "Yellow",
+        Color::Red => "Red",
+        Color::Green => "Green",
+    }
+}
+
+/// A piece kind as people name it: `the T tetromino`, `the monomino`. The
+/// letters are the season's (`PENTO_R` is the R pentomino), which the
+/// players' own code uses.
+pub fn piece_words(kind: PieceKind) -> String {
+    let name = kind.name();
+    let (family, letter) = name.split_once('_').unwrap_or((name, ""));
+    let family = match family {
+        "MONO" => "monomino",
+        "DOMINO" => "domino",
+        "TRIO" => "tromino",
+        "TETRO" => "tetromino",
+        "PENTO" => "pentomino",
+        other => other,
+    };
+    if letter.is_empty() {
+        format!("the {family}")
+    } else {
+        format!("the {letter} {family}")
+    }
+}
+
+/// How a Blokus move's fields are written.
+#[derive(Clone, Copy)]
+enum Fields {
+    /// `(x,y)` as the Software-Challenge seasons (and the pictures'
+    /// coordinates) count them: (0,0) top left.
+    Swc,
+    /// Pentobi's notation: a column letter and a row number from the
+    /// bottom (`a20` is the top-left field).
+    Pentobi,
+}
+
+/// A 20×20 Blokus move in words: `Blue places the T tetromino on (2,3)
+/// (3,3) (4,3) (3,4)`, or `Blue passes`.
+fn blokus_move_words(mv: Move, fields: Fields) -> String {
+    match mv {
+        Move::Skip(color) => format!("{} passes", color_word(color)),
+        Move::Set(placement) => {
+            let cells = match fields {
+                Fields::Swc => {
+                    let mut cells: Vec<(i32, i32)> = placement.cells().collect();
+                    cells.sort_unstable_by_key(|&(x, y)| (y, x));
+                    cells
+                        .iter()
+                        .map(|(x, y)| format!("({x},{y})"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                }
+                Fields::Pentobi => PentobiCells(&placement).to_string().replace(',', " "),
+            };
+            format!(
+                "{} places {} on {cells}",
+                color_word(placement.color),
+                piece_words(placement.kind)
+            )
+        }
+    }
+}
+
+/// The last move of `after` in words, if a move led there from `before`
+/// (the turn went on).
+fn blokus_last_move_words(
+    before_turn: u32,
+    after_turn: u32,
+    last_move: Option<Move>,
+    fields: Fields,
+) -> Option<String> {
+    (after_turn > before_turn)
+        .then_some(last_move)
+        .flatten()
+        .map(|mv| blokus_move_words(mv, fields))
+}
+
+/// A BCL move in words: `ONE places the handgun on (r0,c1) …` in the
+/// game's (row, col), or `TWO passes`.
+fn bcl_move_words(mv: BclMove) -> String {
+    let player = seat_name(&[], mv.player().index());
+    match mv {
+        BclMove::Pass(_) => format!("{player} passes"),
+        BclMove::Place(place) => {
+            let cells: Vec<String> = place
+                .cells()
+                .map(|(row, col)| format!("({row},{col})"))
+                .collect();
+            format!(
+                "{player} places the {} on {}",
+                place.kind.name().to_lowercase(),
+                cells.join(" ")
+            )
+        }
+    }
+}
+
 impl GamePicture for entry::Blokus2021 {
     fn picture(game: &Self::Game, labels: &Labels) -> Picture {
         let game_type = GameType::Blokus2021;
         swc(game, game_type.title(), game_type.id(), labels)
+    }
+
+    fn last_move_in_words(before: &Self::Game, after: &Self::Game) -> Option<String> {
+        blokus_last_move_words(before.turn(), after.turn(), after.last_move(), Fields::Swc)
     }
 }
 
@@ -286,11 +403,24 @@ impl GamePicture for entry::Blokus2027 {
         let game_type = GameType::Blokus2027;
         swc(game, game_type.title(), game_type.id(), labels)
     }
+
+    fn last_move_in_words(before: &Self::Game, after: &Self::Game) -> Option<String> {
+        blokus_last_move_words(before.turn(), after.turn(), after.last_move(), Fields::Swc)
+    }
 }
 
 impl GamePicture for entry::BlokusClassic {
     fn picture(game: &Self::Game, labels: &Labels) -> Picture {
         classic(game, labels)
+    }
+
+    fn last_move_in_words(before: &Self::Game, after: &Self::Game) -> Option<String> {
+        blokus_last_move_words(
+            before.turn(),
+            after.turn(),
+            after.last_move(),
+            Fields::Pentobi,
+        )
     }
 }
 
@@ -298,17 +428,42 @@ impl GamePicture for entry::BlokusClassic3 {
     fn picture(game: &Self::Game, labels: &Labels) -> Picture {
         classic(game, labels)
     }
+
+    fn last_move_in_words(before: &Self::Game, after: &Self::Game) -> Option<String> {
+        blokus_last_move_words(
+            before.turn(),
+            after.turn(),
+            after.last_move(),
+            Fields::Pentobi,
+        )
+    }
 }
 
 impl GamePicture for entry::BlokusClassic2 {
     fn picture(game: &Self::Game, labels: &Labels) -> Picture {
         classic(game, labels)
     }
+
+    fn last_move_in_words(before: &Self::Game, after: &Self::Game) -> Option<String> {
+        blokus_last_move_words(
+            before.turn(),
+            after.turn(),
+            after.last_move(),
+            Fields::Pentobi,
+        )
+    }
 }
 
 impl GamePicture for entry::BlokusBcl {
     fn picture(game: &Self::Game, labels: &Labels) -> Picture {
         bcl(game, labels)
+    }
+
+    fn last_move_in_words(before: &Self::Game, after: &Self::Game) -> Option<String> {
+        (after.turn() > before.turn())
+            .then(|| after.last_move())
+            .flatten()
+            .map(bcl_move_words)
     }
 }
 

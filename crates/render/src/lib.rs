@@ -16,6 +16,10 @@
 //! - One module per game for its own picture: [`blokus`] (the Blokus
 //!   seasons, classic Blokus, the Champions League game),
 //!   [`ostseeschach`].
+//! - [`last_move_in_words`]: the move that led to a position, as a person
+//!   says it (`Blue places the T tetromino on (2,3) (3,3) (4,3) (3,4)`,
+//!   `Red moves the Möwe from (1,1) to (2,1)`), from each game's
+//!   [`GamePicture::last_move_in_words`]; never the protocol's tokens.
 //! - `scene`: the game-independent picture (a board of coloured fields or
 //!   pieces, the last move, one line per seat), drawn by `svg` and `text`.
 //!
@@ -90,6 +94,11 @@ impl Picture {
 pub trait GamePicture: CatalogueEntry {
     /// The picture of `game`.
     fn picture(game: &Self::Game, labels: &Labels) -> Picture;
+
+    /// The move that led from `before` to `after`, in words for people
+    /// (the move list of the replay viewer); `None` where no move led
+    /// there (the same position twice, as a paused room records it).
+    fn last_move_in_words(before: &Self::Game, after: &Self::Game) -> Option<String>;
 }
 
 /// Generates [`picture`] from the rules catalogue's list (through
@@ -109,6 +118,22 @@ macro_rules! picture_catalogue {
                         <entry::$variant as GamePicture>::picture(game, labels)
                     }
                 )*
+            }
+        }
+
+        /// The move that led from `before` to `after` (two positions of
+        /// one game, one move apart), in words for people; `None` where no
+        /// move led there, or the positions are of different games.
+        pub fn last_move_in_words(before: &AnyGame, after: &AnyGame) -> Option<String> {
+            match (before, after) {
+                $(
+                    $(#[cfg($cfg)])?
+                    (AnyGame::$variant(before), AnyGame::$variant(after)) => {
+                        <entry::$variant as GamePicture>::last_move_in_words(before, after)
+                    }
+                )*
+                #[allow(unreachable_patterns, reason = "a catalogue of one game")]
+                _ => None,
             }
         }
     };

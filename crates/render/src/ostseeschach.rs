@@ -6,7 +6,7 @@
 
 use spielleiter_rules::{
     GameType, entry,
-    ostseeschach::{BOARD_SIZE, Ostseeschach, Team},
+    ostseeschach::{BOARD_SIZE, Move, Ostseeschach, PieceKind, Team},
 };
 
 use crate::{
@@ -84,8 +84,20 @@ pub fn picture(game: &Ostseeschach, labels: &Labels) -> Picture {
     let turn = game.turn();
     let mut notes = vec![KEY.to_owned()];
     notes.extend(move_note(
-        game.last_move(),
-        (!over).then(|| game.team_to_move()),
+        game.last_move().map(|mv| {
+            // The piece on the target field is the mover's, unless its
+            // tower was taken off the board.
+            let moved = game
+                .piece_at(mv.to)
+                .filter(|p| p.team != game.team_to_move());
+            move_words(
+                game.team_to_move().opponent(),
+                moved.map(|p| p.kind),
+                mv,
+                None,
+            )
+        }),
+        (!over).then(|| team_word(game.team_to_move())),
     ));
     notes.extend(labels.notes.iter().cloned());
     Picture(Scene {
@@ -98,8 +110,67 @@ pub fn picture(game: &Ostseeschach, labels: &Labels) -> Picture {
         letters_key: None,
     })
 }
+/// A team's name in a sentence: its colour, `Red` (ONE) or `Blue` (TWO).
+fn team_word(team: Team) -> &'static str {
+    match team {
+        Team::One => "Red",
+        Team::Two => "Blue",
+    }
+}
+
+/// A piece kind's name for people: `Möwe`.
+fn kind_word(kind: PieceKind) -> &'static str {
+    match kind {
+        PieceKind::Herzmuschel => "Herzmuschel",
+        PieceKind::Moewe => "Möwe",
+        PieceKind::Seestern => "Seestern",
+        PieceKind::Robbe => "Robbe",
+    }
+}
+
+/// A move in words: `Red moves the Möwe from (1,1) to (2,1)`, and what it
+/// takes, if known. Fields are `(x,y)` as the pictures count them.
+fn move_words(
+    team: Team,
+    moved: Option<PieceKind>,
+    mv: Move,
+    taken: Option<(Team, PieceKind)>,
+) -> String {
+    let piece = moved.map_or_else(|| "a piece".to_owned(), |k| format!("the {}", kind_word(k)));
+    let mut words = format!(
+        "{} moves {piece} from ({},{}) to ({},{})",
+        team_word(team),
+        mv.from.x,
+        mv.from.y,
+        mv.to.x,
+        mv.to.y
+    );
+    if let Some((owner, kind)) = taken {
+        words.push_str(&format!(
+            " and takes {}'s {}",
+            team_word(owner),
+            kind_word(kind)
+        ));
+    }
+    words
+}
+
 impl GamePicture for entry::Ostseeschach2022 {
     fn picture(game: &Self::Game, labels: &Labels) -> Picture {
         picture(game, labels)
+    }
+
+    fn last_move_in_words(before: &Self::Game, after: &Self::Game) -> Option<String> {
+        if after.turn() <= before.turn() {
+            return None;
+        }
+        let mv = after.last_move()?;
+        let team = before.team_to_move();
+        let moved = before.piece_at(mv.from).map(|p| p.kind);
+        let taken = before
+            .piece_at(mv.to)
+            .filter(|p| p.team != team)
+            .map(|p| (p.team, p.kind));
+        Some(move_words(team, moved, mv, taken))
     }
 }

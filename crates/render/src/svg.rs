@@ -48,7 +48,15 @@ pub(crate) fn draw(scene: &Scene) -> String {
     let board_y = PAD + TITLE_HEIGHT + LABEL;
     let seats_y = board_y + board_height + 14;
     let notes_y = seats_y + scene.seats.len() as u32 * SEAT_HEIGHT;
-    let height = notes_y + scene.notes.len() as u32 * NOTE_HEIGHT + PAD;
+    // A long note (a move in words, a result) goes on as many lines as it
+    // needs within the picture's width, rather than being cut at its edge.
+    let note_chars = ((width - 2 * PAD) as f32 / (NOTE_SIZE * NOTE_EM_PER_CHAR)) as usize;
+    let notes: Vec<&str> = scene
+        .notes
+        .iter()
+        .flat_map(|note| wrapped(note, note_chars))
+        .collect();
+    let height = notes_y + notes.len() as u32 * NOTE_HEIGHT + PAD;
 
     let mut out = String::with_capacity(8 * 1024);
     let _ = write!(
@@ -86,7 +94,7 @@ pub(crate) fn draw(scene: &Scene) -> String {
             width,
         );
     }
-    for (index, note) in scene.notes.iter().enumerate() {
+    for (index, note) in notes.iter().enumerate() {
         let _ = write!(
             out,
             r##"<text x="{PAD}" y="{}" font-size="12" fill="{MUTED}">{}</text>"##,
@@ -103,6 +111,34 @@ pub(crate) fn draw(scene: &Scene) -> String {
 /// · game over` on a 530-pixel picture). Estimated from the number of
 /// characters: bold DejaVu Sans averages under 0.66 em per character, so
 /// the estimate errs on the side of room to spare.
+/// The notes' font size in pixels.
+const NOTE_SIZE: f32 = 12.0;
+/// A generous mean width of a note's characters, in em.
+const NOTE_EM_PER_CHAR: f32 = 0.6;
+
+/// `text` in lines of at most `chars` characters, broken at spaces (a
+/// word longer than a line stands alone on its line).
+fn wrapped(text: &str, chars: usize) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut rest = text.trim();
+    while rest.chars().count() > chars.max(1) {
+        let cut = rest
+            .char_indices()
+            .take_while(|&(index, _)| rest[..index].chars().count() <= chars)
+            .filter(|&(_, c)| c == ' ')
+            .map(|(index, _)| index)
+            .last();
+        // A first word longer than a line: the line ends after it.
+        let Some(cut) = cut.filter(|&cut| cut > 0).or_else(|| rest.find(' ')) else {
+            break;
+        };
+        lines.push(&rest[..cut]);
+        rest = rest[cut..].trim_start();
+    }
+    lines.push(rest);
+    lines
+}
+
 fn title_size(title: &str, room: u32) -> f32 {
     const LARGEST: f32 = 16.0;
     const EM_PER_CHAR: f32 = 0.66;
@@ -497,6 +533,26 @@ pub(crate) fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_note_is_broken_at_spaces_within_the_width() {
+        let note = "last move: Green places the T pentomino on (16,6) (16,7) (15,8)";
+        let lines = wrapped(note, 30);
+        assert_eq!(
+            lines,
+            [
+                "last move: Green places the T",
+                "pentomino on (16,6) (16,7)",
+                "(15,8)"
+            ]
+        );
+        assert!(lines.iter().all(|l| l.chars().count() <= 30));
+        assert_eq!(wrapped("short", 30), ["short"]);
+        assert_eq!(
+            wrapped("averyveryverylongword and more", 10),
+            ["averyveryverylongword", "and more"]
+        );
+    }
 
     #[test]
     fn numbers_are_written_as_write_writes_them() {

@@ -34,6 +34,16 @@ const MARKS: [Swatch; 2] = [
 const FIELD: u32 = 64;
 
 impl GamePicture for entry::TestTicTacToe {
+    /// `X marks (1,2)`: the cell marked since `before`, as `(x,y)`.
+    fn last_move_in_words(before: &TicTacToe, after: &TicTacToe) -> Option<String> {
+        let (cell, seat) = (0..CELLS).find_map(|cell| match (before.cells()[cell], after.cells()[cell]) {
+            (None, Some(seat)) => Some((cell, usize::from(seat))),
+            _ => None,
+        })?;
+        let mark = MARKS.get(seat)?.name;
+        Some(format!("{mark} marks ({},{})", cell % 3, cell / 3))
+    }
+
     fn picture(game: &TicTacToe, labels: &Labels) -> Picture {
         let game_type = GameType::TestTicTacToe;
         let over = game.is_over();

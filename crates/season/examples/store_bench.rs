@@ -41,6 +41,7 @@ fn record() -> GameRecord {
         duration_ms: 120,
         room: "00000000-0000-0000-0000-000000000000".to_owned(),
         replay: None,
+        think_times: Vec::new(),
     }
 }
 

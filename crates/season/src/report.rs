@@ -236,6 +236,7 @@ mod tests {
                 duration_ms: 1,
                 room: String::new(),
                 replay: None,
+                think_times: Vec::new(),
             }),
             error: None,
             started_ms: Some(i64::from(number)),

@@ -40,6 +40,7 @@ fn record(game: u32) -> GameRecord {
         duration_ms: 1,
         room: "r".to_owned(),
         replay: None,
+        think_times: Vec::new(),
     }
 }
 

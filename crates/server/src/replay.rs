@@ -2,10 +2,10 @@
 //! [`names`] says how a replay is named at each step of its life, this
 //! file writes them while games run, and [`archive`] reads the finished
 //! ones (listing, opening by name, finding a room's, loading; gzip
-//! included), and [`wire_log`] keeps a game's wire log next to its replay
-//! (`--wire-log`) through the same thread. The web side, the match runner
-//! and the command line use it and keep no file names or formats of their
-//! own.
+//! included), [`blksgf`] writes a classic game as Pentobi's record, and
+//! [`wire_log`] keeps a game's wire log next to its replay (`--wire-log`)
+//! through the same thread. The web side, the match runner and the command
+//! line use it and keep no file names or formats of their own.
 //!
 //! Writing: one thread owns every open replay file; rooms hand it their
 //! packets through a channel and never wait for the disk. Each game streams
@@ -34,6 +34,7 @@
 //! free of disk work.
 
 pub mod archive;
+pub mod blksgf;
 pub mod names;
 pub mod wire_log;
 

@@ -363,6 +363,9 @@ struct Room {
     last_move_read_at: Option<Instant>,
     /// The buffer size for the next memento: the last one's and some.
     memento_size: usize,
+    /// The think time of the last applied move until the replay has the
+    /// state it led to (a move played while paused is recorded later).
+    unrecorded_think_time: Option<std::time::Duration>,
     /// Whether the players have been sent the current state. A paused room
     /// keeps moves from them; resume and step send the state only if one
     /// was kept, so an administrator's pause storm costs the players
@@ -473,6 +476,7 @@ impl Room {
             stats: setup.stats,
             last_move_read_at: None,
             memento_size: 4096,
+            unrecorded_think_time: None,
             players_current: false,
             outcome: None,
             showroom,
@@ -697,7 +701,20 @@ impl Room {
     /// false (paused), to the players; only states the players see are
     /// recorded, as in the official replays.
     fn broadcast_state(&mut self, to_players: bool) {
-        let packet = wire::memento(&self.id, &self.game, &self.seat_views(), self.memento_size);
+        // The think time goes into the replay with the state the players
+        // see, which for a move played while paused is a later broadcast.
+        let think_time = if to_players {
+            self.unrecorded_think_time.take()
+        } else {
+            None
+        };
+        let packet = wire::memento(
+            &self.id,
+            &self.game,
+            &self.seat_views(),
+            self.memento_size,
+            think_time,
+        );
         self.memento_size = packet.replay.len() + 512;
         self.send_to_observers(&packet.stream);
         if to_players {
@@ -817,6 +834,7 @@ impl Room {
                 );
                 ServerStats::count(&self.stats.moves);
                 self.last_move_read_at = Some(read_at);
+                self.unrecorded_think_time = Some(took);
                 self.broadcast_state(!self.paused);
                 if self.game.is_over() {
                     self.finish(Ending::Regular);
@@ -866,7 +884,13 @@ impl Room {
         }
         let _ = outbox.send(wire::observed(&self.id));
         if self.phase == Phase::Running {
-            let packet = wire::memento(&self.id, &self.game, &self.seat_views(), self.memento_size);
+            let packet = wire::memento(
+                &self.id,
+                &self.game,
+                &self.seat_views(),
+                self.memento_size,
+                None,
+            );
             let _ = outbox.send(packet.stream);
         }
         info!(conn = %outbox.id(), "observer added");
@@ -1239,6 +1263,14 @@ mod tests {
 
     /// A room of two open seats that nobody has joined yet.
     fn empty_room(limits: Option<TimeLimits>) -> RoomHandle {
+        empty_room_with_replay(limits, None)
+    }
+
+    /// A room of two open seats that records its replay in `replay`.
+    fn empty_room_with_replay(
+        limits: Option<TimeLimits>,
+        replay: Option<ReplayStore>,
+    ) -> RoomHandle {
         // Nobody listens for the room's events; the room ignores that.
         let (events, _) = mpsc::unbounded_channel();
         let tracker = tokio_util::task::TaskTracker::new();
@@ -1249,7 +1281,7 @@ mod tests {
                 seats: vec![SeatSpec::open(), SeatSpec::open()],
                 paused: false,
                 limits,
-                replay: None,
+                replay,
                 wire_log: false,
                 shutdown: CancellationToken::new(),
                 events,
@@ -1372,5 +1404,60 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn each_moves_think_time_is_in_the_replay() {
+        let dir =
+            std::env::temp_dir().join(format!("spielleiter-think-times-{}", uuid::Uuid::new_v4()));
+        let store = ReplayStore::start(crate::replay::ReplaySettings {
+            dir: dir.clone(),
+            gzip: false,
+        })
+        .expect("a replay store");
+        let room = empty_room_with_replay(Some(LIMITS), Some(store));
+        let mut one = seat_player(&room, 1).await;
+        let mut two = seat_player(&room, 2).await;
+        one.until(is_request).await;
+        // Player one thinks 1234 ms, player two 567 ms; then player one
+        // sends nothing and loses at the hard limit, which ends the game.
+        tokio::time::sleep(Duration::from_millis(1234)).await;
+        send_move(&room, &one, Instant::now()).await;
+        two.until(is_request).await;
+        tokio::time::sleep(Duration::from_millis(567)).await;
+        send_move(&room, &two, Instant::now()).await;
+        let result = one.until(|m| causes(m).is_some()).await;
+        assert_eq!(
+            causes(&result),
+            Some(vec![ScoreCause::HardTimeout, ScoreCause::Regular])
+        );
+        // The replay thread works in real time, outside the paused clock.
+        let mut published = None;
+        for _ in 0..500 {
+            published = crate::replay::archive::list(&dir)
+                .ok()
+                .and_then(|files| files.into_iter().next());
+            if published.is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let file = published.expect("the replay is published");
+        let replay = crate::replay::archive::load(&dir.join(&file.name)).expect("a replay");
+        assert_eq!(replay.positions.len(), 3);
+        assert_eq!(
+            replay.think_times,
+            [
+                None,
+                Some(Duration::from_millis(1234)),
+                Some(Duration::from_millis(567))
+            ]
+        );
+        let text = std::fs::read_to_string(dir.join(&file.name)).expect("readable");
+        assert!(
+            text.contains("<data class=\"memento\" thinkMicros=\"1234000\">"),
+            "{text}"
+        );
+        std::fs::remove_dir_all(dir).ok();
     }
 }

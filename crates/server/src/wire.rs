@@ -7,10 +7,13 @@
 //! differs between seasons (the move request's class, the close packet, the
 //! texts about a game, the result's layout) from the room's [`Dialect`].
 
+use std::time::Duration;
+
 use bytes::{Bytes, BytesMut};
 use spielleiter_protocol::{
     ClientMessage, Dialect, GameMove, GameState, ServerMessage,
     dialect::{CloseElement, LeaveCause, Player, SeasonTexts, TimeLimit},
+    replay::encode_recorded_memento,
     result::{GameResult, PlayerScoreReport, SeatResult},
     room::RoomData,
 };
@@ -194,17 +197,27 @@ pub fn paused(room_id: &RoomId, paused: bool) -> Bytes {
 }
 
 /// The game's current state as a memento. `size_hint` is the expected
-/// size (the last memento's is a good guess: states only grow).
+/// size (the last memento's is a good guess: states only grow). The
+/// replay's form carries `think_time`, the think time of the move that led
+/// to the state (Spielleiter's extension,
+/// [`encode_recorded_memento`]); the stream's form is the official packet.
 pub fn memento(
     room_id: &RoomId,
     game: &AnyGame,
     seats: &[SeatView<'_>],
     size_hint: usize,
+    think_time: Option<Duration>,
 ) -> Packet {
-    both(
-        &room(room_id, RoomData::Memento(state(game, seats))),
-        size_hint,
-    )
+    let state = state(game, seats);
+    let mut replay = BytesMut::with_capacity(size_hint);
+    encode_recorded_memento(&mut replay, room_id.as_str(), &state, think_time);
+    Packet {
+        stream: stream_sized(
+            &room(room_id, RoomData::Memento(state)),
+            size_hint + size_hint / 4,
+        ),
+        replay: replay.freeze(),
+    }
 }
 
 fn state(game: &AnyGame, seats: &[SeatView<'_>]) -> GameState {

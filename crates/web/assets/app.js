@@ -177,24 +177,70 @@ const sl = (() => {
     };
   }
 
-  /** `/replays`: every finished replay, newest first. */
+  /** A think time for people: `12.3 ms`, `1.24 s`. */
+  function thinkText(ms) {
+    if (ms === null || ms === undefined) return "";
+    return ms < 1000 ? ms.toFixed(1) + "\u00a0ms" : (ms / 1000).toFixed(2) + "\u00a0s";
+  }
+
+  /** `/replays`: the finished replays, newest first, with players, result
+   * and length, filtered by game and player. A list of many new files is
+   * read by the server a part at a time: the page asks again until every
+   * entry has its summary. */
   function replaysPage() {
-    fetchJson("/api/replays").then((replays) => {
-      $("loading").hidden = true;
-      $("replays").tBodies[0].replaceChildren(...replays.map((r) => el("tr", {},
-        el("td", {}, el("a", { href: "/replays/" + encodeURIComponent(r.name) }, r.name)),
-        el("td", {}, gameName(r.game)),
-        el("td", { class: "number" }, (r.bytes / 1024).toFixed(1) + "\u00a0KiB"),
-        el("td", { class: "muted" }, when(r.modified)))));
-      $("no-replays").hidden = replays.length > 0;
-    }).catch((error) => {
-      $("loading").hidden = true;
-      showError($("error"), error);
-    });
+    const params = new URLSearchParams(location.search);
+    const gameFilter = $("filter-game");
+    const playerFilter = $("filter-player");
+    gameFilter.append(...Object.entries(gameTitles).map(([id, title]) => el("option", { value: id }, title)));
+    gameFilter.value = params.get("game") || "";
+    playerFilter.value = params.get("player") || "";
+    let timer = null;
+    let asked = 0;
+    const load = () => {
+      clearTimeout(timer);
+      const query = new URLSearchParams();
+      if (gameFilter.value) query.set("game", gameFilter.value);
+      if (playerFilter.value.trim()) query.set("player", playerFilter.value.trim());
+      const search = query.toString();
+      history.replaceState(null, "", search ? "?" + search : location.pathname);
+      const request = ++asked;
+      fetchJson("/api/replays" + (search ? "?" + search : "")).then((replays) => {
+        if (request !== asked) return;
+        $("loading").hidden = true;
+        $("error").hidden = true;
+        $("replays").tBodies[0].replaceChildren(...replays.map((r) => {
+          const summary = r.summary;
+          const link = el("a", { href: "/replays/" + encodeURIComponent(r.name) }, "view");
+          const players = summary ? summary.players.join(" vs ") : "…";
+          const outcome = summary ? (summary.error ? "unreadable: " + summary.error : summary.outcome) : "…";
+          return el("tr", { "data-name": r.name },
+            el("td", {}, gameName(r.game)),
+            el("td", {}, players),
+            el("td", {}, outcome),
+            el("td", { class: "number" }, summary && !summary.error ? summary.turns : ""),
+            el("td", { class: "muted" }, when(r.modified)),
+            el("td", {}, link, el("div", { class: "muted file" }, r.name)));
+        }));
+        $("no-replays").hidden = replays.length > 0;
+        if (replays.some((r) => !r.summary)) timer = setTimeout(load, 1000);
+      }).catch((error) => {
+        $("loading").hidden = true;
+        showError($("error"), error);
+      });
+    };
+    gameFilter.onchange = load;
+    let typing = null;
+    playerFilter.oninput = () => {
+      clearTimeout(typing);
+      typing = setTimeout(load, 300);
+    };
+    load();
   }
 
   /** `/replays/{name}` or `/season/games/{number}` (a season's stored
-   * replay): step through a replay (buttons, slider, arrows). */
+   * replay): step through a replay by its move list, buttons, slider,
+   * arrow keys, or autoplay; it opens at the final position with the
+   * result. */
   function replayPage() {
     const parts = location.pathname.split("/");
     const fromSeason = parts[1] === "season";
@@ -209,6 +255,8 @@ const sl = (() => {
       const slider = $("slider");
       slider.max = Math.max(frames.length - 1, 0);
       let index = 0;
+      let playing = null;
+      const moveRows = [];
       const show = (next) => {
         if (frames.length === 0) return;
         index = Math.min(Math.max(next, 0), frames.length - 1);
@@ -218,26 +266,79 @@ const sl = (() => {
         board.dataset.turn = frame.turn;
         board.dataset.index = index;
         slider.value = index;
-        $("position").textContent = "position " + (index + 1) + " of " + frames.length + " · turn " + frame.turn;
+        let position = "position " + (index + 1) + " of " + frames.length + " · turn " + frame.turn;
+        if (frame.words) position += " · last move: " + frame.words;
+        if (frame.think_ms !== null) position += " (" + thinkText(frame.think_ms) + ")";
+        $("position").textContent = position;
         $("players").tBodies[0].replaceChildren(...playerRows(frame.players));
+        for (const row of moveRows) row.classList.toggle("current", Number(row.dataset.index) === index);
+        // The current move in view within the list, without scrolling the
+        // page itself.
+        const current = moveRows.find((row) => Number(row.dataset.index) === index);
+        const list = $("moves").parentElement;
+        if (current) {
+          const row = current.getBoundingClientRect();
+          const box = list.getBoundingClientRect();
+          if (row.top < box.top + row.height) list.scrollTop -= box.top + row.height - row.top;
+          else if (row.bottom > box.bottom) list.scrollTop += row.bottom - box.bottom;
+        }
+      };
+      const stop = () => {
+        clearInterval(playing);
+        playing = null;
+        $("play").textContent = "Play";
+      };
+      const play = () => {
+        if (index >= frames.length - 1) show(0);
+        $("play").textContent = "Pause";
+        playing = setInterval(() => {
+          if (index >= frames.length - 1) stop();
+          else show(index + 1);
+        }, 1000 / Number($("speed").value));
       };
       $("title").textContent = gameName(replay.game);
-      $("subtitle").textContent = replay.players.join(" vs ");
+      $("subtitle").textContent = replay.players.join(" vs ") + (replay.result ? " · " + replay.result.summary : "");
       $("result").replaceChildren(...resultBlock(replay.result, replay.players));
       if (replay.errors.length) $("result").append(el("p", { class: "muted" }, replay.errors.join(" ")));
-      $("first").onclick = () => show(0);
-      $("previous").onclick = () => show(index - 1);
-      $("next").onclick = () => show(index + 1);
-      $("last").onclick = () => show(frames.length - 1);
-      slider.oninput = () => show(Number(slider.value));
+      $("downloads").replaceChildren(...replay.downloads.map((d) =>
+        el("a", { href: d.href, download: "", class: "download" }, "Download " + d.label)));
+      frames.forEach((frame, i) => {
+        if (!frame.words) return;
+        const who = frame.mover === null ? "" : replay.players[frame.mover] || "";
+        const row = el("tr", { "data-index": i, title: who },
+          el("td", { class: "number muted" }, frame.turn),
+          el("td", {}, frame.words),
+          el("td", { class: "number think" }, thinkText(frame.think_ms)));
+        row.onclick = () => {
+          stop();
+          show(i);
+        };
+        moveRows.push(row);
+      });
+      $("moves").tBodies[0].replaceChildren(...moveRows);
+      $("no-moves").hidden = moveRows.length > 0;
+      $("first").onclick = () => { stop(); show(0); };
+      $("previous").onclick = () => { stop(); show(index - 1); };
+      $("next").onclick = () => { stop(); show(index + 1); };
+      $("last").onclick = () => { stop(); show(frames.length - 1); };
+      $("play").onclick = () => (playing ? stop() : play());
+      $("speed").onchange = () => {
+        if (playing) {
+          stop();
+          play();
+        }
+      };
+      slider.oninput = () => { stop(); show(Number(slider.value)); };
       document.addEventListener("keydown", (event) => {
         const targets = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: frames.length - 1 };
         if (event.key in targets && event.target !== slider) {
           event.preventDefault();
+          stop();
           show(targets[event.key]);
         }
       });
-      show(0);
+      // A replay is studied from its end: the final position and result.
+      show(frames.length - 1);
     }).catch((error) => showError($("error"), error));
   }
 

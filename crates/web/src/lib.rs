@@ -26,7 +26,10 @@
 //! | `/api/rooms`, `/api/rooms/{id}`, `/api/rooms/{id}/events`, `/api/rooms/{id}/board.svg` | the rooms' JSON, event stream and board |
 //! | `/api/replays`, `/api/replays/{name}` | the replays' JSON |
 //! | `/api/replays/{name}/wire` | a replay's wire log as text, to whoever may watch running games ([`wire_log`]) |
+//! | `/api/replays`, `/api/replays/{name}` | the replays' JSON (the list with players, winner and length, filtered by `?game=` and `?player=`) |
+//! | `/api/replays/{name}/file`, `/api/replays/{name}/blksgf` | a replay as stored, and a classic game as Pentobi's record, to download |
 //! | `/api/season`, `/api/season/games`, `/api/season/games/{n}/replay` | the season's standings and progress, its games a page at a time, a stored replay |
+//! | `/api/season/games/{n}/replay.xml.gz`, `…/replay.blksgf` | a stored replay, and a classic game as Pentobi's record, to download |
 //! | `/api/games` | the hosted games' ids and titles ([`games`]) |
 //! | `/play`, `/play/{id}` | a person takes a seat and plays in the browser ([`play`]) |
 //! | `/api/play`, `/api/play/{id}`, `/api/play/{id}/move`, `/api/play/{id}/leave` | the seats' JSON: open, view, move, leave |
@@ -123,6 +126,8 @@ pub struct App {
     pacer: live::EventPacer,
     /// People's seats (`/play`); `None` when playing in the browser is off.
     play: Option<play::Seats>,
+    /// The replay list's summaries of the files read so far.
+    summaries: archive::SummaryCache,
 }
 
 impl App {
@@ -166,6 +171,7 @@ fn app_state_with(
         ),
         boards: live::Boards::default(),
         pacer: live::EventPacer::default(),
+        summaries: archive::SummaryCache::default(),
     });
     (app, settings.limits)
 }
@@ -221,11 +227,21 @@ pub fn router_with(
         .route("/api/replays", get(archive::list))
         .route("/api/replays/{name}", get(archive::replay))
         .route("/api/replays/{name}/wire", get(wire_log::wire_log))
+        .route("/api/replays/{name}/file", get(archive::file))
+        .route("/api/replays/{name}/blksgf", get(archive::blksgf))
         .route("/season", get(pages::season))
         .route("/season/games/{number}", get(pages::replay))
         .route("/api/season", get(season::overview))
         .route("/api/season/games", get(season::games))
         .route("/api/season/games/{number}/replay", get(season::replay))
+        .route(
+            "/api/season/games/{number}/replay.xml.gz",
+            get(season::replay_file),
+        )
+        .route(
+            "/api/season/games/{number}/replay.blksgf",
+            get(season::replay_blksgf),
+        )
         .route("/api/games", get(games::list))
         .route("/metrics", get(metrics::metrics))
         .route("/healthz", get(pages::health))

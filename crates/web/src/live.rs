@@ -445,6 +445,7 @@ mod tests {
             boards: Boards::default(),
             pacer: EventPacer::default(),
             play: None,
+            summaries: crate::archive::SummaryCache::default(),
         })
     }
 

@@ -14,10 +14,15 @@ use std::{future::Future, pin::Pin, sync::Arc, time::Duration};
 use axum::{
     Json,
     extract::{Path, Query, State},
+    http::header,
+    response::{IntoResponse, Response},
 };
 use serde::{Deserialize, Serialize};
 use spielleiter_rules::GameType;
-use spielleiter_server::replay::archive::{self as store, LoadError};
+use spielleiter_server::replay::{
+    archive::{self as store, LoadError},
+    blksgf::ClassicRecord,
+};
 
 use crate::{App, archive::ReplayView, error::ApiError};
 
@@ -220,16 +225,13 @@ pub async fn replay(
     State(app): State<Arc<App>>,
     Path(number): Path<u32>,
 ) -> Result<Json<ReplayView>, ApiError> {
-    let source = source(&app)?;
-    let Some((game, gzipped)) = bounded(source.replay(number)).await? else {
-        return Err(ApiError::NotFound(format!(
-            "no replay is stored for game {number}"
-        )));
-    };
+    let (game, gzipped) = stored(&app, number).await?;
     let label = format!("game {number}");
     let loaded = tokio::task::spawn_blocking(move || {
-        store::load_gzipped(&label, game, &gzipped)
-            .map(|replay| crate::archive::view(label, replay))
+        store::load_gzipped(&label, game, &gzipped).map(|replay| {
+            let downloads = downloads(number, game);
+            crate::archive::view(label, replay, downloads)
+        })
     })
     .await
     .map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -240,6 +242,69 @@ pub async fn replay(
             Err(unreadable(&error))
         }
     }
+}
+
+/// The downloads of the season's game `number`, a game of `game`.
+fn downloads(number: u32, game: GameType) -> Vec<crate::archive::DownloadView> {
+    let base = format!("/api/season/games/{number}/replay");
+    let mut downloads = vec![crate::archive::DownloadView {
+        label: "replay (.xml.gz)".to_owned(),
+        href: format!("{base}.xml.gz"),
+    }];
+    if crate::archive::is_classic(game) {
+        downloads.push(crate::archive::DownloadView {
+            label: "Pentobi record (.blksgf)".to_owned(),
+            href: format!("{base}.blksgf"),
+        });
+    }
+    downloads
+}
+
+/// The stored replay of game `number`: its game and gzipped bytes.
+async fn stored(app: &App, number: u32) -> Result<(GameType, Vec<u8>), ApiError> {
+    let source = source(app)?;
+    bounded(source.replay(number))
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no replay is stored for game {number}")))
+}
+
+/// `GET /api/season/games/{number}/replay.xml.gz`: a game's stored
+/// replay as it is stored, for a download.
+pub async fn replay_file(
+    State(app): State<Arc<App>>,
+    Path(number): Path<u32>,
+) -> Result<Response, ApiError> {
+    let (game, gzipped) = stored(&app, number).await?;
+    let name = format!("season_game_{number}_{}.xml.gz", game.id());
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/gzip".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                crate::archive::attachment(&name),
+            ),
+        ],
+        gzipped,
+    )
+        .into_response())
+}
+
+/// `GET /api/season/games/{number}/replay.blksgf`: a classic game's
+/// stored replay as Pentobi's record.
+pub async fn replay_blksgf(
+    State(app): State<Arc<App>>,
+    Path(number): Path<u32>,
+) -> Result<Response, ApiError> {
+    let (game, gzipped) = stored(&app, number).await?;
+    let label = format!("game {number}");
+    let record = tokio::task::spawn_blocking(move || {
+        let replay = store::read_gzipped(&label, game, &gzipped).map_err(|e| unreadable(&e))?;
+        ClassicRecord::of_replay(game, &replay).map_err(|e| ApiError::NotFound(e.to_string()))
+    })
+    .await
+    .map_err(|e| ApiError::Internal(e.to_string()))??;
+    let name = format!("season_game_{number}_{}", game.id());
+    Ok(crate::archive::blksgf_response(&record, &name))
 }
 
 fn unreadable(error: &LoadError) -> ApiError {

@@ -12,7 +12,11 @@ use std::{
 };
 
 use flate2::read::GzDecoder;
-use spielleiter_protocol::{GameState, Replay, ReplayError, read_replay, result::GameResult};
+use spielleiter_protocol::{
+    GameState, Replay, ReplayError, read_replay,
+    replay::{ReplayOutline, read_replay_outline},
+    result::GameResult,
+};
 use spielleiter_rules::{AnyGame, GameType};
 
 use super::names::{self, game_of_name, is_gzip_name, is_replay_name};
@@ -97,10 +101,33 @@ pub struct LoadedReplay {
     pub names: Vec<String>,
     /// Every recorded position, in order.
     pub positions: Vec<AnyGame>,
+    /// For each position (same index): the think time of the move that led
+    /// to it, where the server recorded one (Spielleiter's extension,
+    /// [`THINK_TIME_ATTRIBUTE`](spielleiter_protocol::replay::THINK_TIME_ATTRIBUTE)).
+    pub think_times: Vec<Option<Duration>>,
     /// The result, if the replay has one.
     pub result: Option<GameResult>,
     /// The texts of recorded room errors (a rule violation).
     pub errors: Vec<String>,
+}
+
+impl LoadedReplay {
+    /// The seat that made the move leading to position `index`: the seat
+    /// to move in the position before it. `None` for the first position
+    /// and where the position before had nobody to move.
+    pub fn mover(&self, index: usize) -> Option<usize> {
+        let before = self.positions.get(index.checked_sub(1)?)?;
+        spielleiter_rules::Game::player_to_move(before)
+    }
+
+    /// Each recorded think time with the seat whose move it was, in the
+    /// order of the moves.
+    pub fn seat_think_times(&self) -> impl Iterator<Item = (usize, Duration)> + '_ {
+        self.think_times
+            .iter()
+            .enumerate()
+            .filter_map(|(index, think)| Some((self.mover(index)?, (*think)?)))
+    }
 }
 
 /// The finished replays in `dir`, newest first, at most [`LIST_LIMIT`].
@@ -142,6 +169,19 @@ pub fn list(dir: &Path) -> std::io::Result<Vec<ReplayFile>> {
 /// [`LoadError::BadName`], [`LoadError::NotAFile`], or
 /// [`LoadError::Open`].
 pub fn open_named(dir: &Path, name: &str) -> Result<Box<dyn Read + Send>, LoadError> {
+    let file = open_named_file(dir, name)?;
+    Ok(decompressed(file, is_gzip_name(name)))
+}
+
+/// Opens the finished replay `name` of `dir` as it is stored (compressed
+/// if its name ends in `.gz`), for a download: the same checks as
+/// [`open_named`].
+///
+/// # Errors
+///
+/// [`LoadError::BadName`], [`LoadError::NotAFile`], or
+/// [`LoadError::Open`].
+pub fn open_named_file(dir: &Path, name: &str) -> Result<File, LoadError> {
     if !is_replay_name(name) {
         return Err(LoadError::BadName(name.to_owned()));
     }
@@ -159,7 +199,7 @@ pub fn open_named(dir: &Path, name: &str) -> Result<Box<dyn Read + Send>, LoadEr
     if !is_file {
         return Err(LoadError::NotAFile(name.to_owned()));
     }
-    Ok(decompressed(file, is_gzip_name(name)))
+    Ok(file)
 }
 
 /// Opens the wire log of the finished replay `name` of `dir`
@@ -300,6 +340,102 @@ fn resolve_name(dir: &Path, name: &str) -> Result<String, LoadError> {
         .ok_or_else(|| LoadError::BadName(name.to_owned()))
 }
 
+/// Reads the finished replay `name` of `dir` ([`open_named`]) as a replay
+/// of the game its name names (each hosted game in turn for a name that
+/// names none), without making positions of its states: what a summary
+/// or an export needs. Errors name the file by `name`.
+///
+/// # Errors
+///
+/// As [`open_named`], or the file is no replay of a hosted game.
+pub fn read_named(dir: &Path, name: &str) -> Result<(GameType, Replay), LoadError> {
+    let name = resolve_name(dir, name)?;
+    read_as_its_game(&name, &name, |game| {
+        Ok(read_replay(open_named(dir, &name)?, game))
+    })
+}
+
+/// Reads a gzipped replay held in memory (a season store's) as a replay
+/// of `game`, at most [`MAX_UNPACKED_REPLAY_BYTES`] unpacked; `label`
+/// names it in errors.
+///
+/// # Errors
+///
+/// The bytes are no gzipped replay of `game`.
+pub fn read_gzipped(label: &str, game: GameType, gzipped: &[u8]) -> Result<Replay, LoadError> {
+    let input = GzDecoder::new(gzipped).take(MAX_UNPACKED_REPLAY_BYTES);
+    read_replay(input, game).map_err(|cause| LoadError::Read {
+        file: label.to_owned(),
+        cause,
+    })
+}
+
+/// What the list of replays shows of one: read from the whole file, but
+/// without making positions of its states.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplaySummary {
+    /// The game.
+    pub game: GameType,
+    /// The players' display names in seat order (see
+    /// [`LoadedReplay::names`]).
+    pub names: Vec<String>,
+    /// The winners' seats (none without a result or a winner).
+    pub winners: Vec<usize>,
+    /// Whether the replay has a result.
+    pub finished: bool,
+    /// The last recorded state's turn.
+    pub turns: u32,
+}
+
+impl ReplaySummary {
+    /// The summary of a replay of `game` from its outline.
+    pub fn of(game: GameType, outline: &ReplayOutline) -> ReplaySummary {
+        ReplaySummary {
+            game,
+            names: display_names(outline.first.as_ref(), outline.result.as_ref()),
+            winners: outline
+                .result
+                .as_ref()
+                .map(|r| r.winners.iter().map(|w| w.seat).collect())
+                .unwrap_or_default(),
+            finished: outline.result.is_some(),
+            turns: outline.last.as_ref().map_or(0, GameState::turn),
+        }
+    }
+}
+
+/// The summary of the finished replay `name` of `dir` ([`open_named`]),
+/// read as a replay of the game its name names (each hosted game in turn
+/// for a name that names none), decoding only its first and last state and
+/// its result ([`read_replay_outline`]). Errors name the file by `name`.
+///
+/// # Errors
+///
+/// As [`open_named`], or the file is no replay of a hosted game.
+pub fn summary_named(dir: &Path, name: &str) -> Result<ReplaySummary, LoadError> {
+    let name = resolve_name(dir, name)?;
+    let (game, outline) = read_as_its_game(&name, &name, |game| {
+        Ok(read_replay_outline(open_named(dir, &name)?, game))
+    })?;
+    Ok(ReplaySummary::of(game, &outline))
+}
+
+/// The players' display names in seat order: as the first state carries
+/// them, else (the states of 2022 and 2027 name nobody) as the result
+/// does; blank when neither names a seat.
+fn display_names(first: Option<&GameState>, result: Option<&GameResult>) -> Vec<String> {
+    let mut names = first.map(GameState::display_names).unwrap_or_default();
+    if let Some(result) = result {
+        names.resize(names.len().max(result.scores.len()), String::new());
+        for (name, score) in names.iter_mut().zip(&result.scores) {
+            if name.is_empty() {
+                name.clone_from(&score.display_name);
+            }
+        }
+    }
+    names
+}
+
 /// The most bytes a replay held in memory ([`load_gzipped`]) may unpack
 /// to: far above a real game's, so that a corrupt or hostile blob cannot
 /// fill the memory.
@@ -318,11 +454,7 @@ pub fn load_gzipped(
     game: GameType,
     gzipped: &[u8],
 ) -> Result<LoadedReplay, LoadError> {
-    let input = GzDecoder::new(gzipped).take(MAX_UNPACKED_REPLAY_BYTES);
-    let replay = read_replay(input, game).map_err(|cause| LoadError::Read {
-        file: label.to_owned(),
-        cause,
-    })?;
+    let replay = read_gzipped(label, game, gzipped)?;
     positions(label, game, replay)
 }
 
@@ -354,14 +486,26 @@ fn load_from(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let candidates: Vec<GameType> = match game_of_name(&name) {
+    let (game, replay) = read_as_its_game(file, &name, |game| Ok(read_replay(open()?, game)))?;
+    positions(file, game, replay)
+}
+
+/// Reads a replay with `read` as one of the game the file name `name`
+/// names, or (a name that names none) of each hosted game in turn until
+/// one fits; `file` names it in errors, which are the first game's.
+fn read_as_its_game<T>(
+    file: &str,
+    name: &str,
+    mut read: impl FnMut(GameType) -> Result<Result<T, ReplayError>, LoadError>,
+) -> Result<(GameType, T), LoadError> {
+    let candidates: Vec<GameType> = match game_of_name(name) {
         Some(game) => vec![game],
         None => GameType::ALL.to_vec(),
     };
     let mut first_error = None;
     for game in candidates {
-        match read_replay(open()?, game) {
-            Ok(replay) => return positions(file, game, replay),
+        match read(game)? {
+            Ok(read) => return Ok((game, read)),
             Err(cause) => {
                 first_error.get_or_insert(cause);
             }
@@ -375,19 +519,7 @@ fn load_from(
 }
 
 fn positions(file: &str, game: GameType, replay: Replay) -> Result<LoadedReplay, LoadError> {
-    let mut names = replay
-        .states
-        .first()
-        .map(GameState::display_names)
-        .unwrap_or_default();
-    if let Some(result) = &replay.result {
-        names.resize(names.len().max(result.scores.len()), String::new());
-        for (name, score) in names.iter_mut().zip(&result.scores) {
-            if name.is_empty() {
-                name.clone_from(&score.display_name);
-            }
-        }
-    }
+    let names = display_names(replay.states.first(), replay.result.as_ref());
     let positions = replay
         .states
         .iter()
@@ -400,11 +532,14 @@ fn positions(file: &str, game: GameType, replay: Replay) -> Result<LoadedReplay,
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let mut think_times = replay.think_times;
+    think_times.resize(positions.len(), None);
     Ok(LoadedReplay {
         game,
         room_id: replay.room_id,
         names,
         positions,
+        think_times,
         result: replay.result,
         errors: replay.errors,
     })
