@@ -1413,6 +1413,7 @@ mod tests {
         let store = ReplayStore::start(crate::replay::ReplaySettings {
             dir: dir.clone(),
             gzip: false,
+            wire_log_bytes: crate::replay::wire_log::DEFAULT_WIRE_LOG_BYTES,
         })
         .expect("a replay store");
         let room = empty_room_with_replay(Some(LIMITS), Some(store));
