@@ -96,6 +96,7 @@
             seat: Number($("seat").value),
             others,
             timed: $("timed").checked,
+            wire_log: $("wire-log").checked,
             name: $("name").value,
           }),
         });

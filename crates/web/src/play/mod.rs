@@ -415,6 +415,10 @@ pub struct OpenBody {
     /// Whether the person's moves are timed.
     #[serde(default)]
     pub timed: bool,
+    /// Whether the room keeps its wire log (every seat's bytes) next to its
+    /// replay, as a prepared room with `wireLog="true"` does.
+    #[serde(default)]
+    pub wire_log: bool,
     /// The person's display name.
     #[serde(default)]
     pub name: Option<String>,
@@ -453,6 +457,7 @@ impl OpenBody {
             seat: self.seat,
             others,
             timed: self.timed,
+            wire_log: self.wire_log,
             name,
         })
     }

@@ -72,6 +72,9 @@ pub struct SeatRequest {
     pub others: Vec<Other>,
     /// Whether the person's moves are timed like a client's.
     pub timed: bool,
+    /// Whether the room keeps its wire log next to its replay (a person
+    /// whose own client plays a seat sees what it sent and got).
+    pub wire_log: bool,
     /// The person's display name.
     pub name: String,
 }
@@ -253,8 +256,8 @@ async fn prepare_and_join(
             seed: None,
             game_type: Some(request.game.id().to_owned()),
             pause: false,
-            // As the server is configured.
-            wire_log: false,
+            // `false` leaves it to the server's setting.
+            wire_log: request.wire_log,
             slots: seats
                 .iter()
                 .map(|&other| SlotDescriptor {

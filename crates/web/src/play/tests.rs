@@ -47,6 +47,7 @@ fn request(game: GameType, others: Vec<Other>) -> SeatRequest {
         seat: 0,
         others,
         timed: false,
+        wire_log: false,
         name: "person".to_owned(),
     }
 }
@@ -251,6 +252,62 @@ async fn a_seat_whose_page_is_silent_leaves_its_game() {
         view.message
     );
     assert_eq!(seats.running(), 0);
+}
+
+/// The wire logs (finished ones) in `dir`, once the replay thread has
+/// written them: waits up to 10 s for `expected` of them.
+async fn wire_logs(dir: &std::path::Path, expected: usize) -> Vec<String> {
+    let mut names = Vec::new();
+    for _ in 0..1000 {
+        names = std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                    .filter(|n| n.ends_with(spielleiter_server::replay::names::WIRE_PLAIN))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if names.len() >= expected {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    names
+}
+
+#[tokio::test]
+async fn a_seat_opened_with_the_wire_log_leaves_one_next_to_its_replay() {
+    let dir = std::env::temp_dir().join(format!("spielleiter-play-wire-{}", uuid::Uuid::new_v4()));
+    let config = Config {
+        port: 0,
+        replay_dir: dir.clone(),
+        web_admin_secret: Some(SECRET.to_owned()),
+        ..Config::default()
+    };
+    let server = EmbeddedServer::start(config).await.expect("a game server");
+    let seats = Seats::new(settings(&server, 2, Duration::from_secs(600)));
+    for wire_log in [false, true] {
+        let mut asked = request(
+            GameType::Ostseeschach2022,
+            vec![Other::Bot(BotKind::Random)],
+        );
+        asked.wire_log = wire_log;
+        let (id, secret) = seats.open(&asked).await.expect("a seat");
+        let holder = cookie(&id, &secret);
+        until(&seats, &id, &holder, |v| v.your_turn).await;
+        seats.leave(&id, &holder).await.expect("the holder leaves");
+        until_no_seat_runs(&seats).await;
+    }
+    // Two games, one log: the one asked for, with the person's own bytes.
+    let logs = wire_logs(&dir, 1).await;
+    assert_eq!(logs.len(), 1, "{logs:?}");
+    let text = std::fs::read_to_string(dir.join(&logs[0])).expect("the log");
+    assert!(
+        text.contains("joinPrepared"),
+        "{}",
+        &text[..text.len().min(2000)]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The router of a web side with seats, with `access`.
