@@ -414,5 +414,7 @@ const sl = (() => {
     replayPage: withTitles(replayPage),
     seasonPage: withTitles(seasonPage),
     loginPage,
+    // For the play page's own script (play.js).
+    el,
   };
 })();

@@ -7,17 +7,9 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const POLL_MS = 300;
-
-  function el(tag, attributes = {}, ...children) {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attributes)) {
-      if (value !== undefined && value !== null) node.setAttribute(name, value);
-    }
-    for (const child of children) {
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
+  // An element with attributes and children, as every page makes them
+  // (app.js, loaded before this script).
+  const el = sl.el;
 
   async function request(url, options = {}) {
     const response = await fetch(url, { credentials: "same-origin", ...options });
