@@ -89,6 +89,15 @@ cleanup() {
         # of the next run.
         rm -rf "$daemon_dir/exec" "$daemon_dir/docker.sock" "$daemon_dir/dockerd.pid"
     fi
+    # A failed run's files (the players' per-game logs, the tournaments'
+    # output, the server's log) stay for a look, as does every run's with
+    # SANDBOX_KEEP=1; each such run moves to its own directory.
+    if [ -d "$work/run" ] && { [ "$status" != 0 ] || [ -n "${SANDBOX_KEEP:-}" ]; }; then
+        kept=$work/kept/$(date -u +%Y%m%dT%H%M%S)-$status
+        mkdir -p "$work/kept"
+        rm -rf "$work/run/upload-"* "$work/run/bad"
+        mv "$work/run" "$kept" && echo "== the run's files are kept in $kept"
+    fi
     rm -rf "$work/run"
     echo "== sandbox test $([ "$status" = 0 ] && echo passed || echo FAILED) in $((SECONDS - clock_start)) s"
     exit "$status"
@@ -181,6 +190,45 @@ if [ ! -f "$vendor/.complete" ]; then
         --target "$vendor" "socha==5.1.0" "setuptools==75.8.0"
     touch "$vendor/.complete"
 fi
+# Once a colour has placed all its pieces, the state names it in
+# `lastMoveMono` as the official server does (<color>), which the SDK's
+# model cannot read unless the player corrects it: the Python team left its
+# game at once whenever the native team finished a colour (about one run in
+# three). The correction is checked here on such a state, and shown needed.
+python3 - "$vendor" tests/python-sdk \
+    crates/protocol/tests/vectors/season-2027/07-memento-turn4-round2.xml <<'EOF' ||
+import sys
+vendor, player_dir, vector = sys.argv[1:]
+sys.path[:0] = [vendor, player_dir]
+from xsdata.formats.dataclass.context import XmlContext
+from xsdata.formats.dataclass.parsers import XmlParser
+from xsdata.formats.dataclass.parsers.config import ParserConfig
+from xsdata.formats.dataclass.parsers.handlers import XmlEventHandler
+from socha.api.networking.utils import message_to_state
+from socha.api.networking.xml_protocol_interface import custom_class_factory
+state = open(vector, "rb").read()
+assert state.count(b"<lastMoveMono/>") == 1, "the vector has no empty <lastMoveMono/>"
+finished = state.replace(
+    b"<lastMoveMono/>",
+    b"<lastMoveMono><entry><color>YELLOW</color><boolean>true</boolean></entry></lastMoveMono>",
+)
+def read():
+    # As the SDK reads each message: a parser built on the model as it is.
+    parser = XmlParser(handler=XmlEventHandler, context=XmlContext(),
+                       config=ParserConfig(class_factory=custom_class_factory))
+    room = parser.from_bytes(finished)
+    message_to_state(room)
+    return [(e.color, e.value) for e in room.data.class_binding.last_move_mono.entry]
+try:
+    read()
+    sys.exit("the SDK reads <color> by itself: the player's correction is not needed")
+except Exception as error:
+    print("  the SDK alone: %s" % error)
+import player  # its import corrects the SDK's model
+assert read() == [("YELLOW", True)], read()
+print("  with the player's correction: lastMoveMono YELLOW=true read")
+EOF
+    fail "the Python team cannot read a state in which a colour has placed all its pieces"
 python=$run/upload-python
 mkdir -p "$python"
 cp tests/python-sdk/player.py "$python/main.py"
