@@ -21,8 +21,10 @@
 #    a regular game runs beside it: every escape attempt is asserted
 #    blocked (with a control container showing that the same targets are
 #    reachable from an ordinary container), a fork bomb and a memory bomb
-#    lose their own game only, /tmp fills up to its limit, a player that
-#    stays on after its game is removed within the grace period;
+#    lose their own game only, /tmp fills up to its limit, 200 orphaned
+#    processes are reaped by the relay (no zombie fills the process limit),
+#    a player that stays on after its game is removed within the grace
+#    period;
 # 5. a runner killed mid-game leaves a container that the next start
 #    sweeps away; at the end no container, network or volume of the
 #    sandbox is left.
@@ -397,6 +399,10 @@ hostile_match membomb "docker:sl-sandbox-test-hostile:1 membomb" builtin:greedy 
 hostile+=($!)
 hostile_match filltmp "docker:sl-sandbox-test-hostile:1 filltmp" builtin:greedy &
 hostile+=($!)
+# More orphans than the process limit (64): each must be reaped by the
+# relay as it ends, or forks fail.
+hostile_match zombies "docker:sl-sandbox-test-hostile:1 zombies 200" builtin:greedy &
+hostile+=($!)
 hostile_match linger "docker:sl-sandbox-test-hostile:1 linger" "docker:sl-sandbox-test-hostile:1 quit" &
 hostile+=($!)
 for job in "${hostile[@]}"; do
@@ -462,6 +468,11 @@ lost membomb
 log_of filltmp | grep -Eq 'ATTEMPT fill /tmp -> BLOCKED ENOSPC after 1[0-6] MiB' ||
     fail "filltmp: /tmp did not fill at its limit: $(log_of filltmp | grep ATTEMPT)"
 lost filltmp
+
+log_of zombies | grep -q 'ATTEMPT leave 200 zombies to the relay -> BLOCKED reaped' ||
+    fail "zombies: the relay left zombies: $(log_of zombies | grep -e ATTEMPT -e Traceback)"
+echo "  $(log_of zombies | grep ATTEMPT)"
+lost zombies
 
 log_of linger | grep -q 'linger: staying on' || fail "linger: did not outlive its game: $(log_of linger)"
 log_of linger | grep -q 'killed:' || fail "linger: not killed: $(log_of linger)"
