@@ -61,6 +61,8 @@ pub struct SandboxedPlayer {
     run_dir: PathBuf,
     forwarder: Option<Forwarder>,
     deadline: tokio::time::Instant,
+    /// When `docker run` was started.
+    started: std::time::Instant,
     removed: bool,
 }
 
@@ -124,6 +126,7 @@ impl SandboxedPlayer {
             run_dir,
             forwarder: Some(forwarder),
             deadline: tokio::time::Instant::now() + program.limits.wall_clock + DEADLINE_MARGIN,
+            started,
             removed: false,
         })
     }
@@ -158,7 +161,8 @@ impl SandboxedPlayer {
         };
         let _ = writeln!(
             self.log,
-            "\n[spielleiter sandbox] the container ended: {how}"
+            "\n[spielleiter sandbox] the container ended: {how} ({} ms after it was started)",
+            self.started.elapsed().as_millis()
         );
         self.finish().await;
         how
