@@ -212,6 +212,12 @@ fn accept(listener: &TcpListener, socket: &std::path::Path) {
 /// Copies both ways between the player's TCP connection and the game's
 /// Unix socket until both sides have ended.
 fn carry(player: TcpStream, socket: &std::path::Path) -> io::Result<()> {
+    // What the game sends reaches the relay in pieces (a state, then the
+    // move request); with Nagle's algorithm a piece written while the one
+    // before is unacknowledged waits for the player's delayed ACK (40 ms),
+    // and the player waits for the request: about 40 ms a move, two
+    // seconds a game. The server sends without delay too.
+    player.set_nodelay(true)?;
     let game = UnixStream::connect(socket)?;
     let (mut player_read, mut game_write) = (player.try_clone()?, game.try_clone()?);
     let upstream = thread::Builder::new().spawn(move || {
@@ -268,6 +274,7 @@ mod tests {
         let socket = path.clone();
         thread::spawn(move || accept(&listener, &socket));
         let mut player = TcpStream::connect(addr).expect("connect");
+        player.set_nodelay(true).expect("nodelay");
         player.write_all(b"<protocol>").expect("write");
         player.shutdown(Shutdown::Write).expect("shutdown");
         let mut back = String::new();

@@ -106,6 +106,13 @@ async fn carry(mut player: tokio::net::UnixStream, host: &str, port: u16) {
             return;
         }
     };
+    // A move reaches the forwarder in pieces as the player writes it; with
+    // Nagle's algorithm a piece written while the one before is
+    // unacknowledged waits for the server's delayed ACK (40 ms). The
+    // server's own socket sends without delay, as here.
+    if let Err(error) = server.set_nodelay(true) {
+        tracing::warn!(%host, port, %error, "a sandboxed player's connection: cannot turn off Nagle's algorithm");
+    }
     // The copy's buffers are fixed (8 KiB each way); the server bounds what
     // a connection may send.
     let _ = tokio::io::copy_bidirectional(&mut player, &mut server).await;
