@@ -120,7 +120,7 @@ pub async fn preflight(images: &[&str]) -> Result<Swept, SandboxError> {
         }
         Ok::<(), SandboxError>(())
     });
-    checked?;
+    // What was swept is told even when an image fails the check.
     let swept = swept?;
     if !swept.containers.is_empty() {
         tracing::warn!(
@@ -128,6 +128,7 @@ pub async fn preflight(images: &[&str]) -> Result<Swept, SandboxError> {
             "removed sandboxed players left behind by a match runner that is gone"
         );
     }
+    checked?;
     Ok(swept)
 }
 
