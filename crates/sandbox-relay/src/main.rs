@@ -16,7 +16,9 @@
 //! the container's PID namespace it cannot be signalled by the player, and
 //! every process the player orphans becomes its child: it reaps them as they
 //! end, so that a player that leaves processes behind does not fill the
-//! container's process limit with zombies. Its one dependency is `nix` (for
+//! container's process limit with zombies. Once the player has ended, the
+//! relay lets its connections finish (at most 2 s) before it exits, so that
+//! what the player wrote last (a join, and gone) still reaches the game. Its one dependency is `nix` (for
 //! `waitpid` on any child): it is built as a static binary into every
 //! sandbox base image.
 
@@ -120,9 +122,11 @@ fn run(request: &Request) -> Result<u8, String> {
     let listener = TcpListener::bind(("127.0.0.1", request.port))
         .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", request.port))?;
     let socket = request.socket.clone();
+    let open = Arc::new(AtomicUsize::new(0));
+    let carrying = Arc::clone(&open);
     thread::Builder::new()
         .name("accept".to_owned())
-        .spawn(move || accept(&listener, &socket))
+        .spawn(move || accept(&listener, &socket, &carrying))
         .map_err(|e| format!("cannot start the relay thread: {e}"))?;
     let player = Command::new(&request.program[0])
         .args(&request.program[1..])
@@ -133,7 +137,23 @@ fn run(request: &Request) -> Result<u8, String> {
     let player = i32::try_from(player.id())
         .map(Pid::from_raw)
         .map_err(|_| "the player's process id is out of range".to_owned())?;
-    wait(player, started + request.deadline)
+    let code = wait(player, started + request.deadline)?;
+    drain(&open, DRAIN);
+    Ok(code)
+}
+
+/// How long the relay lets its connections finish after the player ended.
+const DRAIN: Duration = Duration::from_secs(2);
+
+/// Waits until no connection is carried any more, or `bound` has passed.
+/// The relay's exit ends every thread at once: what a player wrote just
+/// before it ended (a join, then gone) would be lost in the relay, and the
+/// game would never hear of it.
+fn drain(open: &AtomicUsize, bound: Duration) {
+    let until = Instant::now() + bound;
+    while open.load(Ordering::SeqCst) > 0 && Instant::now() < until {
+        thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// Waits for the player until `deadline`, reaping every other child as it
@@ -186,8 +206,9 @@ fn wait(player: Pid, deadline: Instant) -> Result<u8, String> {
     }
 }
 
-fn accept(listener: &TcpListener, socket: &std::path::Path) {
-    let open = Arc::new(AtomicUsize::new(0));
+/// Carries each connection to the game's socket on a thread of its own;
+/// `open` counts those being carried.
+fn accept(listener: &TcpListener, socket: &std::path::Path, open: &Arc<AtomicUsize>) {
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
         if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
@@ -196,7 +217,7 @@ fn accept(listener: &TcpListener, socket: &std::path::Path) {
             continue;
         }
         let socket = socket.to_owned();
-        let open = Arc::clone(&open);
+        let open = Arc::clone(open);
         let spawned = thread::Builder::new().spawn(move || {
             if let Err(e) = carry(stream, &socket) {
                 say(&format!("a game connection ended: {e}"));
@@ -272,7 +293,8 @@ mod tests {
         let listener = TcpListener::bind("127.0.0.1:0").expect("listen");
         let addr = listener.local_addr().expect("addr");
         let socket = path.clone();
-        thread::spawn(move || accept(&listener, &socket));
+        let open = Arc::new(AtomicUsize::new(0));
+        thread::spawn(move || accept(&listener, &socket, &open));
         let mut player = TcpStream::connect(addr).expect("connect");
         player.set_nodelay(true).expect("nodelay");
         player.write_all(b"<protocol>").expect("write");
@@ -281,6 +303,46 @@ mod tests {
         io::Read::read_to_string(&mut player, &mut back).expect("read");
         assert_eq!(back, "<protocol>");
         echo.join().expect("echo thread");
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn what_the_player_wrote_before_it_ended_reaches_the_game_first() {
+        let dir = std::env::temp_dir().join(format!("sl-relay-drain-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("game.sock");
+        let _ = std::fs::remove_file(&path);
+        let game = std::os::unix::net::UnixListener::bind(&path).expect("bind");
+        // A slow game side: it reads only after a while.
+        let received = thread::spawn(move || {
+            let (mut stream, _) = game.accept().expect("accept");
+            thread::sleep(Duration::from_millis(300));
+            let mut got = Vec::new();
+            io::Read::read_to_end(&mut stream, &mut got).expect("read");
+            got
+        });
+        let listener = TcpListener::bind("127.0.0.1:0").expect("listen");
+        let addr = listener.local_addr().expect("addr");
+        let open = Arc::new(AtomicUsize::new(0));
+        let carrying = Arc::clone(&open);
+        let socket = path.clone();
+        thread::spawn(move || accept(&listener, &socket, &carrying));
+        let mut player = TcpStream::connect(addr).expect("connect");
+        player.write_all(b"<joinPrepared/>").expect("write");
+        while open.load(Ordering::SeqCst) == 0 {
+            thread::sleep(Duration::from_millis(1));
+        }
+        // The player ends; the relay would exit once `drain` returns.
+        drop(player);
+        let started = Instant::now();
+        drain(&open, Duration::from_secs(10));
+        assert_eq!(
+            open.load(Ordering::SeqCst),
+            0,
+            "drained before the carry ended"
+        );
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert_eq!(received.join().expect("game"), b"<joinPrepared/>");
         std::fs::remove_dir_all(dir).ok();
     }
 
