@@ -1,32 +1,51 @@
 """A player for Blokus 2027 built as the README of the organisers' Python SDK
 (`socha` 5.x) shows: a `Logic` handed to the SDK's `Starter`, which connects,
 joins (a bare `<join/>`, or `joinPrepared` with `--reservation`) and calls
-the logic until the game is over. The logic plays a random possible move.
+the logic until the game is over. The logic plays a random possible move,
+from a fixed seed, so that a game against a deterministic opponent is
+played the same way each time.
 
-One exception: it never places a colour's last piece, but passes instead.
-After a colour has placed all its pieces, the official server's state names
-the colour in `lastMoveMono` as `<color>`, which this SDK cannot read (it
-expects `<sc.plugin2027.Color>`); Spielleiter writes what the official server
-writes (protocol/DEVIATIONS.md), so the test keeps away from that state.
+One correction of the SDK, as a team would make it: once a colour has placed
+all its pieces, the official server's state names the colour in
+`lastMoveMono` as `<color>`, which this SDK's model cannot read (it expects
+`<sc.plugin2027.Color>` and stops at the unknown element, ending the
+player). Spielleiter writes what the official server writes
+(protocol/DEVIATIONS.md), so the player teaches the SDK's model the official
+name (`read_official_last_move_mono`) before the SDK starts. Without it the
+player left its game as soon as the other team finished a colour.
 
 Prints one line on the result, for the test script to check.
 """
 
+import dataclasses
 import random
+import types
 
 from socha import GameState, Move
 from socha.api.networking.game_client import IClientHandler
+from socha.api.protocol.protocol import LastMoveMonoEntry
 from socha.starter import Starter
+
+SEED = 2027
+
+
+def read_official_last_move_mono() -> None:
+    """Lets the SDK read a `lastMoveMono` entry's colour as the official
+    server writes it: `<color>BLUE</color>`. Must run before the SDK builds
+    its XML parser (the parser reads the model's names once)."""
+    for field in dataclasses.fields(LastMoveMonoEntry):
+        if field.name == "color":
+            field.metadata = types.MappingProxyType({**field.metadata, "name": "color"})
 
 
 class Logic(IClientHandler):
     game_state: GameState
 
+    def __init__(self) -> None:
+        self.random = random.Random(SEED)
+
     def calculate_move(self) -> Move:
-        color = self.game_state.current_color()
-        if len(self.game_state.undeployed_piece_shapes(color)) == 1:
-            return Move.skip_move(color)
-        return random.choice(self.game_state.possible_moves())
+        return self.random.choice(self.game_state.possible_moves())
 
     def on_update(self, state: GameState) -> None:
         self.game_state = state
@@ -40,6 +59,7 @@ class Logic(IClientHandler):
         )
 
 
+read_official_last_move_mono()
 # The SDK asks PyPI for a newer version at start; the test runs offline.
 Starter.check_socha_version = staticmethod(lambda: None)
 

@@ -15,6 +15,9 @@ Behaviours (the first argument):
   forkbomb         forks without end
   membomb          allocates memory without end
   filltmp          writes to /tmp until it is full; then idles
+  zombies N        leaves N processes to the relay (each the child of a
+                   process that has ended), more than the process limit,
+                   and counts the zombies left; then idles
   linger           plays no move and keeps running after its game has ended
   quit             leaves its game at once (so that the other player's game
                    ends without its fault)
@@ -164,6 +167,51 @@ def fill_tmp():
         )
 
 
+def zombie_count():
+    """The processes of this container that have ended but are not reaped."""
+    count = 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as f:
+                    # `PID (COMMAND) STATE …`
+                    if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                        count += 1
+            except (OSError, IndexError):
+                pass
+    return count
+
+
+def leave_zombies(count):
+    """Each of `count` children starts a grandchild and ends at once; the
+    grandchild, orphaned, becomes the relay's (PID 1) and ends too."""
+    failed = 0
+    for _ in range(count):
+        try:
+            pid = os.fork()
+        except OSError:
+            failed += 1
+            time.sleep(0.01)
+            continue
+        if pid == 0:
+            try:
+                if os.fork() == 0:
+                    os._exit(0)
+            except OSError:
+                os._exit(1)
+            os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            failed += 1
+    time.sleep(1)
+    left = zombie_count()
+    what = "leave %d zombies to the relay" % count
+    if left == 0 and failed == 0:
+        say("ATTEMPT %s -> BLOCKED reaped (0 zombies left, no fork failed)" % what)
+    else:
+        say("ATTEMPT %s -> ESCAPED %d zombies left, %d forks failed" % (what, left, failed))
+
+
 def main():
     mode, rest = sys.argv[1], sys.argv[2:]
     split = rest.index("--host")
@@ -178,6 +226,8 @@ def main():
         memory_bomb()
     elif mode == "filltmp":
         fill_tmp()
+    elif mode == "zombies":
+        leave_zombies(int(extra[0]))
     elif mode == "linger":
         pass
     elif mode == "quit":

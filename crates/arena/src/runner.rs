@@ -73,7 +73,7 @@ pub async fn run_match(
             settings.players.len()
         )));
     }
-    check_players(&settings)?;
+    check_players(&settings).await?;
     let names = settings.names();
     let (mut results, mut records) = ResultsFile::open(&settings.results, &settings.key())?;
     let resumed = records.len() as u32;
@@ -143,7 +143,7 @@ pub(crate) fn create_log_dir(settings: &MatchSettings) -> Result<(), ArenaError>
 /// built-in bots that do not play the game, and programs that cannot be
 /// started; with sandboxed players, refuses to start without Docker or
 /// their images and sweeps away what a killed runner left.
-pub(crate) fn check_players(settings: &MatchSettings) -> Result<(), ArenaError> {
+pub(crate) async fn check_players(settings: &MatchSettings) -> Result<(), ArenaError> {
     check_settings(settings)?;
     for player in &settings.players {
         player
@@ -158,7 +158,7 @@ pub(crate) fn check_players(settings: &MatchSettings) -> Result<(), ArenaError> 
         })
         .collect();
     if !images.is_empty() {
-        spielleiter_sandbox::preflight(images)?;
+        spielleiter_sandbox::preflight(&images).await?;
     }
     Ok(())
 }

@@ -247,7 +247,8 @@ pub async fn run_tournament(
     check_players(&MatchSettings {
         players: settings.players.clone(),
         ..settings.template.clone()
-    })?;
+    })
+    .await?;
     let names = settings.names();
     let ranking = settings.game().league().ranking;
     let stored = store.load()?;

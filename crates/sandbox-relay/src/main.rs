@@ -13,19 +13,33 @@
 //! The relay exits with the player's status (128 + the signal if a signal
 //! ended it), or 124 when the deadline passed first: its exit ends the
 //! container, and with it every process the player left behind. As PID 1 of
-//! the container's PID namespace it cannot be signalled by the player.
-//! No dependencies beyond the standard library: it is built as a static
-//! binary into every sandbox base image.
+//! the container's PID namespace it cannot be signalled by the player, and
+//! every process the player orphans becomes its child: it reaps them as they
+//! end, so that a player that leaves processes behind does not fill the
+//! container's process limit with zombies. Once the player has ended, the
+//! relay lets its connections finish (at most 2 s) before it exits, so that
+//! what the player wrote last (a join, and gone) still reaches the game. Its one dependency is `nix` (for
+//! `waitpid` on any child): it is built as a static binary into every
+//! sandbox base image.
 
+use nix::{
+    errno::Errno,
+    sys::{
+        signal::{Signal, kill},
+        wait::{WaitStatus, waitpid},
+    },
+    unistd::Pid,
+};
 use std::{
     io::{self, Write},
     net::{Shutdown, TcpListener, TcpStream},
-    os::unix::{net::UnixStream, process::ExitStatusExt},
+    os::unix::net::UnixStream,
     path::PathBuf,
-    process::{Child, Command, ExitCode, ExitStatus},
+    process::{Command, ExitCode},
     sync::{
         Arc,
-        atomic::{AtomicUsize, Ordering},
+        atomic::{AtomicBool, AtomicUsize, Ordering},
+        mpsc::{self, RecvTimeoutError},
     },
     thread,
     time::{Duration, Instant},
@@ -35,9 +49,6 @@ use std::{
 /// allow a reconnect while the old one closes. Beyond it a connection is
 /// closed at once (each costs two threads of the container's process limit).
 const MAX_CONNECTIONS: usize = 4;
-
-/// How often the relay looks whether the player has ended.
-const POLL: Duration = Duration::from_millis(50);
 
 /// The exit status when the deadline ended the player (as `timeout(1)`).
 const DEADLINE_STATUS: u8 = 124;
@@ -111,44 +122,93 @@ fn run(request: &Request) -> Result<u8, String> {
     let listener = TcpListener::bind(("127.0.0.1", request.port))
         .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", request.port))?;
     let socket = request.socket.clone();
+    let open = Arc::new(AtomicUsize::new(0));
+    let carrying = Arc::clone(&open);
     thread::Builder::new()
         .name("accept".to_owned())
-        .spawn(move || accept(&listener, &socket))
+        .spawn(move || accept(&listener, &socket, &carrying))
         .map_err(|e| format!("cannot start the relay thread: {e}"))?;
-    let mut player = Command::new(&request.program[0])
+    let player = Command::new(&request.program[0])
         .args(&request.program[1..])
         .spawn()
         .map_err(|e| format!("cannot start {}: {e}", request.program[0]))?;
-    wait(&mut player, started + request.deadline)
+    // From here on the player is waited for by its pid (`wait`), never
+    // through `Child`: reaping every child reaps the player too.
+    let player = i32::try_from(player.id())
+        .map(Pid::from_raw)
+        .map_err(|_| "the player's process id is out of range".to_owned())?;
+    let code = wait(player, started + request.deadline)?;
+    drain(&open, DRAIN);
+    Ok(code)
 }
 
-/// Waits for the player until `deadline`; past it the player is killed.
-fn wait(player: &mut Child, deadline: Instant) -> Result<u8, String> {
+/// How long the relay lets its connections finish after the player ended.
+const DRAIN: Duration = Duration::from_secs(2);
+
+/// Waits until no connection is carried any more, or `bound` has passed.
+/// The relay's exit ends every thread at once: what a player wrote just
+/// before it ended (a join, then gone) would be lost in the relay, and the
+/// game would never hear of it.
+fn drain(open: &AtomicUsize, bound: Duration) {
+    let until = Instant::now() + bound;
+    while open.load(Ordering::SeqCst) > 0 && Instant::now() < until {
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Waits for the player until `deadline`, reaping every other child as it
+/// ends; past the deadline the player is killed.
+///
+/// The wait blocks in `waitpid` for any child, so an orphan of the player is
+/// reaped the moment it ends (a player forking quickly could otherwise fill
+/// the process limit with zombies between two looks); a thread of its own
+/// kills the player at the deadline, which ends the wait.
+fn wait(player: Pid, deadline: Instant) -> Result<u8, String> {
+    let passed = Arc::new(AtomicBool::new(false));
+    // Dropped when this returns: the deadline thread then ends without
+    // killing anything.
+    let (_waiting, until_deadline) = mpsc::channel::<()>();
+    {
+        let passed = Arc::clone(&passed);
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        thread::Builder::new()
+            .name("deadline".to_owned())
+            .spawn(move || {
+                if until_deadline.recv_timeout(remaining) == Err(RecvTimeoutError::Timeout) {
+                    passed.store(true, Ordering::SeqCst);
+                    say("the player's wall-clock limit has passed: killed");
+                    let _ = kill(player, Signal::SIGKILL);
+                }
+            })
+            .map_err(|e| format!("cannot start the deadline thread: {e}"))?;
+    }
+    let ended = |code: u8| {
+        if passed.load(Ordering::SeqCst) {
+            DEADLINE_STATUS
+        } else {
+            code
+        }
+    };
     loop {
-        match player.try_wait() {
-            Ok(Some(status)) => return Ok(status_code(status)),
-            Ok(None) if Instant::now() >= deadline => {
-                say("the player's wall-clock limit has passed: killed");
-                let _ = player.kill();
-                let _ = player.wait();
-                return Ok(DEADLINE_STATUS);
+        match waitpid(None, None) {
+            Ok(WaitStatus::Exited(pid, code)) if pid == player => {
+                return Ok(ended(u8::try_from(code).unwrap_or(1)));
             }
-            Ok(None) => thread::sleep(POLL),
+            Ok(WaitStatus::Signaled(pid, signal, _)) if pid == player => {
+                return Ok(ended(u8::try_from(128 + signal as i32).unwrap_or(255)));
+            }
+            // Another process reaped (an orphan of the player), or a stop
+            // or continue reported.
+            Ok(_) | Err(Errno::EINTR) => {}
+            Err(Errno::ECHILD) => return Err("the player is not the relay's child".to_owned()),
             Err(e) => return Err(format!("cannot wait for the player: {e}")),
         }
     }
 }
 
-fn status_code(status: ExitStatus) -> u8 {
-    match (status.code(), status.signal()) {
-        (Some(code), _) => u8::try_from(code).unwrap_or(1),
-        (None, Some(signal)) => u8::try_from(128 + signal).unwrap_or(255),
-        (None, None) => 1,
-    }
-}
-
-fn accept(listener: &TcpListener, socket: &std::path::Path) {
-    let open = Arc::new(AtomicUsize::new(0));
+/// Carries each connection to the game's socket on a thread of its own;
+/// `open` counts those being carried.
+fn accept(listener: &TcpListener, socket: &std::path::Path, open: &Arc<AtomicUsize>) {
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
         if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
@@ -157,7 +217,7 @@ fn accept(listener: &TcpListener, socket: &std::path::Path) {
             continue;
         }
         let socket = socket.to_owned();
-        let open = Arc::clone(&open);
+        let open = Arc::clone(open);
         let spawned = thread::Builder::new().spawn(move || {
             if let Err(e) = carry(stream, &socket) {
                 say(&format!("a game connection ended: {e}"));
@@ -173,6 +233,12 @@ fn accept(listener: &TcpListener, socket: &std::path::Path) {
 /// Copies both ways between the player's TCP connection and the game's
 /// Unix socket until both sides have ended.
 fn carry(player: TcpStream, socket: &std::path::Path) -> io::Result<()> {
+    // What the game sends reaches the relay in pieces (a state, then the
+    // move request); with Nagle's algorithm a piece written while the one
+    // before is unacknowledged waits for the player's delayed ACK (40 ms),
+    // and the player waits for the request: about 40 ms a move, two
+    // seconds a game. The server sends without delay too.
+    player.set_nodelay(true)?;
     let game = UnixStream::connect(socket)?;
     let (mut player_read, mut game_write) = (player.try_clone()?, game.try_clone()?);
     let upstream = thread::Builder::new().spawn(move || {
@@ -227,8 +293,10 @@ mod tests {
         let listener = TcpListener::bind("127.0.0.1:0").expect("listen");
         let addr = listener.local_addr().expect("addr");
         let socket = path.clone();
-        thread::spawn(move || accept(&listener, &socket));
+        let open = Arc::new(AtomicUsize::new(0));
+        thread::spawn(move || accept(&listener, &socket, &open));
         let mut player = TcpStream::connect(addr).expect("connect");
+        player.set_nodelay(true).expect("nodelay");
         player.write_all(b"<protocol>").expect("write");
         player.shutdown(Shutdown::Write).expect("shutdown");
         let mut back = String::new();
@@ -239,17 +307,115 @@ mod tests {
     }
 
     #[test]
-    fn the_deadline_kills_the_player() {
-        let mut child = Command::new("sleep").arg("30").spawn().expect("sleep");
-        let code = wait(&mut child, Instant::now() + Duration::from_millis(100)).expect("waited");
-        assert_eq!(code, DEADLINE_STATUS);
-        let mut child = Command::new("sh")
-            .args(["-c", "exit 3"])
-            .spawn()
-            .expect("sh");
+    fn what_the_player_wrote_before_it_ended_reaches_the_game_first() {
+        let dir = std::env::temp_dir().join(format!("sl-relay-drain-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("game.sock");
+        let _ = std::fs::remove_file(&path);
+        let game = std::os::unix::net::UnixListener::bind(&path).expect("bind");
+        // A slow game side: it reads only after a while.
+        let received = thread::spawn(move || {
+            let (mut stream, _) = game.accept().expect("accept");
+            thread::sleep(Duration::from_millis(300));
+            let mut got = Vec::new();
+            io::Read::read_to_end(&mut stream, &mut got).expect("read");
+            got
+        });
+        let listener = TcpListener::bind("127.0.0.1:0").expect("listen");
+        let addr = listener.local_addr().expect("addr");
+        let open = Arc::new(AtomicUsize::new(0));
+        let carrying = Arc::clone(&open);
+        let socket = path.clone();
+        thread::spawn(move || accept(&listener, &socket, &carrying));
+        let mut player = TcpStream::connect(addr).expect("connect");
+        player.write_all(b"<joinPrepared/>").expect("write");
+        while open.load(Ordering::SeqCst) == 0 {
+            thread::sleep(Duration::from_millis(1));
+        }
+        // The player ends; the relay would exit once `drain` returns.
+        drop(player);
+        let started = Instant::now();
+        drain(&open, Duration::from_secs(10));
         assert_eq!(
-            wait(&mut child, Instant::now() + Duration::from_secs(30)),
+            open.load(Ordering::SeqCst),
+            0,
+            "drained before the carry ended"
+        );
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert_eq!(received.join().expect("game"), b"<joinPrepared/>");
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// Whether process `pid` is still a child of this one (a zombie, once
+    /// ended and not reaped); a reused pid has another parent.
+    fn is_our_child(pid: u32) -> bool {
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            return false;
+        };
+        // `PID (COMMAND) STATE PPID …`; the command may hold spaces.
+        let after_command = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+        after_command.split_whitespace().nth(1) == Some(&std::process::id().to_string())
+    }
+
+    #[allow(
+        clippy::zombie_processes,
+        reason = "`wait` reaps it: the relay's way of waiting is under test"
+    )]
+    fn spawn(line: &str) -> Pid {
+        let child = Command::new("sh").args(["-c", line]).spawn().expect("sh");
+        Pid::from_raw(i32::try_from(child.id()).expect("pid"))
+    }
+
+    // One test for everything that waits for any child: a second test
+    // waiting at the same time in this process would reap this one's.
+    #[test]
+    fn the_player_is_waited_for_its_deadline_kept_and_every_other_child_reaped() {
+        // A player that ends by itself: its exit code.
+        let player = spawn("sleep 0.2; exit 3");
+        assert_eq!(
+            wait(player, Instant::now() + Duration::from_secs(30)),
             Ok(3)
         );
+
+        // Killed by a signal: 128 + the signal.
+        let player = spawn("kill -TERM $$");
+        assert_eq!(
+            wait(player, Instant::now() + Duration::from_secs(30)),
+            Ok(143)
+        );
+
+        // Past the deadline: killed, 124.
+        let player = spawn("sleep 30");
+        let started = Instant::now();
+        assert_eq!(
+            wait(player, started + Duration::from_millis(100)),
+            Ok(DEADLINE_STATUS)
+        );
+        assert!(started.elapsed() < Duration::from_secs(10));
+
+        // Children that end while the player runs are reaped: none is left
+        // a zombie (std's `Child` would reap only when waited for).
+        #[allow(
+            clippy::zombie_processes,
+            reason = "left unwaited on purpose: `wait` must reap them"
+        )]
+        let others: Vec<u32> = (0..5)
+            .map(|_| Command::new("true").spawn().expect("true").id())
+            .collect();
+        thread::sleep(Duration::from_millis(300));
+        for &pid in &others {
+            assert!(
+                is_our_child(pid),
+                "process {pid} is not a zombie of ours yet"
+            );
+        }
+        let player = spawn("sleep 0.5");
+        assert_eq!(
+            wait(player, Instant::now() + Duration::from_secs(30)),
+            Ok(0)
+        );
+        for pid in others {
+            assert!(!is_our_child(pid), "process {pid} was left a zombie");
+        }
     }
 }

@@ -136,11 +136,11 @@ pub fn build_player_image(
         source,
     })?;
 
-    docker::check_docker()?;
+    docker::check_docker_blocking()?;
     let base = request
         .base
         .map_or_else(|| request.runtime.default_base(), str::to_owned);
-    docker::check_image(&base).map_err(|error| match error {
+    docker::check_image_blocking(&base).map_err(|error| match error {
         crate::SandboxError::ImageMissing(_) => BuildError::Build(format!(
             "the base image {base} is not on this machine: build it with docker/sandbox/build-base.sh {}",
             request.runtime

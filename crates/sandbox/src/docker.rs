@@ -1,6 +1,9 @@
 //! Calls of Docker's command-line client, each bounded in time: the checks
 //! before a match (is Docker there, are the images sandbox images), the
-//! sweep of containers whose match runner is gone, and removal.
+//! sweep of containers whose match runner is gone, and removal. The calls
+//! of a match are tasks (`call`), so a runtime thread never waits for the
+//! Docker client; `call_blocking` is for `player build`, which has no
+//! runtime.
 
 use std::{
     ffi::OsString,
@@ -88,7 +91,7 @@ pub(crate) fn call_blocking(args: &[&str], timeout: Duration) -> Result<String, 
 }
 
 /// Runs `docker ARGS` as a task for at most `timeout`, like
-/// [`call_blocking`].
+/// [`call_blocking`] but without holding a thread.
 pub(crate) async fn call(args: &[&str], timeout: Duration) -> Result<String, String> {
     let mut command = tokio::process::Command::new(program());
     command
@@ -119,26 +122,56 @@ fn first_line(text: &str, otherwise: &str) -> String {
         .to_owned()
 }
 
+/// The call that shows whether Docker can be used, and its time limit.
+const VERSION: [&str; 3] = ["version", "--format", "{{.Server.Version}}"];
+const VERSION_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Fails with one line when Docker cannot be used: no client, or no daemon
 /// answering it.
-pub(crate) fn check_docker() -> Result<(), SandboxError> {
-    call_blocking(
-        &["version", "--format", "{{.Server.Version}}"],
-        Duration::from_secs(10),
-    )
-    .map(drop)
-    .map_err(SandboxError::DockerMissing)
+pub(crate) async fn check_docker() -> Result<(), SandboxError> {
+    call(&VERSION, VERSION_TIMEOUT)
+        .await
+        .map(drop)
+        .map_err(SandboxError::DockerMissing)
+}
+
+/// [`check_docker`], blocking this thread (for `player build`).
+pub(crate) fn check_docker_blocking() -> Result<(), SandboxError> {
+    call_blocking(&VERSION, VERSION_TIMEOUT)
+        .map(drop)
+        .map_err(SandboxError::DockerMissing)
+}
+
+/// The format that shows an image's relay label.
+fn relay_format() -> String {
+    format!("{{{{index .Config.Labels \"{RELAY_LABEL}\"}}}}")
 }
 
 /// Fails unless `image` is on this machine and is a sandbox image (has the
 /// relay).
-pub(crate) fn check_image(image: &str) -> Result<(), SandboxError> {
-    let format = format!("{{{{index .Config.Labels \"{RELAY_LABEL}\"}}}}");
-    let relay = call_blocking(
+pub(crate) async fn check_image(image: &str) -> Result<(), SandboxError> {
+    let format = relay_format();
+    let inspected = call(
         &["image", "inspect", "--format", &format, image],
         CALL_TIMEOUT,
     )
-    .map_err(|_| SandboxError::ImageMissing(image.to_owned()))?;
+    .await;
+    judge_image(image, inspected)
+}
+
+/// [`check_image`], blocking this thread (for `player build`).
+pub(crate) fn check_image_blocking(image: &str) -> Result<(), SandboxError> {
+    let format = relay_format();
+    let inspected = call_blocking(
+        &["image", "inspect", "--format", &format, image],
+        CALL_TIMEOUT,
+    );
+    judge_image(image, inspected)
+}
+
+/// What `docker image inspect` of the relay label says of `image`.
+fn judge_image(image: &str, inspected: Result<String, String>) -> Result<(), SandboxError> {
+    let relay = inspected.map_err(|_| SandboxError::ImageMissing(image.to_owned()))?;
     if relay.trim().is_empty() || relay.trim() == "<no value>" {
         return Err(SandboxError::NotSandboxImage(image.to_owned()));
     }
@@ -158,8 +191,8 @@ pub struct Swept {
 /// (the owner in their label) no longer runs on this machine: what a killed
 /// runner left behind. Containers of running processes (another match,
 /// another worker) are left alone.
-pub(crate) fn sweep() -> Result<Swept, SandboxError> {
-    let listing = call_blocking(
+pub(crate) async fn sweep() -> Result<Swept, SandboxError> {
+    let listing = call(
         &[
             "ps",
             "--all",
@@ -170,6 +203,7 @@ pub(crate) fn sweep() -> Result<Swept, SandboxError> {
         ],
         CALL_TIMEOUT,
     )
+    .await
     .map_err(SandboxError::Docker)?;
     let host = host_name();
     let mut swept = Swept::default();
@@ -178,11 +212,24 @@ pub(crate) fn sweep() -> Result<Swept, SandboxError> {
             continue;
         };
         if owner_gone(owner, &host) {
-            call_blocking(&["rm", "--force", "--volumes", name], CALL_TIMEOUT)
+            call(&["rm", "--force", "--volumes", name], CALL_TIMEOUT)
+                .await
                 .map_err(SandboxError::Docker)?;
             swept.containers.push(name.to_owned());
         }
     }
+    // The temporary directory may be large or slow: read on a blocking
+    // thread.
+    match tokio::task::spawn_blocking(move || sweep_run_dirs(&host)).await {
+        Ok(run_dirs) => swept.run_dirs = run_dirs,
+        Err(error) => tracing::warn!(%error, "the sweep of the sandbox's run directories failed"),
+    }
+    Ok(swept)
+}
+
+/// Removes the run directories whose match runner is gone; returns them.
+fn sweep_run_dirs(host: &str) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
     if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
@@ -192,14 +239,14 @@ pub(crate) fn sweep() -> Result<Swept, SandboxError> {
             else {
                 continue;
             };
-            if owner_gone(&format!("{host}:{pid}"), &host)
+            if owner_gone(&format!("{host}:{pid}"), host)
                 && std::fs::remove_dir_all(entry.path()).is_ok()
             {
-                swept.run_dirs.push(entry.path());
+                removed.push(entry.path());
             }
         }
     }
-    Ok(swept)
+    removed
 }
 
 /// Whether `owner` (`HOST:PID`) is a process of this machine that has
@@ -233,6 +280,19 @@ mod tests {
         assert!(owner_gone(&format!("{host}:99999999"), &host));
         assert!(!owner_gone("another-machine:99999999", &host));
         assert!(owner_gone("", &host));
+    }
+
+    #[test]
+    fn an_image_without_the_relay_label_is_no_sandbox_image() {
+        assert!(judge_image("team:1", Ok("/sandbox/relay\n".to_owned())).is_ok());
+        assert!(matches!(
+            judge_image("team:1", Ok("<no value>\n".to_owned())),
+            Err(SandboxError::NotSandboxImage(image)) if image == "team:1"
+        ));
+        assert!(matches!(
+            judge_image("team:1", Err("No such image: team:1".to_owned())),
+            Err(SandboxError::ImageMissing(image)) if image == "team:1"
+        ));
     }
 
     #[test]

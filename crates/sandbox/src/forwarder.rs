@@ -50,6 +50,7 @@ impl Forwarder {
             let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
             let mut connections = JoinSet::new();
             let mut first = true;
+            let mut first_closed_log = log.try_clone().ok();
             loop {
                 tokio::select! {
                     accepted = listener.accept() => {
@@ -66,9 +67,19 @@ impl Forwarder {
                             continue;
                         };
                         let host = host.clone();
+                        // The first connection's end is noted too: from it
+                        // to the container's end is the cost of stopping.
+                        let closed_log = first_closed_log.take();
                         connections.spawn(async move {
                             let _slot = slot;
                             carry(player, &host, port).await;
+                            if let Some(mut log) = closed_log {
+                                let _ = writeln!(
+                                    log,
+                                    "[spielleiter sandbox] the player's connection closed {} ms after its container was started",
+                                    started.elapsed().as_millis()
+                                );
+                            }
                         });
                     }
                     Some(_) = connections.join_next(), if !connections.is_empty() => {}
@@ -95,6 +106,13 @@ async fn carry(mut player: tokio::net::UnixStream, host: &str, port: u16) {
             return;
         }
     };
+    // A move reaches the forwarder in pieces as the player writes it; with
+    // Nagle's algorithm a piece written while the one before is
+    // unacknowledged waits for the server's delayed ACK (40 ms). The
+    // server's own socket sends without delay, as here.
+    if let Err(error) = server.set_nodelay(true) {
+        tracing::warn!(%host, port, %error, "a sandboxed player's connection: cannot turn off Nagle's algorithm");
+    }
     // The copy's buffers are fixed (8 KiB each way); the server bounds what
     // a connection may send.
     let _ = tokio::io::copy_bidirectional(&mut player, &mut server).await;

@@ -100,27 +100,117 @@ pub enum SandboxError {
 
 /// Before the first game of a match with sandboxed players: fails with one
 /// line when Docker does not answer or an image is missing or is no
-/// sandbox image, and removes what killed match runners left behind
-/// (blocking the calling thread for the Docker calls, a second or so).
+/// sandbox image, and removes what killed match runners left behind. The
+/// Docker calls (a second or so) are child processes awaited as tasks: no
+/// runtime thread is held, so games already running on the runtime (a
+/// season worker's, say) go on meanwhile.
 ///
 /// # Errors
 ///
 /// Docker is missing, an image is unusable, or the sweep failed.
-pub fn preflight<'a>(images: impl IntoIterator<Item = &'a str>) -> Result<Swept, SandboxError> {
-    docker::check_docker()?;
-    let swept = docker::sweep()?;
+pub async fn preflight(images: &[&str]) -> Result<Swept, SandboxError> {
+    docker::check_docker().await?;
+    let mut unique: Vec<&str> = images.to_vec();
+    unique.sort_unstable();
+    unique.dedup();
+    // The sweep and the images' checks are independent calls.
+    let (swept, checked) = tokio::join!(docker::sweep(), async {
+        for image in &unique {
+            docker::check_image(image).await?;
+        }
+        Ok::<(), SandboxError>(())
+    });
+    // What was swept is told even when an image fails the check.
+    let swept = swept?;
     if !swept.containers.is_empty() {
         tracing::warn!(
             containers = %swept.containers.join(" "),
             "removed sandboxed players left behind by a match runner that is gone"
         );
     }
-    let mut checked = Vec::new();
-    for image in images {
-        if !checked.contains(&image) {
-            docker::check_image(image)?;
-            checked.push(image);
-        }
-    }
+    checked?;
     Ok(swept)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{
+        os::unix::fs::PermissionsExt,
+        process::Command,
+        time::{Duration, Instant},
+    };
+
+    use super::*;
+
+    /// Set in the child process that runs the probe.
+    const PROBE: &str = "SPIELLEITER_SANDBOX_PREFLIGHT_PROBE";
+
+    /// The preflight's Docker calls leave the runtime's thread to other
+    /// tasks: on a single-threaded runtime a task spawned before it runs
+    /// during its first call (a preflight that blocked for its calls, as it
+    /// once did, would hold the only thread until that call's end at the
+    /// least).
+    ///
+    /// The Docker client is named by the environment, which a test cannot
+    /// set for itself without unsafe code: the test runs itself again as a
+    /// child process with a fake client that takes 0.3 s a call.
+    #[test]
+    fn the_preflight_holds_no_runtime_thread() {
+        if std::env::var_os(PROBE).is_some() {
+            probe();
+            return;
+        }
+        let dir = tempfile::tempdir().expect("dir");
+        let client = dir.path().join("docker");
+        std::fs::write(
+            &client,
+            "#!/bin/sh\nsleep 0.3\ncase \"$1\" in\n\
+             version) echo 27.0 ;;\n\
+             image) echo /sandbox/relay ;;\n\
+             esac\n",
+        )
+        .expect("fake client");
+        std::fs::set_permissions(&client, std::fs::Permissions::from_mode(0o755))
+            .expect("executable");
+        let output = Command::new(std::env::current_exe().expect("this test"))
+            .args([
+                "--exact",
+                "tests::the_preflight_holds_no_runtime_thread",
+                "--nocapture",
+            ])
+            .env(PROBE, "1")
+            .env("SPIELLEITER_DOCKER", &client)
+            .output()
+            .expect("the probe runs");
+        let text = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "the probe failed: {text}");
+        assert!(text.contains("1 passed"), "the probe did not run: {text}");
+    }
+
+    fn probe() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async {
+            let (sender, other_ran) = tokio::sync::oneshot::channel();
+            tokio::spawn(async move {
+                let _ = sender.send(Instant::now());
+            });
+            let started = Instant::now();
+            let swept = preflight(&["team-a:1", "team-b:1", "team-a:1"]).await;
+            let finished = Instant::now();
+            assert!(swept.is_ok(), "{swept:?}");
+            // Two calls one after the other at the least: the version, then
+            // the sweep beside the images.
+            assert!(finished - started >= Duration::from_millis(600));
+            let other_ran = other_ran.await.expect("the other task ran");
+            assert!(
+                other_ran - started < Duration::from_millis(250),
+                "the other task ran {:?} after the preflight's start, not during its first call",
+                other_ran - started
+            );
+        });
+    }
 }

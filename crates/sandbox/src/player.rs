@@ -61,6 +61,8 @@ pub struct SandboxedPlayer {
     run_dir: PathBuf,
     forwarder: Option<Forwarder>,
     deadline: tokio::time::Instant,
+    /// When `docker run` was started.
+    started: std::time::Instant,
     removed: bool,
 }
 
@@ -124,6 +126,7 @@ impl SandboxedPlayer {
             run_dir,
             forwarder: Some(forwarder),
             deadline: tokio::time::Instant::now() + program.limits.wall_clock + DEADLINE_MARGIN,
+            started,
             removed: false,
         })
     }
@@ -158,7 +161,8 @@ impl SandboxedPlayer {
         };
         let _ = writeln!(
             self.log,
-            "\n[spielleiter sandbox] the container ended: {how}"
+            "\n[spielleiter sandbox] the container ended: {how} ({} ms after it was started)",
+            self.started.elapsed().as_millis()
         );
         self.finish().await;
         how
@@ -176,14 +180,7 @@ impl SandboxedPlayer {
     /// Collects the rest of the output, removes the container and the run
     /// directory.
     async fn finish(&mut self) {
-        for task in &mut self.output {
-            if tokio::time::timeout(OUTPUT_DRAIN, &mut *task)
-                .await
-                .is_err()
-            {
-                task.abort();
-            }
-        }
+        drain_output(&mut self.output).await;
         self.remove().await;
         self.forwarder = None;
         let _ = std::fs::remove_dir_all(&self.run_dir);
@@ -225,6 +222,26 @@ impl Drop for SandboxedPlayer {
             runtime.spawn(async move {
                 let _ = docker::call(&["rm", "--force", "--volumes", &name], CALL_TIMEOUT).await;
             });
+        }
+    }
+}
+
+/// Waits up to [`OUTPUT_DRAIN`] for each output task, then ends it.
+///
+/// A `wait` whose future was dropped half-way (the game loop selects over
+/// the seats' waits) is called again later: a task it has already awaited
+/// to its end is not polled again (tokio panics on that), and one that has
+/// ended meanwhile needs no waiting.
+async fn drain_output(tasks: &mut [JoinHandle<()>]) {
+    for task in tasks {
+        if task.is_finished() {
+            continue;
+        }
+        if tokio::time::timeout(OUTPUT_DRAIN, &mut *task)
+            .await
+            .is_err()
+        {
+            task.abort();
         }
     }
 }
@@ -311,6 +328,22 @@ mod tests {
         assert_eq!(describe(Some(137), false), "killed by signal 9");
         assert!(describe(Some(124), false).contains("wall-clock"));
         assert!(describe(Some(125), false).contains("docker could not run"));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn output_tasks_may_be_drained_again_after_a_drain_was_dropped() {
+        let mut tasks = vec![tokio::spawn(async {}), tokio::spawn(std::future::pending())];
+        // A first drain, dropped while it waits for the second task (as the
+        // game loop drops a seat's `wait`): the first task was awaited to
+        // its end.
+        let first = tokio::time::timeout(Duration::from_millis(50), drain_output(&mut tasks)).await;
+        assert!(first.is_err(), "the pending task was waited for");
+        assert!(tasks[0].is_finished());
+        // Again, in full: no task is polled after its end; the pending one
+        // is ended at the limit.
+        drain_output(&mut tasks).await;
+        tokio::task::yield_now().await;
+        assert!(tasks[1].is_finished());
     }
 
     #[tokio::test]
