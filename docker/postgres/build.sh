@@ -7,7 +7,8 @@
 #
 #   docker/postgres/build.sh [TAG]     (default tag: postgres:15)
 #
-# The root file system is Debian's postgresql-15 with its dependencies,
+# The root file system is Debian's postgresql-15 with its dependencies and
+# a shell (dash, for the entry point),
 # unpacked by mmdebstrap (`extract`: no package manager, no maintainer
 # scripts) without what the server never loads (LLVM for JIT, Perl,
 # translations, documentation). It is downloaded once and kept as a tar
@@ -29,7 +30,7 @@ if [ -z "${POSTGRES_MIRROR:-}" ]; then
 fi
 mirror=${POSTGRES_MIRROR:-http://deb.debian.org/debian}
 cache=${SPIELLEITER_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/spielleiter}
-packages=postgresql-15
+packages=postgresql-15,dash
 # What the server, initdb and pg_isready never load; only the JIT plugin
 # (llvmjit.so, removed with it) links LLVM.
 prune='usr/lib/x86_64-linux-gnu/libLLVM-* usr/lib/x86_64-linux-gnu/libz3.* usr/lib/postgresql/15/lib/llvmjit*
@@ -40,6 +41,8 @@ hash=$(printf '%s %s %s %s' "$suite" "$packages" "$mirror" "$prune" | sha256sum 
 rootfs=sl-postgres-rootfs:$hash
 archive=$cache/postgres-rootfs-$hash.tar
 
+unpacked= context=
+trap 'rm -rf "$unpacked" "$context"' EXIT
 if ! docker image inspect "$rootfs" >/dev/null 2>&1; then
     if [ ! -s "$archive" ]; then
         command -v mmdebstrap >/dev/null || {
@@ -50,9 +53,12 @@ if ! docker image inspect "$rootfs" >/dev/null 2>&1; then
         mkdir -p "$cache"
         # Older archives of other package lists or mirrors are not needed.
         rm -f "$cache"/postgres-rootfs-*.tar "$cache"/postgres-rootfs-*.tar.partial
-        mmdebstrap --quiet --variant=extract --include="$packages" --format=tar \
-            --customize-hook="cd \"\$1\" && rm -rf $(echo $prune)" \
-            "$suite" "$archive.partial" "$mirror"
+        unpacked=$(mktemp -d)
+        mmdebstrap --quiet --variant=extract --include="$packages" --format=directory \
+            "$suite" "$unpacked" "$mirror"
+        # shellcheck disable=SC2086 # the list is of globs
+        (cd "$unpacked" && rm -rf $prune)
+        tar -C "$unpacked" -cf "$archive.partial" .
         mv "$archive.partial" "$archive"
     fi
     echo "== $rootfs from $archive" >&2
@@ -60,7 +66,6 @@ if ! docker image inspect "$rootfs" >/dev/null 2>&1; then
 fi
 
 context=$(mktemp -d)
-trap 'rm -rf "$context"' EXIT
 install -m 0755 "$here/entrypoint.sh" "$context/entrypoint.sh"
 mkdir -p "$context/etc" "$context/var/lib/postgresql/data" "$context/var/run/postgresql"
 echo "postgres:x:999:999:PostgreSQL:/var/lib/postgresql:/bin/sh" >"$context/etc/passwd"

@@ -18,16 +18,16 @@ if [ ! -s "$data/PG_VERSION" ]; then
         echo "postgres: POSTGRES_PASSWORD is empty; refusing to create a database anyone may log in to" >&2
         exit 1
     fi
-    password_file=/tmp/initdb-password
-    (umask 077 && printf '%s\n' "$POSTGRES_PASSWORD" >"$password_file")
-    "$bin/initdb" --pgdata="$data" --username="$user" --pwfile="$password_file" \
-        --encoding=UTF8 --no-locale --auth-local=trust --auth-host=scram-sha-256 >/dev/null
-    rm -f "$password_file"
+    # The password through a pipe: it is never in a file or an argument.
+    # (The image has a shell and PostgreSQL's programs, no coreutils.)
+    printf '%s\n' "$POSTGRES_PASSWORD" |
+        "$bin/initdb" --pgdata="$data" --username="$user" --pwfile=/dev/stdin \
+            --encoding=UTF8 --no-locale --auth-local=trust --auth-host=scram-sha-256 >/dev/null
     echo "host all all all scram-sha-256" >>"$data/pg_hba.conf"
     if [ "$database" != postgres ]; then
         # Single-user mode: no server is listening while the database is made.
         echo "CREATE DATABASE \"$database\" OWNER \"$user\";" |
-            "$bin/postgres" --single -j -D "$data" postgres >/dev/null
+            "$bin/postgres" --single -D "$data" postgres >/dev/null
     fi
     echo "postgres: created the cluster in $data, user $user, database $database"
 fi
