@@ -73,7 +73,7 @@ struct Snapshot {
 pub async fn open(url: &str, name: &str) -> anyhow::Result<Arc<dyn SeasonSource>> {
     let store = spielleiter_season::open_existing(url)
         .await
-        .context("cannot open the season's store (--store)")?;
+        .context("cannot open the season's store (--store, SPIELLEITER_STORE or season.store)")?;
     let definition = store.definition(name).await?;
     let game = definition.game_type()?;
     tracing::info!(season = name, store = %store.describe(), "the season page shows season {name}");
