@@ -3,8 +3,9 @@
 # single-node swarm of the running daemon: PostgreSQL and 3 worker
 # replicas play a round robin of built-in bots; one worker container is
 # killed (SIGKILL) while it holds a game; the season completes with
-# exactly one result and one replay per game, and the killed worker's game
-# was claimed again.
+# exactly one result per game (a result stored without its replay is
+# reported), the killed worker's game was claimed again, and every
+# replica ends with 0.
 #
 #   tests/docker/season-swarm.sh     (tests/docker/run.sh calls it on its
 #                                     own daemon, after building the image)
