@@ -36,6 +36,11 @@ fail() {
 [ "$(docker info -f '{{.Swarm.LocalNodeState}}')" = inactive ] ||
     fail "the daemon is in a swarm already; this test makes and leaves its own"
 
+# What the daemon had before, so that what the test made is removed and
+# nothing else: the workers' scratch volumes (anonymous, the image's own)
+# and the bridge Swarm adds (docker_gwbridge) outlive the swarm.
+volumes_before=$(docker volume ls -q)
+gwbridge_before=$(docker network ls -q --filter name=docker_gwbridge)
 swarm_made=
 cleanup() {
     local status=$?
@@ -58,7 +63,11 @@ cleanup() {
             sleep 0.2
         done
         docker swarm leave --force >/dev/null
-        docker volume ls -q --filter "label=com.docker.stack.namespace=$stack" | xargs -r docker volume rm >/dev/null
+        docker volume ls -q --filter dangling=true | grep -vxF -e "$volumes_before" -e '' |
+            xargs -r docker volume rm >/dev/null
+        [ -n "$gwbridge_before" ] || docker network rm docker_gwbridge >/dev/null 2>&1
+        left=$(docker volume ls -q --filter dangling=true | grep -vxF -e "$volumes_before" -e '' | wc -l)
+        [ "$left" = 0 ] || echo "season-swarm: $left volumes of the test could not be removed" >&2
     fi
     exit "$status"
 }
