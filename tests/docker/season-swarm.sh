@@ -57,12 +57,11 @@ cleanup() {
     if [ -n "$swarm_made" ]; then
         docker service rm "${stack}-create" >/dev/null 2>&1
         docker stack rm "$stack" >/dev/null 2>&1
-        # The stack's containers go first; their volume and network after.
-        for _ in $(seq 100); do
-            [ -z "$(docker ps -aq --filter "label=com.docker.stack.namespace=$stack")" ] && break
-            sleep 0.2
-        done
         docker swarm leave --force >/dev/null
+        # The swarm's containers (the stack's and the job's: the daemon was
+        # in no swarm before) outlive it stopped; they go with their
+        # anonymous volumes, then the other volumes and the bridge.
+        docker ps -aq --filter label=com.docker.swarm.task.id | xargs -r docker rm -f -v >/dev/null
         docker volume ls -q --filter dangling=true | grep -vxF -e "$volumes_before" -e '' |
             xargs -r docker volume rm >/dev/null
         [ -n "$gwbridge_before" ] || docker network rm docker_gwbridge >/dev/null 2>&1
