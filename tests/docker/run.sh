@@ -2,8 +2,9 @@
 # End-to-end test of the container image and the Compose file: builds the
 # image with docker/build.sh, then runs it as an organiser would and plays
 # games against it from the host through a port published on 127.0.0.1.
-# First checks the season profile of the Compose file as rendered
-# (tests/docker/season-compose.sh; the season is not started here).
+# First checks the season profile of the Compose file and the Swarm stack
+# file as rendered (tests/docker/season-compose.sh); at the end plays a
+# season as a Swarm stack (tests/docker/season-swarm.sh).
 #
 #   tests/docker/run.sh        (as root when it has to start a daemon)
 #
@@ -64,6 +65,11 @@ cleanup() {
         done
     fi
     if docker info >/dev/null 2>&1; then
+        # season-swarm.sh leaves its swarm itself; this is for a run cut
+        # short in between.
+        if [ "$(docker info -f '{{.Swarm.LocalNodeState}}')" != inactive ]; then
+            docker swarm leave --force >/dev/null 2>&1
+        fi
         (cd docker && "${compose[@]}" -p sltest --profile bots down -v --remove-orphans >/dev/null 2>&1)
         docker ps -aq --filter name=sltest | xargs -r docker rm -f >/dev/null
         docker volume ls -q --filter name=sltest | xargs -r docker volume rm >/dev/null
@@ -341,4 +347,8 @@ found=$(find "$compose_replays" -name '*.xml' | wc -l)
 [ "$found" -ge 2 ] || fail "the compose bots played $found games within 2 minutes, expected 2"
 check_replays "$compose_replays" "$found"
 (cd docker && "${compose[@]}" -p sltest --profile bots down -v) 2>&1 | sed 's/^/  /'
+
+# ---------------------------------------------------------------- swarm
+step "a season as a Swarm stack (tests/docker/season-swarm.sh)"
+tests/docker/season-swarm.sh
 step "all checks passed"

@@ -4,13 +4,16 @@
 # starts one): the database and the workers belong to the profile and to no
 # other, the workers' store names the database with the password given,
 # wait for its health check, restart on failure, and have Swarm replicas;
-# the server's services stay outside the profile. Starting the stack (with
-# `up --scale` or as a Swarm stack) is not part of this check.
+# the server's services stay outside the profile. Then the Swarm stack
+# file (docker/season-stack.yml, as `docker stack config` renders it) must
+# start the same workers against the same database: image, command,
+# environment, health check and restarts. Starting the stack is
+# tests/docker/season-swarm.sh's part.
 #
 #   tests/docker/season-compose.sh [COMPOSE COMMAND…]   (default: docker compose, else docker-compose)
 #
-# Needs python3 (with PyYAML for docker-compose v1's YAML output, which
-# Debian's docker-compose depends on).
+# Needs python3 with PyYAML (python3-yaml, which Debian's docker-compose
+# depends on) for the stack file and docker-compose v1's YAML output.
 set -euo pipefail
 cd "$(dirname "$0")/../../docker"
 
@@ -84,3 +87,39 @@ if problems:
     sys.exit(1)
 print("season-compose: the season profile renders: postgres and %s worker replicas" % deploy.get("replicas"))
 ' <<<"$rendered"
+
+stack=$(SPIELLEITER_SEASON_PASSWORD=$password SPIELLEITER_WORKER_SLOTS=2 \
+    docker stack config -c season-stack.yml) || fail "docker stack config cannot render season-stack.yml"
+COMPOSE=$rendered python3 -c '
+import json, os, sys, yaml
+text = os.environ["COMPOSE"]
+try:
+    compose = json.loads(text)["services"]
+except ValueError:
+    compose = yaml.safe_load(text)["services"]
+stack = yaml.safe_load(sys.stdin.read())["services"]
+problems = []
+if sorted(stack) != ["postgres", "worker"]:
+    problems.append(f"the stack has services {sorted(stack)}, not postgres and worker")
+def env(service):
+    return {k: str(v) for k, v in (service.get("environment") or {}).items()}
+def health(service):
+    check = service.get("healthcheck") or {}
+    # Compose renders `disable: true` as the test NONE.
+    if check.get("disable") or check.get("test") == ["NONE"]:
+        return "disabled"
+    return check.get("test")
+for name in ("postgres", "worker"):
+    a, b = compose.get(name, {}), stack.get(name, {})
+    for what, get in (("image", lambda s: s.get("image")), ("command", lambda s: s.get("command")),
+                      ("environment", env), ("health check", health)):
+        if get(a) != get(b):
+            problems.append(f"{name}: the {what} differs: compose {get(a)!r}, stack {get(b)!r}")
+restart = stack.get("worker", {}).get("deploy", {}).get("restart_policy", {}).get("condition")
+if restart != "on-failure":
+    problems.append(f"Swarm restarts the workers on {restart!r}, not on-failure")
+if problems:
+    print("\n".join("season-compose: " + p for p in problems), file=sys.stderr)
+    sys.exit(1)
+print("season-compose: the Swarm stack file starts the same database and workers")
+' <<<"$stack"

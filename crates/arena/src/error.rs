@@ -40,16 +40,6 @@ pub enum ArenaError {
         /// This match.
         expected: String,
     },
-    /// The store holds games of another tournament.
-    #[error(
-        "{store} holds a game of {found}, not of this tournament; choose another file (--results) to start a new tournament"
-    )]
-    OtherTournament {
-        /// The store.
-        store: String,
-        /// The game type and players of a game found in it.
-        found: String,
-    },
     /// The log directory cannot be created.
     #[error("cannot create the log directory {path}: {cause}")]
     LogDir {

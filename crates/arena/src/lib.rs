@@ -16,8 +16,9 @@
 //!   `game` plays one game and `players` starts and ends players.
 //! - [`record`]: [`GameRecord`], one finished game, and [`MatchKey`].
 //! - [`stats`]: [`Summary`] with the Elo difference.
-//! - [`tournament`]: [`run_tournament`], a round-robin league of any
-//!   number of players: its tables, schedule and resumption;
+//! - [`tournament`]: [`TournamentSettings`], a round-robin league of any
+//!   number of players: its tables and schedule (played as a season, one
+//!   game at a time through [`play_table_game`]);
 //!   [`standings`]: the league table ranked by the game's rule, with a
 //!   rating per player; [`store`]: [`GameStore`], where finished games are
 //!   kept (the JSON-lines [`ResultsFile`], a [`MemoryStore`]).
@@ -53,7 +54,4 @@ pub use stats::{
     EloDifference, PlayerStats, Significance, Summary, never_joined, significantly_better,
 };
 pub use store::{GameStore, MemoryStore, ResultsFile};
-pub use tournament::{
-    Table, TournamentObserver, TournamentReport, TournamentSettings, play_table_game,
-    run_tournament,
-};
+pub use tournament::{Table, TournamentObserver, TournamentSettings, play_table_game};

@@ -1,13 +1,14 @@
-//! [`run_tournament`]: a round-robin league of any hosted game. The
+//! [`TournamentSettings`]: a round-robin league of any hosted game. The
 //! entrants are split into tables — every pair in a game of two, every
 //! set of as many players as the game has seats otherwise — and each table
 //! plays a short match of its own (seats rotating from game to game, see
-//! [`MatchSettings::seat_players`]). Every finished game goes to a
-//! [`GameStore`]; a run plays only the games the store does not hold yet,
-//! so re-running a stopped tournament resumes it. The result is the league
-//! table, [`Standings`], ranked by the game's rule ([`GameType::league`]).
+//! [`MatchSettings::seat_players`]); [`TournamentSettings::schedule`]
+//! numbers its games. A league is played as a season (`spielleiter_season`:
+//! `tournament` on its embedded store, `worker` on a shared one), one game
+//! at a time through [`play_table_game`]; its table is [`Standings`],
+//! ranked by the game's rule ([`GameType::league`]).
 
-use std::{collections::HashSet, sync::Arc};
+use std::collections::HashSet;
 
 use spielleiter_rules::GameType;
 use tokio_util::sync::CancellationToken;
@@ -16,10 +17,9 @@ use crate::{
     error::ArenaError,
     game::file_name_safe,
     record::GameRecord,
-    runner::{Fixture, Quiet, check_players, check_settings, create_log_dir, play_fixtures},
+    runner::{Quiet, check_settings, create_log_dir},
     settings::{MatchSettings, PlayerSpec},
     standings::Standings,
-    store::GameStore,
 };
 
 /// Told about the progress of a tournament.
@@ -61,25 +61,6 @@ pub struct Table {
     /// The entrants, in the order of their match (player 1 sits first in
     /// the table's first game).
     pub players: Vec<usize>,
-}
-
-/// The end of a tournament run.
-#[derive(Debug)]
-pub struct TournamentReport {
-    /// The league table over every game of the tournament.
-    pub standings: Standings,
-    /// Every game of the tournament in the store: those of earlier runs
-    /// first, then in the order they ended.
-    pub records: Vec<GameRecord>,
-    /// Games that were in the store when the run started.
-    pub resumed: u32,
-    /// Games in the whole schedule.
-    pub scheduled: u32,
-    /// Games of these players in the store that the schedule has no place
-    /// for (played with more games per table); not counted.
-    pub ignored: u32,
-    /// Whether `shutdown` stopped the run before all games were played.
-    pub interrupted: bool,
 }
 
 impl TournamentSettings {
@@ -224,102 +205,6 @@ fn combinations(
     }
 }
 
-/// Runs the tournament until every game of every table is in `store` or
-/// `shutdown` is cancelled (running games are then abandoned unrecorded,
-/// their players killed and their rooms cancelled; a later run plays them
-/// again). Games are played round by round — every table's first game,
-/// then every table's second — so that a stopped tournament has played
-/// its tables evenly.
-///
-/// # Errors
-///
-/// The settings are unusable, the store holds games of other players or
-/// another game, or cannot be read or written, or the server cannot be
-/// administered. Games finished before an error are stored.
-pub async fn run_tournament(
-    settings: TournamentSettings,
-    store: &mut dyn GameStore,
-    shutdown: CancellationToken,
-    observer: &mut dyn TournamentObserver,
-) -> Result<TournamentReport, ArenaError> {
-    settings.check()?;
-    // This machine plays every game: its programs must start here.
-    check_players(&MatchSettings {
-        players: settings.players.clone(),
-        ..settings.template.clone()
-    })
-    .await?;
-    let names = settings.names();
-    let ranking = settings.game().league().ranking;
-    let stored = store.load()?;
-    check_entrants(&settings, store, &stored)?;
-
-    let tables = settings.tables();
-    let matches: Vec<Arc<MatchSettings>> = tables
-        .iter()
-        .enumerate()
-        .map(|(index, table)| Arc::new(settings.table_match(index, table)))
-        .collect();
-    // The store's games by table and number; each counts once.
-    let mut done: HashSet<(usize, u32)> = HashSet::new();
-    let mut records = Vec::new();
-    let mut ignored = 0;
-    for record in stored {
-        let place = matches
-            .iter()
-            .position(|m| m.names() == record.players && (1..=m.games).contains(&record.game));
-        match place {
-            Some(table) if done.insert((table, record.game)) => records.push(record),
-            _ => ignored += 1,
-        }
-    }
-    let resumed = records.len() as u32;
-    let mut fixtures = Vec::new();
-    for game in 1..=settings.games_per_table {
-        for (table, settings) in matches.iter().enumerate() {
-            if !done.contains(&(table, game)) {
-                fixtures.push(Fixture {
-                    settings: Arc::clone(settings),
-                    game,
-                });
-            }
-        }
-    }
-    let scheduled = matches.len() as u32 * settings.games_per_table;
-    for table in &matches {
-        create_log_dir(table)?;
-    }
-    observer.started(
-        resumed,
-        fixtures.len() as u32,
-        &Standings::from_records(&names, ranking, &records),
-    );
-
-    let all_played = play_fixtures(
-        fixtures,
-        settings.template.parallel,
-        &shutdown,
-        store,
-        |record| {
-            records.push(record);
-            let standings = Standings::from_records(&names, ranking, &records);
-            if let Some(record) = records.last() {
-                observer.game_finished(record, &standings);
-            }
-            true
-        },
-    )
-    .await?;
-    Ok(TournamentReport {
-        standings: Standings::from_records(&names, ranking, &records),
-        records,
-        resumed,
-        scheduled,
-        ignored,
-        interrupted: !all_played,
-    })
-}
-
 /// Plays game number `game` (from 1) of the match `settings` of one table
 /// once, for a worker of a season: `None` if `shutdown` stopped it (its
 /// players are killed and its room cancelled; nothing is recorded). The
@@ -338,46 +223,6 @@ pub async fn play_table_game(
     match crate::game::play_game(settings, game, shutdown).await? {
         crate::game::GameOutcome::Finished(record) => Ok(Some(*record)),
         crate::game::GameOutcome::Interrupted => Ok(None),
-    }
-}
-
-/// Refuses a store that holds games of another game, of players who are
-/// not entered, or of entrants under another command: resuming from it
-/// would mix two tournaments.
-fn check_entrants(
-    settings: &TournamentSettings,
-    store: &dyn GameStore,
-    stored: &[GameRecord],
-) -> Result<(), ArenaError> {
-    let game = settings.game().id();
-    let entered = |name: &String, command: Option<&String>| {
-        settings
-            .players
-            .iter()
-            .any(|p| &p.name == name && command.is_none_or(|c| *c == p.program.to_string()))
-    };
-    let stranger = stored.iter().find(|record| {
-        (!record.game_type.is_empty() && record.game_type != game)
-            || record
-                .players
-                .iter()
-                .enumerate()
-                .any(|(i, name)| !entered(name, record.commands.get(i)))
-    });
-    match stranger {
-        None => Ok(()),
-        Some(record) => {
-            let found: Vec<String> = record
-                .players
-                .iter()
-                .zip(&record.commands)
-                .map(|(name, command)| format!("{name}={command}"))
-                .collect();
-            Err(ArenaError::OtherTournament {
-                store: store.describe(),
-                found: format!("{}: {}", record.game_type, found.join(" ")),
-            })
-        }
     }
 }
 

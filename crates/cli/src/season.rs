@@ -175,7 +175,7 @@ async fn create(args: &CreateArgs) -> anyhow::Result<()> {
 }
 
 async fn open_season(args: &StoreArgs) -> anyhow::Result<(AnyStore, SeasonDefinition)> {
-    let store = spielleiter_season::open(&args.store).await?;
+    let store = spielleiter_season::open_existing(&args.store).await?;
     let definition = store.definition(&args.name).await?;
     Ok((store, definition))
 }

@@ -137,18 +137,18 @@ pub struct ServeArgs {
     http_max_connections_per_ip: Option<usize>,
     /// A season's store (`postgres://…`, or a SQLite file): the web side
     /// adds the season page `/season` (standings, progress, every game
-    /// with its replay), read-only.
-    #[arg(long, env = "SPIELLEITER_STORE", value_name = "URL")]
-    store: Option<String>,
-    /// The season of `--store` the page shows.
+    /// with its replay), read-only [config: season.store].
     #[arg(
         long,
-        env = "SPIELLEITER_SEASON",
-        default_value = crate::season::DEFAULT_SEASON,
-        value_name = "NAME",
-        requires = "store"
+        env = "SPIELLEITER_STORE",
+        hide_env_values = true,
+        value_name = "URL"
     )]
-    season: String,
+    store: Option<String>,
+    /// The season of the store the page shows [default: season; config:
+    /// season.name].
+    #[arg(long, env = "SPIELLEITER_SEASON", value_name = "NAME")]
+    season: Option<String>,
 }
 
 /// Where the configuration comes from and where the server listens: what
@@ -235,6 +235,8 @@ impl ServeArgs {
             http_public: self.http_public,
             http_max_connections: self.http_max_connections,
             http_max_connections_per_ip: self.http_max_connections_per_ip,
+            season_store: self.store.clone(),
+            season_name: self.season.clone(),
             ..self.location.overrides()
         }
     }
@@ -315,8 +317,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     runtime.block_on(async {
         // The season is opened before anything is served: a wrong URL or
         // name stops the start with one line.
-        let season = match &args.store {
-            Some(url) => Some(stored_season::open(url, &args.season).await?),
+        let season = match &config.season_store {
+            Some(url) => Some(stored_season::open(url, &config.season_name).await?),
             None => None,
         };
         let listener = tokio::net::TcpListener::bind(config.listen_addr())

@@ -183,7 +183,7 @@ async fn run_async(args: &TournamentArgs) -> anyhow::Result<()> {
         .collect::<anyhow::Result<Vec<PlayerSpec>>>()?;
     check_players(args.game, &players)?;
     let store_path = season_file(&args.results);
-    let store = Arc::new(SqliteStore::open(&store_path)?);
+    let store = Arc::new(SqliteStore::open_async(&store_path).await?);
     // Without --seed, a resumed tournament keeps the seed it began with.
     let stored_seed = match store.definition(SEASON).await {
         Ok(definition) => Some(definition.seed),

@@ -85,7 +85,7 @@ pub fn run(args: &WorkerArgs) -> anyhow::Result<()> {
 }
 
 async fn run_async(args: &WorkerArgs) -> anyhow::Result<()> {
-    let store = std::sync::Arc::new(spielleiter_season::open(&args.store.store).await?);
+    let store = std::sync::Arc::new(spielleiter_season::open_existing(&args.store.store).await?);
     // The season must exist before a server is started for it.
     store.definition(&args.store.name).await?;
     let (server, template) = prepare(

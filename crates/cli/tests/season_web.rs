@@ -251,29 +251,76 @@ fn the_season_page_shows_standings_progress_games_and_stored_replays() {
     assert!(page.contains("sl.replayPage()"), "{page}");
 }
 
+/// `serve` with `extra` arguments after the ports, to fail before it
+/// listens: its one line on stderr.
+fn refused_serve(dir: &Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "serve",
+        "--port",
+        "0",
+        "--http-port",
+        "0",
+        "--replays",
+        "false",
+    ];
+    args.extend(extra);
+    let output = spielleiter(dir, &args);
+    let error = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(!output.status.success(), "{error}");
+    assert!(!error.contains("listening"), "{error}");
+    let errors: Vec<&str> = (error.lines())
+        .filter(|line| line.starts_with("spielleiter:"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{error}");
+    errors[0].to_owned()
+}
+
 #[test]
 fn serve_with_a_store_without_the_season_refuses_to_start_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
-    let output = spielleiter(
+    // A file that is not there is not made.
+    let error = refused_serve(dir.path(), &["--store", "typo.sqlite"]);
+    assert!(error.contains("typo.sqlite does not exist"), "{error}");
+    assert!(!dir.path().join("typo.sqlite").exists());
+
+    // A store of other seasons names them.
+    succeeded(&spielleiter(
         dir.path(),
         &[
-            "serve",
-            "--port",
-            "0",
-            "--http-port",
-            "0",
-            "--replays",
-            "false",
+            "season",
+            "create",
             "--store",
-            "empty.sqlite",
-            "--season",
-            "nothing",
+            "league.sqlite",
+            "--name",
+            "tournament",
+            "--game",
+            "blokus_bcl",
+            "--player",
+            "a=builtin:random",
+            "--player",
+            "b=builtin:greedy",
         ],
+    ));
+    let error = refused_serve(
+        dir.path(),
+        &["--store", "league.sqlite", "--season", "nothing"],
     );
-    assert!(!output.status.success());
-    let error = String::from_utf8_lossy(&output.stderr);
     assert!(error.contains("no season named `nothing`"), "{error}");
-    assert!(!error.contains("listening"), "{error}");
+    assert!(error.contains("it holds `tournament`"), "{error}");
+
+    // The same from the config file's keys; the flag wins over the file.
+    std::fs::write(
+        dir.path().join("spielleiter.toml"),
+        "[season]\nstore = \"league.sqlite\"\nname = \"spring\"\n",
+    )
+    .unwrap();
+    let error = refused_serve(dir.path(), &["--config", "spielleiter.toml"]);
+    assert!(error.contains("no season named `spring`"), "{error}");
+    let error = refused_serve(
+        dir.path(),
+        &["--config", "spielleiter.toml", "--season", "autumn"],
+    );
+    assert!(error.contains("no season named `autumn`"), "{error}");
 }
 
 #[test]

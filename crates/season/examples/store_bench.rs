@@ -1,6 +1,8 @@
 //! Measures the season store (BENCHMARKS.md, issue 26): the overhead a
 //! game costs the store (a claim plus a result with a replay), and the
-//! latency of a claim with 100 and with 10,000 games waiting.
+//! latency of a claim with 100 and with 10,000 games waiting, and what
+//! the season page's read costs: every game, or the open tail after the
+//! leading finished games, a page of 500.
 //!
 //! `cargo run --release -p spielleiter-season --example store_bench -- URL`
 //! with URL a store (`postgres://…` or a SQLite file); it creates seasons
@@ -65,9 +67,9 @@ async fn main() {
     // A replay of a typical BCL game, gzipped: about 3 KB.
     let replay = vec![0x1f_u8; 3 * 1024];
 
-    // Claim + record per game.
+    // Claim + record per game: 1,000 of 2,000 games.
     let season = format!("bench-{run}-overhead");
-    let def = definition(1000, 1);
+    let def = definition(2000, 1);
     store
         .create(&season, &def, &def.schedule().unwrap())
         .await
@@ -89,6 +91,25 @@ async fn main() {
         per_game.push(start.elapsed());
     }
     summary("claim + record with a 3 KB replay", per_game);
+
+    // The season page's read of that season: every game (the first
+    // 1,000 with their results), or only what follows the finished ones,
+    // a page at a time.
+    let mut whole = Vec::new();
+    let mut tail = Vec::new();
+    for _ in 0..50 {
+        let start = Instant::now();
+        assert_eq!(store.games(&season).await.unwrap().len(), 2000);
+        whole.push(start.elapsed());
+        let start = Instant::now();
+        assert_eq!(
+            store.games_after(&season, 1000, 500).await.unwrap().len(),
+            500
+        );
+        tail.push(start.elapsed());
+    }
+    summary("read every game (2,000, 1,000 done)", whole);
+    summary("read a page of 500 after the 1,000 done", tail);
 
     // Claim latency by queue length; every claimed game is given back, so
     // the queue keeps its length.

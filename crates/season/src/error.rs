@@ -42,12 +42,25 @@ pub enum SeasonError {
         cause: String,
     },
     /// No season of that name in the store.
-    #[error("{store} holds no season named `{name}`; create it with `spielleiter season create`")]
+    #[error(
+        "{store} holds no season named `{name}` ({}); create it with `spielleiter season create`",
+        held_seasons(.held)
+    )]
     NoSeason {
         /// The store.
         store: String,
         /// The season's name.
         name: String,
+        /// The seasons the store holds, by name.
+        held: Vec<String>,
+    },
+    /// A store that is only read does not exist.
+    #[error(
+        "{store} does not exist; `spielleiter season create --store …` or `spielleiter tournament` makes one"
+    )]
+    Missing {
+        /// The store.
+        store: String,
     },
     /// A season of that name exists with another definition.
     #[error(
@@ -78,6 +91,21 @@ pub enum SeasonError {
         /// Why not.
         cause: String,
     },
+}
+
+/// The seasons a store holds, for [`SeasonError::NoSeason`].
+fn held_seasons(held: &[String]) -> String {
+    match held {
+        [] => "it holds none".to_owned(),
+        names => format!(
+            "it holds {}; name one with --name, or --season for serve",
+            names
+                .iter()
+                .map(|name| format!("`{name}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
 }
 
 impl SeasonError {

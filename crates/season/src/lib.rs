@@ -31,6 +31,6 @@ pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 pub use store::{
     AnyStore, Claim, Created, GameRow, GameState, GivenBack, SCHEMA_VERSION, SeasonStore, StoreUrl,
-    open,
+    open, open_existing,
 };
 pub use worker::{WorkerEvent, WorkerObserver, WorkerReport, WorkerSettings, run_worker};

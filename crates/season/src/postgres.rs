@@ -312,10 +312,21 @@ impl SeasonStore for PostgresStore {
             .await?;
         match text {
             Some(text) => parse_definition(&text),
-            None => Err(SeasonError::NoSeason {
-                store: self.describe(),
-                name: name.to_owned(),
-            }),
+            None => {
+                let held = self
+                    .with_client(async |client| {
+                        let rows = client
+                            .query("SELECT name FROM seasons ORDER BY name LIMIT 20", &[])
+                            .await?;
+                        Ok(rows.iter().map(|row| row.get::<_, String>(0)).collect())
+                    })
+                    .await?;
+                Err(SeasonError::NoSeason {
+                    store: self.describe(),
+                    name: name.to_owned(),
+                    held,
+                })
+            }
         }
     }
 
@@ -493,6 +504,30 @@ impl SeasonStore for PostgresStore {
                          record, error, started_ms, finished_ms FROM games WHERE season = $1 \
                          ORDER BY number",
                         &[&season],
+                    )
+                    .await
+            })
+            .await?;
+        rows.iter().map(game_row).collect()
+    }
+
+    async fn games_after(
+        &self,
+        season: &str,
+        after: u32,
+        limit: u32,
+    ) -> Result<Vec<GameRow>, SeasonError> {
+        // `number` is an INTEGER; LIMIT takes a BIGINT.
+        let after = i32::try_from(after).unwrap_or(i32::MAX);
+        let limit = i64::from(limit);
+        let rows = self
+            .with_client(async |client| {
+                client
+                    .query(
+                        "SELECT number, table_index, table_game, state, attempt, failures, worker, \
+                         record, error, started_ms, finished_ms FROM games WHERE season = $1 \
+                         AND number > $2 ORDER BY number LIMIT $3",
+                        &[&season, &after, &limit],
                     )
                     .await
             })

@@ -2,10 +2,12 @@
 //! `spielleiter tournament` keeps its season here. Workers in one process
 //! share the connection; workers in several processes on one machine share
 //! the file (SQLite's own locking, `BEGIN IMMEDIATE` for every claim).
+//! Every call runs on the runtime's blocking threads: a slow disk or a
+//! file locked by another process never stalls a runtime worker.
 
 use std::{
     path::{Path, PathBuf},
-    sync::{Mutex, MutexGuard},
+    sync::{Arc, Mutex, MutexGuard},
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
@@ -22,9 +24,18 @@ use crate::{
     },
 };
 
-/// A season store in a SQLite file.
-#[derive(Debug)]
+/// A season store in a SQLite file. SQLite's calls block (on the disk,
+/// on another process's lock for up to its busy timeout), so every call
+/// runs on the runtime's blocking threads, never on the threads that play
+/// games and renew leases.
+#[derive(Clone, Debug)]
 pub struct SqliteStore {
+    file: Arc<SqliteFile>,
+}
+
+/// The file and its one connection, shared by the blocking calls.
+#[derive(Debug)]
+struct SqliteFile {
     path: PathBuf,
     connection: Mutex<Connection>,
 }
@@ -109,9 +120,46 @@ impl SqliteStore {
         }
         transaction.commit().map_err(store_error)?;
         Ok(SqliteStore {
-            path: path.to_owned(),
-            connection: Mutex::new(connection),
+            file: Arc::new(SqliteFile {
+                path: path.to_owned(),
+                connection: Mutex::new(connection),
+            }),
         })
+    }
+
+    /// Opens the file as [`SqliteStore::open`] does, on a blocking thread.
+    ///
+    /// # Errors
+    ///
+    /// As [`SqliteStore::open`].
+    pub async fn open_async(path: &Path) -> Result<SqliteStore, SeasonError> {
+        let owned = path.to_owned();
+        tokio::task::spawn_blocking(move || SqliteStore::open(&owned))
+            .await
+            .map_err(|e| SeasonError::Connect {
+                store: format!("SQLite store {}", path.display()),
+                cause: format!("the opening thread failed: {e}"),
+            })?
+    }
+
+    /// Runs `work` on the file on one of the runtime's blocking threads.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&SqliteFile) -> Result<T, SeasonError> + Send + 'static,
+    ) -> Result<T, SeasonError> {
+        let file = Arc::clone(&self.file);
+        tokio::task::spawn_blocking(move || work(&file))
+            .await
+            .map_err(|e| SeasonError::Database {
+                store: self.describe(),
+                cause: format!("the store's thread failed: {e}"),
+            })?
+    }
+}
+
+impl SqliteFile {
+    fn describe(&self) -> String {
+        format!("SQLite store {}", self.path.display())
     }
 
     fn lock(&self) -> MutexGuard<'_, Connection> {
@@ -271,23 +319,8 @@ impl SqliteStore {
             attempt,
         }))
     }
-}
 
-impl SeasonStore for SqliteStore {
-    fn describe(&self) -> String {
-        format!("SQLite store {}", self.path.display())
-    }
-
-    async fn create(
-        &self,
-        name: &str,
-        definition: &SeasonDefinition,
-        schedule: &[ScheduledGame],
-    ) -> Result<Created, SeasonError> {
-        self.create_now(name, definition, schedule)
-    }
-
-    async fn definition(&self, name: &str) -> Result<SeasonDefinition, SeasonError> {
+    fn definition_now(&self, name: &str) -> Result<SeasonDefinition, SeasonError> {
         let text: Option<String> = self
             .lock()
             .query_row(
@@ -299,25 +332,25 @@ impl SeasonStore for SqliteStore {
             .map_err(|e| self.error(e))?;
         match text {
             Some(text) => parse_definition(&text),
-            None => Err(SeasonError::NoSeason {
-                store: self.describe(),
-                name: name.to_owned(),
-            }),
+            None => {
+                let connection = self.lock();
+                let mut query = connection
+                    .prepare("SELECT name FROM seasons ORDER BY name LIMIT 20")
+                    .map_err(|e| self.error(e))?;
+                let held = query
+                    .query_map([], |row| row.get(0))
+                    .and_then(Iterator::collect)
+                    .map_err(|e| self.error(e))?;
+                Err(SeasonError::NoSeason {
+                    store: self.describe(),
+                    name: name.to_owned(),
+                    held,
+                })
+            }
         }
     }
 
-    async fn claim(
-        &self,
-        season: &str,
-        worker: &str,
-        lease: Duration,
-        max_failures: u32,
-        tables: Option<&[u32]>,
-    ) -> Result<Option<Claim>, SeasonError> {
-        self.claim_now(season, worker, lease, max_failures, tables)
-    }
-
-    async fn heartbeat(&self, claim: &Claim, lease: Duration) -> Result<bool, SeasonError> {
+    fn heartbeat_now(&self, claim: &Claim, lease: Duration) -> Result<bool, SeasonError> {
         let now = now_ms();
         let changed = self
             .lock()
@@ -336,7 +369,7 @@ impl SeasonStore for SqliteStore {
         Ok(changed == 1)
     }
 
-    async fn record(
+    fn record_now(
         &self,
         claim: &Claim,
         record: &GameRecord,
@@ -366,7 +399,7 @@ impl SeasonStore for SqliteStore {
         Ok(changed == 1)
     }
 
-    async fn give_back(
+    fn give_back_now(
         &self,
         claim: &Claim,
         error: Option<&str>,
@@ -400,7 +433,7 @@ impl SeasonStore for SqliteStore {
         })
     }
 
-    async fn release_worker(&self, season: &str, worker: &str) -> Result<u64, SeasonError> {
+    fn release_worker_now(&self, season: &str, worker: &str) -> Result<u64, SeasonError> {
         let changed = self
             .lock()
             .execute(
@@ -412,12 +445,18 @@ impl SeasonStore for SqliteStore {
         Ok(changed as u64)
     }
 
-    async fn games(&self, season: &str) -> Result<Vec<GameRow>, SeasonError> {
+    fn games_now(
+        &self,
+        season: &str,
+        after: u32,
+        limit: Option<u32>,
+    ) -> Result<Vec<GameRow>, SeasonError> {
         let connection = self.lock();
         let mut query = connection
             .prepare(
                 "SELECT number, table_index, table_game, state, attempt, failures, worker, \
-                 record, error, started_ms, finished_ms FROM games WHERE season = ?1 ORDER BY number",
+                 record, error, started_ms, finished_ms FROM games WHERE season = ?1 \
+                 AND number > ?2 ORDER BY number LIMIT ?3",
             )
             .map_err(|e| self.error(e))?;
         #[allow(clippy::type_complexity)]
@@ -434,7 +473,8 @@ impl SeasonStore for SqliteStore {
             Option<i64>,
             Option<i64>,
         )> = query
-            .query_map([season], |row| {
+            // SQLite reads a negative limit as none.
+            .query_map(params![season, after, limit.map_or(-1, i64::from)], |row| {
                 Ok((
                     row.get(0)?,
                     row.get(1)?,
@@ -472,7 +512,7 @@ impl SeasonStore for SqliteStore {
             .collect()
     }
 
-    async fn replay(&self, season: &str, number: u32) -> Result<Option<Vec<u8>>, SeasonError> {
+    fn replay_now(&self, season: &str, number: u32) -> Result<Option<Vec<u8>>, SeasonError> {
         let bytes: Option<Option<Vec<u8>>> = self
             .lock()
             .query_row(
@@ -483,5 +523,101 @@ impl SeasonStore for SqliteStore {
             .optional()
             .map_err(|e| self.error(e))?;
         Ok(bytes.flatten())
+    }
+}
+
+impl SeasonStore for SqliteStore {
+    fn describe(&self) -> String {
+        self.file.describe()
+    }
+
+    async fn create(
+        &self,
+        name: &str,
+        definition: &SeasonDefinition,
+        schedule: &[ScheduledGame],
+    ) -> Result<Created, SeasonError> {
+        let (name, definition, schedule) = (name.to_owned(), definition.clone(), schedule.to_vec());
+        self.blocking(move |file| file.create_now(&name, &definition, &schedule))
+            .await
+    }
+
+    async fn definition(&self, name: &str) -> Result<SeasonDefinition, SeasonError> {
+        let name = name.to_owned();
+        self.blocking(move |file| file.definition_now(&name)).await
+    }
+
+    async fn claim(
+        &self,
+        season: &str,
+        worker: &str,
+        lease: Duration,
+        max_failures: u32,
+        tables: Option<&[u32]>,
+    ) -> Result<Option<Claim>, SeasonError> {
+        let (season, worker) = (season.to_owned(), worker.to_owned());
+        let tables = tables.map(<[u32]>::to_vec);
+        self.blocking(move |file| {
+            file.claim_now(&season, &worker, lease, max_failures, tables.as_deref())
+        })
+        .await
+    }
+
+    async fn heartbeat(&self, claim: &Claim, lease: Duration) -> Result<bool, SeasonError> {
+        let claim = claim.clone();
+        self.blocking(move |file| file.heartbeat_now(&claim, lease))
+            .await
+    }
+
+    async fn record(
+        &self,
+        claim: &Claim,
+        record: &GameRecord,
+        replay: Option<&[u8]>,
+    ) -> Result<bool, SeasonError> {
+        let (claim, record) = (claim.clone(), record.clone());
+        let replay = replay.map(<[u8]>::to_vec);
+        self.blocking(move |file| file.record_now(&claim, &record, replay.as_deref()))
+            .await
+    }
+
+    async fn give_back(
+        &self,
+        claim: &Claim,
+        error: Option<&str>,
+        max_failures: u32,
+    ) -> Result<GivenBack, SeasonError> {
+        let (claim, error) = (claim.clone(), error.map(str::to_owned));
+        self.blocking(move |file| file.give_back_now(&claim, error.as_deref(), max_failures))
+            .await
+    }
+
+    async fn release_worker(&self, season: &str, worker: &str) -> Result<u64, SeasonError> {
+        let (season, worker) = (season.to_owned(), worker.to_owned());
+        self.blocking(move |file| file.release_worker_now(&season, &worker))
+            .await
+    }
+
+    async fn games(&self, season: &str) -> Result<Vec<GameRow>, SeasonError> {
+        let season = season.to_owned();
+        self.blocking(move |file| file.games_now(&season, 0, None))
+            .await
+    }
+
+    async fn games_after(
+        &self,
+        season: &str,
+        after: u32,
+        limit: u32,
+    ) -> Result<Vec<GameRow>, SeasonError> {
+        let season = season.to_owned();
+        self.blocking(move |file| file.games_now(&season, after, Some(limit)))
+            .await
+    }
+
+    async fn replay(&self, season: &str, number: u32) -> Result<Option<Vec<u8>>, SeasonError> {
+        let season = season.to_owned();
+        self.blocking(move |file| file.replay_now(&season, number))
+            .await
     }
 }

@@ -226,6 +226,20 @@ pub trait SeasonStore: Send + Sync {
     fn games(&self, season: &str)
     -> impl Future<Output = Result<Vec<GameRow>, SeasonError>> + Send;
 
+    /// One page of the season's games: those numbered after `after`, by
+    /// number, at most `limit` (keyset paging: a page costs the same
+    /// wherever it starts, and a long season is read a page at a time).
+    ///
+    /// # Errors
+    ///
+    /// The store fails or holds something unreadable.
+    fn games_after(
+        &self,
+        season: &str,
+        after: u32,
+        limit: u32,
+    ) -> impl Future<Output = Result<Vec<GameRow>, SeasonError>> + Send;
+
     /// The gzipped replay of game `number`, if stored.
     ///
     /// # Errors
@@ -295,11 +309,30 @@ impl std::str::FromStr for StoreUrl {
 /// newer than this program's.
 pub async fn open(url: &str) -> Result<AnyStore, SeasonError> {
     match url.parse::<StoreUrl>()? {
-        StoreUrl::Sqlite(path) => Ok(AnyStore::Sqlite(SqliteStore::open(&path)?)),
+        StoreUrl::Sqlite(path) => Ok(AnyStore::Sqlite(SqliteStore::open_async(&path).await?)),
         StoreUrl::Postgres(text) => Ok(AnyStore::Postgres(Box::new(
             PostgresStore::open(&text).await?,
         ))),
     }
+}
+
+/// Opens the store `url` names where a season must be there already (its
+/// workers, its status and standings, the season page): a SQLite file
+/// that does not exist is refused instead of made.
+///
+/// # Errors
+///
+/// As [`open`], and [`SeasonError::Missing`] for a SQLite file that does
+/// not exist.
+pub async fn open_existing(url: &str) -> Result<AnyStore, SeasonError> {
+    if let StoreUrl::Sqlite(path) = url.parse::<StoreUrl>()?
+        && !path.exists()
+    {
+        return Err(SeasonError::Missing {
+            store: format!("SQLite store {}", path.display()),
+        });
+    }
+    open(url).await
 }
 
 macro_rules! dispatch {
@@ -371,6 +404,15 @@ impl SeasonStore for AnyStore {
 
     async fn games(&self, season: &str) -> Result<Vec<GameRow>, SeasonError> {
         dispatch!(self, s => s.games(season))
+    }
+
+    async fn games_after(
+        &self,
+        season: &str,
+        after: u32,
+        limit: u32,
+    ) -> Result<Vec<GameRow>, SeasonError> {
+        dispatch!(self, s => s.games_after(season, after, limit))
     }
 
     async fn replay(&self, season: &str, number: u32) -> Result<Option<Vec<u8>>, SeasonError> {

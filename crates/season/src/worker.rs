@@ -357,8 +357,18 @@ async fn play_claimed<S: SeasonStore>(
         Ok(Some(mut record)) => {
             let replay = if settings.keep_replay_files {
                 None
+            } else if let Some(path) = record.replay.take() {
+                packed_replay(&path)
             } else {
-                record.replay.take().and_then(|path| packed_replay(&path))
+                let (season, worker, game, attempt) = fields();
+                warn!(
+                    season,
+                    worker,
+                    game,
+                    attempt,
+                    "the server's replay of this game was not found; the result is stored without it"
+                );
+                None
             };
             let stored = patiently("storing a result", shutdown, || {
                 store.record(claim, &record, replay.as_deref())

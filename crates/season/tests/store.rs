@@ -205,3 +205,105 @@ async fn a_newer_schema_is_refused_and_left_alone() {
         .unwrap();
     assert_eq!(version, 99);
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_file_locked_by_another_process_does_not_stall_the_runtime() {
+    // Another connection holds the file's lock until a task on this
+    // (single-threaded) runtime has run while a claim waits for the lock.
+    // A claim that blocked the runtime's thread would keep that task from
+    // running: the lock would be held until SQLite's busy timeout failed
+    // the claim.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("season.sqlite");
+    let store = SqliteStore::open_async(&path).await.unwrap();
+    let season = definition(1);
+    store
+        .create("s", &season, &season.schedule().unwrap())
+        .await
+        .unwrap();
+    let holder = rusqlite::Connection::open(&path).unwrap();
+    holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let (ran, told) = std::sync::mpsc::channel::<()>();
+    let releaser = std::thread::spawn(move || {
+        let in_time = told.recv_timeout(Duration::from_secs(30)).is_ok();
+        holder.execute_batch("COMMIT").unwrap();
+        in_time
+    });
+    let (claim, ()) = tokio::join!(store.claim("s", "w1", LONG, 3, None), async {
+        tokio::task::yield_now().await;
+        ran.send(()).unwrap();
+    });
+    assert!(
+        releaser.join().unwrap(),
+        "the other task did not run while the claim waited"
+    );
+    assert_eq!(claim.unwrap().unwrap().game.number, 1);
+}
+
+#[tokio::test]
+async fn games_are_read_a_page_at_a_time_after_a_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open_async(&dir.path().join("season.sqlite"))
+        .await
+        .unwrap();
+    let season = definition(1);
+    store
+        .create("s", &season, &season.schedule().unwrap())
+        .await
+        .unwrap();
+    let numbers = |rows: Vec<spielleiter_season::GameRow>| -> Vec<u32> {
+        rows.iter().map(|row| row.game.number).collect()
+    };
+    assert_eq!(numbers(store.games_after("s", 0, 2).await.unwrap()), [1, 2]);
+    assert_eq!(numbers(store.games_after("s", 2, 2).await.unwrap()), [3]);
+    assert!(store.games_after("s", 3, 2).await.unwrap().is_empty());
+    assert!(store.games_after("other", 0, 2).await.unwrap().is_empty());
+    // A page holds what the whole list holds.
+    let claim = store
+        .claim("s", "w1", LONG, 3, None)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(store.record(&claim, &record(1), Some(b"x")).await.unwrap());
+    let page = store.games_after("s", 0, 1).await.unwrap();
+    let whole = store.games("s").await.unwrap();
+    assert_eq!(page[0].state, GameState::Done);
+    assert_eq!(page[0].record, whole[0].record);
+}
+
+#[tokio::test]
+async fn a_missing_season_names_the_seasons_there_and_a_missing_file_is_not_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("season.sqlite");
+    let store = SqliteStore::open_async(&path).await.unwrap();
+    let error = store.definition("season").await.unwrap_err().to_string();
+    assert!(
+        error.contains("holds no season named `season` (it holds none)"),
+        "{error}"
+    );
+    let season = definition(1);
+    let schedule = season.schedule().unwrap();
+    store
+        .create("tournament", &season, &schedule)
+        .await
+        .unwrap();
+    store.create("spring", &season, &schedule).await.unwrap();
+    let error = store.definition("season").await.unwrap_err().to_string();
+    assert!(
+        error.contains("(it holds `spring`, `tournament`; name one with --name"),
+        "{error}"
+    );
+
+    let missing = dir.path().join("typo.sqlite");
+    let error = spielleiter_season::open_existing(missing.to_str().unwrap())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("typo.sqlite does not exist"), "{error}");
+    assert!(!missing.exists());
+    assert!(
+        spielleiter_season::open_existing(path.to_str().unwrap())
+            .await
+            .is_ok()
+    );
+}

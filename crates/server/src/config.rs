@@ -145,6 +145,11 @@ pub struct Config {
     pub log_level: String,
     /// Log line format.
     pub log_format: LogFormat,
+    /// A season's store (`postgres://…` or a SQLite file) whose season the
+    /// web side shows on `/season`; `None`: no season page.
+    pub season_store: Option<String>,
+    /// The season of [`Config::season_store`] shown.
+    pub season_name: String,
 }
 
 /// Who sees running games on the web side.
@@ -263,6 +268,8 @@ impl Default for Config {
             web_admin_secret: None,
             log_level: "info".to_owned(),
             log_format: LogFormat::Text,
+            season_store: None,
+            season_name: "season".to_owned(),
         }
     }
 }
@@ -387,6 +394,10 @@ pub struct Overrides {
     pub log_level: Option<String>,
     /// See [`Config::log_format`].
     pub log_format: Option<LogFormat>,
+    /// See [`Config::season_store`].
+    pub season_store: Option<String>,
+    /// See [`Config::season_name`].
+    pub season_name: Option<String>,
 }
 
 /// The file's layout. Every key is optional; unknown keys are errors, so a
@@ -408,6 +419,15 @@ struct FileConfig {
     http: FileHttp,
     #[serde(default)]
     log: FileLog,
+    #[serde(default)]
+    season: FileSeason,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileSeason {
+    store: Option<String>,
+    name: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -599,6 +619,7 @@ impl Config {
             replays,
             http,
             log,
+            season,
         } = file;
         let default_game = games
             .default
@@ -680,6 +701,8 @@ impl Config {
             http_play_idle_secs: http.play_idle_secs,
             log_level: log.level,
             log_format: log.format,
+            season_store: season.store,
+            season_name: season.name,
         });
         Ok(())
     }
@@ -730,6 +753,8 @@ impl Config {
             http_play_idle_secs,
             log_level,
             log_format,
+            season_store,
+            season_name,
         } = overrides;
         set(&mut self.listen, listen);
         set(&mut self.port, port);
@@ -823,6 +848,11 @@ impl Config {
         );
         set(&mut self.log_level, log_level);
         set(&mut self.log_format, log_format);
+        // An empty store (`SPIELLEITER_STORE=`) switches the page off.
+        if let Some(store) = season_store {
+            self.season_store = Some(store).filter(|s| !s.is_empty());
+        }
+        set(&mut self.season_name, season_name);
     }
 
     /// Checks ranges and consistency.
@@ -842,6 +872,9 @@ impl Config {
         }
         if self.wire_log_bytes < 1024 {
             return invalid("replays.wire_log_bytes", "must be at least 1024");
+        }
+        if self.season_name.is_empty() {
+            return invalid("season.name", "must not be empty");
         }
         if self.http && self.http_port != 0 && self.http_port == self.port {
             return invalid("http.port", "must differ from server.port");
@@ -1109,6 +1142,28 @@ mod tests {
             .apply_file(Path::new("config/spielleiter.toml"), EXAMPLE)
             .expect("the example config parses");
         assert_eq!(config, Config::default());
+    }
+
+    #[test]
+    fn the_season_page_is_set_by_file_variable_or_flag_and_an_empty_store_unsets_it() {
+        let mut config = Config::default();
+        config
+            .apply_file(
+                Path::new("x.toml"),
+                "[season]\nstore = \"league.sqlite\"\nname = \"spring\"\n",
+            )
+            .expect("parses");
+        assert_eq!(
+            (config.season_store.as_deref(), config.season_name.as_str()),
+            (Some("league.sqlite"), "spring")
+        );
+        config.apply(Overrides {
+            season_store: Some(String::new()),
+            ..Overrides::default()
+        });
+        assert_eq!(config.season_store, None);
+        config.season_name = String::new();
+        assert!(config.validate().is_err());
     }
 
     #[test]

@@ -3,10 +3,14 @@
 //! [`SeasonSource`], so that the web crate need not depend on the season
 //! crate, which sits above it.
 //!
-//! The season is read whole (every game with its result) and its tables
-//! computed on a blocking thread, not on the runtime's threads that play
-//! the server's games, and at most once per [`SNAPSHOT_AGE`] however many
-//! pages ask: one read at a time, the others wait for it and share it.
+//! The season is read at most once per [`SNAPSHOT_AGE`] however many pages
+//! ask (one read at a time; the others wait for it and share it), and only
+//! what may still change: games are numbered from 1, and the leading run
+//! of games that are done or failed — final, mostly the early numbers,
+//! since workers claim in order — is kept from earlier reads; the rest is
+//! read a page of [`READ_PAGE`] games at a time (the store's keyset
+//! paging). The tables are computed on a blocking thread, not on the
+//! runtime's threads that play the server's games.
 
 use std::{
     sync::Arc,
@@ -24,13 +28,24 @@ use spielleiter_web::season::{
 /// How long a read of the season serves the pages before the next.
 pub const SNAPSHOT_AGE: Duration = Duration::from_secs(2);
 
+/// Games read from the store by one query.
+pub const READ_PAGE: u32 = 500;
+
 /// One season of a store, as the season page reads it.
 #[derive(Debug)]
 pub struct StoredSeason {
     season: Arc<Season>,
-    /// The last read and when it was taken; the lock makes one read at a
-    /// time.
-    snapshot: tokio::sync::Mutex<Option<(Instant, Arc<Snapshot>)>>,
+    /// What the reads so far found; the lock makes one read at a time.
+    reads: tokio::sync::Mutex<Reads>,
+}
+
+/// What the reads of a season so far found.
+#[derive(Debug, Default)]
+struct Reads {
+    /// The last read and when it was taken.
+    last: Option<(Instant, Arc<Snapshot>)>,
+    /// Games 1 to n, all done or failed: never read again.
+    settled: Vec<GameRow>,
 }
 
 /// The season's store and what does not change.
@@ -42,7 +57,7 @@ struct Season {
     game: GameType,
 }
 
-/// One read of the season: its games and its tables.
+/// One read of the season: its games (by number, from 1) and its tables.
 #[derive(Debug)]
 struct Snapshot {
     games: Vec<GameRow>,
@@ -56,9 +71,9 @@ struct Snapshot {
 /// The store cannot be opened, holds no such season, or the season's game
 /// is not hosted.
 pub async fn open(url: &str, name: &str) -> anyhow::Result<Arc<dyn SeasonSource>> {
-    let store = spielleiter_season::open(url)
+    let store = spielleiter_season::open_existing(url)
         .await
-        .context("cannot open the season's store (--store)")?;
+        .context("cannot open the season's store (--store, SPIELLEITER_STORE or season.store)")?;
     let definition = store.definition(name).await?;
     let game = definition.game_type()?;
     tracing::info!(season = name, store = %store.describe(), "the season page shows season {name}");
@@ -69,34 +84,62 @@ pub async fn open(url: &str, name: &str) -> anyhow::Result<Arc<dyn SeasonSource>
             definition,
             game,
         }),
-        snapshot: tokio::sync::Mutex::new(None),
+        reads: tokio::sync::Mutex::new(Reads::default()),
     }))
 }
 
 impl StoredSeason {
     /// The last read if younger than [`SNAPSHOT_AGE`], else a new one.
     async fn snapshot(&self) -> Result<Arc<Snapshot>, String> {
-        let mut last = self.snapshot.lock().await;
-        if let Some((taken, snapshot)) = last.as_ref()
+        let mut reads = self.reads.lock().await;
+        if let Some((taken, snapshot)) = reads.last.as_ref()
             && taken.elapsed() < SNAPSHOT_AGE
         {
             return Ok(Arc::clone(snapshot));
         }
-        let season = Arc::clone(&self.season);
-        let runtime = tokio::runtime::Handle::current();
-        // The SQLite store reads synchronously, and the tables are
-        // computation: neither may hold a thread that plays games.
-        let snapshot = tokio::task::spawn_blocking(move || {
-            let games = runtime
-                .block_on(season.store.games(&season.name))
+        let season = &self.season;
+        let mut open = Vec::new();
+        let mut after = u32::try_from(reads.settled.len()).unwrap_or(u32::MAX);
+        loop {
+            let page = season
+                .store
+                .games_after(&season.name, after, READ_PAGE)
+                .await
                 .map_err(|e| e.to_string())?;
-            let overview = season.overview(&games)?;
-            Ok::<_, String>(Snapshot { games, overview })
+            let full = page.len() >= READ_PAGE as usize;
+            if let Some(last) = page.last() {
+                after = last.game.number;
+            }
+            open.extend(page);
+            if !full {
+                break;
+            }
+        }
+        let mut games = Vec::with_capacity(reads.settled.len() + open.len());
+        games.extend(reads.settled.iter().cloned());
+        games.extend(open);
+        // The tables are computation: off the threads that play games.
+        let season = Arc::clone(&self.season);
+        let (games, overview) = tokio::task::spawn_blocking(move || {
+            let overview = season.overview(&games);
+            (games, overview)
         })
         .await
-        .map_err(|e| format!("reading the season failed: {e}"))??;
-        let snapshot = Arc::new(snapshot);
-        *last = Some((Instant::now(), Arc::clone(&snapshot)));
+        .map_err(|e| format!("reading the season failed: {e}"))?;
+        let overview = overview?;
+        let settled = reads.settled.len();
+        let newly_settled = games[settled..]
+            .iter()
+            .enumerate()
+            .take_while(|(i, row)| {
+                row.game.number as usize == settled + i + 1
+                    && matches!(row.state, GameState::Done | GameState::Failed)
+            })
+            .count();
+        let newly = games[settled..settled + newly_settled].to_vec();
+        reads.settled.extend(newly);
+        let snapshot = Arc::new(Snapshot { games, overview });
+        reads.last = Some((Instant::now(), Arc::clone(&snapshot)));
         Ok(snapshot)
     }
 
@@ -107,10 +150,9 @@ impl StoredSeason {
     async fn games(&self, first: u32, limit: u32) -> Result<GamesPage, String> {
         let snapshot = self.snapshot().await?;
         let total = u32::try_from(snapshot.games.len()).unwrap_or(u32::MAX);
-        let games = snapshot
-            .games
-            .iter()
-            .filter(|row| row.game.number >= first)
+        // Numbered from 1 without gaps: game N is at N - 1.
+        let start = (first.max(1) - 1) as usize;
+        let games = (snapshot.games.get(start..).unwrap_or_default().iter())
             .take(limit as usize)
             .map(|row| {
                 let record = row.record.as_ref();
@@ -205,19 +247,16 @@ impl SeasonSource for StoredSeason {
     }
 
     fn replay(&self, number: u32) -> SourceFuture<'_, Option<(GameType, Vec<u8>)>> {
-        let season = Arc::clone(&self.season);
-        let runtime = tokio::runtime::Handle::current();
+        let season = &self.season;
         Box::pin(async move {
-            // As a snapshot: off the threads that play games.
-            let replay = tokio::task::spawn_blocking(move || {
-                runtime
-                    .block_on(season.store.replay(&season.name, number))
-                    .map(|replay| replay.map(|bytes| (season.game, bytes)))
-                    .map_err(|e| e.to_string())
-            })
-            .await
-            .map_err(|e| format!("reading the replay failed: {e}"))??;
-            Ok(replay)
+            // Both stores keep their waiting off the runtime's threads
+            // (SQLite's calls run on blocking threads).
+            let replay = season
+                .store
+                .replay(&season.name, number)
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok(replay.map(|bytes| (season.game, bytes)))
         })
     }
 }
