@@ -442,7 +442,7 @@ fn start_web(
         );
     }
     let router = spielleiter_web::router_with(
-        stats,
+        Arc::clone(&stats),
         WebSettings {
             access,
             replay_dir: config.replays.then(|| config.replay_dir.clone()),
@@ -454,10 +454,9 @@ fn start_web(
     );
     let stop = CancellationToken::new();
     let shutdown = stop.clone().cancelled_owned();
-    let task =
-        tokio::spawn(
-            async move { spielleiter_web::serve(listener, router, &limits, shutdown).await },
-        );
+    let task = tokio::spawn(async move {
+        spielleiter_web::serve(listener, router, &limits, stats, shutdown).await
+    });
     Ok((stop, task))
 }
 
