@@ -5,7 +5,10 @@
 
 use spielleiter_rules::{AnyGame, AnyMove, CatalogueEntry, GameType, entry};
 
-use crate::{Bot, BotKind, NoSuchBot};
+use crate::{
+    bot::Bot,
+    kind::{BotKind, NoSuchBot},
+};
 
 /// A game's built-in bots, implemented by its marker type
 /// ([`entry`](spielleiter_rules::entry)) in the game's folder of this
@@ -104,3 +107,34 @@ macro_rules! bot_catalogue {
 }
 
 spielleiter_rules::for_each_game!(bot_catalogue);
+
+#[cfg(test)]
+mod tests {
+    use spielleiter_rules::blokus::{Blokus, PieceKind};
+
+    use super::*;
+
+    #[test]
+    fn a_kind_builds_its_named_bot() {
+        for kind in BotKind::PLAYING {
+            for game in [GameType::Blokus2021, GameType::Blokus2027] {
+                let bot = kind.build(game, 1).expect("a Blokus bot");
+                assert_eq!(bot.name(), kind.name());
+                assert_eq!(bot.game_type(), game);
+            }
+        }
+    }
+
+    #[test]
+    fn a_seed_fixes_a_random_bots_choices() {
+        let game = AnyGame::Blokus2021(Blokus::new(PieceKind::PentoZ));
+        let draws = |seed| -> Vec<_> {
+            let mut bot = BotKind::Random
+                .build(GameType::Blokus2021, seed)
+                .expect("a Blokus bot");
+            (0..16).map(|_| bot.choose_move(&game)).collect()
+        };
+        assert_eq!(draws(3), draws(3));
+        assert_ne!(draws(3), draws(4));
+    }
+}

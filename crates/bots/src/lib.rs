@@ -45,6 +45,7 @@
 
 pub mod bcl;
 pub mod blokus;
+mod bot;
 mod catalogue;
 spielleiter_rules::test_games! {
     pub mod counting;
@@ -53,25 +54,6 @@ spielleiter_rules::test_games! {
 mod kind;
 pub mod ostseeschach2022;
 
+pub use bot::Bot;
 pub use catalogue::{AnyBot, GameBots};
 pub use kind::{BotKind, NoSuchBot, UnknownBot};
-use spielleiter_rules::Game;
-
-/// A player of games of type `G` that chooses moves without I/O.
-pub trait Bot<G: Game> {
-    /// The bot's short name, e.g. `greedy`.
-    fn name(&self) -> &'static str;
-
-    /// A legal move for the player to move in `game`, which is not over.
-    fn choose_move(&mut self, game: &G) -> G::Move;
-}
-
-impl<G: Game, B: Bot<G> + ?Sized> Bot<G> for Box<B> {
-    fn name(&self) -> &'static str {
-        (**self).name()
-    }
-
-    fn choose_move(&mut self, game: &G) -> G::Move {
-        (**self).choose_move(game)
-    }
-}

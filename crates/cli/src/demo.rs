@@ -205,6 +205,7 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
         names: names.to_vec(),
         notes: Vec::new(),
         ended: report.result.is_some(),
+        last_move: None,
     };
     let color = std::io::stdout().is_terminal();
     println!("\n{}", picture(&position, &labels).text(color));
@@ -321,6 +322,7 @@ fn show_position(
             names: names.to_vec(),
             notes: Vec::new(),
             ended: game.is_over(),
+            last_move: None,
         };
         // Back to the top left and clear, then the board and the line.
         write!(

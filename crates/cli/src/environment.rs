@@ -130,7 +130,7 @@ pub fn explain_clock_error(error: &ConfigError, given: &ClockGiven<'_>) -> Optio
 }
 
 /// Config file keys whose flag has another name than the key.
-const RENAMED_KEYS: &[(&str, &str)] = &[
+pub(crate) const RENAMED_KEYS: &[(&str, &str)] = &[
     ("clock.enabled", "timeouts"),
     ("clock.soft_limit_ms", "soft_timeout_ms"),
     ("clock.hard_limit_ms", "hard_timeout_ms"),
@@ -149,7 +149,7 @@ const RENAMED_KEYS: &[(&str, &str)] = &[
 
 /// The argument that sets config key `key` (`section.name`): by default the
 /// one whose id is the key's name.
-fn arg_of_config_key<'a>(command: &'a Command, key: &str) -> Option<&'a Arg> {
+pub(crate) fn arg_of_config_key<'a>(command: &'a Command, key: &str) -> Option<&'a Arg> {
     let id = RENAMED_KEYS
         .iter()
         .find(|(renamed, _)| *renamed == key)
@@ -189,86 +189,4 @@ fn flag_given(arg: &Arg) -> bool {
         });
         long || short
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::serve;
-
-    #[test]
-    fn every_validated_key_has_its_flag_and_variable() {
-        let serve = &serve::command();
-        for (key, variable) in [
-            ("server.max_connections", "SPIELLEITER_MAX_CONNECTIONS"),
-            ("server.max_message_bytes", "SPIELLEITER_MAX_MESSAGE_BYTES"),
-            ("server.idle_limit_secs", "SPIELLEITER_IDLE_LIMIT_SECS"),
-            ("clock.soft_limit_ms", "SPIELLEITER_SOFT_TIMEOUT_MS"),
-            ("clock.hard_limit_ms", "SPIELLEITER_HARD_TIMEOUT_MS"),
-            ("log.level", "SPIELLEITER_LOG_LEVEL"),
-            ("http.port", "SPIELLEITER_HTTP_PORT"),
-        ] {
-            let error = ConfigError::Invalid {
-                key,
-                reason: "must be at least 1".to_owned(),
-            };
-            let text = explain_config_error(serve, error).to_string();
-            assert!(text.contains(variable), "{text}");
-            assert!(text.contains(key), "{text}");
-        }
-        // Keys without a flag keep the plain message.
-        let error = ConfigError::Invalid {
-            key: "server.max_nesting_depth",
-            reason: "must be at least 8".to_owned(),
-        };
-        let text = explain_config_error(serve, error).to_string();
-        assert_eq!(
-            text,
-            "invalid setting `server.max_nesting_depth`: must be at least 8"
-        );
-    }
-
-    fn serve_error(flags: &[&str]) -> String {
-        use clap::FromArgMatches as _;
-        let matches = serve::command()
-            .no_binary_name(true)
-            .try_get_matches_from(flags)
-            .unwrap_or_else(|e| panic!("{e}"));
-        let args = serve::ServeArgs::from_arg_matches(&matches).unwrap_or_else(|e| panic!("{e}"));
-        match args.config() {
-            Ok(_) => String::new(),
-            Err(error) => format!("{error:#}"),
-        }
-    }
-
-    #[test]
-    fn an_invalid_move_clock_is_blamed_on_the_setting_given() {
-        let none = ["--config", "/dev/null"];
-        let text =
-            serve_error(&[&none[..], &["--move-time", "swc_2021_blokus=5000/1000"]].concat());
-        assert!(
-            text.contains("--move-time swc_2021_blokus=5000/1000"),
-            "{text}"
-        );
-        assert!(!text.contains("--hard-timeout-ms"), "{text}");
-        // A soft limit above the game's own hard limit.
-        let text = serve_error(&[&none[..], &["--move-time", "swc_2021_blokus=20000"]].concat());
-        assert!(text.contains("--move-time swc_2021_blokus=20000"), "{text}");
-        assert!(text.contains("own hard limit"), "{text}");
-        let text = serve_error(&[&none[..], &["--soft-timeout-ms", "20000"]].concat());
-        assert!(text.contains("--soft-timeout-ms"), "{text}");
-        assert!(!text.contains("--hard-timeout-ms"), "{text}");
-        let text = serve_error(&[&none[..], &["--hard-timeout-ms", "1"]].concat());
-        assert!(text.contains("--hard-timeout-ms"), "{text}");
-        assert!(!text.contains("--soft-timeout-ms"), "{text}");
-        assert_eq!(serve_error(&none), "");
-    }
-
-    #[test]
-    fn every_renamed_key_names_an_argument() {
-        let serve = &serve::command();
-        for (key, _) in RENAMED_KEYS {
-            assert!(arg_of_config_key(serve, key).is_some(), "{key}");
-        }
-    }
 }

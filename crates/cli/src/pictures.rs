@@ -61,8 +61,12 @@ pub struct ShowArgs {
     /// The replay file (`.xml`, or `.xml.gz`).
     replay: PathBuf,
     /// Only the position at this turn (the first one at or after it).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with = "moves")]
     turn: Option<u32>,
+    /// The moves in words, one a line with who made it and its think time
+    /// (as the server recorded it), instead of the boards.
+    #[arg(long)]
+    moves: bool,
     /// Colour the boards.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
@@ -88,8 +92,9 @@ fn index_at_turn(replay: &LoadedReplay, turn: u32) -> anyhow::Result<usize> {
         })
 }
 
-/// The labels of position `index`: the names, and the result under the
-/// last position.
+/// The labels of position `index`: the names, the move that led there in
+/// words (from the position before, so that it names what was taken), and
+/// the result under the last position.
 fn labels(replay: &LoadedReplay, index: usize) -> Labels {
     let last = index + 1 == replay.positions.len();
     let notes = match (&replay.result, last) {
@@ -103,6 +108,12 @@ fn labels(replay: &LoadedReplay, index: usize) -> Labels {
         names: replay.names.clone(),
         notes,
         ended: last && replay.result.is_some(),
+        last_move: index
+            .checked_sub(1)
+            .and_then(|before| replay.positions.get(before))
+            .and_then(|before| {
+                spielleiter_render::last_move_in_words(before, &replay.positions[index])
+            }),
     }
 }
 
@@ -153,6 +164,73 @@ fn png(_: &str, _: f32) -> anyhow::Result<Vec<u8>> {
     bail!("this build of spielleiter writes no PNG (built without the feature `png`); write .svg")
 }
 
+/// The replay's moves, one a line: the turn of the position it led to (the
+/// one `--turn` shows with this move as its last), who made it,
+/// the move in words and its think time (`-` where the server recorded
+/// none, as in replays of other servers); then each seat's think time in
+/// all. Positions no move led to (a paused room records one twice) have no
+/// line.
+fn move_list(replay: &LoadedReplay) -> String {
+    use std::fmt::Write;
+
+    let seats = replay.game.player_count();
+    let names: Vec<String> = (0..seats)
+        .map(|seat| spielleiter_render::seat_name(&replay.names, seat))
+        .collect();
+    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    let mut out = String::new();
+    for (index, pair) in replay.positions.windows(2).enumerate() {
+        let [before, after] = pair else { continue };
+        let Some(words) = spielleiter_render::last_move_in_words(before, after) else {
+            continue;
+        };
+        let mover = replay
+            .mover(index + 1)
+            .and_then(|seat| names.get(seat))
+            .map_or("?", String::as_str);
+        let think = replay
+            .think_times
+            .get(index + 1)
+            .copied()
+            .flatten()
+            .map_or_else(|| "-".to_owned(), think_text);
+        let _ = writeln!(
+            out,
+            "turn {:>3}  {mover:<width$}  {think:>9}  {words}",
+            after.turn()
+        );
+    }
+    let mut totals = vec![(std::time::Duration::ZERO, 0u32); seats];
+    for (seat, think) in replay.seat_think_times() {
+        if let Some(total) = totals.get_mut(seat) {
+            total.0 += think;
+            total.1 += 1;
+        }
+    }
+    let totals: Vec<String> = names
+        .iter()
+        .zip(&totals)
+        .filter(|(_, (_, moves))| *moves > 0)
+        .map(|(name, (total, moves))| format!("{name} {} over {moves} moves", think_text(*total)))
+        .collect();
+    if !totals.is_empty() {
+        let _ = writeln!(out, "think time in all: {}", totals.join(", "));
+    }
+    out
+}
+
+/// A think time for people: microseconds below a millisecond,
+/// milliseconds below ten seconds, else seconds.
+fn think_text(think: std::time::Duration) -> String {
+    if think < std::time::Duration::from_millis(1) {
+        format!("{} µs", think.as_micros())
+    } else if think < std::time::Duration::from_secs(10) {
+        format!("{:.1} ms", think.as_secs_f64() * 1000.0)
+    } else {
+        format!("{:.2} s", think.as_secs_f64())
+    }
+}
+
 /// Runs a `replay` subcommand.
 pub fn replay(command: &ReplayCommand) -> anyhow::Result<()> {
     match command {
@@ -188,9 +266,13 @@ fn show_replay(args: &ShowArgs) -> anyhow::Result<()> {
         names.join(" vs "),
         replay.positions.len()
     );
-    for index in indices {
-        let game: &AnyGame = &replay.positions[index];
-        println!("{}", picture(game, &labels(&replay, index)).text(color));
+    if args.moves {
+        println!("{}", move_list(&replay));
+    } else {
+        for index in indices {
+            let game: &AnyGame = &replay.positions[index];
+            println!("{}", picture(game, &labels(&replay, index)).text(color));
+        }
     }
     for error in &replay.errors {
         println!("Error: {error}");

@@ -1,7 +1,8 @@
 //! The season page of `spielleiter serve --store`: a season on the SQLite
 //! store is created and played by a worker process, then a server shows
 //! it — standings, live rating, progress, its games a page at a time, and
-//! a stored replay in the viewer's JSON.
+//! a stored replay in the viewer's JSON, as stored and, for classic Blokus,
+//! as Pentobi's record.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
 use std::{
@@ -100,6 +101,25 @@ fn get(address: &str, path: &str) -> (u16, String) {
     let status = response[9..12].parse().unwrap();
     let body = response.split_once("\r\n\r\n").unwrap().1.to_owned();
     (status, body)
+}
+
+/// `GET path`: the status, the head and the body's bytes.
+fn get_bytes(address: &str, path: &str) -> (u16, String, Vec<u8>) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap();
+    let body_at = response.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+    let head = String::from_utf8_lossy(&response[..body_at]).into_owned();
+    let status = head[9..12].parse().unwrap();
+    (status, head, response[body_at..].to_vec())
 }
 
 fn json(address: &str, path: &str) -> serde_json::Value {
@@ -241,6 +261,15 @@ fn the_season_page_shows_standings_progress_games_and_stored_replays() {
     let (status, body) = get(&address, "/api/season/games/99/replay");
     assert_eq!(status, 404, "{body}");
     assert!(body.contains("no replay is stored for game 99"), "{body}");
+    // The BLOKUS Champions League is no classic Blokus: no Pentobi record
+    // is offered, and asking for one says why.
+    assert_eq!(replay["downloads"].as_array().unwrap().len(), 1);
+    let (status, body) = get(&address, "/api/season/games/2/replay.blksgf");
+    assert_eq!(status, 404, "{body}");
+    assert!(
+        body.contains("the blksgf format is for classic Blokus, not"),
+        "{body}"
+    );
 
     // The pages themselves.
     let (status, page) = get(&address, "/season");
@@ -273,6 +302,88 @@ fn refused_serve(dir: &Path, extra: &[&str]) -> String {
         .collect();
     assert_eq!(errors.len(), 1, "{error}");
     errors[0].to_owned()
+}
+
+#[test]
+fn a_classic_games_pentobi_record_is_what_replay_export_makes_of_its_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = "classic.sqlite";
+    succeeded(&spielleiter(
+        dir.path(),
+        &[
+            "season",
+            "create",
+            "--store",
+            store,
+            "--name",
+            "duo",
+            "--game",
+            "blokus_classic_2",
+            "--player",
+            "alpha=builtin:greedy",
+            "--player",
+            "beta=builtin:random",
+            "--games-per-pair",
+            "1",
+            "--seed",
+            "11",
+            "--no-timeout",
+        ],
+    ));
+    succeeded(&spielleiter(
+        dir.path(),
+        &[
+            "worker",
+            "--store",
+            store,
+            "--name",
+            "duo",
+            "--worker-name",
+            "w1",
+        ],
+    ));
+    let (_server, address) = serve(dir.path(), &["--store", store, "--season", "duo"]);
+    let replay = json(&address, "/api/season/games/1/replay");
+    assert_eq!(replay["game"], "blokus_classic_2");
+    assert_eq!(
+        replay["downloads"][1]["href"], "/api/season/games/1/replay.blksgf",
+        "{}",
+        replay["downloads"]
+    );
+
+    let (status, head, record) = get_bytes(&address, "/api/season/games/1/replay.blksgf");
+    assert_eq!(status, 200, "{head}");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: application/x-blokus-sgf"),
+        "{head}"
+    );
+    assert!(
+        head.contains("season_game_1_blokus_classic_2.blksgf"),
+        "{head}"
+    );
+    // The stored replay, exported on the command line: the same bytes.
+    let (status, head, stored) = get_bytes(&address, "/api/season/games/1/replay.xml.gz");
+    assert_eq!(status, 200, "{head}");
+    std::fs::write(dir.path().join("game_1.xml.gz"), &stored).unwrap();
+    let exported = succeeded(&spielleiter(
+        dir.path(),
+        &[
+            "replay",
+            "export",
+            "game_1.xml.gz",
+            "--format",
+            "blksgf",
+            "--game",
+            "blokus_classic_2",
+        ],
+    ));
+    assert!(exported.starts_with("(;"), "{exported:.200}");
+    assert!(
+        exported.contains("\n;1["),
+        "moves recorded: {exported:.400}"
+    );
+    assert_eq!(String::from_utf8(record).unwrap(), exported);
 }
 
 #[test]

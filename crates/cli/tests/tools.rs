@@ -1593,3 +1593,109 @@ fn demo_match_and_perft_take_blokus_bcl() {
     );
     assert!(!output.status.success());
 }
+
+#[test]
+fn replay_show_lists_the_moves_in_words_with_their_think_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = succeeding(
+        dir.path(),
+        &[
+            "demo",
+            "--fast",
+            "--game",
+            "swc_2022_ostseeschach",
+            "--seed",
+            "4",
+        ],
+    );
+    let replay = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Replay: "))
+        .expect("a replay line")
+        .to_owned();
+
+    // The boards' last-move lines, in words.
+    let boards = succeeding(dir.path(), &["replay", "show", &replay, "--color", "never"]);
+    let last_moves: Vec<&str> = boards
+        .lines()
+        .filter_map(|l| l.strip_prefix("last move: "))
+        .map(|l| l.split(" · ").next().unwrap())
+        .collect();
+    assert!(last_moves.len() > 4, "{boards}");
+    assert!(
+        last_moves.iter().all(|m| m.contains(" moves ")),
+        "{last_moves:?}"
+    );
+    // Seed 4's game has a piece taken, which only the position before the
+    // move shows: the board's line names it all the same.
+    assert!(
+        last_moves.iter().any(|m| m.contains(" and takes ")),
+        "{last_moves:?}"
+    );
+
+    // The list: one line per move, the same words, who moved and a think
+    // time (the demo's server recorded every one), then the totals.
+    let listed = succeeding(dir.path(), &["replay", "show", &replay, "--moves"]);
+    assert!(!listed.contains("last move: "), "no boards: {listed}");
+    let moves: Vec<&str> = listed.lines().filter(|l| l.starts_with("turn ")).collect();
+    assert_eq!(moves.len(), last_moves.len(), "{listed}");
+    for (index, (line, words)) in moves.iter().zip(&last_moves).enumerate() {
+        assert!(line.ends_with(words), "{line} / {words}");
+        assert!(
+            line.starts_with(&format!("turn {:>3}  ", index + 1)),
+            "{line}"
+        );
+        let mover = if index % 2 == 0 { "greedy" } else { "random" };
+        assert!(line.contains(mover), "{line}");
+        assert!(line.contains(" µs  ") || line.contains(" ms  "), "{line}");
+    }
+    let totals = listed
+        .lines()
+        .find_map(|l| l.strip_prefix("think time in all: "))
+        .expect("the totals");
+    assert!(
+        totals.contains(&format!("over {} moves", moves.len().div_ceil(2))),
+        "{totals}"
+    );
+    assert!(
+        listed.contains("Winner: ") || listed.contains("Draw."),
+        "{listed}"
+    );
+
+    // A replay without think times (another server's): `-`, no totals.
+    let stored = std::fs::read_to_string(&replay).unwrap();
+    let plain = regex_free_strip(&stored, " thinkMicros=\"");
+    assert_ne!(plain, stored, "the demo's replay records think times");
+    let other = dir.path().join("replay_swc_2022_ostseeschach_other.xml");
+    std::fs::write(&other, plain).unwrap();
+    let listed = succeeding(
+        dir.path(),
+        &["replay", "show", other.to_str().unwrap(), "--moves"],
+    );
+    let moves: Vec<&str> = listed.lines().filter(|l| l.starts_with("turn ")).collect();
+    assert_eq!(moves.len(), last_moves.len(), "{listed}");
+    assert!(moves.iter().all(|l| l.contains("  -  ")), "{listed}");
+    assert!(!listed.contains("think time in all"), "{listed}");
+
+    // One position or the list, not both.
+    let both = run(
+        dir.path(),
+        &["replay", "show", &replay, "--moves", "--turn", "3"],
+    );
+    assert!(!both.status.success());
+}
+
+/// `text` without any attribute that starts with `start` (up to its
+/// closing quote).
+fn regex_free_strip(text: &str, start: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(start) {
+        out.push_str(&rest[..at]);
+        let value = &rest[at + start.len()..];
+        let end = value.find('"').map_or(value.len(), |e| e + 1);
+        rest = &value[end..];
+    }
+    out.push_str(rest);
+    out
+}

@@ -161,7 +161,10 @@ pub fn swc<V: SwcVariant>(
         .collect();
     let mut notes = vec![format!("start piece {}", game.start_piece())];
     notes.extend(move_note(
-        last_move.map(|mv| blokus_move_words(mv, Fields::Swc)),
+        labels
+            .last_move
+            .clone()
+            .or_else(|| last_move.map(|mv| blokus_move_words(mv, Fields::Swc))),
         (!over).then(|| color_word(game.current_color())),
     ));
     notes.extend(labels.notes.iter().cloned());
@@ -210,7 +213,10 @@ pub fn classic(game: &Classic, labels: &Labels) -> Picture {
         );
     }
     notes.extend(move_note(
-        last_move.map(|mv| blokus_move_words(mv, Fields::Pentobi)),
+        labels
+            .last_move
+            .clone()
+            .or_else(|| last_move.map(|mv| blokus_move_words(mv, Fields::Pentobi))),
         (!over).then(|| color_word(game.current_color())),
     ));
     notes.extend(labels.notes.iter().cloned());
@@ -268,7 +274,10 @@ pub fn bcl(game: &Bcl, labels: &Labels) -> Picture {
         .collect();
     let mut notes = vec!["(row, col), (0,0) top left".to_owned()];
     notes.extend(move_note(
-        last_move.map(bcl_move_words),
+        labels
+            .last_move
+            .clone()
+            .or_else(|| last_move.map(bcl_move_words)),
         (!over).then(|| seat_name(&[], game.current_player().index())),
     ));
     notes.extend(labels.notes.iter().cloned());
@@ -479,6 +488,7 @@ mod tests {
             names: vec!["bad".to_owned(), "good".to_owned()],
             notes: vec!["result: good wins".to_owned()],
             ended: true,
+            last_move: None,
         };
         let picture = bcl(&Bcl::new(), &labels);
         let scene = &picture.0;

@@ -68,6 +68,11 @@ pub struct Labels {
     /// disqualification, a timeout or a cancel ends a game the rules would
     /// go on with. Nobody is then to move, and the heading says so.
     pub ended: bool,
+    /// The last move in words, where the caller knows the position before
+    /// it ([`last_move_in_words`]): what was taken, say, which the position
+    /// after no longer shows. `None`: the picture describes the last move
+    /// from its position alone.
+    pub last_move: Option<String>,
 }
 
 /// The picture of a position, ready to be drawn.

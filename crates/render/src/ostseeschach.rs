@@ -84,18 +84,20 @@ pub fn picture(game: &Ostseeschach, labels: &Labels) -> Picture {
     let turn = game.turn();
     let mut notes = vec![KEY.to_owned()];
     notes.extend(move_note(
-        game.last_move().map(|mv| {
-            // The piece on the target field is the mover's, unless its
-            // tower was taken off the board.
-            let moved = game
-                .piece_at(mv.to)
-                .filter(|p| p.team != game.team_to_move());
-            move_words(
-                game.team_to_move().opponent(),
-                moved.map(|p| p.kind),
-                mv,
-                None,
-            )
+        labels.last_move.clone().or_else(|| {
+            game.last_move().map(|mv| {
+                // The piece on the target field is the mover's, unless its
+                // tower was taken off the board.
+                let moved = game
+                    .piece_at(mv.to)
+                    .filter(|p| p.team != game.team_to_move());
+                move_words(
+                    game.team_to_move().opponent(),
+                    moved.map(|p| p.kind),
+                    mv,
+                    None,
+                )
+            })
         }),
         (!over).then(|| team_word(game.team_to_move())),
     ));

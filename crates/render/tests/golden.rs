@@ -67,6 +67,7 @@ fn names() -> Labels {
         names: vec!["Alice & <Bob>".to_owned(), String::new()],
         notes: vec!["a note from the caller".to_owned()],
         ended: false,
+        last_move: None,
     }
 }
 
@@ -252,6 +253,7 @@ fn classic_blokus() {
         ],
         notes: vec!["a note from the caller".to_owned()],
         ended: false,
+        last_move: None,
     };
     for (players, wrap, turns, name) in [
         (

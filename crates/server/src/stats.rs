@@ -143,6 +143,10 @@ pub struct ServerStats {
     pub failed_authentications: AtomicU64,
     /// Connections refused at once (a connection limit was reached).
     pub refused_connections: AtomicU64,
+    /// Web connections refused at once (a cap of the web side's own
+    /// connection budget was reached); counted by the web side's accept
+    /// loop.
+    pub web_refused_connections: AtomicU64,
     /// Times a connection's requests were left unread because it had not
     /// read enough of its answers (back-pressure).
     pub reads_paused: AtomicU64,

@@ -34,6 +34,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use spielleiter_server::{
     Config,
     limits::{AddressSlots, LogBudget},
+    stats::ServerStats,
 };
 use tokio::{
     io::{AsyncRead, AsyncWrite, ReadBuf},
@@ -108,7 +109,8 @@ const REFUSAL: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nconnection: close\r
 
 /// Serves `router` on `listener` within `limits` until `shutdown`
 /// resolves; then stops accepting and lets open requests finish (event
-/// streams end when their rooms do).
+/// streams end when their rooms do). Connections refused over a cap are
+/// counted in `stats` ([`ServerStats::web_refused_connections`]).
 ///
 /// # Errors
 ///
@@ -118,6 +120,7 @@ pub async fn serve(
     listener: TcpListener,
     router: Router,
     limits: &WebLimits,
+    stats: Arc<ServerStats>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let permits = Arc::new(Semaphore::new(limits.max_connections));
@@ -141,14 +144,14 @@ pub async fn serve(
                         if let Some(suppressed) = refusal_log.allow() {
                             warn!(%peer, limit = limits.max_connections_per_ip, suppressed, "web side: connection limit per address reached; refusing");
                         }
-                        refuse(&socket);
+                        refuse(&socket, &stats);
                         continue;
                     };
                     let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
                         if let Some(suppressed) = refusal_log.allow() {
                             warn!(%peer, limit = limits.max_connections, suppressed, "web side: connection limit reached; refusing");
                         }
-                        refuse(&socket);
+                        refuse(&socket, &stats);
                         continue;
                     };
                     let service = WithPeer { router: router.clone(), peer };
@@ -192,8 +195,11 @@ pub async fn serve(
 }
 
 /// Tells a connection over a cap so if its socket takes the answer at once,
-/// and closes it.
-fn refuse(socket: &TcpStream) {
+/// counts it, and closes it.
+fn refuse(socket: &TcpStream, stats: &ServerStats) {
+    stats
+        .web_refused_connections
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let _ = socket.try_write(REFUSAL);
 }
 
@@ -350,6 +356,79 @@ mod tests {
         let stalled = socket.write_all(&[3; 65]).await.expect_err("stalled");
         assert_eq!(stalled.kind(), std::io::ErrorKind::TimedOut);
         assert_eq!(started.elapsed(), Duration::from_secs(30));
+    }
+
+    /// `/metrics` as `router` answers it in-process.
+    async fn metrics(router: &Router) -> String {
+        let request = axum::http::Request::get("/metrics")
+            .body(Body::empty())
+            .expect("a request");
+        let response = tower_service::Service::call(&mut router.clone(), request)
+            .await
+            .expect("infallible");
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .expect("a body");
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    #[tokio::test]
+    async fn a_connection_over_a_cap_is_refused_and_counted_in_the_metrics() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
+        let addr = listener.local_addr().expect("an address");
+        let limits = WebLimits {
+            max_connections: 4,
+            max_connections_per_ip: 1,
+            loopback_exempt: false,
+            ..WebLimits::default()
+        };
+        let stats = Arc::new(ServerStats::default());
+        let router = crate::router(
+            Arc::clone(&stats),
+            crate::WebSettings::new(
+                crate::Access::new(
+                    IpAddr::V4(Ipv4Addr::LOCALHOST),
+                    spielleiter_server::config::HttpPublic::Auto,
+                    None,
+                ),
+                None,
+            ),
+        );
+        let before = metrics(&router).await;
+        assert!(
+            before.contains("spielleiter_web_connections_refused_total 0\n"),
+            "{before}"
+        );
+        let stop = CancellationToken::new();
+        let serving = {
+            let router = router.clone();
+            let stats = Arc::clone(&stats);
+            let stop = stop.clone();
+            tokio::spawn(async move {
+                serve(listener, router, &limits, stats, stop.cancelled_owned()).await
+            })
+        };
+        // The first holds the address's one place; the next two are
+        // refused at once.
+        let held = TcpStream::connect(addr).await.expect("connects");
+        for _ in 0..2 {
+            let mut over = TcpStream::connect(addr).await.expect("connects");
+            let mut answer = String::new();
+            tokio::time::timeout(Duration::from_secs(10), over.read_to_string(&mut answer))
+                .await
+                .expect("closed at once")
+                .expect("read");
+            assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+        }
+        assert_eq!(ServerStats::get(&stats.web_refused_connections), 2);
+        let after = metrics(&router).await;
+        assert!(
+            after.contains("spielleiter_web_connections_refused_total 2\n"),
+            "{after}"
+        );
+        stop.cancel();
+        drop(held);
+        serving.await.expect("the loop").expect("served");
     }
 
     #[test]

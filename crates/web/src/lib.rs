@@ -297,11 +297,10 @@ impl EmbeddedWeb {
         let listener = TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         let limits = settings.limits.clone();
-        let router = router(stats, settings);
-        let task =
-            tokio::spawn(
-                async move { serve(listener, router, &limits, std::future::pending()).await },
-            );
+        let router = router(Arc::clone(&stats), settings);
+        let task = tokio::spawn(async move {
+            serve(listener, router, &limits, stats, std::future::pending()).await
+        });
         Ok(EmbeddedWeb { addr, task })
     }
 

@@ -16,7 +16,7 @@ use spielleiter_server::{
     stats::{END_CAUSES, ServerStats},
 };
 
-use crate::App;
+use crate::{App, play};
 
 /// The upper bounds of the move latency histogram: 50 µs × 2^k, exact
 /// boundaries of the server's own histogram, from 50 µs to 1.6 s.
@@ -86,8 +86,19 @@ fn latency(stats: &ServerStats) -> Metric {
     metric
 }
 
+/// What the web side counts itself, as of a scrape.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WebFigures {
+    /// Open event streams.
+    pub streams: u64,
+    /// People's seats whose game runs.
+    pub seats_open: u64,
+    /// People's seats opened since the start.
+    pub seats_opened: u64,
+}
+
 /// Every metric family, as of now.
-pub fn families(stats: &ServerStats, web_streams: u64) -> Vec<MetricFamily> {
+pub fn families(stats: &ServerStats, web: WebFigures) -> Vec<MetricFamily> {
     let get = ServerStats::get;
     let mut rooms = vec![[0u64; 4]; GameType::ALL.len()];
     for room in stats.rooms.open_rooms() {
@@ -212,14 +223,37 @@ pub fn families(stats: &ServerStats, web_streams: u64) -> Vec<MetricFamily> {
             "spielleiter_web_streams",
             "Open event streams of the web pages.",
             MetricType::GAUGE,
-            vec![gauge(web_streams, &[])],
+            vec![gauge(web.streams, &[])],
+        ),
+        family(
+            "spielleiter_web_connections_refused_total",
+            "Web connections refused at once (a cap of the web side's connection budget).",
+            MetricType::COUNTER,
+            vec![counter(get(&stats.web_refused_connections), &[])],
+        ),
+        family(
+            "spielleiter_play_seats",
+            "People's seats (/play) whose game runs.",
+            MetricType::GAUGE,
+            vec![gauge(web.seats_open, &[])],
+        ),
+        family(
+            "spielleiter_play_seats_opened_total",
+            "People's seats (/play) opened.",
+            MetricType::COUNTER,
+            vec![counter(web.seats_opened, &[])],
         ),
     ]
 }
 
 /// `GET /metrics`.
 pub async fn metrics(State(app): State<Arc<App>>) -> impl IntoResponse {
-    let families = families(&app.stats, app.open_streams());
+    let web = WebFigures {
+        streams: app.open_streams(),
+        seats_open: app.play.as_ref().map_or(0, |seats| seats.running() as u64),
+        seats_opened: app.play.as_ref().map_or(0, play::Seats::opened),
+    };
+    let families = families(&app.stats, web);
     let encoder = TextEncoder::new();
     let mut text = Vec::with_capacity(8 * 1024);
     if let Err(error) = encoder.encode(&families, &mut text) {

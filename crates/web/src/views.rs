@@ -189,6 +189,7 @@ pub fn board_svg(game: &AnyGame, names: &[String], notes: Vec<String>) -> String
         names: names.to_vec(),
         ended: !notes.is_empty(),
         notes,
+        last_move: None,
     };
     picture(game, &labels).svg()
 }

@@ -33,7 +33,10 @@ spielleiter_rules::test_games! {
 use std::{
     collections::HashMap,
     net::SocketAddr,
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicU64, Ordering},
+    },
     time::Duration,
 };
 
@@ -104,6 +107,8 @@ pub struct Seats {
     settings: PlaySettings,
     /// One permit per seat whose task runs.
     running: Arc<Semaphore>,
+    /// Seats opened since the start (for `/metrics`).
+    opened: AtomicU64,
     seats: Mutex<HashMap<String, Arc<SeatHandle>>>,
 }
 
@@ -128,6 +133,7 @@ impl Seats {
     pub fn new(settings: PlaySettings) -> Seats {
         Seats {
             running: Arc::new(Semaphore::new(settings.max_seats)),
+            opened: AtomicU64::new(0),
             settings,
             seats: Mutex::default(),
         }
@@ -136,6 +142,11 @@ impl Seats {
     /// The number of seats whose game runs.
     pub fn running(&self) -> usize {
         self.settings.max_seats - self.running.available_permits()
+    }
+
+    /// The number of seats opened since the start, ended ones too.
+    pub fn opened(&self) -> u64 {
+        self.opened.load(Ordering::Relaxed)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<SeatHandle>>> {
@@ -187,6 +198,7 @@ impl Seats {
             seats.insert(id.clone(), handle);
         }
         tokio::spawn(task.run());
+        self.opened.fetch_add(1, Ordering::Relaxed);
         Ok((id, secret))
     }
 

@@ -572,3 +572,75 @@ async fn a_person_who_asks_to_be_timed_is_told_the_limits() {
     let view = seats.view(&id, &cookie(&id, &secret)).expect("its holder");
     assert_eq!((view.timed, view.soft_ms), (false, None));
 }
+
+/// `/metrics` as `router` answers it.
+async fn metrics(router: &mut axum::Router) -> String {
+    let request = Request::get("/metrics")
+        .body(Body::empty())
+        .expect("a request");
+    let response = router.call(request).await.expect("infallible");
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .expect("a body");
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+#[tokio::test]
+async fn the_metrics_count_the_seats_open_now_and_opened_in_all() {
+    let server = game_server().await;
+    let loopback = std::net::IpAddr::from([127, 0, 0, 1]);
+    let mut router = router(&server, Access::new(loopback, HttpPublic::Auto, None));
+    let before = metrics(&mut router).await;
+    assert!(before.contains("spielleiter_play_seats 0\n"), "{before}");
+    assert!(
+        before.contains("spielleiter_play_seats_opened_total 0\n"),
+        "{before}"
+    );
+    let body = br#"{"game": "swc_2022_ostseeschach", "seat": 0, "others": ["random"]}"#;
+    let request = Request::post("/api/play")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_vec()))
+        .expect("a request");
+    let response = router.call(request).await.expect("infallible");
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let cookie_header = response.headers()[header::SET_COOKIE]
+        .to_str()
+        .expect("text")
+        .to_owned();
+    let (name, secret) = cookie_header
+        .split(';')
+        .next()
+        .and_then(|pair| pair.split_once('='))
+        .expect("name=secret");
+    let id = name
+        .strip_prefix(SEAT_COOKIE_PREFIX)
+        .expect("the seat's cookie");
+    let open = metrics(&mut router).await;
+    assert!(open.contains("spielleiter_play_seats 1\n"), "{open}");
+    assert!(
+        open.contains("spielleiter_play_seats_opened_total 1\n"),
+        "{open}"
+    );
+
+    let leave = Request::post(format!("/api/play/{id}/leave"))
+        .header(header::COOKIE, format!("{name}={secret}"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from("{}"))
+        .expect("a request");
+    let response = router.call(leave).await.expect("infallible");
+    assert!(response.status().is_success(), "{:?}", response.status());
+    // The seat's task ends soon after; the gauge falls, the counter stays.
+    let mut text = String::new();
+    for _ in 0..500 {
+        text = metrics(&mut router).await;
+        if text.contains("spielleiter_play_seats 0\n") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(text.contains("spielleiter_play_seats 0\n"), "{text}");
+    assert!(
+        text.contains("spielleiter_play_seats_opened_total 1\n"),
+        "{text}"
+    );
+}
