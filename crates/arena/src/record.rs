@@ -173,14 +173,15 @@ impl ThinkTimes {
     /// Adds one move's think time.
     pub fn add(&mut self, think_time: Duration) {
         let micros = u64::try_from(think_time.as_micros()).unwrap_or(u64::MAX);
-        self.moves += 1;
+        self.moves = self.moves.saturating_add(1);
         self.total_micros = self.total_micros.saturating_add(micros);
         self.max_micros = self.max_micros.max(micros);
     }
 
-    /// Adds the moves of `other`.
+    /// Adds the moves of `other` (read back from a results file, which
+    /// may hold any numbers: they saturate rather than overflow).
     pub fn merge(&mut self, other: &ThinkTimes) {
-        self.moves += other.moves;
+        self.moves = self.moves.saturating_add(other.moves);
         self.total_micros = self.total_micros.saturating_add(other.total_micros);
         self.max_micros = self.max_micros.max(other.max_micros);
     }
@@ -207,4 +208,23 @@ impl GameRecord {
 pub fn missing_games(records: &[GameRecord], total: u32) -> Vec<u32> {
     let done: BTreeSet<u32> = records.iter().map(|r| r.game).collect();
     (1..=total).filter(|g| !done.contains(g)).collect()
+}
+
+#[cfg(test)]
+mod think_time_tests {
+    use super::*;
+
+    #[test]
+    fn think_times_from_a_results_file_saturate_instead_of_overflowing() {
+        let read_back: ThinkTimes = serde_json::from_str(
+            r#"{"moves":4294967295,"total_micros":18446744073709551615,"max_micros":7}"#,
+        )
+        .expect("a results file's think times");
+        let mut all = read_back;
+        all.merge(&read_back);
+        all.add(Duration::from_micros(9));
+        assert_eq!(all.moves, u32::MAX);
+        assert_eq!(all.total_micros, u64::MAX);
+        assert_eq!(all.max_micros, 9);
+    }
 }

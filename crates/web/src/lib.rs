@@ -24,10 +24,9 @@
 //! | `/season`, `/season/games/{n}` | the season of `serve --store` ([`season`]), and a game's replay in the viewer |
 //! | `/login` | the administrator's login (see [`access`]) |
 //! | `/api/rooms`, `/api/rooms/{id}`, `/api/rooms/{id}/events`, `/api/rooms/{id}/board.svg` | the rooms' JSON, event stream and board |
-//! | `/api/replays`, `/api/replays/{name}` | the replays' JSON |
-//! | `/api/replays/{name}/wire` | a replay's wire log as text, to whoever may watch running games ([`wire_log`]) |
 //! | `/api/replays`, `/api/replays/{name}` | the replays' JSON (the list with players, winner and length, filtered by `?game=` and `?player=`) |
 //! | `/api/replays/{name}/file`, `/api/replays/{name}/blksgf` | a replay as stored, and a classic game as Pentobi's record, to download |
+//! | `/api/replays/{name}/wire` | a replay's wire log as text, to whoever may watch running games ([`wire_log`]) |
 //! | `/api/season`, `/api/season/games`, `/api/season/games/{n}/replay` | the season's standings and progress, its games a page at a time, a stored replay |
 //! | `/api/season/games/{n}/replay.xml.gz`, `…/replay.blksgf` | a stored replay, and a classic game as Pentobi's record, to download |
 //! | `/api/games` | the hosted games' ids and titles ([`games`]) |

@@ -12,7 +12,7 @@
 //! symbolic link, streamed rather than read whole; a compressed log is sent
 //! as it is stored, with `Content-Encoding: gzip`.
 
-use std::{io::ErrorKind, sync::Arc};
+use std::sync::Arc;
 
 use axum::{
     body::{Body, Bytes},
@@ -20,8 +20,8 @@ use axum::{
     http::{HeaderMap, header},
     response::{IntoResponse, Response},
 };
+use futures_util::TryStreamExt;
 use spielleiter_server::replay::archive::{self, LoadError};
-use tokio::io::AsyncReadExt;
 
 use crate::{App, connections::Peer, error::ApiError};
 
@@ -47,9 +47,12 @@ pub async fn wire_log(
             login: app.access.can_log_in(),
         });
     }
-    let opened = tokio::task::spawn_blocking(move || archive::open_wire_log(&dir, &name))
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let opened = {
+        let name = name.clone();
+        tokio::task::spawn_blocking(move || archive::open_wire_log(&dir, &name))
+    }
+    .await
+    .map_err(|e| ApiError::Internal(e.to_string()))?;
     let (file, gzip) = match opened {
         Ok(opened) => opened,
         Err(LoadError::BadName(name)) => {
@@ -68,7 +71,7 @@ pub async fn wire_log(
         }
         Err(error) => return Err(ApiError::Internal(crate::archive::with_causes(&error))),
     };
-    let body = Body::from_stream(chunks(tokio::fs::File::from_std(file)));
+    let body = Body::from_stream(chunks(tokio::fs::File::from_std(file), name));
     let mut response = (
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
@@ -86,24 +89,13 @@ pub async fn wire_log(
     Ok(response)
 }
 
-/// The file's bytes, a chunk at a time, until its end or a read error
-/// (which ends the answer early; the client sees it cut).
+/// The file's bytes, a chunk at a time, until its end or a read error,
+/// which ends the answer early (the client sees it cut) and is logged.
 fn chunks(
     file: tokio::fs::File,
+    name: String,
 ) -> impl futures_util::Stream<Item = std::io::Result<Bytes>> + Send {
-    futures_util::stream::unfold(Some(file), |file| async move {
-        let mut file = file?;
-        let mut buffer = vec![0; CHUNK];
-        match file.read(&mut buffer).await {
-            Ok(0) => None,
-            Ok(n) => {
-                buffer.truncate(n);
-                Some((Ok(Bytes::from(buffer)), Some(file)))
-            }
-            Err(error) if error.kind() == ErrorKind::Interrupted => {
-                Some((Ok(Bytes::new()), Some(file)))
-            }
-            Err(error) => Some((Err(error), None)),
-        }
+    tokio_util::io::ReaderStream::with_capacity(file, CHUNK).inspect_err(move |error| {
+        tracing::warn!(replay = %name, %error, "reading a wire log failed; its answer is cut short");
     })
 }

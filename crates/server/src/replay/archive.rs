@@ -275,10 +275,58 @@ fn is_symlink_refusal(error: &std::io::Error) -> bool {
 }
 
 fn decompressed(file: File, gzip: bool) -> Box<dyn Read + Send> {
-    if gzip {
+    decompressed_at_most(file, gzip, MAX_UNPACKED_REPLAY_BYTES)
+}
+
+/// `file` decompressed when `gzip`, failing once it gives more than
+/// `bound` bytes: a few megabytes of gzip that unpack to many gigabytes
+/// (or a huge file put in the directory) cost a reader of the list or the
+/// viewer at most `bound` bytes of work, and say why they stopped instead
+/// of passing for a replay that ends early.
+fn decompressed_at_most(file: File, gzip: bool, bound: u64) -> Box<dyn Read + Send> {
+    let reader: Box<dyn Read + Send> = if gzip {
         Box::new(GzDecoder::new(BufReader::new(file)))
     } else {
         Box::new(BufReader::new(file))
+    };
+    Box::new(Bounded {
+        inner: reader,
+        left: bound,
+        bound,
+    })
+}
+
+/// A reader that fails with [`std::io::ErrorKind::InvalidData`] once its
+/// inner reader has more than `bound` bytes.
+struct Bounded<R> {
+    inner: R,
+    left: u64,
+    bound: u64,
+}
+
+impl<R: Read> Read for Bounded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if self.left == 0 {
+            // One byte more tells a file of exactly `bound` bytes from a
+            // longer one.
+            let mut probe = [0u8; 1];
+            return match self.inner.read(&mut probe)? {
+                0 => Ok(0),
+                _ => Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("the replay unpacks to more than {} bytes", self.bound),
+                )),
+            };
+        }
+        let most = usize::try_from(self.left)
+            .unwrap_or(usize::MAX)
+            .min(buf.len());
+        let n = self.inner.read(&mut buf[..most])?;
+        self.left -= n as u64;
+        Ok(n)
     }
 }
 
@@ -363,7 +411,11 @@ pub fn read_named(dir: &Path, name: &str) -> Result<(GameType, Replay), LoadErro
 ///
 /// The bytes are no gzipped replay of `game`.
 pub fn read_gzipped(label: &str, game: GameType, gzipped: &[u8]) -> Result<Replay, LoadError> {
-    let input = GzDecoder::new(gzipped).take(MAX_UNPACKED_REPLAY_BYTES);
+    let input = Bounded {
+        inner: GzDecoder::new(gzipped),
+        left: MAX_UNPACKED_REPLAY_BYTES,
+        bound: MAX_UNPACKED_REPLAY_BYTES,
+    };
     read_replay(input, game).map_err(|cause| LoadError::Read {
         file: label.to_owned(),
         cause,
@@ -436,9 +488,10 @@ fn display_names(first: Option<&GameState>, result: Option<&GameResult>) -> Vec<
     names
 }
 
-/// The most bytes a replay held in memory ([`load_gzipped`]) may unpack
-/// to: far above a real game's, so that a corrupt or hostile blob cannot
-/// fill the memory.
+/// The most bytes a replay may unpack to, held in memory ([`load_gzipped`])
+/// or read from a file ([`open_named`], [`open_path`]): far above a real
+/// game's, so that a corrupt or hostile file cannot fill the memory or keep
+/// a reader busy without end.
 pub const MAX_UNPACKED_REPLAY_BYTES: u64 = 256 << 20;
 
 /// Loads a gzipped replay held in memory (a season store's) as a replay of
@@ -631,6 +684,33 @@ mod tests {
         );
         encoder.write_all(text.as_bytes()).unwrap();
         encoder.finish().unwrap();
+    }
+
+    #[test]
+    fn a_replay_that_unpacks_beyond_the_bound_is_refused_not_read_to_its_end() {
+        let dir = temp_dir("bomb");
+        // A gzipped file whose few bytes unpack to far more than the
+        // bound: its reader stops at the bound with an error instead of
+        // reading (and summarising) it whole.
+        let mut text = String::from("<protocol>\n");
+        text.push_str(&" ".repeat(64 * 1024));
+        let name = "replay_swc_2021_blokus_big.xml.gz";
+        gzip(&dir.join(name), &text);
+        let file = open_named_file(&dir, name).unwrap();
+        let mut reader = decompressed_at_most(file, true, 4096);
+        let mut read = Vec::new();
+        let error = reader.read_to_end(&mut read).unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+        assert!(error.to_string().contains("4096 bytes"), "{error}");
+        assert!(read.len() <= 4096, "{} bytes read", read.len());
+        // Within the bound the same file reads to its end.
+        let file = open_named_file(&dir, name).unwrap();
+        let mut read = Vec::new();
+        decompressed_at_most(file, true, 1 << 20)
+            .read_to_end(&mut read)
+            .unwrap();
+        assert_eq!(read, text.as_bytes());
+        std::fs::remove_dir_all(dir).ok();
     }
 
     #[tokio::test]

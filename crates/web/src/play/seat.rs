@@ -495,11 +495,15 @@ impl SeatTask {
                         view.choices.clear();
                     });
                 }
-                Err(error) => self.publish(|view| {
-                    view.message = Some(format!(
-                        "the server sent a state this page cannot read: {error}"
-                    ));
-                }),
+                Err(error) => {
+                    let room = self.view.borrow().room_id.clone();
+                    warn!(seat_id = %self.id, %room, %error, "a person's seat got a state it cannot read");
+                    self.publish(|view| {
+                        view.message = Some(format!(
+                            "the server sent a state this page cannot read: {error}"
+                        ));
+                    });
+                }
             },
             RoomData::MoveRequest(_) => {
                 let Some(game) = &self.game else {
