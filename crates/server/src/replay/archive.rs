@@ -599,8 +599,12 @@ fn positions(file: &str, game: GameType, replay: Replay) -> Result<LoadedReplay,
 }
 
 /// How long after a game's end its replay may take to appear (the server
-/// publishes it after sending the result).
-const PUBLISH_PATIENCE: Duration = Duration::from_secs(3);
+/// publishes it after sending the result). Publishing ends with an fsync,
+/// which a busy disk (a database and other workers writing beside it) can
+/// hold up for seconds; a replay that comes later than this is stored
+/// nowhere, so the wait is generous. It is only ever spent in full on a
+/// game whose replay never comes.
+const PUBLISH_PATIENCE: Duration = Duration::from_secs(10);
 /// How often the directory is looked at meanwhile.
 const POLL_INTERVAL: Duration = Duration::from_millis(20);
 /// The first packet starts within this many bytes of the file.
