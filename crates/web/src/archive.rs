@@ -524,7 +524,7 @@ pub(crate) fn view(name: String, replay: LoadedReplay, downloads: Vec<DownloadVi
             FrameView {
                 turn: spielleiter_rules::Game::turn(game),
                 players: views::players(game, names, &[]),
-                svg: views::board_svg(game, names, notes),
+                svg: views::board_svg(game, names, notes, words.clone()),
                 mover: words.as_ref().and_then(|_| replay.mover(index)),
                 words,
                 think_ms: replay
@@ -735,5 +735,52 @@ mod tests {
         assert_eq!(status, 422);
         let (status, _) = get(dir.path(), "/api/replays/..%2Fx.xml/file").await;
         assert_eq!(status, 404);
+    }
+
+    #[tokio::test]
+    async fn a_take_is_named_on_the_viewers_board_as_in_its_move_list() {
+        use spielleiter_protocol::{GameState, replay::encode_recorded_memento};
+        use spielleiter_rules::{AnyGame, ostseeschach::Ostseeschach};
+        // A game with a take (the seal's at the last move).
+        let mut game = Ostseeschach::new("HMSRHMSR".parse().unwrap());
+        let mut text = b"<protocol>\n".to_vec();
+        let moves = [
+            "0,7-2,6", "7,4-5,3", "0,3-2,2", "5,3-3,4", "0,4-1,3", "7,0-6,2", "2,2-4,1", "3,4-5,3",
+            "2,6-3,4", "7,5-6,6", "0,6-1,6", "5,3-4,5", "4,1-6,2",
+        ];
+        for index in 0..=moves.len() {
+            if index > 0 {
+                game.play(&moves[index - 1].parse().unwrap()).unwrap();
+            }
+            let state = GameState::of_game(&AnyGame::Ostseeschach2022(game.clone()), &["a", "b"]);
+            encode_recorded_memento(&mut text, "r", &state, None);
+            text.push(b'\n');
+        }
+        text.extend_from_slice(b"</protocol>");
+        let dir = tempfile::tempdir().unwrap();
+        let name = "replay_swc_2022_ostseeschach_2026-01-01_a_b_r.xml";
+        std::fs::write(dir.path().join(name), text).unwrap();
+
+        let (status, body) = get(dir.path(), &format!("/api/replays/{name}")).await;
+        assert_eq!(status, 200, "{body}");
+        let replay: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let takes: Vec<&serde_json::Value> = replay["frames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| {
+                f["words"]
+                    .as_str()
+                    .is_some_and(|w| w.contains(" and takes "))
+            })
+            .collect();
+        assert!(!takes.is_empty(), "no take in {body}");
+        for frame in takes {
+            let svg = frame["svg"].as_str().unwrap();
+            assert!(
+                svg.contains("and takes"),
+                "the board does not name the take: {svg}"
+            );
+        }
     }
 }

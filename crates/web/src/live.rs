@@ -195,7 +195,7 @@ pub async fn board(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let snapshot = snapshot(&app, &id, peer, &headers).await?;
-    let svg = views::board_svg(&snapshot.game, &snapshot.names, Vec::new());
+    let svg = views::board_svg(&snapshot.game, &snapshot.names, Vec::new(), None);
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
 }
 

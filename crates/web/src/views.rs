@@ -181,15 +181,22 @@ pub fn result(result: &GameResult, names: &[String]) -> ResultView {
 }
 
 /// The board of `game` as SVG, with the players' names and notes (the
-/// result's, once the game has ended).
-pub fn board_svg(game: &AnyGame, names: &[String], notes: Vec<String>) -> String {
+/// result's, once the game has ended), and the move that led to it in
+/// words where the caller knows the position before (a replay): the
+/// picture alone cannot tell what a move took.
+pub fn board_svg(
+    game: &AnyGame,
+    names: &[String],
+    notes: Vec<String>,
+    last_move: Option<String>,
+) -> String {
     // The notes are the result's, given once there is one: the game has
     // ended then, whatever the position says (a disqualification).
     let labels = Labels {
         names: names.to_vec(),
         ended: !notes.is_empty(),
         notes,
-        last_move: None,
+        last_move,
     };
     picture(game, &labels).svg()
 }
@@ -212,7 +219,7 @@ pub fn board(snapshot: &RoomSnapshot) -> String {
         .result
         .as_deref()
         .map(|r| format!("result: {}", result(r, names).summary));
-    board_svg(&snapshot.game, names, notes.into_iter().collect())
+    board_svg(&snapshot.game, names, notes.into_iter().collect(), None)
 }
 
 /// The view of a room's snapshot; with `svg` the board is drawn too.
