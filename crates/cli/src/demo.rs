@@ -185,10 +185,14 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
         .replay_dir()
         .cloned()
         .unwrap_or_else(|| args.replay_dir.clone());
-    if paced {
+    // The paced game's last position as its observer saw it: a player of
+    // a paused room gets the result without the state its last move made.
+    let followed = if paced {
         let pace = Duration::from_millis(args.pace_ms);
-        follow(&mut admin, &room, pace, &names).await?;
-    }
+        follow(&mut admin, &room, pace, &names).await?
+    } else {
+        None
+    };
     let mut reports: Vec<GameReport> = Vec::new();
     for player in players {
         reports.push(player.await.context("a bot task failed")??);
@@ -197,10 +201,13 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
     server.stop().await;
 
     let report = reports.first().context("no player report")?;
-    let position = report
-        .final_position()
-        .context("the game sent no state")?
-        .context("the final state is inconsistent")?;
+    let position = match followed {
+        Some(game) => game,
+        None => report
+            .final_position()
+            .context("the game sent no state")?
+            .context("the final state is inconsistent")?,
+    };
     let labels = Labels {
         names: names.to_vec(),
         notes: Vec::new(),
@@ -223,18 +230,20 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
 
 /// Follows the paced game as its observer: prints each position and lets
 /// the paused room ask for the next move after `pace`, until the result
-/// (or, past [`PACED_BUDGET`], lets the room play on by itself).
+/// (or, past [`PACED_BUDGET`], lets the room play on by itself). Returns
+/// the last position shown.
 async fn follow(
     admin: &mut Connection,
     room: &str,
     pace: Duration,
     names: &[String],
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Option<AnyGame>> {
     let terminal = std::io::stdout().is_terminal();
     let started = tokio::time::Instant::now();
     let mut released = false;
     let mut positions = 0u32;
     let mut shown = None;
+    let mut last = None;
     while let Some(message) = admin.recv().await? {
         let state = match message {
             ServerMessage::Room {
@@ -259,7 +268,9 @@ async fn follow(
         show_position(&game, positions, names, terminal)?;
         shown = Some(state);
         positions += 1;
-        if released || game.is_over() {
+        let over = game.is_over();
+        last = Some(game);
+        if released || over {
             continue;
         }
         match next_step(started.elapsed(), pace) {
@@ -286,7 +297,7 @@ async fn follow(
             }
         }
     }
-    Ok(())
+    Ok(last)
 }
 
 /// Prints position number `index` of the game: in a terminal the board

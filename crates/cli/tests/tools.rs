@@ -101,6 +101,25 @@ fn demo_plays_a_game_and_prints_board_result_and_replay() {
         positions.last().is_some_and(|l| l.ends_with(", over")),
         "{text}"
     );
+    // The final board is the last position, the one the result scores (a
+    // player of the paused room never gets it).
+    let points_after = |prefix: &str| {
+        text.lines()
+            .find_map(|l| l.trim_start().strip_prefix(prefix))
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap_or_else(|| panic!("no line {prefix:?}:\n{text}"))
+            .to_owned()
+    };
+    assert_eq!(
+        points_after("greedy (BLUE, RED): "),
+        points_after("greedy (team ONE: BLUE, RED): "),
+        "{text}"
+    );
+    assert_eq!(
+        points_after("random (YELLOW, GREEN): "),
+        points_after("random (team TWO: YELLOW, GREEN): "),
+        "{text}"
+    );
     let replay = text
         .lines()
         .find_map(|l| l.strip_prefix("Replay: "))
