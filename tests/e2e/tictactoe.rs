@@ -95,3 +95,66 @@ async fn a_mark_on_a_taken_cell_loses_with_the_games_own_text() {
     );
     server.shutdown().await;
 }
+
+/// A paused room stepped move by move: the move that ends the game sends
+/// its state to the players before the result, and the replay ends with
+/// it (a paused room otherwise holds a move's state back until the next
+/// step, which never comes after the last move).
+#[tokio::test]
+async fn a_paused_room_stepped_to_its_end_sends_and_records_the_last_state() {
+    use spielleiter_protocol::{Prepare, SlotDescriptor};
+    let server = TestServer::start(|_| {}).await;
+    let mut admin = server.admin().await;
+    admin.reads(GAME);
+    let slot = SlotDescriptor {
+        display_name: None,
+        can_timeout: true,
+        reserved: true,
+    };
+    admin
+        .send(&ClientMessage::Prepare(Prepare {
+            seed: None,
+            wire_log: false,
+            game_type: Some(GAME.id().to_owned()),
+            pause: true,
+            slots: vec![slot.clone(), slot],
+        }))
+        .await;
+    let ServerMessage::Prepared {
+        room_id: room,
+        reservations,
+    } = admin.message().await
+    else {
+        panic!("expected <prepared>");
+    };
+    let mut clients = Vec::new();
+    for code in &reservations {
+        let mut client = server.connect().await;
+        client.join_prepared_game(code, GAME).await;
+        clients.push(client);
+    }
+    for (seat, cell) in [(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)] {
+        admin
+            .send(&ClientMessage::Step {
+                room_id: room.clone(),
+                forced: false,
+            })
+            .await;
+        until_request(&mut clients[seat]).await;
+        mark(&mut clients[seat], &room, cell).await;
+    }
+    for client in &mut clients {
+        until_result(client).await;
+        let raw = String::from_utf8_lossy(&client.raw).into_owned();
+        let last_board = raw.find("<board>XXXOO....</board>");
+        let result = raw.find("class=\"result\"");
+        assert!(
+            last_board.is_some() && last_board < result,
+            "the last state before the result: {raw}"
+        );
+    }
+    let replays = server.wait_for_replays(1).await;
+    let replay = std::fs::read_to_string(&replays[0]).expect("the replay");
+    assert!(replay.contains("<board>XXXOO....</board>"), "{replay}");
+    server.shutdown().await;
+}

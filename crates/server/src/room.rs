@@ -835,8 +835,12 @@ impl Room {
                 ServerStats::count(&self.stats.moves);
                 self.last_move_read_at = Some(read_at);
                 self.unrecorded_think_time = Some(took);
-                self.broadcast_state(!self.paused);
-                if self.game.is_over() {
+                // A paused room holds the new state back from the players
+                // until the next step, unless the game is over: the last
+                // state comes before the result, and into the replay.
+                let over = self.game.is_over();
+                self.broadcast_state(!self.paused || over);
+                if over {
                     self.finish(Ending::Regular);
                 } else if !self.paused {
                     self.request_move();
@@ -928,6 +932,12 @@ impl Room {
     fn finish(&mut self, ending: Ending) {
         if self.phase == Phase::Over {
             return;
+        }
+        // A state a paused room still holds back (an administrator ends the
+        // game between a step and the next) is the game's last: the players
+        // and the replay get it before the result.
+        if self.phase == Phase::Running {
+            self.bring_players_up_to_date();
         }
         self.phase = Phase::Over;
         self.pending = None;
