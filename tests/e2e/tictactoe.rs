@@ -104,29 +104,21 @@ async fn a_mark_on_a_taken_cell_loses_with_the_games_own_text() {
 async fn a_paused_room_stepped_to_its_end_sends_and_records_the_last_state() {
     use spielleiter_protocol::{Prepare, SlotDescriptor};
     let server = TestServer::start(|_| {}).await;
-    let mut admin = server.admin().await;
-    admin.reads(GAME);
     let slot = SlotDescriptor {
         display_name: None,
         can_timeout: true,
         reserved: true,
     };
-    admin
-        .send(&ClientMessage::Prepare(Prepare {
+    let (mut admin, room, reservations) = server
+        .prepare_as(Prepare {
             seed: None,
             wire_log: false,
             game_type: Some(GAME.id().to_owned()),
             pause: true,
             slots: vec![slot.clone(), slot],
-        }))
+        })
         .await;
-    let ServerMessage::Prepared {
-        room_id: room,
-        reservations,
-    } = admin.message().await
-    else {
-        panic!("expected <prepared>");
-    };
+    admin.reads(GAME);
     let mut clients = Vec::new();
     for code in &reservations {
         let mut client = server.connect().await;

@@ -13,9 +13,7 @@ use spielleiter_e2e::{
     PATIENCE, TestClient, TestServer, first_legal_move, http, joined_pair, play_out, slot,
     until_result, wait_for_replay_of,
 };
-use spielleiter_protocol::{
-    ClientMessage, GameState, GameType, Prepare, RoomData, ServerMessage, result::ScoreCause,
-};
+use spielleiter_protocol::{GameState, GameType, Prepare, RoomData, result::ScoreCause};
 use spielleiter_server::{
     config::HttpPublic,
     replay::{archive, names},
@@ -78,23 +76,15 @@ async fn until_request(client: &mut TestClient) -> GameState {
 async fn a_prepared_room_keeps_both_directions_of_each_seat_next_to_its_replay() {
     // The server keeps no wire logs; the room asks for one.
     let server = TestServer::start(|_| {}).await;
-    let mut admin = server.admin().await;
-    admin
-        .send(&ClientMessage::Prepare(Prepare {
+    let (admin, room, reservations) = server
+        .prepare_as(Prepare {
             seed: None,
             wire_log: true,
             game_type: Some(GameType::Blokus2021.id().to_owned()),
             pause: false,
             slots: vec![slot("alice"), slot("bob")],
-        }))
+        })
         .await;
-    let ServerMessage::Prepared {
-        room_id: room,
-        reservations,
-    } = admin.message().await
-    else {
-        panic!("expected <prepared>");
-    };
     let mut alice = server.connect().await;
     alice
         .join_prepared_game(&reservations[0], GameType::Blokus2021)

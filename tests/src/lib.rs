@@ -107,16 +107,24 @@ impl TestServer {
         game: GameType,
         names: &[&str],
     ) -> (TestClient, String, Vec<String>) {
+        self.prepare_as(spielleiter_protocol::Prepare {
+            seed: None,
+            wire_log: false,
+            game_type: Some(game.id().to_owned()),
+            pause: false,
+            slots: names.iter().map(|name| slot(name)).collect(),
+        })
+        .await
+    }
+
+    /// Sends `prepare` as it is on a new admin connection; returns that
+    /// connection, the room id and the reservation codes.
+    pub async fn prepare_as(
+        &self,
+        prepare: spielleiter_protocol::Prepare,
+    ) -> (TestClient, String, Vec<String>) {
         let mut admin = self.admin().await;
-        admin
-            .send(&ClientMessage::Prepare(spielleiter_protocol::Prepare {
-                seed: None,
-                wire_log: false,
-                game_type: Some(game.id().to_owned()),
-                pause: false,
-                slots: names.iter().map(|name| slot(name)).collect(),
-            }))
-            .await;
+        admin.send(&ClientMessage::Prepare(prepare)).await;
         match admin.message().await {
             ServerMessage::Prepared {
                 room_id,
