@@ -190,7 +190,32 @@ def play_ostseeschach(page, web, out):
     now = wait(page, "the result", lambda s: s["summary"])
     page.screenshot(f"{out}/play-ostseeschach-end.png")
     print(f"== Ostseeschach: the person made {moves} moves; {now['summary']}")
+    study_replay(page)
     return moves
+
+
+def study_replay(page):
+    """Follows the ended game's link to the replay list, which lists the
+    game (its game and the person's name filled in as filters)."""
+    study = page.evaluate(
+        "(() => { const a = document.getElementById('study');"
+        " return a && !a.closest('[hidden]') ? a.href : null; })()"
+    )
+    if not study or "game=swc_2022_ostseeschach" not in study or "player=person" not in study:
+        sys.exit(f"the ended game offers no link to its replay: {study!r}")
+    # The replay is published just after the result: ask again until listed.
+    deadline = time.monotonic() + 20
+    row = None
+    while time.monotonic() < deadline and not row:
+        page.evaluate(f"location.href = {json.dumps(study)}")
+        time.sleep(1)
+        row = page.evaluate(
+            "(() => { const r = document.querySelector('#replays tbody tr');"
+            " return r ? r.textContent : null; })()"
+        )
+    if not row or "Ostseeschach" not in row or "person" not in row:
+        sys.exit(f"the replay list behind the link does not show the game: {row!r}")
+    print("== the ended game's link lists its replay")
 
 
 def main():

@@ -488,7 +488,14 @@
         }
       }
       $("watch").href = `/rooms/${encodeURIComponent(view.room_id)}`;
-      $("leave-box").hidden = view.phase === "over" || view.phase === "left";
+      const ended = view.phase === "over" || view.phase === "left";
+      $("leave-box").hidden = ended;
+      // The finished game heads the replay list of its game and player
+      // (newest first).
+      const study = new URLSearchParams({ game: view.game });
+      if (you && you.name) study.set("player", you.name);
+      $("study").href = `/replays?${study}`;
+      $("study-box").hidden = !ended;
       if (view.message && !state.sending) say(view.message);
     }
 
