@@ -133,12 +133,40 @@ fn score_text(points: &[impl std::fmt::Display], labels: &[String]) -> String {
         .map(
             |(index, value)| match labels.get(index).map(String::as_str) {
                 Some("place") => format!("place {value}"),
-                Some(label) => format!("{value} {label}"),
+                Some(label) => quantity(&value.to_string(), label),
                 None => value.to_string(),
             },
         )
         .collect::<Vec<_>>()
         .join(" · ")
+}
+
+/// `value label` as a person says it: the label in lower case (the
+/// league game's wire names its part `Cells`), and in the singular for one
+/// ("1 amber", "1 light piece ahead").
+fn quantity(value: &str, label: &str) -> String {
+    const SINGULAR: [(&str, &str); 4] = [
+        ("points", "point"),
+        ("ambers", "amber"),
+        ("pieces", "piece"),
+        ("cells", "cell"),
+    ];
+    let label = label.to_lowercase();
+    let label = if value == "1" {
+        label
+            .split(' ')
+            .map(|word| {
+                SINGULAR
+                    .iter()
+                    .find(|(plural, _)| *plural == word)
+                    .map_or(word, |(_, singular)| singular)
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    } else {
+        label
+    };
+    format!("{value} {label}")
 }
 
 /// The result for the pages.
@@ -275,6 +303,21 @@ mod tests {
         assert_eq!(
             score_text(&[81, 2], &["points".into(), "place".into()]),
             "81 points · place 2"
+        );
+        assert_eq!(
+            score_text(
+                &[1, 0, 1],
+                &[
+                    "ambers".into(),
+                    "light pieces ahead".into(),
+                    "light pieces ahead".into()
+                ]
+            ),
+            "1 amber · 0 light pieces ahead · 1 light piece ahead"
+        );
+        assert_eq!(
+            score_text(&[4, 1], &["Cells".into(), "win points".into()]),
+            "4 cells · 1 win point"
         );
         assert_eq!(part_label("∅ Punkte"), "points");
     }
