@@ -418,50 +418,30 @@ impl GamePicture for entry::Blokus2027 {
     }
 }
 
-impl GamePicture for entry::BlokusClassic {
-    fn picture(game: &Self::Game, labels: &Labels) -> Picture {
-        classic(game, labels)
-    }
+/// The three classic variants draw and say their moves alike (Pentobi's
+/// fields).
+macro_rules! classic_picture {
+    ($($entry:ident),+) => {
+        $(
+            impl GamePicture for entry::$entry {
+                fn picture(game: &Self::Game, labels: &Labels) -> Picture {
+                    classic(game, labels)
+                }
 
-    fn last_move_in_words(before: &Self::Game, after: &Self::Game) -> Option<String> {
-        blokus_last_move_words(
-            before.turn(),
-            after.turn(),
-            after.last_move(),
-            Fields::Pentobi,
-        )
-    }
+                fn last_move_in_words(before: &Self::Game, after: &Self::Game) -> Option<String> {
+                    blokus_last_move_words(
+                        before.turn(),
+                        after.turn(),
+                        after.last_move(),
+                        Fields::Pentobi,
+                    )
+                }
+            }
+        )+
+    };
 }
 
-impl GamePicture for entry::BlokusClassic3 {
-    fn picture(game: &Self::Game, labels: &Labels) -> Picture {
-        classic(game, labels)
-    }
-
-    fn last_move_in_words(before: &Self::Game, after: &Self::Game) -> Option<String> {
-        blokus_last_move_words(
-            before.turn(),
-            after.turn(),
-            after.last_move(),
-            Fields::Pentobi,
-        )
-    }
-}
-
-impl GamePicture for entry::BlokusClassic2 {
-    fn picture(game: &Self::Game, labels: &Labels) -> Picture {
-        classic(game, labels)
-    }
-
-    fn last_move_in_words(before: &Self::Game, after: &Self::Game) -> Option<String> {
-        blokus_last_move_words(
-            before.turn(),
-            after.turn(),
-            after.last_move(),
-            Fields::Pentobi,
-        )
-    }
-}
+classic_picture!(BlokusClassic, BlokusClassic3, BlokusClassic2);
 
 impl GamePicture for entry::BlokusBcl {
     fn picture(game: &Self::Game, labels: &Labels) -> Picture {
