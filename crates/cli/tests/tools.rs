@@ -32,6 +32,14 @@ fn stdout(output: &Output) -> String {
 
 /// Runs the binary with `args` in `dir`; fails unless it succeeds, else
 /// returns its standard output.
+/// The replay path a `demo` printed (its `Replay: ` line).
+fn replay_line(text: &str) -> String {
+    text.lines()
+        .find_map(|l| l.strip_prefix("Replay: "))
+        .expect("a replay line")
+        .to_owned()
+}
+
 fn succeeding(dir: &Path, args: &[&str]) -> String {
     let output = run(dir, args);
     let text = stdout(&output);
@@ -120,10 +128,8 @@ fn demo_plays_a_game_and_prints_board_result_and_replay() {
         points_after("random (team TWO: YELLOW, GREEN): "),
         "{text}"
     );
-    let replay = text
-        .lines()
-        .find_map(|l| l.strip_prefix("Replay: "))
-        .expect("a replay line");
+    let replay = replay_line(&text);
+    let replay = replay.as_str();
     assert!(Path::new(replay).is_file(), "{replay}");
     assert!(Path::new(replay).starts_with(dir.path().join("out")));
 
@@ -355,10 +361,8 @@ fn demo_plays_ostseeschach() {
             .any(|w| text.contains(w)),
         "{text}"
     );
-    let replay = text
-        .lines()
-        .find_map(|l| l.strip_prefix("Replay: "))
-        .expect("a replay line");
+    let replay = replay_line(&text);
+    let replay = replay.as_str();
     assert!(replay.contains("swc_2022_ostseeschach"), "{replay}");
     assert!(Path::new(replay).is_file(), "{replay}");
 }
@@ -847,11 +851,7 @@ fn every_command_that_prints_ends_quietly_into_a_closed_pipe() {
             "3",
         ],
     );
-    let replay = text
-        .lines()
-        .find_map(|l| l.strip_prefix("Replay: "))
-        .expect("a replay line")
-        .to_owned();
+    let replay = replay_line(&text);
     let commands: [&[&str]; 7] = [
         &["replay", "show", &replay],
         &["replay", "show", &replay, "--turn", "3"],
@@ -1402,11 +1402,7 @@ fn a_classic_replay_exports_to_blksgf_and_replays_to_the_same_end() {
         );
         let text = stdout(&demo);
         assert!(demo.status.success(), "{text}");
-        let replay_path = text
-            .lines()
-            .find_map(|l| l.strip_prefix("Replay: "))
-            .expect("a replay line")
-            .to_owned();
+        let replay_path = replay_line(&text);
         let sgf_path = dir.path().join(format!("{game}.blksgf"));
         let export = run(
             dir.path(),
@@ -1489,11 +1485,7 @@ fn a_classic_replay_exports_to_blksgf_and_replays_to_the_same_end() {
             "out",
         ],
     );
-    let replay = stdout(&demo)
-        .lines()
-        .find_map(|l| l.strip_prefix("Replay: "))
-        .expect("a replay line")
-        .to_owned();
+    let replay = replay_line(&stdout(&demo));
     let refused = run(
         dir.path(),
         &["replay", "export", &replay, "--format", "blksgf"],
@@ -1627,11 +1619,7 @@ fn replay_show_lists_the_moves_in_words_with_their_think_times() {
             "4",
         ],
     );
-    let replay = text
-        .lines()
-        .find_map(|l| l.strip_prefix("Replay: "))
-        .expect("a replay line")
-        .to_owned();
+    let replay = replay_line(&text);
 
     // The boards' last-move lines, in words.
     let boards = succeeding(dir.path(), &["replay", "show", &replay, "--color", "never"]);
