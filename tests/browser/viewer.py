@@ -93,9 +93,14 @@ def check_board(page, spielleiter, replay, what):
     return shown
 
 
-def think_text(ms):
-    """The page's form of a think time (app.js thinkText)."""
-    return f"{ms:.1f}\u00a0ms" if ms < 1000 else f"{ms / 1000:.2f}\u00a0s"
+def think_text(micros):
+    """The page's form of a think time (app.js thinkText): whole microseconds
+    rounded half up in integers, so no binary fraction decides a digit."""
+    tenths_of_ms = (micros + 50) // 100
+    if tenths_of_ms < 10000:
+        return f"{tenths_of_ms // 10}.{tenths_of_ms % 10}\u00a0ms"
+    hundredths_of_s = (micros + 5000) // 10000
+    return f"{hundredths_of_s // 100}.{hundredths_of_s % 100:02}\u00a0s"
 
 
 def click(page, selector):
@@ -107,7 +112,7 @@ def main():
     name = os.path.basename(replay)
     with open(replay, "rb") as file:
         replay_bytes = file.read()
-    recorded = [int(m) / 1000 for m in re.findall(rb'thinkMicros="(\d+)"', replay_bytes)]
+    recorded = [int(m) for m in re.findall(rb'thinkMicros="(\d+)"', replay_bytes)]
     if not recorded:
         fail("the replay records no think time")
 
@@ -159,7 +164,7 @@ def main():
             if re.search(r"[A-Z]{3,}_|\b(NONE|RIGHT|MIRROR|LEFT|false|true)\b", move["words"]):
                 fail(f"a move in the protocol's tokens: {move['words']!r}")
         shown_think = [m["think"] for m in moves]
-        expected_think = [think_text(ms) for ms in recorded]
+        expected_think = [think_text(micros) for micros in recorded]
         if shown_think != expected_think:
             fail(f"the think times listed are not the replay's: {shown_think[:6]} … "
                  f"against {expected_think[:6]} …")

@@ -237,7 +237,7 @@ fn the_season_page_shows_standings_progress_games_and_stored_replays() {
         frames[1]
     );
     assert!(
-        frames[1..].iter().any(|f| f["think_ms"].is_number()),
+        frames[1..].iter().any(|f| f["think_micros"].is_u64()),
         "{:.400}",
         frames[1]
     );

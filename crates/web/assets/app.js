@@ -177,10 +177,14 @@ const sl = (() => {
     };
   }
 
-  /** A think time for people: `12.3 ms`, `1.24 s`. */
-  function thinkText(ms) {
-    if (ms === null || ms === undefined) return "";
-    return ms < 1000 ? ms.toFixed(1) + "\u00a0ms" : (ms / 1000).toFixed(2) + "\u00a0s";
+  /** A think time for people, from whole microseconds: `12.3 ms`, `1.24 s`.
+   * Rounded in integers, half up, so that the figure does not depend on how
+   * a binary fraction of a millisecond happens to round. */
+  function thinkText(micros) {
+    if (micros === null || micros === undefined) return "";
+    const tenthsOfMs = Math.round(micros / 100);
+    if (tenthsOfMs < 10000) return (tenthsOfMs / 10).toFixed(1) + "\u00a0ms";
+    return (Math.round(micros / 10000) / 100).toFixed(2) + "\u00a0s";
   }
 
   /** `/replays`: the finished replays, newest first, with players, result
@@ -268,7 +272,7 @@ const sl = (() => {
         slider.value = index;
         let position = "position " + (index + 1) + " of " + frames.length + " · turn " + frame.turn;
         if (frame.words) position += " · last move: " + frame.words;
-        if (frame.think_ms !== null) position += " (" + thinkText(frame.think_ms) + ")";
+        if (frame.think_micros !== null) position += " (" + thinkText(frame.think_micros) + ")";
         $("position").textContent = position;
         $("players").tBodies[0].replaceChildren(...playerRows(frame.players));
         for (const row of moveRows) row.classList.toggle("current", Number(row.dataset.index) === index);
@@ -308,7 +312,7 @@ const sl = (() => {
         const row = el("tr", { "data-index": i, title: who },
           el("td", { class: "number muted" }, frame.turn),
           el("td", {}, frame.words),
-          el("td", { class: "number think" }, thinkText(frame.think_ms)));
+          el("td", { class: "number think" }, thinkText(frame.think_micros)));
         row.onclick = () => {
           stop();
           show(i);

@@ -91,10 +91,11 @@ pub struct FrameView {
     pub mover: Option<usize>,
     /// That move in words (`Blue places the T tetromino on …`).
     pub words: Option<String>,
-    /// Its think time in milliseconds, as the server recorded it (from the
-    /// move request written to the move read); `null` where the replay has
-    /// none.
-    pub think_ms: Option<f64>,
+    /// Its think time in whole microseconds, as the replay records it (from
+    /// the move request written to the move read); `null` where the replay
+    /// has none. An integer, so that the page rounds it for people in one
+    /// place and every reader of this JSON gets the recorded figure exactly.
+    pub think_micros: Option<u64>,
 }
 
 /// A file the viewer offers for download.
@@ -527,12 +528,12 @@ pub(crate) fn view(name: String, replay: LoadedReplay, downloads: Vec<DownloadVi
                 svg: views::board_svg(game, names, notes, words.clone()),
                 mover: words.as_ref().and_then(|_| replay.mover(index)),
                 words,
-                think_ms: replay
+                think_micros: replay
                     .think_times
                     .get(index)
                     .copied()
                     .flatten()
-                    .map(|t| t.as_secs_f64() * 1000.0),
+                    .map(|t| u64::try_from(t.as_micros()).unwrap_or(u64::MAX)),
             }
         })
         .collect();
@@ -706,12 +707,12 @@ mod tests {
         let replay: serde_json::Value = serde_json::from_str(&body).unwrap();
         let frames = replay["frames"].as_array().unwrap();
         assert_eq!(frames.len(), 3);
-        assert!(frames[0]["words"].is_null() && frames[0]["think_ms"].is_null());
+        assert!(frames[0]["words"].is_null() && frames[0]["think_micros"].is_null());
         let words = frames[1]["words"].as_str().unwrap();
         assert!(words.starts_with("Blue places the "), "{words}");
         assert_eq!(frames[1]["mover"], 0);
-        assert_eq!(frames[1]["think_ms"], 1234.5);
-        assert_eq!(frames[2]["think_ms"], 20.0);
+        assert_eq!(frames[1]["think_micros"], 1_234_500);
+        assert_eq!(frames[2]["think_micros"], 20_000);
         assert!(
             frames[2]["words"]
                 .as_str()
