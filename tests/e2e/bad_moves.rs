@@ -56,13 +56,12 @@ impl Stage {
 /// Two players joined a room of `game` and read up to ONE's first move
 /// request: `(one, two, room, initial position)`.
 async fn started(server: &TestServer, game: GameType) -> (TestClient, TestClient, String, AnyGame) {
-    let (mut one, mut two, room) = joined_pair_of(server, game).await;
-    assert_eq!(one.room_data().await, RoomData::Welcome { seat: 0 });
+    let (clients, room) = server.seated(game).await;
+    let [mut one, mut two] = <[TestClient; 2]>::try_from(clients).expect("two seats");
     let RoomData::Memento(state) = one.room_data().await else {
         panic!("expected the initial state");
     };
     assert!(matches!(one.room_data().await, RoomData::MoveRequest(_)));
-    assert_eq!(two.room_data().await, RoomData::Welcome { seat: 1 });
     assert_eq!(two.room_data().await, RoomData::Memento(state.clone()));
     (one, two, room, game_of(&state))
 }

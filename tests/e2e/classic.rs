@@ -48,23 +48,6 @@ impl Stage {
     }
 }
 
-/// As many clients as `game` has seats, joined to one room with `join`,
-/// each having read its welcome (seats in join order).
-async fn seated(server: &TestServer, game: GameType) -> (Vec<TestClient>, String) {
-    let mut clients = Vec::new();
-    let mut room = None;
-    for _ in 0..game.player_count() {
-        let mut client = server.connect().await;
-        let joined = client.join_game(game).await;
-        assert_eq!(room.get_or_insert(joined.clone()), &joined, "one room");
-        clients.push(client);
-    }
-    for (seat, client) in clients.iter_mut().enumerate() {
-        assert_eq!(client.room_data().await, RoomData::Welcome { seat });
-    }
-    (clients, room.unwrap_or_default())
-}
-
 /// Reads `client`'s packets up to its next move request; returns the
 /// position of the last state it got.
 async fn until_request(client: &mut TestClient) -> AnyGame {
@@ -171,7 +154,7 @@ async fn violation(
 async fn a_first_piece_on_another_colours_corner_loses() {
     let stage = Stage::open().await;
     let game = GameType::BlokusClassic;
-    let (mut clients, room) = seated(&stage.server, game).await;
+    let (mut clients, room) = stage.server.seated(game).await;
     until_request(&mut clients[0]).await;
     // BLUE's monomino on RED's corner.
     let mv = placement_move(
@@ -208,7 +191,7 @@ async fn a_first_piece_on_another_colours_corner_loses() {
 async fn a_pass_while_a_piece_fits_loses() {
     let stage = Stage::open().await;
     let game = GameType::BlokusClassic2;
-    let (mut clients, room) = seated(&stage.server, game).await;
+    let (mut clients, room) = stage.server.seated(game).await;
     // BLUE (seat ONE) and YELLOW (seat TWO) place their first pieces.
     first_pieces(&mut clients, &room, 2).await;
     // RED (seat ONE) passes although its first piece fits.
@@ -232,7 +215,7 @@ async fn a_pass_while_a_piece_fits_loses() {
 async fn a_green_move_by_the_seat_not_on_turn_loses() {
     let stage = Stage::open().await;
     let game = GameType::BlokusClassic3;
-    let (mut clients, room) = seated(&stage.server, game).await;
+    let (mut clients, room) = stage.server.seated(game).await;
     // BLUE, YELLOW, RED by seats ONE, TWO, THREE.
     first_pieces(&mut clients, &room, 3).await;
     // GREEN's first piece is seat ONE's: ONE is asked, TWO moves.
@@ -299,7 +282,7 @@ async fn play_to_the_end(
 async fn a_fifth_player_cannot_join_a_full_four_player_room() {
     let stage = Stage::open().await;
     let game = GameType::BlokusClassic;
-    let (clients, room) = seated(&stage.server, game).await;
+    let (clients, room) = stage.server.seated(game).await;
     let mut fifth = stage.server.connect().await;
     fifth
         .send(&ClientMessage::JoinRoom {
@@ -325,7 +308,7 @@ async fn a_fifth_player_cannot_join_a_full_four_player_room() {
 async fn a_2021_set_move_is_no_move_and_the_game_goes_on() {
     let stage = Stage::open().await;
     let game = GameType::BlokusClassic;
-    let (mut clients, room) = seated(&stage.server, game).await;
+    let (mut clients, room) = stage.server.seated(game).await;
     let initial = until_request(&mut clients[0]).await;
     // What a 2021 client would send: its start piece (here PENTO_V) in a
     // free corner, as a `sc.plugin2021.SetMove`.

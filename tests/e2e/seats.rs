@@ -14,31 +14,6 @@ use spielleiter_rules::counting::Count;
 
 const GAME: GameType = GameType::TestCounting;
 
-/// Three clients that joined one room of the test game, each having seen
-/// its welcome.
-async fn three_seated(server: &TestServer) -> (Vec<TestClient>, String) {
-    let mut clients = Vec::new();
-    let mut room = None;
-    for _ in 0..3 {
-        let mut client = server.connect().await;
-        client.reads(GAME);
-        client
-            .send(&ClientMessage::Join {
-                game_type: Some(GAME.id().to_owned()),
-            })
-            .await;
-        let ServerMessage::Joined { room_id } = client.message().await else {
-            panic!("expected <joined>");
-        };
-        assert_eq!(room.get_or_insert(room_id.clone()), &room_id, "one room");
-        clients.push(client);
-    }
-    for (seat, client) in clients.iter_mut().enumerate() {
-        assert_eq!(client.room_data().await, RoomData::Welcome { seat });
-    }
-    (clients, room.unwrap_or_default())
-}
-
 async fn count(client: &mut TestClient, room: &str, amount: u32) {
     client
         .send(&ClientMessage::Move {
@@ -69,7 +44,7 @@ fn integers(result: &GameResult) -> Vec<Vec<i64>> {
 #[tokio::test]
 async fn three_players_play_a_game_with_seats_one_two_three() {
     let server = TestServer::start(|_| {}).await;
-    let (mut clients, room) = three_seated(&server).await;
+    let (mut clients, room) = server.seated(GAME).await;
     // Two rounds; seats ONE and THREE tie on 4, TWO has 3.
     for amount_of_seat in [[3, 1, 3], [1, 2, 1]] {
         for (seat, amount) in amount_of_seat.into_iter().enumerate() {
@@ -117,7 +92,7 @@ async fn three_players_play_a_game_with_seats_one_two_three() {
 #[tokio::test]
 async fn an_illegal_move_of_one_of_three_players_lets_both_others_win() {
     let server = TestServer::start(|_| {}).await;
-    let (mut clients, room) = three_seated(&server).await;
+    let (mut clients, room) = server.seated(GAME).await;
     until_request(&mut clients[0]).await;
     count(&mut clients[0], &room, 3).await;
     until_request(&mut clients[1]).await;

@@ -4,35 +4,10 @@
 //! bots, picture, terminal view) is all a game needs to be hosted.
 
 use spielleiter_e2e::{TestClient, TestServer, until_result};
-use spielleiter_protocol::{ClientMessage, GameMove, GameType, ServerMessage, room::RoomData};
+use spielleiter_protocol::{ClientMessage, GameMove, GameType, room::RoomData};
 use spielleiter_rules::tictactoe::Mark;
 
 const GAME: GameType = GameType::TestTicTacToe;
-
-/// Two clients that joined one room of the game, each having seen its
-/// welcome.
-async fn two_seated(server: &TestServer) -> (Vec<TestClient>, String) {
-    let mut clients = Vec::new();
-    let mut room = None;
-    for _ in 0..2 {
-        let mut client = server.connect().await;
-        client.reads(GAME);
-        client
-            .send(&ClientMessage::Join {
-                game_type: Some(GAME.id().to_owned()),
-            })
-            .await;
-        let ServerMessage::Joined { room_id } = client.message().await else {
-            panic!("expected <joined>");
-        };
-        assert_eq!(room.get_or_insert(room_id.clone()), &room_id, "one room");
-        clients.push(client);
-    }
-    for (seat, client) in clients.iter_mut().enumerate() {
-        assert_eq!(client.room_data().await, RoomData::Welcome { seat });
-    }
-    (clients, room.unwrap_or_default())
-}
 
 /// Reads `client`'s packets up to and including the move request.
 async fn until_request(client: &mut TestClient) {
@@ -51,7 +26,7 @@ async fn mark(client: &mut TestClient, room: &str, cell: u8) {
 #[tokio::test]
 async fn two_players_play_tic_tac_toe_until_a_row_wins() {
     let server = TestServer::start(|_| {}).await;
-    let (mut clients, room) = two_seated(&server).await;
+    let (mut clients, room) = server.seated(GAME).await;
     // X (ONE) takes the top row, O (TWO) the start of the middle one.
     for (seat, cell) in [(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)] {
         until_request(&mut clients[seat]).await;
@@ -81,7 +56,7 @@ async fn two_players_play_tic_tac_toe_until_a_row_wins() {
 #[tokio::test]
 async fn a_mark_on_a_taken_cell_loses_with_the_games_own_text() {
     let server = TestServer::start(|_| {}).await;
-    let (mut clients, room) = two_seated(&server).await;
+    let (mut clients, room) = server.seated(GAME).await;
     until_request(&mut clients[0]).await;
     mark(&mut clients[0], &room, 4).await;
     until_request(&mut clients[1]).await;

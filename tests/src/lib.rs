@@ -117,6 +117,32 @@ impl TestServer {
         .await
     }
 
+    /// `count` clients that joined one room of `game` with `join`, in
+    /// order, and the room's id; fails unless every join lands in the room
+    /// the first opened. Nothing after `joined` is read.
+    pub async fn joined(&self, game: GameType, count: usize) -> (Vec<TestClient>, String) {
+        let mut clients = Vec::with_capacity(count);
+        let mut room = None;
+        for _ in 0..count {
+            let mut client = self.connect().await;
+            let joined = client.join_game(game).await;
+            assert_eq!(room.get_or_insert(joined.clone()), &joined, "one room");
+            clients.push(client);
+        }
+        (clients, room.unwrap_or_default())
+    }
+
+    /// As many clients as `game` has seats, joined to one room with `join`
+    /// ([`TestServer::joined`]), each having read its welcome: seats in
+    /// join order. Returns them and the room's id.
+    pub async fn seated(&self, game: GameType) -> (Vec<TestClient>, String) {
+        let (mut clients, room) = self.joined(game, game.player_count()).await;
+        for (seat, client) in clients.iter_mut().enumerate() {
+            assert_eq!(client.room_data().await, RoomData::Welcome { seat });
+        }
+        (clients, room)
+    }
+
     /// Sends `prepare` as it is on a new admin connection; returns that
     /// connection, the room id and the reservation codes.
     pub async fn prepare_as(
@@ -723,11 +749,8 @@ pub async fn joined_pair_of(
     server: &TestServer,
     game: GameType,
 ) -> (TestClient, TestClient, String) {
-    let mut one = server.connect().await;
-    let room = one.join_game(game).await;
-    let mut two = server.connect().await;
-    let room_two = two.join_game(game).await;
-    assert_eq!(room, room_two, "the second join fills the first room");
+    let (clients, room) = server.joined(game, 2).await;
+    let [one, two] = <[TestClient; 2]>::try_from(clients).expect("two clients");
     (one, two, room)
 }
 
