@@ -6,37 +6,19 @@
 
 use std::{
     io::{BufRead, BufReader},
-    path::Path,
-    process::{Command, Output, Stdio},
+    process::{Command, Stdio},
     time::{Duration, Instant},
 };
 
-const BINARY: &str = env!("CARGO_BIN_EXE_spielleiter-bench");
+use spielleiter_test_support::{Program, stdout, wait_until};
 
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(BINARY)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
+const BENCH: Program = Program::new(env!("CARGO_BIN_EXE_spielleiter-bench"));
 
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// Runs the benchmark with `args`; fails unless it succeeds, else returns
-/// its standard output.
+/// Runs the benchmark with `args` in a directory of its own; fails unless
+/// it succeeds, else returns its standard output.
 fn succeeding(args: &[&str]) -> String {
     let dir = tempfile::tempdir().unwrap();
-    let output = run(dir.path(), args);
-    let text = stdout(&output);
-    assert!(
-        output.status.success(),
-        "{args:?}: {text}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    text
+    BENCH.succeeding(dir.path(), args)
 }
 
 #[test]
@@ -74,15 +56,9 @@ fn a_2027_bench_reports_cpu_and_memory_with_the_players() {
 #[test]
 fn a_bench_sweep_prints_one_table() {
     let dir = tempfile::tempdir().unwrap();
-    let output = run(
+    let text = BENCH.succeeding(
         dir.path(),
         &["--sweep", "1,3", "--games", "2", "--bot", "random"],
-    );
-    let text = stdout(&output);
-    assert!(
-        output.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&output.stderr)
     );
     // Each run is reported, the players in a child process (not counted);
     // one game is one game.
@@ -116,9 +92,9 @@ fn a_bench_sweep_prints_one_table() {
     assert_eq!(concurrencies, ["1", "3"], "{text}");
     assert!(table[1].contains(" MiB"), "{text}");
     // A sweep replaces --concurrency.
-    let output = run(dir.path(), &["--sweep", "1,2", "--concurrency", "4"]);
+    let output = BENCH.run(dir.path(), &["--sweep", "1,2", "--concurrency", "4"]);
     assert!(!output.status.success());
-    let output = run(dir.path(), &["--sweep", "2,0"]);
+    let output = BENCH.run(dir.path(), &["--sweep", "2,0"]);
     assert!(!output.status.success());
 }
 
@@ -190,14 +166,14 @@ fn blokus_bcl_is_benched() {
 fn nothing_to_measure_is_refused_in_words() {
     let dir = tempfile::tempdir().unwrap();
     for zero in [["--concurrency", "0"], ["--games", "0"], ["--sweep", "0"]] {
-        let output = run(dir.path(), &zero);
+        let output = BENCH.run(dir.path(), &zero);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success(), "{zero:?}");
         assert!(stderr.contains("must be at least 1"), "{stderr}");
         assert!(!stderr.contains("18446744073709551615"), "{stderr}");
     }
     // The help names values as the other commands do.
-    let help = stdout(&run(dir.path(), &["--help"]));
+    let help = stdout(&BENCH.run(dir.path(), &["--help"]));
     for value in ["--concurrency <N>", "--think-ms <MS>", "--games <N>"] {
         assert!(help.contains(value), "{value}: {help}");
     }
@@ -207,7 +183,7 @@ fn nothing_to_measure_is_refused_in_words() {
 fn a_bot_the_game_lacks_is_refused_before_anything_starts() {
     let dir = tempfile::tempdir().unwrap();
     let started = Instant::now();
-    let output = run(
+    let output = BENCH.run(
         dir.path(),
         &[
             "--game",
@@ -244,7 +220,8 @@ fn children(pid: u32) -> Vec<u32> {
 #[test]
 fn a_dead_players_process_ends_the_run_at_once_with_its_reason() {
     let dir = tempfile::tempdir().unwrap();
-    let mut bench = Command::new(BINARY)
+    let mut bench = BENCH
+        .command(dir.path())
         .args([
             "--games",
             "1000000",
@@ -255,7 +232,6 @@ fn a_dead_players_process_ends_the_run_at_once_with_its_reason() {
             "--think-ms",
             "50",
         ])
-        .current_dir(dir.path())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -268,30 +244,33 @@ fn a_dead_players_process_ends_the_run_at_once_with_its_reason() {
         header.starts_with("bench: 1 concurrent game of"),
         "{header}"
     );
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let players = loop {
-        if let Some(&pid) = children(bench.id()).first() {
-            break pid;
-        }
-        assert!(Instant::now() < deadline, "no players' process");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let mut players = None;
+    wait_until(
+        "the players' process",
+        Duration::from_secs(30),
+        Duration::from_millis(20),
+        || {
+            players = children(bench.id()).first().copied();
+            players.is_some()
+        },
+    );
+    let players = players.unwrap();
     let killed = Command::new("kill")
         .args(["-KILL", &players.to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
-    let killed_at = Instant::now();
-    let status = loop {
-        if let Some(status) = bench.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            killed_at.elapsed() < Duration::from_secs(20),
-            "the run goes on without its players"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let mut status = None;
+    wait_until(
+        "the run ends without its players",
+        Duration::from_secs(20),
+        Duration::from_millis(20),
+        || {
+            status = bench.try_wait().unwrap();
+            status.is_some()
+        },
+    );
+    let status = status.unwrap();
     assert!(!status.success());
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut bench.stderr.take().unwrap(), &mut stderr).unwrap();

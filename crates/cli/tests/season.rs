@@ -11,15 +11,22 @@
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
 use std::{
-    net::TcpListener,
     os::unix::fs::PermissionsExt,
     path::{Path, PathBuf},
     process::{Child, Command, Output, Stdio},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
-const BINARY: &str = env!("CARGO_BIN_EXE_spielleiter");
+/// The binary, without a store from the developer's environment.
+use spielleiter_test_support::{Program, free_port, script, succeeded, wait_until};
+
+const SPIELLEITER: Program =
+    Program::new(env!("CARGO_BIN_EXE_spielleiter")).without(&["SPIELLEITER_STORE"]);
+const BINARY: &str = SPIELLEITER.path();
 const PASSWORD: &str = "season-test-password";
+/// How often a test looks at the database while it waits (each look runs
+/// `psql`).
+const POLL: Duration = Duration::from_millis(50);
 
 /// A PostgreSQL server of this test's own.
 struct Postgres {
@@ -68,11 +75,7 @@ fn postgres() -> Option<Postgres> {
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
     let dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let server = Postgres {
         dir,
         bin,
@@ -211,27 +214,9 @@ impl Drop for Postgres {
     }
 }
 
-fn spielleiter(dir: &Path, args: &[&str]) -> Output {
-    Command::new(BINARY)
-        .args(args)
-        .current_dir(dir)
-        .env_remove("SPIELLEITER_STORE")
-        .output()
-        .unwrap()
-}
-
-fn succeeded(output: &Output) -> String {
-    assert!(
-        output.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
 fn worker(dir: &Path, store: &str, name: &str, extra: &[&str]) -> Child {
-    Command::new(BINARY)
+    SPIELLEITER
+        .command(dir)
         .args([
             "worker",
             "--store",
@@ -246,7 +231,6 @@ fn worker(dir: &Path, store: &str, name: &str, extra: &[&str]) -> Child {
             &format!("replays-{name}"),
         ])
         .args(extra)
-        .current_dir(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -265,14 +249,6 @@ const PLAYERS: [&str; 6] = [
 
 fn player_args() -> Vec<&'static str> {
     PLAYERS.iter().flat_map(|p| ["--player", p]).collect()
-}
-
-fn wait_until(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + limit;
-    while !done() {
-        assert!(Instant::now() < deadline, "{what}: not within {limit:?}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 fn finish(child: Child) -> Output {
@@ -298,10 +274,10 @@ fn a_season_survives_a_killed_worker_and_a_database_restart_and_matches_a_tourna
         "--no-timeout",
     ];
     create.extend(player_args());
-    let created = succeeded(&spielleiter(dir.path(), &create));
+    let created = succeeded(&SPIELLEITER.run(dir.path(), &create));
     assert!(created.contains("60 games"), "{created}");
     // The same definition again changes nothing.
-    let again = succeeded(&spielleiter(dir.path(), &create));
+    let again = succeeded(&SPIELLEITER.run(dir.path(), &create));
     assert!(again.contains("nothing changed"), "{again}");
 
     let count = |state: &str| -> u32 {
@@ -331,7 +307,7 @@ fn a_season_survives_a_killed_worker_and_a_database_restart_and_matches_a_tourna
         );
     };
     let held = loop {
-        wait_until("w1 holds a game", Duration::from_secs(120), || {
+        wait_until("w1 holds a game", Duration::from_secs(120), POLL, || {
             count("done") >= 3
                 && pg.sql(
                     "season",
@@ -351,7 +327,7 @@ fn a_season_survives_a_killed_worker_and_a_database_restart_and_matches_a_tourna
     victim.kill().unwrap();
     victim.wait().unwrap();
     // The database restarted in the middle of the season.
-    wait_until("more games done", Duration::from_secs(120), || {
+    wait_until("more games done", Duration::from_secs(120), POLL, || {
         count("done") >= 20
     });
     pg.pg_ctl("restart");
@@ -384,7 +360,7 @@ fn a_season_survives_a_killed_worker_and_a_database_restart_and_matches_a_tourna
         .unwrap();
     assert!(again <= 5, "{again} games claimed more than once");
 
-    let standings = succeeded(&spielleiter(
+    let standings = succeeded(&SPIELLEITER.run(
         dir.path(),
         &[
             "season",
@@ -396,12 +372,9 @@ fn a_season_survives_a_killed_worker_and_a_database_restart_and_matches_a_tourna
         ],
     ));
     assert!(standings.contains("60 games"), "{standings}");
-    let status = succeeded(&spielleiter(
-        dir.path(),
-        &["season", "status", "--store", &store],
-    ));
+    let status = succeeded(&SPIELLEITER.run(dir.path(), &["season", "status", "--store", &store]));
     assert!(status.contains("60 of 60 games done"), "{status}");
-    let replay = spielleiter(
+    let replay = SPIELLEITER.run(
         dir.path(),
         &[
             "season",
@@ -435,7 +408,7 @@ fn a_season_survives_a_killed_worker_and_a_database_restart_and_matches_a_tourna
         let csv = format!("tournament-{parallel}.csv");
         tournament.extend(["--results", &results, "--csv", &csv]);
         tournament.extend(player_args());
-        succeeded(&spielleiter(dir.path(), &tournament));
+        succeeded(&SPIELLEITER.run(dir.path(), &tournament));
         // The think times (the last two columns) differ from run to run.
         let standings = |file: &str| -> Vec<String> {
             let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
@@ -456,17 +429,13 @@ fn a_worker_stopped_past_its_lease_cannot_write_its_result() {
     let Some(pg) = postgres() else { return };
     let dir = tempfile::tempdir().unwrap();
     // A slow player: each move after 150 ms, so the game lasts seconds.
-    let slow = dir.path().join("slow.sh");
-    std::fs::write(
-        &slow,
-        format!(
-            "#!/bin/sh\nexec {BINARY} play --game blokus_bcl --bot greedy --think-ms 150 \"$@\"\n"
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&slow, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script(
+        dir.path(),
+        "slow.sh",
+        &format!("exec {BINARY} play --game blokus_bcl --bot greedy --think-ms 150 \"$@\""),
+    );
     let store = pg.url("season");
-    succeeded(&spielleiter(
+    succeeded(&SPIELLEITER.run(
         dir.path(),
         &[
             "season",
@@ -491,6 +460,7 @@ fn a_worker_stopped_past_its_lease_cannot_write_its_result() {
     wait_until(
         "the first worker holds the game",
         Duration::from_secs(60),
+        POLL,
         || pg.sql("season", "SELECT worker FROM games WHERE state = 'running'") == "stopped",
     );
     std::thread::sleep(Duration::from_millis(300));
@@ -544,7 +514,7 @@ fn bad_input_is_refused_in_one_line_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let store = pg.url("season");
     let create = |store: &str, game: &str, player: &str| {
-        spielleiter(
+        SPIELLEITER.run(
             dir.path(),
             &[
                 "season",
@@ -575,11 +545,7 @@ fn bad_input_is_refused_in_one_line_and_writes_nothing() {
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("chess"));
     assert_eq!(tables(), "0", "nothing written");
 
-    let free_port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let free_port = free_port();
     refused(
         &create(
             &format!("postgres://spielleiter:{PASSWORD}@127.0.0.1:{free_port}/season"),
@@ -615,11 +581,11 @@ fn bad_input_is_refused_in_one_line_and_writes_nothing() {
     pg.sql("season", "UPDATE spielleiter_schema SET version = 99");
     let before = pg.sql("season", "SELECT count(*) FROM seasons");
     refused(
-        &spielleiter(dir.path(), &["season", "status", "--store", &store]),
+        &SPIELLEITER.run(dir.path(), &["season", "status", "--store", &store]),
         "schema version 99, newer than this program's 1",
     );
     refused(
-        &spielleiter(dir.path(), &["worker", "--store", &store]),
+        &SPIELLEITER.run(dir.path(), &["worker", "--store", &store]),
         "schema version 99",
     );
     assert_eq!(

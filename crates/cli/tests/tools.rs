@@ -5,7 +5,6 @@
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
 use std::{
-    os::unix::fs::PermissionsExt,
     path::{Path, PathBuf},
     process::{Command, Output},
     sync::Arc,
@@ -14,24 +13,12 @@ use std::{
 
 use spielleiter_arena::{LocalServer, LocalServerSettings};
 use spielleiter_server::{Config, config::HttpPublic, limits::AuthBackoff, stats::ServerStats};
+use spielleiter_test_support::{Program, script, stdout, succeeded};
 use spielleiter_web::{Access, EmbeddedWeb, WebLimits, WebSettings};
 
-const BINARY: &str = env!("CARGO_BIN_EXE_spielleiter");
+const SPIELLEITER: Program = Program::new(env!("CARGO_BIN_EXE_spielleiter"));
+const BINARY: &str = SPIELLEITER.path();
 
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(BINARY)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// Runs the binary with `args` in `dir`; fails unless it succeeds, else
-/// returns its standard output.
 /// The replay path a `demo` printed (its `Replay: ` line).
 fn replay_line(text: &str) -> String {
     text.lines()
@@ -40,22 +27,11 @@ fn replay_line(text: &str) -> String {
         .to_owned()
 }
 
-fn succeeding(dir: &Path, args: &[&str]) -> String {
-    let output = run(dir, args);
-    let text = stdout(&output);
-    assert!(
-        output.status.success(),
-        "{args:?}: {text}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    text
-}
-
 #[test]
 fn demo_plays_a_game_and_prints_board_result_and_replay() {
     let dir = tempfile::tempdir().unwrap();
     // Paced as by default, without the pauses: each position as it comes.
-    let output = run(
+    let output = SPIELLEITER.run(
         dir.path(),
         &[
             "demo",
@@ -67,12 +43,7 @@ fn demo_plays_a_game_and_prints_board_result_and_replay() {
             "out",
         ],
     );
-    let text = stdout(&output);
-    assert!(
-        output.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let text = succeeded(&output);
     assert!(text.contains("greedy (team ONE: BLUE, RED): "), "{text}");
     assert!(
         text.contains("random (team TWO: YELLOW, GREEN): "),
@@ -135,7 +106,7 @@ fn demo_plays_a_game_and_prints_board_result_and_replay() {
 
     // The replay's pictures: one position as SVG and PNG, and every move in
     // the terminal.
-    let svg = run(
+    let svg = SPIELLEITER.run(
         dir.path(),
         &["render", replay, "--turn", "8", "-o", "eight.svg"],
     );
@@ -144,22 +115,22 @@ fn demo_plays_a_game_and_prints_board_result_and_replay() {
     assert!(eight.starts_with("<svg"), "{eight}");
     assert!(eight.contains(r#"data-turn="8""#), "{eight}");
     assert!(eight.contains("greedy") && eight.contains("random"));
-    let png = run(
+    let png = SPIELLEITER.run(
         dir.path(),
         &["render", replay, "-o", "last.png", "--scale", "0.5"],
     );
     assert!(png.status.success(), "{png:?}");
     let last = std::fs::read(dir.path().join("last.png")).unwrap();
     assert!(last.starts_with(b"\x89PNG\r\n\x1a\n"));
-    let wrong = run(dir.path(), &["render", replay, "-o", "board.gif"]);
+    let wrong = SPIELLEITER.run(dir.path(), &["render", replay, "-o", "board.gif"]);
     assert!(!wrong.status.success());
-    let beyond = run(
+    let beyond = SPIELLEITER.run(
         dir.path(),
         &["render", replay, "--turn", "999", "-o", "x.svg"],
     );
     assert!(String::from_utf8_lossy(&beyond.stderr).contains("the replay ends at turn"));
 
-    let shown = run(dir.path(), &["replay", "show", replay, "--color", "never"]);
+    let shown = SPIELLEITER.run(dir.path(), &["replay", "show", replay, "--color", "never"]);
     assert!(shown.status.success(), "{shown:?}");
     let shown = stdout(&shown);
     let positions = shown.matches("Blokus 2027 · turn ").count();
@@ -174,7 +145,7 @@ fn demo_plays_a_game_and_prints_board_result_and_replay() {
         shown.contains("Winner: ") || shown.contains("Draw."),
         "{shown}"
     );
-    let one = run(
+    let one = SPIELLEITER.run(
         dir.path(),
         &["replay", "show", replay, "--turn", "8", "--color", "always"],
     );
@@ -186,7 +157,7 @@ fn demo_plays_a_game_and_prints_board_result_and_replay() {
 #[test]
 fn perft_demo_and_match_take_the_game() {
     let dir = tempfile::tempdir().unwrap();
-    let success = |args: &[&str]| succeeding(dir.path(), args);
+    let success = |args: &[&str]| SPIELLEITER.succeeding(dir.path(), args);
     // 2027: PENTO_X on the border (the rules' perft data).
     let text = success(&[
         "perft",
@@ -330,7 +301,7 @@ fn two_play_processes_complete_an_ostseeschach_game() {
 #[test]
 fn demo_plays_ostseeschach() {
     let dir = tempfile::tempdir().unwrap();
-    let output = run(
+    let output = SPIELLEITER.run(
         dir.path(),
         &[
             "demo",
@@ -343,12 +314,7 @@ fn demo_plays_ostseeschach() {
             "out",
         ],
     );
-    let text = stdout(&output);
-    assert!(
-        output.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let text = succeeded(&output);
     assert!(
         text.contains("greedy (team ONE: red, from x = 0): "),
         "{text}"
@@ -370,7 +336,7 @@ fn demo_plays_ostseeschach() {
 #[test]
 fn match_plays_ostseeschach() {
     let dir = tempfile::tempdir().unwrap();
-    let output = run(
+    let output = SPIELLEITER.run(
         dir.path(),
         &[
             "match",
@@ -399,7 +365,7 @@ fn match_plays_ostseeschach() {
 
 /// `spielleiter perft --game swc_2022_ostseeschach` with `args`.
 fn ostseeschach_perft(dir: &Path, args: &[&str]) -> Output {
-    run(
+    SPIELLEITER.run(
         dir,
         &[&["perft", "--game", "swc_2022_ostseeschach"], args].concat(),
     )
@@ -534,13 +500,6 @@ fn perft_counts_ostseeschach_from_a_start_line_and_a_move_file() {
     assert!(!output.status.success());
 }
 
-fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
-}
-
 fn result_rows(path: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path)
         .unwrap()
@@ -572,9 +531,9 @@ fn match_runs_programs_resumes_and_records_a_hanging_player() {
         "--seed",
         "5",
     ];
-    let first = run(dir.path(), &[&base[..], &["--tests", "1"]].concat());
+    let first = SPIELLEITER.run(dir.path(), &[&base[..], &["--tests", "1"]].concat());
     assert!(first.status.success(), "{}", stdout(&first));
-    let second = run(
+    let second = SPIELLEITER.run(
         dir.path(),
         &[&base[..], &["-t", "3", "--parallel", "2"]].concat(),
     );
@@ -613,7 +572,7 @@ fn match_runs_programs_resumes_and_records_a_hanging_player() {
         "slow.sh",
         &format!("exec {BINARY} play --bot random --think-ms 60000 \"$@\""),
     );
-    let hung = run(
+    let hung = SPIELLEITER.run(
         dir.path(),
         &[
             "match",
@@ -655,7 +614,7 @@ fn serve_and_match_refuse_an_unusable_replay_directory_at_start() {
             unusable,
         ][..],
     ] {
-        let output = run(dir.path(), args);
+        let output = SPIELLEITER.run(dir.path(), args);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success(), "{} started: {stderr}", args[0]);
         assert!(
@@ -727,7 +686,7 @@ fn health_answers_for_a_running_server_and_fails_without_one() {
     assert!(web_off.status.success(), "{web_off:?}");
     runtime.block_on(server.stop());
 
-    let unhealthy = run(
+    let unhealthy = SPIELLEITER.run(
         dir.path(),
         &["health", "--addr", &format!("127.0.0.1:{port}")],
     );
@@ -840,7 +799,7 @@ fn output_into_a_closed_pipe_ends_quietly() {
 #[test]
 fn every_command_that_prints_ends_quietly_into_a_closed_pipe() {
     let dir = tempfile::tempdir().unwrap();
-    let text = succeeding(
+    let text = SPIELLEITER.succeeding(
         dir.path(),
         &[
             "demo",
@@ -893,7 +852,7 @@ fn every_command_that_prints_ends_quietly_into_a_closed_pipe() {
 fn mistakes_are_blamed_on_what_the_user_gave_and_named_once() {
     let dir = tempfile::tempdir().unwrap();
     let failing = |args: &[&str]| {
-        let output = run(dir.path(), args);
+        let output = SPIELLEITER.run(dir.path(), args);
         assert!(!output.status.success(), "{args:?}");
         String::from_utf8_lossy(&output.stderr).into_owned()
     };
@@ -911,10 +870,10 @@ fn mistakes_are_blamed_on_what_the_user_gave_and_named_once() {
     let error = failing(&["serve", "--port", "-1"]);
     assert!(error.contains("-1 is not in 0..=65535"), "{error}");
     // Nothing is started or printed before the mistake is found.
-    let output = run(dir.path(), &["demo", "--one", "illegal"]);
+    let output = SPIELLEITER.run(dir.path(), &["demo", "--one", "illegal"]);
     assert!(!output.status.success());
     assert_eq!(stdout(&output), "");
-    let output = run(
+    let output = SPIELLEITER.run(
         dir.path(),
         &[
             "match",
@@ -947,7 +906,7 @@ fn a_wrong_passphrase_is_named_and_a_match_whose_player_never_joins_fails() {
     let server = start_server(&runtime, None);
     let port = server.addr().port().to_string();
     let base = ["match", "-h", "127.0.0.1", "-p", &port, "--tests", "2"];
-    let output = run(
+    let output = SPIELLEITER.run(
         dir.path(),
         &[
             &base[..],
@@ -967,7 +926,7 @@ fn a_wrong_passphrase_is_named_and_a_match_whose_player_never_joins_fails() {
     assert!(error.contains("wrong administrator passphrase"), "{error}");
 
     let quitter = script(dir.path(), "quitter", "exit 0");
-    let output = run(
+    let output = SPIELLEITER.run(
         dir.path(),
         &[
             &base[..],
@@ -1003,7 +962,7 @@ fn play_learns_the_game_of_a_prepared_room() {
     // `play` without --game as both players of a tournament of another
     // season than the default.
     let player = format!("{BINARY} play --bot greedy");
-    let output = run(
+    let output = SPIELLEITER.run(
         dir.path(),
         &[
             "tournament",
@@ -1023,12 +982,7 @@ fn play_learns_the_game_of_a_prepared_room() {
             &format!("two={player} --seed 5"),
         ],
     );
-    let text = stdout(&output);
-    assert!(
-        output.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    succeeded(&output);
     let rows = result_rows(&dir.path().join("tournament-results.jsonl"));
     assert_eq!(rows.len(), 1);
     assert!(
@@ -1046,7 +1000,7 @@ fn play_learns_the_game_of_a_prepared_room() {
 fn the_cause_of_an_error_is_printed_once() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("bad.toml"), "[server]\nport = \"high\"\n").unwrap();
-    let output = run(dir.path(), &["serve", "--config", "bad.toml"]);
+    let output = SPIELLEITER.run(dir.path(), &["serve", "--config", "bad.toml"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success());
     assert!(stderr.contains("invalid config file bad.toml"), "{stderr}");
@@ -1057,7 +1011,7 @@ fn the_cause_of_an_error_is_printed_once() {
 fn command_line_mistakes_are_refused_with_the_valid_choices() {
     let dir = tempfile::tempdir().unwrap();
     // A log level that would silently switch logging off.
-    let output = run(
+    let output = SPIELLEITER.run(
         dir.path(),
         &["serve", "--port", "0", "--log-level", "verbose"],
     );
@@ -1073,7 +1027,7 @@ fn command_line_mistakes_are_refused_with_the_valid_choices() {
 #[test]
 fn bench_points_to_its_own_binary() {
     let dir = tempfile::tempdir().unwrap();
-    let output = run(dir.path(), &["bench", "--concurrency", "2"]);
+    let output = SPIELLEITER.run(dir.path(), &["bench", "--concurrency", "2"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success());
     assert!(
@@ -1081,7 +1035,7 @@ fn bench_points_to_its_own_binary() {
         "{stderr}"
     );
     // Not among the commands a user is shown.
-    let help = stdout(&run(dir.path(), &["--help"]));
+    let help = stdout(&SPIELLEITER.run(dir.path(), &["--help"]));
     assert!(
         !help.lines().any(|l| l.trim_start().starts_with("bench")),
         "{help}"
@@ -1177,7 +1131,7 @@ fn match_takes_the_server_settings_from_the_environment_and_does_not_wait_for_a_
         ))
     );
     // A second run with other programs under the same names is refused.
-    let other = run(
+    let other = SPIELLEITER.run(
         dir.path(),
         &[
             "match",
@@ -1200,7 +1154,7 @@ fn match_takes_the_server_settings_from_the_environment_and_does_not_wait_for_a_
 #[test]
 fn the_tools_play_classic_blokus_for_four_three_and_two() {
     let dir = tempfile::tempdir().unwrap();
-    let success = |args: &[&str]| succeeding(dir.path(), args);
+    let success = |args: &[&str]| SPIELLEITER.succeeding(dir.path(), args);
     // perft: 58 first pieces per colour; a move file in both notations
     // (the rules' perft data) and the points it leaves.
     let text = success(&["perft", "--game", "blokus_classic", "--depth", "2"]);
@@ -1235,7 +1189,7 @@ fn the_tools_play_classic_blokus_for_four_three_and_two() {
         "{text}"
     );
     assert_eq!(perft_counts(&text), [(1, 135), (2, 21735)]);
-    let refused = run(
+    let refused = SPIELLEITER.run(
         dir.path(),
         &[
             "perft",
@@ -1387,7 +1341,7 @@ fn a_classic_replay_exports_to_blksgf_and_replays_to_the_same_end() {
         ),
     ] {
         let out = format!("out-{game}");
-        let demo = run(
+        let demo = SPIELLEITER.run(
             dir.path(),
             &[
                 "demo",
@@ -1404,7 +1358,7 @@ fn a_classic_replay_exports_to_blksgf_and_replays_to_the_same_end() {
         assert!(demo.status.success(), "{text}");
         let replay_path = replay_line(&text);
         let sgf_path = dir.path().join(format!("{game}.blksgf"));
-        let export = run(
+        let export = SPIELLEITER.run(
             dir.path(),
             &[
                 "replay",
@@ -1472,7 +1426,7 @@ fn a_classic_replay_exports_to_blksgf_and_replays_to_the_same_end() {
         }
     }
     // Other games have no blksgf form.
-    let demo = run(
+    let demo = SPIELLEITER.run(
         dir.path(),
         &[
             "demo",
@@ -1486,7 +1440,7 @@ fn a_classic_replay_exports_to_blksgf_and_replays_to_the_same_end() {
         ],
     );
     let replay = replay_line(&stdout(&demo));
-    let refused = run(
+    let refused = SPIELLEITER.run(
         dir.path(),
         &["replay", "export", &replay, "--format", "blksgf"],
     );
@@ -1520,16 +1474,7 @@ fn two_play_processes_complete_a_bcl_game() {
 #[test]
 fn demo_match_and_perft_take_blokus_bcl() {
     let dir = tempfile::tempdir().unwrap();
-    let success = |args: &[&str]| {
-        let output = run(dir.path(), args);
-        let text = stdout(&output);
-        assert!(
-            output.status.success(),
-            "{args:?}: {text}\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        text
-    };
+    let success = |args: &[&str]| SPIELLEITER.succeeding(dir.path(), args);
     let text = success(&[
         "demo",
         "--fast",
@@ -1590,7 +1535,7 @@ fn demo_match_and_perft_take_blokus_bcl() {
         "2",
     ]);
     assert_eq!(perft_counts(&text), [(1, 44), (2, 764)]);
-    let output = run(
+    let output = SPIELLEITER.run(
         dir.path(),
         &[
             "perft",
@@ -1608,7 +1553,7 @@ fn demo_match_and_perft_take_blokus_bcl() {
 #[test]
 fn replay_show_lists_the_moves_in_words_with_their_think_times() {
     let dir = tempfile::tempdir().unwrap();
-    let text = succeeding(
+    let text = SPIELLEITER.succeeding(
         dir.path(),
         &[
             "demo",
@@ -1622,7 +1567,8 @@ fn replay_show_lists_the_moves_in_words_with_their_think_times() {
     let replay = replay_line(&text);
 
     // The boards' last-move lines, in words.
-    let boards = succeeding(dir.path(), &["replay", "show", &replay, "--color", "never"]);
+    let boards =
+        SPIELLEITER.succeeding(dir.path(), &["replay", "show", &replay, "--color", "never"]);
     let last_moves: Vec<&str> = boards
         .lines()
         .filter_map(|l| l.strip_prefix("last move: "))
@@ -1642,7 +1588,7 @@ fn replay_show_lists_the_moves_in_words_with_their_think_times() {
 
     // The list: one line per move, the same words, who moved and a think
     // time (the demo's server recorded every one), then the totals.
-    let listed = succeeding(dir.path(), &["replay", "show", &replay, "--moves"]);
+    let listed = SPIELLEITER.succeeding(dir.path(), &["replay", "show", &replay, "--moves"]);
     assert!(!listed.contains("last move: "), "no boards: {listed}");
     let moves: Vec<&str> = listed.lines().filter(|l| l.starts_with("turn ")).collect();
     assert_eq!(moves.len(), last_moves.len(), "{listed}");
@@ -1675,7 +1621,7 @@ fn replay_show_lists_the_moves_in_words_with_their_think_times() {
     assert_ne!(plain, stored, "the demo's replay records think times");
     let other = dir.path().join("replay_swc_2022_ostseeschach_other.xml");
     std::fs::write(&other, plain).unwrap();
-    let listed = succeeding(
+    let listed = SPIELLEITER.succeeding(
         dir.path(),
         &["replay", "show", other.to_str().unwrap(), "--moves"],
     );
@@ -1685,7 +1631,7 @@ fn replay_show_lists_the_moves_in_words_with_their_think_times() {
     assert!(!listed.contains("think time in all"), "{listed}");
 
     // One position or the list, not both.
-    let both = run(
+    let both = SPIELLEITER.run(
         dir.path(),
         &["replay", "show", &replay, "--moves", "--turn", "3"],
     );

@@ -7,13 +7,14 @@
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
 use std::{
-    os::unix::fs::PermissionsExt,
     path::Path,
     process::{Command, Stdio},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
-const BINARY: &str = env!("CARGO_BIN_EXE_spielleiter");
+use spielleiter_test_support::{Program, script, succeeded, wait_until};
+
+const SPIELLEITER: Program = Program::new(env!("CARGO_BIN_EXE_spielleiter"));
 
 fn lines(path: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path)
@@ -35,35 +36,35 @@ fn complete_lines(path: &Path) -> usize {
 /// The same command both times; only the join limit differs (it is no
 /// part of what makes the tournament the same).
 fn tournament(dir: &Path, connect_timeout_ms: &str) -> Command {
-    let mut command = Command::new(BINARY);
-    command
-        .args([
-            "tournament",
-            "--game",
-            "swc_2022_ostseeschach",
-            "--player",
-            "greedy=builtin:greedy",
-            "--player",
-            "random=builtin:random",
-            "--player",
-            "sleeper=./sleeper.sh --slowly",
-            "--seed",
-            "5",
-            "--results",
-            "league.jsonl",
-            "--connect-timeout-ms",
-            connect_timeout_ms,
-        ])
-        .current_dir(dir);
+    let mut command = SPIELLEITER.command(dir);
+    command.args([
+        "tournament",
+        "--game",
+        "swc_2022_ostseeschach",
+        "--player",
+        "greedy=builtin:greedy",
+        "--player",
+        "random=builtin:random",
+        "--player",
+        "sleeper=./sleeper.sh --slowly",
+        "--seed",
+        "5",
+        "--results",
+        "league.jsonl",
+        "--connect-timeout-ms",
+        connect_timeout_ms,
+    ]);
     command
 }
 
 #[test]
 fn ctrl_c_stops_a_tournament_cleanly_and_the_same_command_resumes_it() {
     let dir = tempfile::tempdir().unwrap();
-    let sleeper = dir.path().join("sleeper.sh");
-    std::fs::write(&sleeper, "#!/bin/sh\necho \"$$\" >> pids\nexec sleep 60\n").unwrap();
-    std::fs::set_permissions(&sleeper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script(
+        dir.path(),
+        "sleeper.sh",
+        "echo \"$$\" >> pids\nexec sleep 60",
+    );
     let results = dir.path().join("league.jsonl");
 
     // The first game (greedy against random) ends; the second is the
@@ -73,11 +74,12 @@ fn ctrl_c_stops_a_tournament_cleanly_and_the_same_command_resumes_it() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !(complete_lines(&results) == 1 && dir.path().join("pids").exists()) {
-        assert!(Instant::now() < deadline, "the first game did not end");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_until(
+        "the first game ended",
+        Duration::from_secs(60),
+        Duration::from_millis(50),
+        || complete_lines(&results) == 1 && dir.path().join("pids").exists(),
+    );
     let interrupted = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -163,7 +165,7 @@ fn ctrl_c_stops_a_tournament_cleanly_and_the_same_command_resumes_it() {
 /// A league of the BLOKUS Champions League game between four built-in
 /// bots, one of which places illegally on purpose, in `dir`.
 fn bcl_league(dir: &Path) -> Command {
-    let mut command = Command::new(BINARY);
+    let mut command = SPIELLEITER.command(dir);
     command
         .args([
             "tournament",
@@ -184,7 +186,6 @@ fn bcl_league(dir: &Path) -> Command {
             "--results",
             "bcl.jsonl",
         ])
-        .current_dir(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     command
@@ -199,16 +200,6 @@ fn without_think_times(csv: &str) -> String {
             cells[..cells.len().saturating_sub(2)].join(",") + "\n"
         })
         .collect()
-}
-
-fn succeeded(output: &std::process::Output) -> String {
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    stdout
 }
 
 #[test]
@@ -305,11 +296,12 @@ fn a_bcl_league_disqualifies_the_illegal_bot_and_resumes_after_a_kill() {
     let killed = tempfile::tempdir().unwrap();
     let results = killed.path().join("bcl.jsonl");
     let mut child = bcl_league(killed.path()).spawn().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while complete_lines(&results) == 0 {
-        assert!(Instant::now() < deadline, "no game ended");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_until(
+        "a game ended",
+        Duration::from_secs(60),
+        Duration::from_millis(5),
+        || complete_lines(&results) > 0,
+    );
     child.kill().unwrap();
     child.wait().unwrap();
     let recorded = complete_lines(&results);
