@@ -9,30 +9,52 @@ use std::{
     io::{BufRead, BufReader, Read, Write},
     net::TcpStream,
     path::Path,
-    process::{Child, Command, Output, Stdio},
+    process::{Child, Stdio},
     time::{Duration, Instant},
 };
 
-const BINARY: &str = env!("CARGO_BIN_EXE_spielleiter");
+/// The binary, without a store or season from the developer's environment.
+use spielleiter_test_support::{Program, succeeded};
 
-fn spielleiter(dir: &Path, args: &[&str]) -> Output {
-    Command::new(BINARY)
-        .args(args)
-        .current_dir(dir)
-        .env_remove("SPIELLEITER_STORE")
-        .env_remove("SPIELLEITER_SEASON")
-        .output()
-        .unwrap()
+const SPIELLEITER: Program = Program::new(env!("CARGO_BIN_EXE_spielleiter"))
+    .without(&["SPIELLEITER_STORE", "SPIELLEITER_SEASON"]);
+
+/// A season on a SQLite store in a test's directory: `game` between
+/// `players` (`NAME=PROGRAM` each).
+struct Season<'a> {
+    store: &'a str,
+    name: &'a str,
+    game: &'a str,
+    players: &'a [&'a str],
 }
 
-fn succeeded(output: &Output) -> String {
-    assert!(
-        output.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
+impl Season<'_> {
+    /// `season create` with `options` after the definition; fails unless
+    /// it succeeds.
+    fn create(&self, dir: &Path, options: &[&str]) {
+        let mut args = vec![
+            "season", "create", "--store", self.store, "--name", self.name, "--game", self.game,
+        ];
+        args.extend(self.players.iter().flat_map(|player| ["--player", player]));
+        args.extend(options);
+        succeeded(&SPIELLEITER.run(dir, &args));
+    }
+
+    /// A worker `w1` (with `options`) plays every game, one at a time,
+    /// and ends; fails unless it succeeds.
+    fn play(&self, dir: &Path, options: &[&str]) {
+        let mut args = vec![
+            "worker",
+            "--store",
+            self.store,
+            "--name",
+            self.name,
+            "--worker-name",
+            "w1",
+        ];
+        args.extend(options);
+        succeeded(&SPIELLEITER.run(dir, &args));
+    }
 }
 
 /// A server that is killed when the test ends, however it ends.
@@ -48,7 +70,8 @@ impl Drop for Server {
 /// Starts `serve` with `args` on free ports; the web side's address, read
 /// from its log.
 fn serve(dir: &Path, args: &[&str]) -> (Server, String) {
-    let mut child = Command::new(BINARY)
+    let mut child = SPIELLEITER
+        .command(dir)
         .args([
             "serve",
             "--port",
@@ -59,9 +82,6 @@ fn serve(dir: &Path, args: &[&str]) -> (Server, String) {
             "false",
         ])
         .args(args)
-        .current_dir(dir)
-        .env_remove("SPIELLEITER_STORE")
-        .env_remove("SPIELLEITER_SEASON")
         .env("RUST_LOG", "info")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -132,30 +152,20 @@ fn json(address: &str, path: &str) -> serde_json::Value {
 fn the_season_page_shows_standings_progress_games_and_stored_replays() {
     let dir = tempfile::tempdir().unwrap();
     let store = "league.sqlite";
-    succeeded(&spielleiter(
-        dir.path(),
-        &[
-            "season",
-            "create",
-            "--store",
-            store,
-            "--name",
-            "autumn",
-            "--game",
-            "blokus_bcl",
-            "--player",
+    let autumn = Season {
+        store,
+        name: "autumn",
+        game: "blokus_bcl",
+        players: &[
             "alpha=builtin:greedy",
-            "--player",
             "beta=builtin:random",
-            "--player",
             "gamma=builtin:random",
-            "--games-per-pair",
-            "1",
-            "--seed",
-            "5",
-            "--no-timeout",
         ],
-    ));
+    };
+    autumn.create(
+        dir.path(),
+        &["--games-per-pair", "1", "--seed", "5", "--no-timeout"],
+    );
 
     // Before any game is played: every game waits, nobody has a result.
     let (_server, address) = serve(dir.path(), &["--store", store, "--season", "autumn"]);
@@ -169,20 +179,7 @@ fn the_season_page_shows_standings_progress_games_and_stored_replays() {
     assert_eq!(status, 404, "{body}");
     drop(_server);
 
-    succeeded(&spielleiter(
-        dir.path(),
-        &[
-            "worker",
-            "--store",
-            store,
-            "--name",
-            "autumn",
-            "--worker-name",
-            "w1",
-            "--replay-dir",
-            "replays",
-        ],
-    ));
+    autumn.play(dir.path(), &["--replay-dir", "replays"]);
 
     let (_server, address) = serve(dir.path(), &["--store", store, "--season", "autumn"]);
     let season = json(&address, "/api/season");
@@ -293,7 +290,7 @@ fn refused_serve(dir: &Path, extra: &[&str]) -> String {
         "false",
     ];
     args.extend(extra);
-    let output = spielleiter(dir, &args);
+    let output = SPIELLEITER.run(dir, &args);
     let error = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(!output.status.success(), "{error}");
     assert!(!error.contains("listening"), "{error}");
@@ -308,40 +305,17 @@ fn refused_serve(dir: &Path, extra: &[&str]) -> String {
 fn a_classic_games_pentobi_record_is_what_replay_export_makes_of_its_replay() {
     let dir = tempfile::tempdir().unwrap();
     let store = "classic.sqlite";
-    succeeded(&spielleiter(
+    let duo = Season {
+        store,
+        name: "duo",
+        game: "blokus_classic_2",
+        players: &["alpha=builtin:greedy", "beta=builtin:random"],
+    };
+    duo.create(
         dir.path(),
-        &[
-            "season",
-            "create",
-            "--store",
-            store,
-            "--name",
-            "duo",
-            "--game",
-            "blokus_classic_2",
-            "--player",
-            "alpha=builtin:greedy",
-            "--player",
-            "beta=builtin:random",
-            "--games-per-pair",
-            "1",
-            "--seed",
-            "11",
-            "--no-timeout",
-        ],
-    ));
-    succeeded(&spielleiter(
-        dir.path(),
-        &[
-            "worker",
-            "--store",
-            store,
-            "--name",
-            "duo",
-            "--worker-name",
-            "w1",
-        ],
-    ));
+        &["--games-per-pair", "1", "--seed", "11", "--no-timeout"],
+    );
+    duo.play(dir.path(), &[]);
     let (_server, address) = serve(dir.path(), &["--store", store, "--season", "duo"]);
     let replay = json(&address, "/api/season/games/1/replay");
     assert_eq!(replay["game"], "blokus_classic_2");
@@ -366,7 +340,7 @@ fn a_classic_games_pentobi_record_is_what_replay_export_makes_of_its_replay() {
     let (status, head, stored) = get_bytes(&address, "/api/season/games/1/replay.xml.gz");
     assert_eq!(status, 200, "{head}");
     std::fs::write(dir.path().join("game_1.xml.gz"), &stored).unwrap();
-    let exported = succeeded(&spielleiter(
+    let exported = succeeded(&SPIELLEITER.run(
         dir.path(),
         &[
             "replay",
@@ -395,23 +369,13 @@ fn serve_with_a_store_without_the_season_refuses_to_start_in_one_line() {
     assert!(!dir.path().join("typo.sqlite").exists());
 
     // A store of other seasons names them.
-    succeeded(&spielleiter(
-        dir.path(),
-        &[
-            "season",
-            "create",
-            "--store",
-            "league.sqlite",
-            "--name",
-            "tournament",
-            "--game",
-            "blokus_bcl",
-            "--player",
-            "a=builtin:random",
-            "--player",
-            "b=builtin:greedy",
-        ],
-    ));
+    let tournament = Season {
+        store: "league.sqlite",
+        name: "tournament",
+        game: "blokus_bcl",
+        players: &["a=builtin:random", "b=builtin:greedy"],
+    };
+    tournament.create(dir.path(), &[]);
     let error = refused_serve(
         dir.path(),
         &["--store", "league.sqlite", "--season", "nothing"],
