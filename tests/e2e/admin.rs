@@ -5,36 +5,25 @@ use std::time::Duration;
 
 use spielleiter_e2e::{
     BackgroundGame, TestClient, TestServer, blokus_of, first_legal_move, joined_pair, play_out,
-    result_of, slot,
+    prepare_request, result_of, slot,
 };
 use spielleiter_protocol::{
-    ClientMessage, GameState, Prepare, ServerMessage, SlotDescriptor,
+    ClientMessage, GameState, GameType, Prepare, ServerMessage, SlotDescriptor,
     dialect::{CloseElement, MoveRequestClass},
     result::ScoreCause,
     room::RoomData,
 };
 
+/// Prepares a Blokus 2021 room with `slots` (paused if `pause`) through
+/// `admin`: the room id and the reservation codes.
 async fn prepare(
     admin: &mut TestClient,
     pause: bool,
     slots: Vec<SlotDescriptor>,
 ) -> (String, Vec<String>) {
     admin
-        .send(&ClientMessage::Prepare(Prepare {
-            seed: None,
-            wire_log: false,
-            game_type: Some("swc_2021_blokus".to_owned()),
-            pause,
-            slots,
-        }))
-        .await;
-    match admin.message().await {
-        ServerMessage::Prepared {
-            room_id,
-            reservations,
-        } => (room_id, reservations),
-        other => panic!("expected <prepared>, got {other:?}"),
-    }
+        .prepare(prepare_request(GameType::Blokus2021, pause, slots))
+        .await
 }
 
 fn state_of(data: RoomData) -> GameState {
@@ -44,34 +33,16 @@ fn state_of(data: RoomData) -> GameState {
     }
 }
 
-/// Observes `room` and checks the `observed` answer.
-async fn observe(admin: &mut TestClient, room: &str) {
-    admin
-        .send(&ClientMessage::Observe {
-            room_id: room.to_owned(),
-        })
-        .await;
-    assert_eq!(
-        admin.message().await,
-        ServerMessage::Observed {
-            room_id: room.to_owned()
-        }
-    );
-}
-
 /// A prepared room (`pause` as given) that an administrator observes and
 /// two players have joined by reservation: `(admin, one, two, room)`.
 async fn observed_prepared_game(
     server: &TestServer,
     pause: bool,
 ) -> (TestClient, TestClient, TestClient, String) {
-    let mut admin = server.admin().await;
-    let (room, codes) = prepare(&mut admin, pause, vec![slot("a"), slot("b")]).await;
-    observe(&mut admin, &room).await;
-    let mut one = server.connect().await;
-    one.join_prepared(&codes[0]).await;
-    let mut two = server.connect().await;
-    two.join_prepared(&codes[1]).await;
+    let (admin, players, room) = server
+        .observed_prepared(GameType::Blokus2021, &["a", "b"], pause)
+        .await;
+    let [one, two] = <[TestClient; 2]>::try_from(players).expect("two players");
     (admin, one, two, room)
 }
 
@@ -318,7 +289,7 @@ async fn cancel_ends_the_game_without_a_winner() {
     let server = TestServer::start(|_| {}).await;
     let (mut one, mut two, room) = joined_pair(&server).await;
     let mut admin = server.admin().await;
-    observe(&mut admin, &room).await;
+    admin.observe(&room).await;
     admin
         .send(&ClientMessage::Cancel {
             room_id: room.clone(),
@@ -376,7 +347,7 @@ async fn observers_see_rule_violations() {
     let server = TestServer::start(|_| {}).await;
     let (mut one, _two, room) = joined_pair(&server).await;
     let mut admin = server.admin().await;
-    observe(&mut admin, &room).await;
+    admin.observe(&room).await;
     assert_eq!(state_of(admin.room_data().await).turn(), 0);
     // A skip as a colour's first move is illegal.
     one.send_move(
@@ -580,7 +551,7 @@ async fn a_pause_storm_does_not_cost_the_players_their_game() {
     let background = BackgroundGame::start(&server, Duration::from_millis(10)).await;
     let room = background.room_id().to_owned();
     let mut admin = server.admin().await;
-    observe(&mut admin, &room).await;
+    admin.observe(&room).await;
     for _ in 0..TOGGLES {
         for pause in [true, false] {
             admin

@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use spielleiter_e2e::{
     BackgroundGame, TestClient, TestServer, assert_regular_result, first_move, game_of,
-    joined_pair_of, mementos, play_on, play_out, result_of, shape, slot, wait_for_replay_of_game,
+    joined_pair_of, mementos, play_on, play_out, result_of, shape, wait_for_replay_of_game,
 };
 use spielleiter_protocol::{
-    ClientMessage, GameState, GameType, Prepare, ServerMessage,
+    ClientMessage, GameState, GameType, ServerMessage,
     dialect::{CloseElement, MoveRequestClass, ResultLayout},
     result::{GameResult, ScoreCause},
     room::RoomData,
@@ -114,25 +114,6 @@ async fn blokus_and_ostseeschach_play_side_by_side_to_their_results() {
     server.shutdown().await;
 }
 
-async fn prepare(admin: &mut TestClient, pause: bool) -> (String, Vec<String>) {
-    admin
-        .send(&ClientMessage::Prepare(Prepare {
-            seed: None,
-            wire_log: false,
-            game_type: Some(OSTSEE.id().to_owned()),
-            pause,
-            slots: vec![slot("alice"), slot("bob")],
-        }))
-        .await;
-    match admin.message().await {
-        ServerMessage::Prepared {
-            room_id,
-            reservations,
-        } => (room_id, reservations),
-        other => panic!("expected <prepared>, got {other:?}"),
-    }
-}
-
 fn state_of(data: RoomData) -> GameState {
     match data {
         RoomData::Memento(state) => state,
@@ -146,24 +127,10 @@ async fn observed_prepared_game(
     server: &TestServer,
     pause: bool,
 ) -> (TestClient, TestClient, TestClient, String) {
-    let mut admin = server.admin().await;
-    admin.reads(OSTSEE);
-    let (room, codes) = prepare(&mut admin, pause).await;
-    admin
-        .send(&ClientMessage::Observe {
-            room_id: room.clone(),
-        })
+    let (admin, players, room) = server
+        .observed_prepared(OSTSEE, &["alice", "bob"], pause)
         .await;
-    assert!(matches!(
-        admin.message().await,
-        ServerMessage::Observed { .. }
-    ));
-    let mut one = server.connect().await;
-    one.reads(OSTSEE);
-    one.join_prepared(&codes[0]).await;
-    let mut two = server.connect().await;
-    two.reads(OSTSEE);
-    two.join_prepared(&codes[1]).await;
+    let [one, two] = <[TestClient; 2]>::try_from(players).expect("two players");
     (admin, one, two, room)
 }
 
@@ -286,15 +253,7 @@ async fn a_cancelled_ostseeschach_game_has_no_winner() {
     let (mut one, mut two, room) = joined_pair_of(&server, OSTSEE).await;
     let mut admin = server.admin().await;
     admin.reads(OSTSEE);
-    admin
-        .send(&ClientMessage::Observe {
-            room_id: room.clone(),
-        })
-        .await;
-    assert!(matches!(
-        admin.message().await,
-        ServerMessage::Observed { .. }
-    ));
+    admin.observe(&room).await;
     admin
         .send(&ClientMessage::Cancel {
             room_id: room.clone(),

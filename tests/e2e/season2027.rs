@@ -141,17 +141,7 @@ fn position(state: &GameState) -> Blokus2027 {
 async fn example_room(server: &TestServer) -> (TestClient, TestClient, TestClient, String) {
     let (mut admin, room, codes) = server.prepare(GAME, &["alice", "bob"]).await;
     admin.reads(GAME);
-    admin
-        .send(&ClientMessage::Observe {
-            room_id: room.clone(),
-        })
-        .await;
-    assert_eq!(
-        admin.message().await,
-        ServerMessage::Observed {
-            room_id: room.clone()
-        }
-    );
+    admin.observe(&room).await;
     let mut alice = server.connect().await;
     assert_eq!(alice.join_prepared_game(&codes[0], GAME).await, room);
     let mut bob = server.connect().await;

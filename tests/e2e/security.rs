@@ -11,7 +11,7 @@ use std::{
 };
 
 use spielleiter_e2e::{BackgroundGame, Received, TestClient, TestServer};
-use spielleiter_protocol::{ClientMessage, ServerMessage};
+use spielleiter_protocol::{ClientMessage, GameType, ServerMessage};
 use spielleiter_server::stats::ServerStats;
 use tokio::time::Instant;
 
@@ -86,26 +86,9 @@ async fn a_prepared_room_whose_players_do_not_come_expires_and_administrators_he
         TestServer::start(|config| config.reservation_expiry = Duration::from_secs(1)).await;
     // Prepared too, and running longer than the expiry: it is not touched.
     let reference = BackgroundGame::start(&server, Duration::from_millis(20)).await;
-    let mut admin = server.admin().await;
-    admin
-        .send(&ClientMessage::Prepare(spielleiter_protocol::Prepare {
-            seed: None,
-            wire_log: false,
-            game_type: Some("swc_2021_blokus".to_owned()),
-            pause: false,
-            slots: vec![
-                spielleiter_e2e::slot("early"),
-                spielleiter_e2e::slot("never"),
-            ],
-        }))
+    let (mut admin, room_id, reservations) = server
+        .prepare(GameType::Blokus2021, &["early", "never"])
         .await;
-    let ServerMessage::Prepared {
-        room_id,
-        reservations,
-    } = admin.message().await
-    else {
-        panic!("expected <prepared>");
-    };
     admin
         .send(&ClientMessage::Observe {
             room_id: room_id.clone(),

@@ -11,9 +11,8 @@ use std::{
 use spielleiter_e2e::{
     BackgroundGame, TestServer,
     http::{self, Events},
-    slot,
 };
-use spielleiter_protocol::{ClientMessage, Prepare, ServerMessage};
+use spielleiter_protocol::GameType;
 use spielleiter_server::config::HttpPublic;
 use spielleiter_web::{Access, EmbeddedWeb, WebLimits, WebSettings};
 
@@ -406,20 +405,8 @@ async fn status(addr: SocketAddr, path: &str, headers: &[(&str, &str)]) -> u16 {
 /// A prepared room whose reserved seats nobody takes: open until the
 /// server ends, so access to it can be checked without a race.
 async fn waiting_room(server: &TestServer) -> String {
-    let mut admin = server.admin().await;
-    admin
-        .send(&ClientMessage::Prepare(Prepare {
-            seed: None,
-            wire_log: false,
-            game_type: Some("swc_2021_blokus".to_owned()),
-            pause: false,
-            slots: vec![slot("a"), slot("b")],
-        }))
-        .await;
-    match admin.message().await {
-        ServerMessage::Prepared { room_id, .. } => room_id,
-        other => panic!("expected <prepared>, got {other:?}"),
-    }
+    let (_admin, room_id, _codes) = server.prepare(GameType::Blokus2021, &["a", "b"]).await;
+    room_id
 }
 
 #[tokio::test]

@@ -13,8 +13,8 @@ use std::{
     time::{Duration, Instant},
 };
 
-use spielleiter_e2e::{BackgroundGame, TestClient, TestServer, slot};
-use spielleiter_protocol::{ClientMessage, Prepare, ServerMessage};
+use spielleiter_e2e::{BackgroundGame, TestClient, TestServer, prepare_request, slot};
+use spielleiter_protocol::GameType;
 use spielleiter_server::{Config, config::HttpPublic};
 use spielleiter_web::{Access, EmbeddedWeb, WebLimits, WebSettings};
 use tokio::{
@@ -128,19 +128,11 @@ fn lower_open_file_limit(limit: u64) {
 
 /// Prepares a room whose reserved seats nobody takes, through `admin`.
 async fn waiting_room(admin: &mut TestClient) -> String {
-    admin
-        .send(&ClientMessage::Prepare(Prepare {
-            game_type: Some("swc_2021_blokus".to_owned()),
-            pause: false,
-            slots: vec![slot("a"), slot("b")],
-            seed: None,
-            wire_log: false,
-        }))
+    let slots = vec![slot("a"), slot("b")];
+    let (room_id, _codes) = admin
+        .prepare(prepare_request(GameType::Blokus2021, false, slots))
         .await;
-    match admin.message().await {
-        ServerMessage::Prepared { room_id, .. } => room_id,
-        other => panic!("expected <prepared>, got {other:?}"),
-    }
+    room_id
 }
 
 const HEADER_TIMEOUT: Duration = Duration::from_secs(2);

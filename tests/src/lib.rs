@@ -107,14 +107,8 @@ impl TestServer {
         game: GameType,
         names: &[&str],
     ) -> (TestClient, String, Vec<String>) {
-        self.prepare_as(spielleiter_protocol::Prepare {
-            seed: None,
-            wire_log: false,
-            game_type: Some(game.id().to_owned()),
-            pause: false,
-            slots: names.iter().map(|name| slot(name)).collect(),
-        })
-        .await
+        let slots = names.iter().map(|name| slot(name)).collect();
+        self.prepare_as(prepare_request(game, false, slots)).await
     }
 
     /// `count` clients that joined one room of `game` with `join`, in
@@ -150,14 +144,32 @@ impl TestServer {
         prepare: spielleiter_protocol::Prepare,
     ) -> (TestClient, String, Vec<String>) {
         let mut admin = self.admin().await;
-        admin.send(&ClientMessage::Prepare(prepare)).await;
-        match admin.message().await {
-            ServerMessage::Prepared {
-                room_id,
-                reservations,
-            } => (admin, room_id, reservations),
-            other => panic!("expected <prepared>, got {other:?}"),
+        let (room_id, reservations) = admin.prepare(prepare).await;
+        (admin, room_id, reservations)
+    }
+
+    /// A room of `game` prepared for `names` (paused if `pause`) that an
+    /// administrator observes, and a client per name that redeemed its
+    /// reservation, in order. Returns the administrator, the players and
+    /// the room id; nothing after `joined` is read.
+    pub async fn observed_prepared(
+        &self,
+        game: GameType,
+        names: &[&str],
+        pause: bool,
+    ) -> (TestClient, Vec<TestClient>, String) {
+        let mut admin = self.admin().await;
+        admin.reads(game);
+        let slots = names.iter().map(|name| slot(name)).collect();
+        let (room, codes) = admin.prepare(prepare_request(game, pause, slots)).await;
+        admin.observe(&room).await;
+        let mut players = Vec::with_capacity(codes.len());
+        for code in &codes {
+            let mut player = self.connect().await;
+            player.join_prepared_game(code, game).await;
+            players.push(player);
         }
+        (admin, players, room)
     }
 
     /// Shuts down like [`TestServer::shutdown`], but leaves the replay
@@ -576,6 +588,37 @@ impl TestClient {
         expect_joined(self.message().await)
     }
 
+    /// Sends `prepare` on this administrator's connection; returns the
+    /// room id and the reservation codes from `prepared`.
+    pub async fn prepare(
+        &mut self,
+        prepare: spielleiter_protocol::Prepare,
+    ) -> (String, Vec<String>) {
+        self.send(&ClientMessage::Prepare(prepare)).await;
+        match self.message().await {
+            ServerMessage::Prepared {
+                room_id,
+                reservations,
+            } => (room_id, reservations),
+            other => panic!("expected <prepared>, got {other:?}"),
+        }
+    }
+
+    /// Observes `room` on this administrator's connection and checks the
+    /// `observed` answer.
+    pub async fn observe(&mut self, room: &str) {
+        self.send(&ClientMessage::Observe {
+            room_id: room.to_owned(),
+        })
+        .await;
+        assert_eq!(
+            self.message().await,
+            ServerMessage::Observed {
+                room_id: room.to_owned()
+            }
+        );
+    }
+
     /// Redeems a reservation and returns the room id from `joined`.
     pub async fn join_prepared(&mut self, code: &str) -> String {
         self.send(&ClientMessage::JoinPrepared {
@@ -819,23 +862,8 @@ impl BackgroundGame {
         game: GameType,
         think: Duration,
     ) -> BackgroundGame {
-        let mut admin = server.admin().await;
-        admin
-            .send(&ClientMessage::Prepare(spielleiter_protocol::Prepare {
-                seed: None,
-                wire_log: false,
-                game_type: Some(game.id().to_owned()),
-                pause: false,
-                slots: vec![slot("ref-greedy"), slot("ref-random")],
-            }))
-            .await;
-        let ServerMessage::Prepared {
-            room_id,
-            reservations,
-        } = admin.message().await
-        else {
-            panic!("expected <prepared>");
-        };
+        let (_admin, room_id, reservations) =
+            server.prepare(game, &["ref-greedy", "ref-random"]).await;
         let mut handles = Vec::new();
         for (code, kind) in reservations.iter().zip([BotKind::Greedy, BotKind::Random]) {
             let mut connection = Connection::connect(server.addr).await.unwrap();
@@ -954,6 +982,22 @@ pub fn read_replay_text(path: &Path) -> String {
         text
     } else {
         String::from_utf8(bytes).unwrap()
+    }
+}
+
+/// A prepare of `game` with `slots` (paused if `pause`), without a seed
+/// of its own or a wire log.
+pub fn prepare_request(
+    game: GameType,
+    pause: bool,
+    slots: Vec<spielleiter_protocol::SlotDescriptor>,
+) -> spielleiter_protocol::Prepare {
+    spielleiter_protocol::Prepare {
+        seed: None,
+        wire_log: false,
+        game_type: Some(game.id().to_owned()),
+        pause,
+        slots,
     }
 }
 
