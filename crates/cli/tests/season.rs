@@ -118,17 +118,21 @@ impl Postgres {
         self.dir.path().join("data")
     }
 
-    fn run(&self, program: &str, args: &[&str]) {
+    /// A command for one of PostgreSQL's programs, as the server's user.
+    fn command(&self, program: &str) -> Command {
         let exe = self.bin.join(program);
-        let mut command = match self.as_user {
+        match self.as_user {
             Some(user) => {
                 let mut command = Command::new("runuser");
                 command.args(["-u", user, "--"]).arg(&exe);
                 command
             }
             None => Command::new(&exe),
-        };
-        let output = command.args(args).output().unwrap();
+        }
+    }
+
+    fn run(&self, program: &str, args: &[&str]) {
+        let output = self.command(program).args(args).output().unwrap();
         assert!(
             output.status.success(),
             "{program} failed: {}{}",
@@ -193,16 +197,8 @@ impl Postgres {
 impl Drop for Postgres {
     fn drop(&mut self) {
         let data = self.data();
-        let exe = self.bin.join("pg_ctl");
-        let mut command = match self.as_user {
-            Some(user) => {
-                let mut command = Command::new("runuser");
-                command.args(["-u", user, "--"]).arg(&exe);
-                command
-            }
-            None => Command::new(&exe),
-        };
-        let _ = command
+        let _ = self
+            .command("pg_ctl")
             .args([
                 "-D",
                 data.to_str().unwrap_or_default(),

@@ -105,22 +105,10 @@ fn serve(dir: &Path, args: &[&str]) -> (Server, String) {
     }
 }
 
-/// `GET path`: the status and the body.
+/// `GET path`: the status and the body, which must be text.
 fn get(address: &str, path: &str) -> (u16, String) {
-    let mut stream = TcpStream::connect(address).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let status = response[9..12].parse().unwrap();
-    let body = response.split_once("\r\n\r\n").unwrap().1.to_owned();
-    (status, body)
+    let (status, _head, body) = get_bytes(address, path);
+    (status, String::from_utf8(body).unwrap())
 }
 
 /// `GET path`: the status, the head and the body's bytes.
@@ -240,21 +228,9 @@ fn the_season_page_shows_standings_progress_games_and_stored_replays() {
     );
     let download = replay["downloads"][0]["href"].as_str().unwrap();
     assert_eq!(download, "/api/season/games/2/replay.xml.gz");
-    let mut stream = TcpStream::connect(&address).unwrap();
-    write!(
-        stream,
-        "GET {download} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).unwrap();
-    let body_at = response.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
-    assert!(response.starts_with(b"HTTP/1.1 200"));
-    assert_eq!(
-        &response[body_at..body_at + 2],
-        &[0x1f, 0x8b],
-        "a gzipped replay"
-    );
+    let (_, head, body) = get_bytes(&address, download);
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(&body[..2], &[0x1f, 0x8b], "a gzipped replay");
     let (status, body) = get(&address, "/api/season/games/99/replay");
     assert_eq!(status, 404, "{body}");
     assert!(body.contains("no replay is stored for game 99"), "{body}");
