@@ -22,7 +22,6 @@ use spielleiter_rules::{
     Game, GameType,
     blokus::bcl::{BclFlip, BclKind, BclRotation},
 };
-use spielleiter_server::config::{GameMoveLimits, Overrides};
 
 const BCL: GameType = GameType::BlokusBcl;
 
@@ -206,21 +205,7 @@ async fn a_pass_while_a_block_fits_disqualifies() {
 /// default is tested in the server's configuration tests), for a test on
 /// tokio's paused clock.
 async fn quick_clock_server() -> TestServer {
-    TestServer::start(|config| {
-        // Without replays: the replay thread works in real time, and while a room
-        // waits for it at the end of its game the paused clock would jump ahead to
-        // the next timer (the test server's shutdown limit among them).
-        config.replays = false;
-        config.apply(Overrides {
-            game_move_limits: vec![GameMoveLimits {
-                game: BCL,
-                soft_ms: Some(1000),
-                hard_ms: Some(2000),
-            }],
-            ..Overrides::default()
-        });
-    })
-    .await
+    TestServer::with_move_limits(BCL, 1000, 2000).await
 }
 
 // On tokio's paused clock (the limits' real-time smoke tests are in

@@ -7,18 +7,16 @@
 use std::time::Duration;
 
 use spielleiter_e2e::{
-    BackgroundGame, TestServer, blokus_of, first_legal_move, joined_pair, result_of,
+    BackgroundGame, TestClient, TestServer, blokus_of, first_legal_move, joined_pair, result_of,
 };
 use spielleiter_protocol::{
-    ServerMessage, dialect::MoveRequestClass, result::ScoreCause, room::RoomData,
+    GameState, ServerMessage, dialect::MoveRequestClass, result::ScoreCause, room::RoomData,
 };
 use spielleiter_server::config::Overrides;
 
-#[tokio::test]
-async fn a_move_after_the_2_s_soft_limit_loses() {
-    let server = TestServer::start(|_| {}).await;
-    let background = BackgroundGame::start(&server, Duration::from_millis(20)).await;
-    let (mut one, mut two, room) = joined_pair(&server).await;
+/// Reads the first player's welcome, the initial state and its move
+/// request; returns the initial state.
+async fn first_request(one: &mut TestClient) -> GameState {
     let _welcome = one.room_data().await;
     let RoomData::Memento(state) = one.room_data().await else {
         panic!("expected the initial state");
@@ -27,6 +25,15 @@ async fn a_move_after_the_2_s_soft_limit_loses() {
         one.room_data().await,
         RoomData::MoveRequest(MoveRequestClass::Qualified)
     );
+    state
+}
+
+#[tokio::test]
+async fn a_move_after_the_2_s_soft_limit_loses() {
+    let server = TestServer::start(|_| {}).await;
+    let background = BackgroundGame::start(&server, Duration::from_millis(20)).await;
+    let (mut one, mut two, room) = joined_pair(&server).await;
+    let state = first_request(&mut one).await;
     // In time: 1.5 s.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let game = blokus_of(&state);
@@ -110,14 +117,7 @@ async fn with_timing_off_nobody_is_hurried() {
     })
     .await;
     let (mut one, mut two, room) = joined_pair(&server).await;
-    let _welcome = one.room_data().await;
-    let RoomData::Memento(state) = one.room_data().await else {
-        panic!("expected the initial state");
-    };
-    assert_eq!(
-        one.room_data().await,
-        RoomData::MoveRequest(MoveRequestClass::Qualified)
-    );
+    let state = first_request(&mut one).await;
     // Longer than the soft (2 s) and the hard limit (10 s) of a timed game.
     tokio::time::sleep(Duration::from_secs(30)).await;
     one.send_move(&room, first_legal_move(&blokus_of(&state)))

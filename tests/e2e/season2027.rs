@@ -22,7 +22,6 @@ use spielleiter_rules::{
     AnyGame,
     blokus::{Blokus2027, Color, MoveList, PieceKind, Placement, Rotation, Team},
 };
-use spielleiter_server::config::{GameMoveLimits, Overrides};
 
 const GAME: GameType = GameType::Blokus2027;
 
@@ -421,21 +420,7 @@ async fn a_move_after_the_soft_limit_loses_as_in_the_examples() {
 /// A server whose 2027 games have a 1 s soft and a 1.5 s hard limit, for a
 /// test on tokio's paused clock.
 async fn quick_clock_server() -> TestServer {
-    TestServer::start(|config| {
-        // Without replays: the replay thread works in real time, and while a room
-        // waits for it at the end of its game the paused clock would jump ahead to
-        // the next timer (the test server's shutdown limit among them).
-        config.replays = false;
-        config.apply(Overrides {
-            game_move_limits: vec![GameMoveLimits {
-                game: GAME,
-                soft_ms: Some(1000),
-                hard_ms: Some(1500),
-            }],
-            ..Overrides::default()
-        });
-    })
-    .await
+    TestServer::with_move_limits(GAME, 1000, 1500).await
 }
 
 // On tokio's paused clock, as the soft limit's test.

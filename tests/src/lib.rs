@@ -83,6 +83,27 @@ impl TestServer {
         }
     }
 
+    /// A server whose `game` has a soft and a hard move limit (in
+    /// milliseconds), for a test on tokio's paused clock. It writes no
+    /// replays: the replay thread works in real time, and while a room
+    /// waits for it at the end of its game the paused clock would jump
+    /// ahead to the next timer (the test server's shutdown limit among
+    /// them).
+    pub async fn with_move_limits(game: GameType, soft_ms: u64, hard_ms: u64) -> TestServer {
+        TestServer::start(|config| {
+            config.replays = false;
+            config.apply(spielleiter_server::config::Overrides {
+                game_move_limits: vec![spielleiter_server::config::GameMoveLimits {
+                    game,
+                    soft_ms: Some(soft_ms),
+                    hard_ms: Some(hard_ms),
+                }],
+                ..spielleiter_server::config::Overrides::default()
+            });
+        })
+        .await
+    }
+
     /// A new client connection.
     pub async fn connect(&self) -> TestClient {
         TestClient::connect(self.addr).await
