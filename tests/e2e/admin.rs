@@ -263,10 +263,8 @@ async fn a_move_before_any_request_in_a_paused_room_is_a_violation() {
     let server = TestServer::start(|_| {}).await;
     let mut admin = server.admin().await;
     let (room, codes) = prepare(&mut admin, true, vec![slot("a"), slot("b")]).await;
-    let mut one = server.connect().await;
-    one.join_prepared(&codes[0]).await;
-    let mut two = server.connect().await;
-    two.join_prepared(&codes[1]).await;
+    let players = server.redeemed(GameType::Blokus2021, &codes).await;
+    let [mut one, _two] = <[TestClient; 2]>::try_from(players).expect("two players");
     assert!(matches!(one.room_data().await, RoomData::Welcome { .. }));
     // Whatever the move: it is refused before its legality matters.
     one.send_move(

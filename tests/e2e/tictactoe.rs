@@ -94,12 +94,7 @@ async fn a_paused_room_stepped_to_its_end_sends_and_records_the_last_state() {
         })
         .await;
     admin.reads(GAME);
-    let mut clients = Vec::new();
-    for code in &reservations {
-        let mut client = server.connect().await;
-        client.join_prepared_game(code, GAME).await;
-        clients.push(client);
-    }
+    let mut clients = server.redeemed(GAME, &reservations).await;
     for (seat, cell) in [(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)] {
         admin
             .send(&ClientMessage::Step {

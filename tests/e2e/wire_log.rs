@@ -85,13 +85,8 @@ async fn a_prepared_room_keeps_both_directions_of_each_seat_next_to_its_replay()
             slots: vec![slot("alice"), slot("bob")],
         })
         .await;
-    let mut alice = server.connect().await;
-    alice
-        .join_prepared_game(&reservations[0], GameType::Blokus2021)
-        .await;
-    let mut bob = server.connect().await;
-    bob.join_prepared_game(&reservations[1], GameType::Blokus2021)
-        .await;
+    let players = server.redeemed(GameType::Blokus2021, &reservations).await;
+    let [mut alice, mut bob] = <[TestClient; 2]>::try_from(players).expect("two players");
     let state = until_request(&mut alice).await;
     alice
         .send_move(&room, first_legal_move(&spielleiter_e2e::blokus_of(&state)))

@@ -184,13 +184,20 @@ impl TestServer {
         let slots = names.iter().map(|name| slot(name)).collect();
         let (room, codes) = admin.prepare(prepare_request(game, pause, slots)).await;
         admin.observe(&room).await;
+        let players = self.redeemed(game, &codes).await;
+        (admin, players, room)
+    }
+
+    /// A client per reservation code of a prepared room of `game`, each
+    /// having redeemed its code (in order) and read `joined`.
+    pub async fn redeemed(&self, game: GameType, codes: &[String]) -> Vec<TestClient> {
         let mut players = Vec::with_capacity(codes.len());
-        for code in &codes {
+        for code in codes {
             let mut player = self.connect().await;
             player.join_prepared_game(code, game).await;
             players.push(player);
         }
-        (admin, players, room)
+        players
     }
 
     /// Shuts down like [`TestServer::shutdown`], but leaves the replay
