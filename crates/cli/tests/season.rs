@@ -17,9 +17,9 @@ use std::{
     time::Duration,
 };
 
-/// The binary, without a store from the developer's environment.
 use spielleiter_test_support::{Program, free_port, script, succeeded, wait_until};
 
+/// The binary, without a store from the developer's environment.
 const SPIELLEITER: Program =
     Program::new(env!("CARGO_BIN_EXE_spielleiter")).without(&["SPIELLEITER_STORE"]);
 const BINARY: &str = SPIELLEITER.path();

@@ -13,9 +13,9 @@ use std::{
     time::{Duration, Instant},
 };
 
-/// The binary, without a store or season from the developer's environment.
 use spielleiter_test_support::{Program, succeeded};
 
+/// The binary, without a store or season from the developer's environment.
 const SPIELLEITER: Program = Program::new(env!("CARGO_BIN_EXE_spielleiter"))
     .without(&["SPIELLEITER_STORE", "SPIELLEITER_SEASON"]);
 

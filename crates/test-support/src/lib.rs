@@ -57,13 +57,13 @@ impl Program {
     /// else returns its standard output.
     pub fn succeeding(&self, dir: &Path, args: &[&str]) -> String {
         let output = self.run(dir, args);
+        let text = stdout(&output);
         assert!(
             output.status.success(),
-            "{args:?}: {}\n{}",
-            stdout(&output),
+            "{args:?}: {text}\n{}",
             String::from_utf8_lossy(&output.stderr)
         );
-        stdout(&output)
+        text
     }
 }
 
