@@ -7,9 +7,8 @@
 use std::time::Duration;
 
 use spielleiter_e2e::{
-    BackgroundGame, Received, TestClient, TestServer, assert_lost, assert_regular_result,
-    first_move, game_of, joined_pair_of, mementos, play_on, result_of, shape,
-    wait_for_replay_of_game,
+    Received, Stage, TestClient, TestServer, assert_lost, assert_regular_result, first_move,
+    game_of, joined_pair_of, mementos, play_on, result_of, shape, wait_for_replay_of_game,
 };
 use spielleiter_protocol::{
     ClientMessage, GameMove, GameType, ServerMessage,
@@ -25,33 +24,6 @@ use spielleiter_rules::{
 
 const OSTSEE: GameType = GameType::Ostseeschach2022;
 const BLOKUS_2027: GameType = GameType::Blokus2027;
-
-/// How long the reference game's bots hold each move back: long enough
-/// that it is still running while the scenario disturbs the server.
-const THINK: Duration = Duration::from_millis(5);
-
-/// A server with a reference game of one game running on it.
-struct Stage {
-    server: TestServer,
-    reference: BackgroundGame,
-}
-
-impl Stage {
-    /// A fresh server and, in a prepared room of its own, a reference game
-    /// of `game` between the built-in bots.
-    async fn open(game: GameType) -> Stage {
-        let server = TestServer::start(|_| {}).await;
-        let reference = BackgroundGame::start_game(&server, game, THINK).await;
-        Stage { server, reference }
-    }
-
-    /// Checks that the reference game ended undisturbed (regular result of
-    /// its final position, complete replay) and shuts the server down.
-    async fn close(self) {
-        self.reference.finish().await;
-        self.server.shutdown().await;
-    }
-}
 
 /// Two players joined a room of `game` and read up to ONE's first move
 /// request: `(one, two, room, initial position)`.

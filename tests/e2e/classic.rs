@@ -8,8 +8,7 @@
 use std::time::Duration;
 
 use spielleiter_e2e::{
-    BackgroundGame, TestClient, TestServer, assert_regular_result, first_move, game_of, play_on,
-    result_of, until_result,
+    Stage, TestClient, assert_regular_result, first_move, game_of, play_on, result_of, until_result,
 };
 use spielleiter_protocol::{
     ClientMessage, GameMove, GameType, ServerMessage,
@@ -23,30 +22,8 @@ use spielleiter_rules::{
     blokus::{ClassicMistake, Color, PieceKind, Placement, Rotation},
 };
 
-/// How long the reference game's bots hold each move back: long enough
-/// that it is still running while the scenario disturbs the server.
-const THINK: Duration = Duration::from_millis(5);
-
-/// A server with a reference game of two-player classic Blokus running.
-struct Stage {
-    server: TestServer,
-    reference: BackgroundGame,
-}
-
-impl Stage {
-    async fn open() -> Stage {
-        let server = TestServer::start(|_| {}).await;
-        let reference = BackgroundGame::start_game(&server, GameType::BlokusClassic2, THINK).await;
-        Stage { server, reference }
-    }
-
-    /// Checks that the reference game ended undisturbed (regular result of
-    /// its final position, complete replay) and shuts the server down.
-    async fn close(self) {
-        self.reference.finish().await;
-        self.server.shutdown().await;
-    }
-}
+/// The reference game of these tests: two-player classic Blokus.
+const REFERENCE: GameType = GameType::BlokusClassic2;
 
 /// Reads `client`'s packets up to its next move request; returns the
 /// position of the last state it got.
@@ -152,7 +129,7 @@ async fn violation(
 
 #[tokio::test]
 async fn a_first_piece_on_another_colours_corner_loses() {
-    let stage = Stage::open().await;
+    let stage = Stage::open(REFERENCE).await;
     let game = GameType::BlokusClassic;
     let (mut clients, room) = stage.server.seated(game).await;
     until_request(&mut clients[0]).await;
@@ -189,7 +166,7 @@ async fn a_first_piece_on_another_colours_corner_loses() {
 
 #[tokio::test]
 async fn a_pass_while_a_piece_fits_loses() {
-    let stage = Stage::open().await;
+    let stage = Stage::open(REFERENCE).await;
     let game = GameType::BlokusClassic2;
     let (mut clients, room) = stage.server.seated(game).await;
     // BLUE (seat ONE) and YELLOW (seat TWO) place their first pieces.
@@ -213,7 +190,7 @@ async fn a_pass_while_a_piece_fits_loses() {
 
 #[tokio::test]
 async fn a_green_move_by_the_seat_not_on_turn_loses() {
-    let stage = Stage::open().await;
+    let stage = Stage::open(REFERENCE).await;
     let game = GameType::BlokusClassic3;
     let (mut clients, room) = stage.server.seated(game).await;
     // BLUE, YELLOW, RED by seats ONE, TWO, THREE.
@@ -280,7 +257,7 @@ async fn play_to_the_end(
 
 #[tokio::test]
 async fn a_fifth_player_cannot_join_a_full_four_player_room() {
-    let stage = Stage::open().await;
+    let stage = Stage::open(REFERENCE).await;
     let game = GameType::BlokusClassic;
     let (clients, room) = stage.server.seated(game).await;
     let mut fifth = stage.server.connect().await;
@@ -306,7 +283,7 @@ async fn a_fifth_player_cannot_join_a_full_four_player_room() {
 
 #[tokio::test]
 async fn a_2021_set_move_is_no_move_and_the_game_goes_on() {
-    let stage = Stage::open().await;
+    let stage = Stage::open(REFERENCE).await;
     let game = GameType::BlokusClassic;
     let (mut clients, room) = stage.server.seated(game).await;
     let initial = until_request(&mut clients[0]).await;

@@ -961,6 +961,36 @@ impl BackgroundGame {
     }
 }
 
+/// A fresh server with a reference game ([`BackgroundGame`]) running on
+/// it, for a scenario that disturbs the server next to the game.
+#[derive(Debug)]
+pub struct Stage {
+    /// The server.
+    pub server: TestServer,
+    reference: BackgroundGame,
+}
+
+impl Stage {
+    /// How long the reference game's bots hold each move back: long enough
+    /// that it is still running while the scenario disturbs the server.
+    const THINK: Duration = Duration::from_millis(5);
+
+    /// A server with test defaults and, in a prepared room of its own, a
+    /// reference game of `game` between the built-in bots.
+    pub async fn open(game: GameType) -> Stage {
+        let server = TestServer::start(|_| {}).await;
+        let reference = BackgroundGame::start_game(&server, game, Stage::THINK).await;
+        Stage { server, reference }
+    }
+
+    /// Checks that the reference game ended undisturbed (regular result of
+    /// its final position, complete replay) and shuts the server down.
+    pub async fn close(self) {
+        self.reference.finish().await;
+        self.server.shutdown().await;
+    }
+}
+
 /// Waits for the finished replay of `room_id` in `dir` and reads it. The
 /// replay thread works in real time: so does this wait, also in a test on
 /// tokio's paused clock.
