@@ -14,6 +14,7 @@ use spielleiter_protocol::{
     GameMove, Prepare, ServerMessage, SlotDescriptor, english::english, room::RoomData,
 };
 use spielleiter_rules::{AnyGame, AnyMove, Game, GameType};
+use spielleiter_server::limits::AddressSlot;
 use tokio::{
     sync::{OwnedSemaphorePermit, mpsc, oneshot, watch},
     time::Instant,
@@ -402,6 +403,9 @@ pub struct SeatTask {
     moves: Vec<AnyMove>,
     /// Holds one of the running seats of the cap until the task ends.
     _permit: OwnedSemaphorePermit,
+    /// Holds one of the seats of the person's address until the game has
+    /// a result or the task ends, whichever comes first.
+    address_slot: Option<AddressSlot>,
 }
 
 impl SeatTask {
@@ -413,6 +417,7 @@ impl SeatTask {
         last_seen: watch::Receiver<Instant>,
         idle_limit: Duration,
         permit: OwnedSemaphorePermit,
+        address_slot: AddressSlot,
     ) -> (SeatTask, watch::Receiver<SeatView>) {
         let names = opened.names.clone();
         let (view, watching) = watch::channel(opened.view);
@@ -427,6 +432,7 @@ impl SeatTask {
             game: None,
             moves: Vec::new(),
             _permit: permit,
+            address_slot: Some(address_slot),
         };
         (task, watching)
     }
@@ -525,6 +531,9 @@ impl SeatTask {
                 ));
             }),
             RoomData::Result(game_result) => {
+                // The game is over: the address may play another while
+                // this one's page still shows the result.
+                self.address_slot = None;
                 let result = result(&game_result, &self.names);
                 self.publish(|view| {
                     view.result = Some(result);
