@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """A person plays whole games in headless Chromium by clicking, against the
 built-in random bot: a Blokus 2027 game (choosing pieces, a rotation by key
-and by button, a refused illegal click, then legal clicks until the end)
-and an Ostseeschach game (a piece, then its target, until the end). Each
-game ends with its result on the page. Screenshots go to OUT.
+and by button, a refused illegal click with the server's reason, then legal
+clicks until the end) and an Ostseeschach game (a piece, then its target,
+until the end; a click on the opponent's piece and an illegal step refused
+with the server's reasons). Each game ends with its result on the page.
+Screenshots go to OUT.
 
     play.py CHROMIUM WEB_URL OUT PROFILE_DIR
 """
@@ -134,8 +136,14 @@ def play_blokus(page, web, out):
                 sys.exit("no field to try an illegal placement on")
             page.click(cell(*spot))
             now = wait(page, "the refusal", lambda s: s["message"])
-            if "does not fit there" not in now["message"]:
+            # The server's reason, from the rules' mistake for this piece
+            # on these fields (its words are the web crate's tests').
+            reasons = ("off the board", "a field that is taken", "share an edge",
+                       "touch a corner", "edge of the board", "first piece must be")
+            if not now["message"].startswith(f"The {piece} cannot go there: ") \
+                    or not any(r in now["message"] for r in reasons):
                 sys.exit(f"the illegal click was answered with {now['message']!r}")
+            print(f"== the refused placement: {now['message']}")
             if not now["yourTurn"] or now["request"] != request:
                 sys.exit("the illegal click was sent to the server")
             # The marked fields and a piece under the mouse, for the picture.
@@ -169,6 +177,13 @@ def play_ostseeschach(page, web, out):
         request = now["request"]
         if now["movable"] == 0:
             sys.exit(f"the person's turn, but no piece is marked: {now}")
+        if not refused:
+            # The opponent's piece (the person is ONE, red): not theirs.
+            page.click("#grid .cell.fill-blue")
+            now = wait(page, "the refusal of the opponent's piece", lambda s: s["message"])
+            if not now["message"].startswith("That is not your piece"):
+                sys.exit(f"the click on the opponent's piece was answered with {now['message']!r}")
+            print(f"== the refused piece: {now['message']}")
         page.click("#grid .cell.movable")
         now = wait(page, "the piece's targets", lambda s: s["targets"] > 0)
         if not refused:
@@ -179,8 +194,11 @@ def play_ostseeschach(page, web, out):
             )
             page.click(cell(*spot))
             now = wait(page, "the refusal", lambda s: s["message"])
-            if "cannot move there" not in now["message"]:
+            # The server's reason names how the chosen piece moves.
+            if not now["message"].startswith("That piece cannot move there: a ") \
+                    or not any(w in now["message"] for w in ("moves one field", "jumps like a knight")):
                 sys.exit(f"the illegal click was answered with {now['message']!r}")
+            print(f"== the refused step: {now['message']}")
             if not now["yourTurn"] or now["request"] != request:
                 sys.exit("the illegal click was sent to the server")
             page.screenshot(f"{out}/play-ostseeschach-refused.png")

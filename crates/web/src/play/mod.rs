@@ -302,6 +302,40 @@ impl Seats {
         answer.map_err(PlayError::Refused)
     }
 
+    /// Why `attempt`, a click on the page of seat `id` for request
+    /// `request`, is no legal move: in words of the game, from the rules.
+    ///
+    /// # Errors
+    ///
+    /// No such seat, not the secret, a seat that has ended, or a request
+    /// that is no longer open.
+    pub async fn explain(
+        &self,
+        id: &str,
+        headers: &HeaderMap,
+        request: u64,
+        attempt: board::Attempt,
+    ) -> Result<String, PlayError> {
+        let handle = self.holder(id, headers)?;
+        let (reply, answer) = oneshot::channel();
+        let command = Command::Explain {
+            request,
+            attempt,
+            reply,
+        };
+        let answer = tokio::time::timeout(ANSWER_LIMIT, async {
+            handle
+                .commands
+                .send(command)
+                .await
+                .map_err(|_| PlayError::Ended)?;
+            answer.await.map_err(|_| PlayError::Ended)
+        })
+        .await
+        .map_err(|_| PlayError::Busy)??;
+        answer.map_err(PlayError::Refused)
+    }
+
     /// Seat `id` leaves its game.
     ///
     /// # Errors
@@ -647,6 +681,43 @@ pub async fn play(
     let body: MoveBody = parse(&headers, &body)?;
     seats.play(&id, &headers, body.request, body.choice).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// The body of `POST /api/play/{id}/why`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WhyBody {
+    /// The move request the page answers (its view's `request`).
+    pub request: u64,
+    /// The piece held ([`board::Attempt::piece`]).
+    #[serde(default)]
+    pub piece: Option<String>,
+    /// The fields clicked or covered ([`board::Attempt::cells`]).
+    #[serde(default)]
+    pub cells: Vec<[i32; 2]>,
+    /// The piece to move ([`board::Attempt::from`]).
+    #[serde(default)]
+    pub from: Option<[i32; 2]>,
+}
+
+/// `POST /api/play/{id}/why`: why a click the page could not match with an
+/// offered move is no legal move (`{"reason": "..."}`), from the rules of
+/// the seat's position; nothing is sent to the game.
+pub async fn why(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Json<serde_json::Value>, PlayError> {
+    let seats = seats(&app)?;
+    let body: WhyBody = parse(&headers, &body)?;
+    let attempt = board::Attempt {
+        piece: body.piece,
+        cells: body.cells,
+        from: body.from,
+    };
+    let reason = seats.explain(&id, &headers, body.request, attempt).await?;
+    Ok(Json(serde_json::json!({ "reason": reason })))
 }
 
 /// `POST /api/play/{id}/leave`: the seat leaves its game.

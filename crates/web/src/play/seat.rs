@@ -162,6 +162,17 @@ pub enum Command {
         /// `Err` with the reason if the move was not sent.
         reply: oneshot::Sender<Result<(), String>>,
     },
+    /// Say why `attempt`, a click the page of request `request` could not
+    /// match with a legal move, is none (nothing is sent to the game).
+    Explain {
+        /// The request the page saw.
+        request: u64,
+        /// The click.
+        attempt: board::Attempt,
+        /// The reason in English, or `Err` with why there is none (not the
+        /// person's turn).
+        reply: oneshot::Sender<Result<String, String>>,
+    },
     /// Leave the game.
     Leave,
 }
@@ -456,6 +467,9 @@ impl SeatTask {
                         let answer = self.send_move(request, choice).await;
                         let _ = reply.send(answer);
                     }
+                    Some(Command::Explain { request, attempt, reply }) => {
+                        let _ = reply.send(self.explain(request, &attempt));
+                    }
                     Some(Command::Leave) | None => self.leave("You left the game.".to_owned()).await,
                 },
                 () = tokio::time::sleep_until(idle_at) => {
@@ -542,6 +556,20 @@ impl SeatTask {
                 });
             }
             RoomData::Welcome { .. } | RoomData::Paused { .. } | RoomData::Move(_) => {}
+        }
+    }
+
+    /// Why `attempt` is no legal move in the position of request
+    /// `request`, from the rules (through [`board::refusal`]), if that
+    /// request is still open.
+    fn explain(&self, request: u64, attempt: &board::Attempt) -> Result<String, String> {
+        let (open, current) = {
+            let view = self.view.borrow();
+            (view.your_turn, view.request)
+        };
+        match &self.game {
+            Some(game) if open && request == current => Ok(board::refusal(game, attempt)),
+            _ => Err("It is not your turn (any more): the page shows an old position.".to_owned()),
         }
     }
 

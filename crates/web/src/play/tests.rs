@@ -832,3 +832,82 @@ async fn one_address_holds_one_seat_until_its_game_ends() {
     let again = open_over_http(web, first).await;
     assert_eq!(again.status, 201, "{}", again.body);
 }
+
+#[tokio::test]
+async fn a_refused_click_is_explained_over_http_without_a_move() {
+    let server = game_server().await;
+    let (web, _serving) = served(&server, settings(&server, 1, Duration::from_secs(600))).await;
+    let person = std::net::IpAddr::from([127, 0, 0, 1]);
+    let body = r#"{"game": "swc_2027_blokus", "seat": 0, "others": ["random"]}"#;
+    let opened = http(web, person, "POST", "/api/play", None, body).await;
+    assert_eq!(opened.status, 201, "{}", opened.body);
+    let (id, cookie) = seat_of(&opened);
+    let view_path = format!("/api/play/{id}");
+    let mut view = serde_json::Value::Null;
+    for _ in 0..1000 {
+        view = http(web, person, "GET", &view_path, Some(&cookie), "")
+            .await
+            .json();
+        if view["your_turn"] == true {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(view["your_turn"], true, "{view}");
+    let request = view["request"].as_u64().expect("a request");
+    // The first offered placement moved off the board's left.
+    let offered = &view["choices"][0];
+    let name = offered["piece"].as_str().expect("a piece");
+    let cells: Vec<[i64; 2]> = offered["cells"]
+        .as_array()
+        .expect("cells")
+        .iter()
+        .map(|c| [c[0].as_i64().expect("x") - 30, c[1].as_i64().expect("y")])
+        .collect();
+    let why_path = format!("/api/play/{id}/why");
+    let attempt = serde_json::json!({ "request": request, "piece": name, "cells": cells });
+    let answer = http(
+        web,
+        person,
+        "POST",
+        &why_path,
+        Some(&cookie),
+        &attempt.to_string(),
+    )
+    .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let reason = answer.json()["reason"]
+        .as_str()
+        .expect("a reason")
+        .to_owned();
+    assert_eq!(
+        reason,
+        format!("The {name} cannot go there: part of it would be off the board.")
+    );
+    // Nothing was sent: the same request is still open.
+    let after = http(web, person, "GET", &view_path, Some(&cookie), "")
+        .await
+        .json();
+    assert_eq!(
+        (after["request"].as_u64(), &after["your_turn"]),
+        (Some(request), &serde_json::Value::Bool(true))
+    );
+    // Only the seat's holder asks, and only for the open request.
+    let stranger = http(web, person, "POST", &why_path, None, &attempt.to_string()).await;
+    assert_eq!(stranger.status, 403, "{}", stranger.body);
+    let stale = serde_json::json!({ "request": request + 1, "piece": name, "cells": cells });
+    let stale = http(
+        web,
+        person,
+        "POST",
+        &why_path,
+        Some(&cookie),
+        &stale.to_string(),
+    )
+    .await;
+    assert_eq!(stale.status, 409, "{}", stale.body);
+    assert!(stale.body.contains("not your turn"), "{}", stale.body);
+    let unknown = r#"{"request": 1, "cells": [], "what": 1}"#;
+    let unknown = http(web, person, "POST", &why_path, Some(&cookie), unknown).await;
+    assert_eq!(unknown.status, 400, "{}", unknown.body);
+}
