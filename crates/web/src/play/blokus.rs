@@ -121,25 +121,35 @@ macro_rules! four_color_play {
 
 four_color_play!(swc_board, swc_refusal: Blokus2021, Blokus2027);
 
-/// The placement an attempt names (made by `place` from the fields
-/// `(x, y)`, with the kind of its shape) and the piece's name; `Err` with
-/// what to tell the person if it names no piece, or fields that are not
-/// that piece's shape.
-fn attempted<K: std::str::FromStr + PartialEq, P>(
+/// Why the placement an attempt names is refused: `place` makes it from
+/// the fields `(x, y)` (with the kind of its shape), `is_legal` is the
+/// game's check, `words` its mistake in words. An attempt that names no
+/// piece, or fields that are not that piece's shape, is told so.
+fn placement_refusal<K: std::str::FromStr + PartialEq, P, M>(
     attempt: &Attempt,
     place: impl FnOnce(&[(i32, i32)]) -> Option<(K, P)>,
-) -> Result<(String, P), String> {
+    is_legal: impl FnOnce(P) -> Result<(), M>,
+    words: impl FnOnce(M) -> String,
+) -> String {
     let Some(name) = attempt.piece.as_deref() else {
-        return Err("Choose a piece first.".to_owned());
+        return "Choose a piece first.".to_owned();
     };
     let Ok(kind) = name.parse::<K>() else {
-        return Err(format!("There is no piece called {name} in this game."));
+        return format!("There is no piece called {name} in this game.");
     };
     let cells: Vec<(i32, i32)> = attempt.cells.iter().map(|&[x, y]| (x, y)).collect();
     match place(&cells) {
-        Some((shape, placement)) if shape == kind => Ok((name.to_owned(), placement)),
-        _ => Err(format!("Those fields are not the shape of the {name}.")),
+        Some((shape, placement)) if shape == kind => match is_legal(placement) {
+            Ok(()) => LEGAL_AFTER_ALL.to_owned(),
+            Err(mistake) => format!("The {name} cannot go there: {}.", words(mistake)),
+        },
+        _ => format!("Those fields are not the shape of the {name}."),
     }
+}
+
+/// A 20×20 game's placement of `color` on the fields, with its kind.
+fn four_color_place(color: Color) -> impl FnOnce(&[(i32, i32)]) -> Option<(PieceKind, Placement)> {
+    move |cells| Placement::from_cells(color, cells).map(|placement| (placement.kind, placement))
 }
 
 /// A corner of a square board of `side` fields as a person names it.
@@ -153,44 +163,38 @@ fn corner_words(x: i32, y: i32, side: i32) -> &'static str {
     }
 }
 
-/// `The PIECE cannot go there: WHY.`
-fn cannot_go(piece: &str, why: &str) -> String {
-    format!("The {piece} cannot go there: {why}.")
-}
-
 /// Why a placement in a season's game is refused, from the season's
 /// [`Mistake`].
 fn swc_refusal<V: SwcVariant>(game: &SwcBlokus<V>, attempt: &Attempt) -> String {
     let color = game.current_color();
-    let found = attempted(attempt, |cells| {
-        Placement::from_cells(color, cells).map(|placement| (placement.kind, placement))
-    });
-    let (piece, placement) = match found {
-        Ok(found) => found,
-        Err(words) => return words,
-    };
     let own = fill(color);
-    let Err(mistake) = game.is_legal(&Move::Set(placement)) else {
-        return LEGAL_AFTER_ALL.to_owned();
-    };
-    let why = match mistake {
-        Mistake::WrongColor => format!("it is not {own}'s turn"),
-        Mistake::WrongShape => format!(
-            "each colour's first piece must be the {}",
-            game.start_piece().name()
-        ),
-        Mistake::DuplicateShape => format!("that piece is already placed ({own})"),
-        Mistake::OutOfBounds => "part of it would be off the board".to_owned(),
-        Mistake::Obstructed => "it would cover a field that is taken".to_owned(),
-        Mistake::TouchesSameColor => format!("it may not share an edge with your own {own} pieces"),
-        Mistake::NotInCorner => {
-            format!("your first {own} piece must cover a corner of the board")
-        }
-        Mistake::NotOnBorder => format!("your first {own} piece must touch the edge of the board"),
-        Mistake::NoSharedCorner => format!("it must touch a corner of your own {own} pieces"),
-        Mistake::SkipFirstTurn => "a colour cannot pass before its first piece".to_owned(),
-    };
-    cannot_go(&piece, &why)
+    let is_legal = |placement| game.is_legal(&Move::Set(placement));
+    placement_refusal(
+        attempt,
+        four_color_place(color),
+        is_legal,
+        |mistake| match mistake {
+            Mistake::WrongColor => format!("it is not {own}'s turn"),
+            Mistake::WrongShape => format!(
+                "each colour's first piece must be the {}",
+                game.start_piece().name()
+            ),
+            Mistake::DuplicateShape => format!("that piece is already placed ({own})"),
+            Mistake::OutOfBounds => "part of it would be off the board".to_owned(),
+            Mistake::Obstructed => "it would cover a field that is taken".to_owned(),
+            Mistake::TouchesSameColor => {
+                format!("it may not share an edge with your own {own} pieces")
+            }
+            Mistake::NotInCorner => {
+                format!("your first {own} piece must cover a corner of the board")
+            }
+            Mistake::NotOnBorder => {
+                format!("your first {own} piece must touch the edge of the board")
+            }
+            Mistake::NoSharedCorner => format!("it must touch a corner of your own {own} pieces"),
+            Mistake::SkipFirstTurn => "a colour cannot pass before its first piece".to_owned(),
+        },
+    )
 }
 
 /// The board of a classic game.
@@ -222,41 +226,36 @@ four_color_play!(classic_board, classic_refusal: BlokusClassic, BlokusClassic3, 
 /// [`ClassicMistake`].
 fn classic_refusal(game: &Classic, attempt: &Attempt) -> String {
     let color = game.current_color();
-    let found = attempted(attempt, |cells| {
-        Placement::from_cells(color, cells).map(|placement| (placement.kind, placement))
-    });
-    let (piece, placement) = match found {
-        Ok(found) => found,
-        Err(words) => return words,
-    };
     let own = fill(color);
-    let Err(mistake) = game.is_legal(&Move::Set(placement)) else {
-        return LEGAL_AFTER_ALL.to_owned();
-    };
-    let why = match mistake {
-        ClassicMistake::WrongColor => format!("it is not {own}'s turn"),
-        ClassicMistake::DuplicateShape => format!("that piece is already placed ({own})"),
-        ClassicMistake::OutOfBounds => "part of it would be off the board".to_owned(),
-        ClassicMistake::Obstructed => "it would cover a field that is taken".to_owned(),
-        ClassicMistake::TouchesSameColor => {
-            format!("it may not share an edge with your own {own} pieces")
-        }
-        ClassicMistake::NotInOwnCorner => {
-            let (x, y) = Classic::start_corner(color);
-            let side = spielleiter_rules::blokus::BOARD_SIZE as i32;
-            format!(
-                "your first {own} piece must cover your start corner, {}",
-                corner_words(x, y, side)
-            )
-        }
-        ClassicMistake::NoSharedCorner => {
-            format!("it must touch a corner of your own {own} pieces")
-        }
-        ClassicMistake::PassWhilePlacementExists => {
-            "there is no passing while a piece fits".to_owned()
-        }
-    };
-    cannot_go(&piece, &why)
+    let is_legal = |placement| game.is_legal(&Move::Set(placement));
+    placement_refusal(
+        attempt,
+        four_color_place(color),
+        is_legal,
+        |mistake| match mistake {
+            ClassicMistake::WrongColor => format!("it is not {own}'s turn"),
+            ClassicMistake::DuplicateShape => format!("that piece is already placed ({own})"),
+            ClassicMistake::OutOfBounds => "part of it would be off the board".to_owned(),
+            ClassicMistake::Obstructed => "it would cover a field that is taken".to_owned(),
+            ClassicMistake::TouchesSameColor => {
+                format!("it may not share an edge with your own {own} pieces")
+            }
+            ClassicMistake::NotInOwnCorner => {
+                let (x, y) = Classic::start_corner(color);
+                let side = spielleiter_rules::blokus::BOARD_SIZE as i32;
+                format!(
+                    "your first {own} piece must cover your start corner, {}",
+                    corner_words(x, y, side)
+                )
+            }
+            ClassicMistake::NoSharedCorner => {
+                format!("it must touch a corner of your own {own} pieces")
+            }
+            ClassicMistake::PassWhilePlacementExists => {
+                "there is no passing while a piece fits".to_owned()
+            }
+        },
+    )
 }
 
 /// The page's colour of a BCL player.
@@ -303,21 +302,12 @@ impl GamePlay for entry::BlokusBcl {
     fn refusal(game: &Bcl, attempt: &Attempt) -> String {
         let player = game.current_player();
         // The page's (x, y) is the BCL game's (col, row).
-        let place_of = |cells: &[(i32, i32)]| {
+        let place = |cells: &[(i32, i32)]| {
             let fields: Vec<(i32, i32)> = cells.iter().map(|&(x, y)| (y, x)).collect();
-            PlaceTo::from_cells(player, &fields)
+            PlaceTo::from_cells(player, &fields).map(|place| (place.kind, place))
         };
-        let found = attempted(attempt, |cells| {
-            place_of(cells).map(|place| (place.kind, place))
-        });
-        let (piece, place) = match found {
-            Ok(found) => found,
-            Err(words) => return words,
-        };
-        let Err(mistake) = game.is_legal(&BclMove::Place(place)) else {
-            return LEGAL_AFTER_ALL.to_owned();
-        };
-        let why = match mistake {
+        let is_legal = |place| game.is_legal(&BclMove::Place(place));
+        placement_refusal(attempt, place, is_legal, |mistake| match mistake {
             BclMistake::NotYourTurn => "it is not your turn".to_owned(),
             BclMistake::BlockUsed => "that piece is already placed".to_owned(),
             BclMistake::OutOfStage => "part of it would be off the board".to_owned(),
@@ -335,8 +325,7 @@ impl GamePlay for entry::BlokusBcl {
             BclMistake::PassWhilePlacementExists => {
                 "there is no passing while a piece fits".to_owned()
             }
-        };
-        cannot_go(&piece, &why)
+        })
     }
 
     fn choice(_game: &Bcl, mv: &BclMove) -> Choice {

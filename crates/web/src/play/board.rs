@@ -295,57 +295,47 @@ mod tests {
         ),
     ];
 
-    #[test]
-    fn a_refused_season_placement_is_explained_by_its_mistake() {
-        for moves in [0, 4] {
-            let game = after(GameType::Blokus2027, moves);
-            let AnyGame::Blokus2027(typed) = &game else {
-                unreachable!()
-            };
-            let color = typed.current_color();
-            let found = placement_refusals(&game, |_, cells| {
-                let placement = Placement::from_cells(color, cells)?;
-                typed
-                    .is_legal(&Move::Set(placement))
-                    .err()
-                    .map(|m| m.name())
-            });
-            let required: &[&str] = if moves == 0 {
-                &["OUT_OF_BOUNDS", "NOT_ON_BORDER"]
-            } else {
-                &[
-                    "DUPLICATE_SHAPE",
-                    "OUT_OF_BOUNDS",
-                    "OBSTRUCTED",
-                    "TOUCHES_SAME_COLOR",
-                    "NO_SHARED_CORNER",
-                ]
-            };
-            assert_words(&found, FOUR_COLOR_WORDS, required);
+    /// The mistake the rules of a 20×20 game find for a placement of the
+    /// colour to move on the fields.
+    fn four_color_mistake(game: &AnyGame, cells: &[(i32, i32)]) -> Option<&'static str> {
+        let placement = |color| Placement::from_cells(color, cells).map(Move::Set);
+        match game {
+            AnyGame::Blokus2027(game) => {
+                let mv = placement(game.current_color())?;
+                game.is_legal(&mv).err().map(|m| m.name())
+            }
+            AnyGame::BlokusClassic(game) => {
+                let mv = placement(game.current_color())?;
+                game.is_legal(&mv).err().map(|m| m.name())
+            }
+            other => panic!("no 20x20 game: {:?}", other.game_type()),
         }
     }
 
     #[test]
-    fn a_refused_classic_placement_is_explained_by_its_mistake() {
-        for moves in [0, 4] {
-            let game = after(GameType::BlokusClassic, moves);
-            let AnyGame::BlokusClassic(typed) = &game else {
-                unreachable!()
-            };
-            let color = typed.current_color();
-            let found = placement_refusals(&game, |_, cells| {
-                let placement = Placement::from_cells(color, cells)?;
-                typed
-                    .is_legal(&Move::Set(placement))
-                    .err()
-                    .map(|m| m.name())
-            });
-            let required: &[&str] = if moves == 0 {
-                &["NOT_IN_OWN_CORNER"]
-            } else {
-                &["DUPLICATE_SHAPE", "TOUCHES_SAME_COLOR", "NO_SHARED_CORNER"]
-            };
-            assert_words(&found, FOUR_COLOR_WORDS, required);
+    fn a_refused_season_or_classic_placement_is_explained_by_its_mistake() {
+        let later: &[&str] = &[
+            "DUPLICATE_SHAPE",
+            "OUT_OF_BOUNDS",
+            "OBSTRUCTED",
+            "TOUCHES_SAME_COLOR",
+            "NO_SHARED_CORNER",
+        ];
+        for (game_type, first) in [
+            (
+                GameType::Blokus2027,
+                &["OUT_OF_BOUNDS", "NOT_ON_BORDER"][..],
+            ),
+            (
+                GameType::BlokusClassic,
+                &["OUT_OF_BOUNDS", "NOT_IN_OWN_CORNER"][..],
+            ),
+        ] {
+            for (moves, required) in [(0, first), (4, later)] {
+                let game = after(game_type, moves);
+                let found = placement_refusals(&game, |_, cells| four_color_mistake(&game, cells));
+                assert_words(&found, FOUR_COLOR_WORDS, required);
+            }
         }
     }
 

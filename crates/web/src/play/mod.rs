@@ -283,23 +283,12 @@ impl Seats {
         choice: usize,
     ) -> Result<(), PlayError> {
         let handle = self.holder(id, headers)?;
-        let (reply, answer) = oneshot::channel();
-        let command = Command::Move {
+        ask(&handle, |reply| Command::Move {
             request,
             choice,
             reply,
-        };
-        let answer = tokio::time::timeout(ANSWER_LIMIT, async {
-            handle
-                .commands
-                .send(command)
-                .await
-                .map_err(|_| PlayError::Ended)?;
-            answer.await.map_err(|_| PlayError::Ended)
         })
         .await
-        .map_err(|_| PlayError::Busy)??;
-        answer.map_err(PlayError::Refused)
     }
 
     /// Why `attempt`, a click on the page of seat `id` for request
@@ -317,23 +306,12 @@ impl Seats {
         attempt: board::Attempt,
     ) -> Result<String, PlayError> {
         let handle = self.holder(id, headers)?;
-        let (reply, answer) = oneshot::channel();
-        let command = Command::Explain {
+        ask(&handle, |reply| Command::Explain {
             request,
             attempt,
             reply,
-        };
-        let answer = tokio::time::timeout(ANSWER_LIMIT, async {
-            handle
-                .commands
-                .send(command)
-                .await
-                .map_err(|_| PlayError::Ended)?;
-            answer.await.map_err(|_| PlayError::Ended)
         })
         .await
-        .map_err(|_| PlayError::Busy)??;
-        answer.map_err(PlayError::Refused)
     }
 
     /// Seat `id` leaves its game.
@@ -347,6 +325,27 @@ impl Seats {
         let _ = tokio::time::timeout(ANSWER_LIMIT, handle.commands.send(Command::Leave)).await;
         Ok(())
     }
+}
+
+/// Sends the seat's task the command `command` makes with its reply
+/// channel, and waits for the answer, all within [`ANSWER_LIMIT`]; the
+/// task's `Err` is its refusal in words.
+async fn ask<T>(
+    handle: &SeatHandle,
+    command: impl FnOnce(oneshot::Sender<Result<T, String>>) -> Command,
+) -> Result<T, PlayError> {
+    let (reply, answer) = oneshot::channel();
+    let answer = tokio::time::timeout(ANSWER_LIMIT, async {
+        handle
+            .commands
+            .send(command(reply))
+            .await
+            .map_err(|_| PlayError::Ended)?;
+        answer.await.map_err(|_| PlayError::Ended)
+    })
+    .await
+    .map_err(|_| PlayError::Busy)??;
+    answer.map_err(PlayError::Refused)
 }
 
 /// Forgets the ended seats beyond [`ENDED_SEATS_KEPT`], oldest first.
