@@ -405,6 +405,29 @@ mod tests {
         assert_eq!(refusal(&game, &no_piece), "Choose a piece first.");
     }
 
+    spielleiter_rules::test_games! {
+        #[test]
+        fn a_refused_tic_tac_toe_click_names_the_field() {
+            let game = after(GameType::TestTicTacToe, 1);
+            let click = |x, y| Attempt {
+                cells: vec![[x, y]],
+                ..Attempt::default()
+            };
+            let marked = board(&game)
+                .cells
+                .iter()
+                .position(|cell| cell.text.is_some())
+                .expect("a marked field") as i32;
+            assert_eq!(
+                refusal(&game, &click(marked % 3, marked / 3)),
+                "That field is marked already."
+            );
+            assert_eq!(refusal(&game, &click(3, 0)), "That field is off the board.");
+            let free = (marked + 1) % 9;
+            assert_eq!(refusal(&game, &click(free % 3, free / 3)), LEGAL_AFTER_ALL);
+        }
+    }
+
     #[test]
     fn a_refused_ostseeschach_click_names_the_piece_and_how_it_moves() {
         let game = after(GameType::Ostseeschach2022, 0);
