@@ -405,6 +405,53 @@ mod tests {
         assert_eq!(refusal(&game, &no_piece), "Choose a piece first.");
     }
 
+    #[test]
+    fn any_attempt_gets_words_and_none_panics() {
+        let far = [i32::MIN, i32::MAX, -1, 0, 1, 19, 20];
+        for &game_type in GameType::ALL {
+            let game = after(game_type, 2);
+            let names: Vec<Option<String>> = board(&game)
+                .pieces
+                .iter()
+                .take(3)
+                .map(|p| Some(p.name.clone()))
+                .chain([None, Some("NO_SUCH_PIECE".to_owned())])
+                .collect();
+            for name in &names {
+                for &x in &far {
+                    for &y in &far {
+                        let attempts = [
+                            Attempt {
+                                piece: name.clone(),
+                                cells: vec![[x, y], [x.wrapping_add(1), y], [x, y.wrapping_add(1)]],
+                                from: None,
+                            },
+                            Attempt {
+                                piece: name.clone(),
+                                cells: vec![[x, y], [i32::MIN, i32::MAX]],
+                                from: Some([y, x]),
+                            },
+                            Attempt {
+                                piece: None,
+                                cells: Vec::new(),
+                                from: Some([x, y]),
+                            },
+                        ];
+                        for attempt in &attempts {
+                            let words = refusal(&game, attempt);
+                            assert!(words.ends_with('.'), "{game_type} {attempt:?}: {words:?}");
+                        }
+                    }
+                }
+            }
+            let too_many = Attempt {
+                cells: vec![[0, 0]; MAX_ATTEMPT_CELLS + 1],
+                ..Attempt::default()
+            };
+            assert_eq!(refusal(&game, &too_many), "That is no move of this game.");
+        }
+    }
+
     spielleiter_rules::test_games! {
         #[test]
         fn a_refused_tic_tac_toe_click_names_the_field() {
