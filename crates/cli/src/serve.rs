@@ -450,6 +450,7 @@ fn start_web(
     if play.is_some() {
         info!(
             seats = config.http_play_seats,
+            seats_per_address = config.http_play_seats_per_address,
             "people play in the browser on http://{address}/play"
         );
     }
