@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """A person plays whole games in headless Chromium by clicking, against the
-built-in random bot: a Blokus 2027 game (choosing pieces, a rotation by key
-and by button, a refused illegal click, then legal clicks until the end)
-and an Ostseeschach game (a piece, then its target, until the end). Each
-game ends with its result on the page. Screenshots go to OUT.
+built-in random bot: a Blokus 2027 game (a second seat from the same address
+refused on the form while it plays; choosing pieces, a rotation by key
+and by button, a refused illegal click with the server's reason, then legal
+clicks until the end) and an Ostseeschach game (a piece, then its target,
+until the end; a click on the opponent's piece and an illegal step refused
+with the server's reasons). Each game ends with its result on the page.
+Screenshots go to OUT.
 
     play.py CHROMIUM WEB_URL OUT PROFILE_DIR
 """
@@ -46,8 +49,8 @@ def wait(page, what, test, seconds=30):
     sys.exit(f"the page did not show {what} within {seconds} s: {state(page)}")
 
 
-def open_seat(page, web, game):
-    """Opens the form, chooses `game` and the random bot, starts it."""
+def start_form(page, web, game):
+    """Opens the form, chooses `game` and the random bot, presses Start."""
     page.open(f"{web}/play")
     wait(page, "the form", lambda s: True)
     deadline = time.monotonic() + 10
@@ -63,7 +66,36 @@ def open_seat(page, web, game):
     if opponent != "random":
         sys.exit(f"the other seat's default is {opponent!r}, not the random bot")
     page.click("#start")
+
+
+def open_seat(page, web, game):
+    """Opens a seat of `game` against the random bot; its page."""
+    start_form(page, web, game)
     return wait(page, "the seat's page", lambda s: s["path"].startswith("/play/") and s["phase"])
+
+
+def second_seat_refused(page, web, out):
+    """While the person's seat plays, the form refuses a second one from
+    the same address (http.play_seats_per_address = 1) in words; then
+    back to the seat."""
+    seat = page.evaluate("location.href")
+    start_form(page, web, "swc_2022_ostseeschach")
+    deadline = time.monotonic() + 10
+    error = ""
+    while time.monotonic() < deadline and not error:
+        error = page.evaluate(
+            "(() => { const e = document.getElementById('error');"
+            " return e && !e.hidden ? e.textContent : ''; })()"
+        )
+        time.sleep(0.05)
+    if error != "you already play in 1 game here; finish or leave one first":
+        sys.exit(f"a second seat from the same address was answered with {error!r}")
+    if not page.evaluate("location.pathname === '/play'"):
+        sys.exit("a refused second seat left the form")
+    page.screenshot(f"{out}/play-second-seat-refused.png")
+    print(f"== a second seat from the same address: {error}")
+    page.open(seat)
+    wait(page, "the seat's page again", lambda s: s["path"].startswith("/play/") and s["phase"])
 
 
 def next_turn(page, after):
@@ -90,6 +122,7 @@ def cell(x, y):
 
 def play_blokus(page, web, out):
     now = open_seat(page, web, "swc_2027_blokus")
+    second_seat_refused(page, web, out)
     moves = 0
     rotated_by_key = rotated_by_button = refused = False
     request = 0
@@ -134,8 +167,14 @@ def play_blokus(page, web, out):
                 sys.exit("no field to try an illegal placement on")
             page.click(cell(*spot))
             now = wait(page, "the refusal", lambda s: s["message"])
-            if "does not fit there" not in now["message"]:
+            # The server's reason, from the rules' mistake for this piece
+            # on these fields (its words are the web crate's tests').
+            reasons = ("off the board", "a field that is taken", "share an edge",
+                       "touch a corner", "edge of the board", "first piece must be")
+            if not now["message"].startswith(f"The {piece} cannot go there: ") \
+                    or not any(r in now["message"] for r in reasons):
                 sys.exit(f"the illegal click was answered with {now['message']!r}")
+            print(f"== the refused placement: {now['message']}")
             if not now["yourTurn"] or now["request"] != request:
                 sys.exit("the illegal click was sent to the server")
             # The marked fields and a piece under the mouse, for the picture.
@@ -169,6 +208,13 @@ def play_ostseeschach(page, web, out):
         request = now["request"]
         if now["movable"] == 0:
             sys.exit(f"the person's turn, but no piece is marked: {now}")
+        if not refused:
+            # The opponent's piece (the person is ONE, red): not theirs.
+            page.click("#grid .cell.fill-blue")
+            now = wait(page, "the refusal of the opponent's piece", lambda s: s["message"])
+            if not now["message"].startswith("That is not your piece"):
+                sys.exit(f"the click on the opponent's piece was answered with {now['message']!r}")
+            print(f"== the refused piece: {now['message']}")
         page.click("#grid .cell.movable")
         now = wait(page, "the piece's targets", lambda s: s["targets"] > 0)
         if not refused:
@@ -179,8 +225,11 @@ def play_ostseeschach(page, web, out):
             )
             page.click(cell(*spot))
             now = wait(page, "the refusal", lambda s: s["message"])
-            if "cannot move there" not in now["message"]:
+            # The server's reason names how the chosen piece moves.
+            if not now["message"].startswith("That piece cannot move there: a ") \
+                    or not any(w in now["message"] for w in ("moves one field", "jumps like a knight")):
                 sys.exit(f"the illegal click was answered with {now['message']!r}")
+            print(f"== the refused step: {now['message']}")
             if not now["yourTurn"] or now["request"] != request:
                 sys.exit("the illegal click was sent to the server")
             page.screenshot(f"{out}/play-ostseeschach-refused.png")

@@ -281,9 +281,14 @@ async fn the_replay_page_serves_the_wire_log_to_whoever_may_watch_running_games(
             (login_only, &[("authorization", "Bearer secret")][..]),
             (open, &[][..]),
         ] {
-            let answer = http::get_with(addr, &path, headers).await;
+            // A client that accepts gzip gets a compressed log as stored;
+            // one that does not, the text (see the web crate's tests).
+            let accepting = [headers, &[("accept-encoding", "gzip")]].concat();
+            let answer = http::get_with(addr, &path, &accepting).await;
             assert_eq!(answer.status, 200, "{}", answer.text());
             assert!(answer.content_type.starts_with("text/plain"));
+            assert_eq!(answer.header("vary"), Some("Accept-Encoding"));
+            assert_eq!(http::get_with(addr, &path, headers).await.text(), stored);
             let body = if gzip {
                 assert_eq!(answer.header("content-encoding"), Some("gzip"));
                 let mut text = String::new();

@@ -145,6 +145,7 @@ pub(crate) const RENAMED_KEYS: &[(&str, &str)] = &[
     ("http.public", "http_public"),
     ("http.max_connections", "http_max_connections"),
     ("http.max_connections_per_ip", "http_max_connections_per_ip"),
+    ("http.play_seats_per_address", "http_play_seats_per_address"),
 ];
 
 /// The argument that sets config key `key` (`section.name`): by default the

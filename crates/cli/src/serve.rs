@@ -135,6 +135,14 @@ pub struct ServeArgs {
         value_name = "N"
     )]
     http_max_connections_per_ip: Option<usize>,
+    /// People's seats (`/play`) one IP address may hold at once, so that
+    /// one visitor cannot take every seat [default: 1].
+    #[arg(
+        long,
+        env = "SPIELLEITER_HTTP_PLAY_SEATS_PER_ADDRESS",
+        value_name = "N"
+    )]
+    http_play_seats_per_address: Option<usize>,
     /// A season's store (`postgres://…`, or a SQLite file): the web side
     /// adds the season page `/season` (standings, progress, every game
     /// with its replay), read-only [config: season.store].
@@ -235,6 +243,7 @@ impl ServeArgs {
             http_public: self.http_public,
             http_max_connections: self.http_max_connections,
             http_max_connections_per_ip: self.http_max_connections_per_ip,
+            http_play_seats_per_address: self.http_play_seats_per_address,
             season_store: self.store.clone(),
             season_name: self.season.clone(),
             ..self.location.overrides()
@@ -428,6 +437,7 @@ fn start_web(
             game_addr,
             secret,
             max_seats: config.http_play_seats,
+            max_seats_per_address: config.http_play_seats_per_address,
             idle_limit: config.http_play_idle,
             bot_think: spielleiter_web::play::seat::BOT_THINK,
             // What a person who asks to be timed is told.
@@ -440,6 +450,7 @@ fn start_web(
     if play.is_some() {
         info!(
             seats = config.http_play_seats,
+            seats_per_address = config.http_play_seats_per_address,
             "people play in the browser on http://{address}/play"
         );
     }
@@ -559,6 +570,10 @@ mod tests {
             ("clock.hard_limit_ms", "SPIELLEITER_HARD_TIMEOUT_MS"),
             ("log.level", "SPIELLEITER_LOG_LEVEL"),
             ("http.port", "SPIELLEITER_HTTP_PORT"),
+            (
+                "http.play_seats_per_address",
+                "SPIELLEITER_HTTP_PLAY_SEATS_PER_ADDRESS",
+            ),
         ] {
             let error = ConfigError::Invalid {
                 key,

@@ -133,6 +133,9 @@ pub struct Config {
     /// People's seats (`/play`) open at once on the web side; 0 turns
     /// playing in the browser off.
     pub http_play_seats: usize,
+    /// People's seats one address may hold at once (an IPv6 address counts
+    /// by its /64), so that one visitor cannot take every seat.
+    pub http_play_seats_per_address: usize,
     /// How long a person's seat may go without a request from its browser
     /// before it leaves its game (and loses it by the rules).
     pub http_play_idle: Duration,
@@ -264,6 +267,7 @@ impl Default for Config {
             http_stall_timeout: Duration::from_secs(30),
             reserved_files: 64,
             http_play_seats: 4,
+            http_play_seats_per_address: 1,
             http_play_idle: Duration::from_secs(600),
             web_admin_secret: None,
             log_level: "info".to_owned(),
@@ -388,6 +392,8 @@ pub struct Overrides {
     pub reserved_files: Option<u64>,
     /// See [`Config::http_play_seats`].
     pub http_play_seats: Option<usize>,
+    /// See [`Config::http_play_seats_per_address`].
+    pub http_play_seats_per_address: Option<usize>,
     /// See [`Config::http_play_idle`], in seconds.
     pub http_play_idle_secs: Option<u64>,
     /// See [`Config::log_level`].
@@ -443,6 +449,7 @@ struct FileHttp {
     stall_timeout_secs: Option<u64>,
     reserved_files: Option<u64>,
     play_seats: Option<usize>,
+    play_seats_per_address: Option<usize>,
     play_idle_secs: Option<u64>,
 }
 
@@ -698,6 +705,7 @@ impl Config {
             http_stall_timeout_secs: http.stall_timeout_secs,
             reserved_files: http.reserved_files,
             http_play_seats: http.play_seats,
+            http_play_seats_per_address: http.play_seats_per_address,
             http_play_idle_secs: http.play_idle_secs,
             log_level: log.level,
             log_format: log.format,
@@ -750,6 +758,7 @@ impl Config {
             http_stall_timeout_secs,
             reserved_files,
             http_play_seats,
+            http_play_seats_per_address,
             http_play_idle_secs,
             log_level,
             log_format,
@@ -842,6 +851,10 @@ impl Config {
         );
         set(&mut self.reserved_files, reserved_files);
         set(&mut self.http_play_seats, http_play_seats);
+        set(
+            &mut self.http_play_seats_per_address,
+            http_play_seats_per_address,
+        );
         set(
             &mut self.http_play_idle,
             http_play_idle_secs.map(Duration::from_secs),
@@ -950,6 +963,9 @@ impl Config {
         }
         // An open page asks several times a second; less than a minute
         // would end a person's game over a short network outage.
+        if self.http_play_seats_per_address == 0 {
+            return invalid("http.play_seats_per_address", "must be at least 1");
+        }
         if self.http_play_idle < Duration::from_secs(60) {
             return invalid("http.play_idle_secs", "must be at least 60");
         }
@@ -1315,11 +1331,13 @@ mod tests {
     #[test]
     fn people_seats_come_from_the_file_and_a_short_idle_limit_is_refused() {
         let mut config = Config::default();
-        let text = "[http]\nplay_seats = 0\nplay_idle_secs = 900\n";
+        assert_eq!(config.http_play_seats_per_address, 1);
+        let text = "[http]\nplay_seats = 0\nplay_seats_per_address = 2\nplay_idle_secs = 900\n";
         config
             .apply_file(Path::new("x.toml"), text)
             .expect("parses");
         assert_eq!(config.http_play_seats, 0);
+        assert_eq!(config.http_play_seats_per_address, 2);
         assert_eq!(config.http_play_idle, Duration::from_secs(900));
         config.validate().expect("valid");
         config.apply(Overrides {
@@ -1330,6 +1348,18 @@ mod tests {
             config.validate(),
             Err(ConfigError::Invalid {
                 key: "http.play_idle_secs",
+                ..
+            })
+        ));
+        let mut none_per_address = Config::default();
+        none_per_address.apply(Overrides {
+            http_play_seats_per_address: Some(0),
+            ..Overrides::default()
+        });
+        assert!(matches!(
+            none_per_address.validate(),
+            Err(ConfigError::Invalid {
+                key: "http.play_seats_per_address",
                 ..
             })
         ));

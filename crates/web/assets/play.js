@@ -1,7 +1,9 @@
 // The page where a person plays (play.html): at /play the form that opens
 // a seat, at /play/{id} the seat's board. The legal moves come from the
 // server (each a list of fields, from the rules); this script only draws
-// them and matches clicks against them, so it holds no rules of a game.
+// them and matches clicks against them, so it holds no rules of a game. A
+// click that matches none is sent to the server to say why (from the
+// rules' mistake), never played.
 "use strict";
 
 (() => {
@@ -224,6 +226,22 @@
       poll();
     }
 
+    /** Asks the server why `attempt` (what was clicked) is no legal move,
+     *  and shows its answer while the same request is open. */
+    async function explain(attempt) {
+      const asked = state.view.request;
+      try {
+        const answer = await request(`/api/play/${id}/why`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ request: asked, ...attempt }),
+        });
+        if (state.view && state.view.request === asked && state.view.your_turn) say(answer.reason);
+      } catch (error) {
+        say(error.message);
+      }
+    }
+
     function click(x, y) {
       const view = state.view;
       if (!view) return;
@@ -243,11 +261,17 @@
         const found = targets().find((t) => t.at[0] === x && t.at[1] === y);
         if (found) {
           send(found.choice);
-        } else if (targets().length === 0) {
-          say(`The ${state.piece} fits nowhere in this orientation: rotate it (R) or flip it (F).`);
-        } else {
-          say(`The ${state.piece} does not fit there in this orientation. The dots mark where it fits (the field under the mouse); R rotates it, F flips it.`);
+          return;
         }
+        // The fields the piece would cover, held by its handle at the click.
+        const shape = currentShape();
+        if (!shape) {
+          say("Choose a piece first.");
+          return;
+        }
+        const handle = handleOf(shape);
+        const cells = shape.map(([sx, sy]) => [sx - handle[0] + x, sy - handle[1] + y]);
+        explain({ piece: state.piece, cells });
         return;
       }
       const stepMoves = steps();
@@ -266,16 +290,18 @@
           render();
           return;
         }
-        say(state.from
-          ? "That piece cannot move there: its targets are marked. Click another of your marked pieces to move it instead."
-          : "Choose one of your pieces that can move: they are marked.");
+        // A step of the chosen piece, or else the clicked piece itself (a
+        // piece of the colour to move is one to choose, not a target).
+        const cell = view.board.cells[y * view.board.width + x];
+        const own = cell && cell.fill && cell.fill === view.board.color;
+        explain(state.from && !own ? { from: state.from, cells: [[x, y]] } : { from: [x, y] });
         return;
       }
       const field = fieldMoves().find((c) => c.cells.some((f) => f[0] === x && f[1] === y));
       if (field) {
         send(field);
       } else {
-        say("That field is not a legal move.");
+        explain({ cells: [[x, y]] });
       }
     }
 

@@ -31,7 +31,7 @@
 //! | `/api/season/games/{n}/replay.xml.gz`, `…/replay.blksgf` | a stored replay, and a classic game as Pentobi's record, to download |
 //! | `/api/games` | the hosted games' ids and titles ([`games`]) |
 //! | `/play`, `/play/{id}` | a person takes a seat and plays in the browser ([`play`]) |
-//! | `/api/play`, `/api/play/{id}`, `/api/play/{id}/move`, `/api/play/{id}/leave` | the seats' JSON: open, view, move, leave |
+//! | `/api/play`, `/api/play/{id}`, `/api/play/{id}/move`, `/api/play/{id}/why`, `/api/play/{id}/leave` | the seats' JSON: open, view, move, why a click is no move, leave |
 //! | `/metrics` | Prometheus text ([`metrics`]) |
 //! | `/healthz` | `ok` |
 //!
@@ -206,6 +206,7 @@ pub fn router_with(
         .route("/api/play", get(play::games).post(play::open))
         .route("/api/play/{id}", get(play::view))
         .route("/api/play/{id}/move", post(play::play))
+        .route("/api/play/{id}/why", post(play::why))
         .route("/api/play/{id}/leave", post(play::leave))
         .layer(axum::extract::DefaultBodyLimit::max(play::MAX_BODY_BYTES));
     Router::new()

@@ -95,6 +95,11 @@ pub struct WebFigures {
     pub seats_open: u64,
     /// People's seats opened since the start.
     pub seats_opened: u64,
+    /// People's seats refused since the start because every seat was taken.
+    pub seats_refused_full: u64,
+    /// People's seats refused since the start because the address held its
+    /// share.
+    pub seats_refused_per_address: u64,
 }
 
 /// Every metric family, as of now.
@@ -243,15 +248,27 @@ pub fn families(stats: &ServerStats, web: WebFigures) -> Vec<MetricFamily> {
             MetricType::COUNTER,
             vec![counter(web.seats_opened, &[])],
         ),
+        family(
+            "spielleiter_play_seats_refused_total",
+            "People's seats (/play) refused, by why: every seat taken (http.play_seats), or the address holding its share (http.play_seats_per_address).",
+            MetricType::COUNTER,
+            vec![
+                counter(web.seats_refused_full, &[("reason", "all_taken")]),
+                counter(web.seats_refused_per_address, &[("reason", "per_address")]),
+            ],
+        ),
     ]
 }
 
 /// `GET /metrics`.
 pub async fn metrics(State(app): State<Arc<App>>) -> impl IntoResponse {
+    let refused = app.play.as_ref().map_or((0, 0), play::Seats::refused);
     let web = WebFigures {
         streams: app.open_streams(),
         seats_open: app.play.as_ref().map_or(0, |seats| seats.running() as u64),
         seats_opened: app.play.as_ref().map_or(0, play::Seats::opened),
+        seats_refused_full: refused.0,
+        seats_refused_per_address: refused.1,
     };
     let families = families(&app.stats, web);
     let encoder = TextEncoder::new();

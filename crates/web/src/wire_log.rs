@@ -9,15 +9,21 @@
 //! everyone where the pages are open, the administrator where running
 //! games need the login. The file is the replay store's
 //! ([`archive::open_wire_log`]): by the replay's name, never through a
-//! symbolic link, streamed rather than read whole; a compressed log is sent
-//! as it is stored, with `Content-Encoding: gzip`.
+//! symbolic link, streamed rather than read whole. A compressed log
+//! (`NAME.wire.txt.gz`) is sent as it is stored, with `Content-Encoding:
+//! gzip`, to a client that accepts gzip, and unpacked on the fly (to at
+//! most [`MAX_UNPACKED_BYTES`]) for one that does not; every answer says
+//! `Vary: Accept-Encoding`, so that a cache keeps the two apart.
 
-use std::sync::Arc;
+use std::{
+    io::{BufReader, Read},
+    sync::Arc,
+};
 
 use axum::{
     body::{Body, Bytes},
     extract::{Path, State},
-    http::{HeaderMap, header},
+    http::{HeaderMap, HeaderValue, header},
     response::{IntoResponse, Response},
 };
 use futures_util::TryStreamExt;
@@ -30,6 +36,20 @@ pub(crate) const SCRIPT: &str = include_str!("../assets/wire.js");
 
 /// How much of the file one read sends.
 const CHUNK: usize = 64 * 1024;
+
+/// The most text a compressed log is unpacked to for a client that does
+/// not accept gzip; beyond it the answer ends with a line that says so.
+/// A log of four seats at the default cap of 4 MiB each
+/// ([`DEFAULT_WIRE_LOG_BYTES`]), every byte shown as `\xNN` (four bytes),
+/// is 64 MiB; the rest is room for the entries' lines. It bounds what a
+/// small file that unpacks to far more (a "gzip bomb" put in the replay
+/// directory) can make the server send.
+///
+/// [`DEFAULT_WIRE_LOG_BYTES`]: spielleiter_server::replay::wire_log::DEFAULT_WIRE_LOG_BYTES
+pub const MAX_UNPACKED_BYTES: u64 = 80 << 20;
+
+/// Unpacked chunks waiting for a slow client: the unpacking waits beyond.
+const CHUNKS_IN_FLIGHT: usize = 2;
 
 /// `GET /api/replays/{name}/wire`: the wire log of replay `name`, as text.
 pub async fn wire_log(
@@ -71,22 +91,128 @@ pub async fn wire_log(
         }
         Err(error) => return Err(ApiError::Internal(crate::archive::with_causes(&error))),
     };
-    let body = Body::from_stream(chunks(tokio::fs::File::from_std(file), name));
+    let send_packed = gzip && accepts_gzip(&headers);
+    let body = if gzip && !send_packed {
+        Body::from_stream(unpacked(file, name, MAX_UNPACKED_BYTES))
+    } else {
+        Body::from_stream(chunks(tokio::fs::File::from_std(file), name))
+    };
     let mut response = (
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
             (header::CACHE_CONTROL, "no-cache"),
+            (header::VARY, "Accept-Encoding"),
         ],
         body,
     )
         .into_response();
-    if gzip {
-        response.headers_mut().insert(
-            header::CONTENT_ENCODING,
-            header::HeaderValue::from_static("gzip"),
-        );
+    if send_packed {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
     }
     Ok(response)
+}
+
+/// Whether a request with `headers` accepts a gzip-encoded answer (RFC
+/// 9110 §12.5.3): `gzip` (or `x-gzip`) with a weight above 0, or else `*`
+/// with a weight above 0. Without the header nothing but the identity is
+/// accepted here (a client that says nothing may be a plain `nc`), and a
+/// weight that cannot be read counts as 0.
+pub fn accepts_gzip(headers: &HeaderMap) -> bool {
+    let mut gzip: Option<f32> = None;
+    let mut any: Option<f32> = None;
+    for value in headers.get_all(header::ACCEPT_ENCODING) {
+        let Ok(value) = value.to_str() else {
+            continue;
+        };
+        for item in value.split(',') {
+            let mut parts = item.split(';');
+            let coding = parts.next().unwrap_or_default().trim();
+            let weight = parts
+                .find_map(|part| {
+                    let (key, weight) = part.split_once('=')?;
+                    key.trim()
+                        .eq_ignore_ascii_case("q")
+                        .then(|| weight.trim().parse::<f32>().unwrap_or(0.0))
+                })
+                .unwrap_or(1.0);
+            if coding.eq_ignore_ascii_case("gzip") || coding.eq_ignore_ascii_case("x-gzip") {
+                gzip = Some(gzip.map_or(weight, |w| w.max(weight)));
+            } else if coding == "*" {
+                any = Some(weight);
+            }
+        }
+    }
+    gzip.or(any).is_some_and(|weight| weight > 0.0)
+}
+
+/// The compressed log `file` unpacked, a chunk at a time, to at most
+/// `limit` bytes ([`MAX_UNPACKED_BYTES`]; then a line that says the rest
+/// is left out).
+/// The unpacking is blocking work on a thread of its own, at most
+/// [`CHUNKS_IN_FLIGHT`] chunks ahead of the client; it stops when the
+/// client goes away. A file that is no gzip ends the answer early (the
+/// client sees it cut), logged as a read error is.
+fn unpacked(
+    file: std::fs::File,
+    name: String,
+    limit: u64,
+) -> impl futures_util::Stream<Item = std::io::Result<Bytes>> + Send {
+    let (sender, receiver) = tokio::sync::mpsc::channel(CHUNKS_IN_FLIGHT);
+    tokio::task::spawn_blocking(move || {
+        let mut text = flate2::read::MultiGzDecoder::new(BufReader::new(file)).take(limit);
+        loop {
+            let mut chunk = vec![0; CHUNK];
+            let read = match read_full(&mut text, &mut chunk) {
+                Ok(read) => read,
+                Err(error) => {
+                    tracing::warn!(replay = %name, %error, "unpacking a wire log failed; its answer is cut short");
+                    let _ = sender.blocking_send(Err(error));
+                    return;
+                }
+            };
+            if read == 0 {
+                break;
+            }
+            chunk.truncate(read);
+            if sender.blocking_send(Ok(Bytes::from(chunk))).is_err() {
+                // The client has gone.
+                return;
+            }
+        }
+        // At the bound: is there more?
+        let mut probe = [0; 1];
+        if text
+            .into_inner()
+            .read(&mut probe)
+            .is_ok_and(|more| more > 0)
+        {
+            tracing::info!(replay = %name, limit, "a wire log unpacks to more than an answer without gzip holds; cut");
+            let note = format!(
+                "\n---- cut here: the log unpacks to more than {limit} bytes; ask with Accept-Encoding: gzip for all of it ----\n"
+            );
+            let _ = sender.blocking_send(Ok(Bytes::from(note)));
+        }
+    });
+    futures_util::stream::unfold(receiver, |mut receiver| async move {
+        receiver.recv().await.map(|item| (item, receiver))
+    })
+}
+
+/// Reads into `buffer` until it is full or `reader` ends: the number of
+/// bytes read.
+fn read_full(reader: &mut impl Read, buffer: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match reader.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(read) => filled += read,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(filled)
 }
 
 /// The file's bytes, a chunk at a time, until its end or a read error,
@@ -98,4 +224,147 @@ fn chunks(
     tokio_util::io::ReaderStream::with_capacity(file, CHUNK).inspect_err(move |error| {
         tracing::warn!(replay = %name, %error, "reading a wire log failed; its answer is cut short");
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::{io::Write as _, net::SocketAddr, sync::Arc};
+
+    use futures_util::TryStreamExt as _;
+    use spielleiter_server::config::HttpPublic;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use super::*;
+    use crate::{Access, EmbeddedWeb, WebSettings};
+
+    fn gzip(text: &[u8]) -> Vec<u8> {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(text).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    fn gunzip(bytes: &[u8]) -> Vec<u8> {
+        let mut text = Vec::new();
+        flate2::read::GzDecoder::new(bytes)
+            .read_to_end(&mut text)
+            .unwrap();
+        text
+    }
+
+    /// An answer: its head (header names in lower case) and its body.
+    struct Answer {
+        head: String,
+        body: Vec<u8>,
+    }
+
+    impl Answer {
+        fn header(&self, name: &str) -> Option<&str> {
+            self.head.lines().find_map(|line| {
+                let (n, v) = line.split_once(':')?;
+                n.eq_ignore_ascii_case(name).then(|| v.trim())
+            })
+        }
+    }
+
+    /// `GET path` on the web side of `dir` with `accept` as its
+    /// `Accept-Encoding`, if any. HTTP/1.0, so that the body comes as it
+    /// is, not in chunks.
+    async fn get(dir: &std::path::Path, path: &str, accept: Option<&str>) -> Answer {
+        let web = EmbeddedWeb::start(
+            SocketAddr::from(([127, 0, 0, 1], 0)),
+            Arc::default(),
+            WebSettings::new(
+                Access::new([127, 0, 0, 1].into(), HttpPublic::Auto, None),
+                Some(dir.to_owned()),
+            ),
+        )
+        .await
+        .unwrap();
+        let mut stream = tokio::net::TcpStream::connect(web.addr()).await.unwrap();
+        let accept = accept.map_or(String::new(), |a| format!("Accept-Encoding: {a}\r\n"));
+        let request = format!("GET {path} HTTP/1.0\r\nHost: test\r\n{accept}\r\n");
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).await.unwrap();
+        let split = memchr::memmem::find(&response, b"\r\n\r\n").unwrap();
+        let head = String::from_utf8(response[..split].to_vec()).unwrap();
+        assert!(
+            head.starts_with("HTTP/1.0 200") || head.starts_with("HTTP/1.1 200"),
+            "{head}"
+        );
+        Answer {
+            head,
+            body: response[split + 4..].to_vec(),
+        }
+    }
+
+    const LOG: &[u8] = b"# Spielleiter wire log\n2026-11-27T11:40:01.123456Z seat 0: 9 bytes received\n  |<protocol>\n";
+
+    #[tokio::test]
+    async fn a_compressed_log_is_sent_packed_only_to_a_client_that_accepts_gzip() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("replay_x_1.wire.txt.gz"), gzip(LOG)).unwrap();
+        let path = "/api/replays/replay_x_1.xml.gz/wire";
+        for accept in ["gzip", "deflate, gzip;q=0.5", "*", "x-gzip"] {
+            let answer = get(dir.path(), path, Some(accept)).await;
+            assert_eq!(answer.header("content-encoding"), Some("gzip"), "{accept}");
+            assert_eq!(answer.header("vary"), Some("Accept-Encoding"));
+            assert_eq!(gunzip(&answer.body), LOG, "{accept}");
+        }
+        for accept in [None, Some("identity"), Some("gzip;q=0"), Some("br, *;q=0")] {
+            let answer = get(dir.path(), path, accept).await;
+            assert_eq!(answer.header("content-encoding"), None, "{accept:?}");
+            assert_eq!(answer.header("vary"), Some("Accept-Encoding"));
+            assert!(
+                answer
+                    .header("content-type")
+                    .unwrap()
+                    .starts_with("text/plain")
+            );
+            assert_eq!(answer.body, LOG, "{accept:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_plain_log_is_sent_as_it_is_to_everyone() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("replay_x_1.wire.txt"), LOG).unwrap();
+        for accept in [None, Some("gzip")] {
+            let answer = get(dir.path(), "/api/replays/replay_x_1.xml/wire", accept).await;
+            assert_eq!(answer.header("content-encoding"), None);
+            assert_eq!(answer.header("vary"), Some("Accept-Encoding"));
+            assert_eq!(answer.body, LOG);
+        }
+    }
+
+    /// All of a stream of [`unpacked`], or the error that ended it.
+    async fn unpack(bytes: &[u8], limit: u64) -> std::io::Result<Vec<u8>> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.gz");
+        std::fs::write(&path, bytes).unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        let chunks: Vec<Bytes> = unpacked(file, "x".to_owned(), limit).try_collect().await?;
+        Ok(chunks.concat())
+    }
+
+    #[tokio::test]
+    async fn unpacking_stops_at_its_bound_and_says_so() {
+        // 1 MiB of the same line: a small file.
+        let large = LOG.repeat((1 << 20) / LOG.len() + 1);
+        let packed = gzip(&large);
+        assert!(packed.len() < large.len() / 20, "{}", packed.len());
+        let whole = unpack(&packed, large.len() as u64).await.unwrap();
+        assert_eq!(whole, large);
+        let cut = unpack(&packed, 200_000).await.unwrap();
+        assert_eq!(&cut[..200_000], &large[..200_000]);
+        let note = String::from_utf8_lossy(&cut[200_000..]).into_owned();
+        assert!(
+            note.starts_with("\n---- cut here: the log unpacks to more than 200000 bytes"),
+            "{note}"
+        );
+        // Not gzip at all: the answer ends with the error.
+        assert!(unpack(b"no gzip here, only text", 1000).await.is_err());
+    }
 }

@@ -3,7 +3,10 @@
 //! offers it ([`GamePlay`], one `impl` in each game's file of this folder).
 //! The moves themselves always come from the rules crate's
 //! `for_each_legal_move`; this layer only says where on the board each one
-//! lies, so the page never needs rules of its own.
+//! lies, so the page never needs rules of its own. A click the page cannot
+//! match with an offered move ([`Attempt`]) is explained here too, in
+//! words of the game, from the mistake the rules crate reports for it
+//! ([`GamePlay::refusal`]).
 
 use serde::Serialize;
 use spielleiter_rules::{AnyGame, AnyMove, CatalogueEntry, Game, entry};
@@ -86,6 +89,30 @@ pub struct Choice {
     pub cells: Vec<[i32; 2]>,
 }
 
+/// The most fields an [`Attempt`] may name (a Blokus piece has five).
+pub const MAX_ATTEMPT_CELLS: usize = 16;
+
+/// A click the page could not match with any offered move, as the page
+/// saw it: the server says why it is no legal move. The fields set say
+/// what was tried, as in [`Choice`]: a piece on fields (`piece` and
+/// `cells`), a step (`from` and the one target in `cells`), a piece to
+/// move (only `from`), or a field (only `cells`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Attempt {
+    /// The piece the person holds, by its wire name.
+    pub piece: Option<String>,
+    /// The fields `[x, y]` the piece would cover, or the step's target,
+    /// or the field clicked; they may lie off the board.
+    pub cells: Vec<[i32; 2]>,
+    /// The field a step starts from, or the piece clicked to move.
+    pub from: Option<[i32; 2]>,
+}
+
+/// What a person is told when the rules find a click legal after all (the
+/// page's position was older than the seat's).
+pub const LEGAL_AFTER_ALL: &str =
+    "That move is legal in the current position: the page showed an older one; try again.";
+
 /// A game's board and moves for a person's page, implemented by its marker
 /// type ([`entry`]) in the game's file of this folder. [`board`] and
 /// [`choices`] are generated from the rules catalogue's list, so a game of
@@ -96,6 +123,12 @@ pub trait GamePlay: CatalogueEntry {
 
     /// `mv`, a legal move of `game`, as the page offers it.
     fn choice(game: &Self::Game, mv: &<Self::Game as Game>::Move) -> Choice;
+
+    /// Why `attempt` is no legal move of the player to move in `game`, in
+    /// words of the game and of what was clicked (one or two English
+    /// sentences), from the mistake the rules report for it; or
+    /// [`LEGAL_AFTER_ALL`] if the rules find it legal.
+    fn refusal(game: &Self::Game, attempt: &Attempt) -> String;
 }
 
 /// Generates [`board`] and [`choices`] from the rules catalogue's list
@@ -112,6 +145,20 @@ macro_rules! play_catalogue {
                 $(
                     $(#[cfg($cfg)])?
                     AnyGame::$variant(game) => <entry::$variant as GamePlay>::board(game),
+                )*
+            }
+        }
+
+        /// Why `attempt` is no legal move in `game`, as its game's file
+        /// says it.
+        pub fn refusal(game: &AnyGame, attempt: &Attempt) -> String {
+            if attempt.cells.len() > MAX_ATTEMPT_CELLS {
+                return "That is no move of this game.".to_owned();
+            }
+            match game {
+                $(
+                    $(#[cfg($cfg)])?
+                    AnyGame::$variant(game) => <entry::$variant as GamePlay>::refusal(game, attempt),
                 )*
             }
         }
@@ -138,10 +185,360 @@ spielleiter_rules::for_each_game!(play_catalogue);
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use rand::SeedableRng;
-    use spielleiter_rules::GameType;
+    use spielleiter_rules::{
+        GameType,
+        blokus::{
+            Move, Placement,
+            bcl::{BclMove, PlaceTo},
+        },
+        ostseeschach,
+    };
 
     use super::*;
+
+    /// `game` after the first offered move `moves` times.
+    fn after(game_type: GameType, moves: usize) -> AnyGame {
+        let mut game = AnyGame::new(game_type, &mut rand_pcg::Pcg64::seed_from_u64(11));
+        for _ in 0..moves {
+            let (mv, _) = choices(&game).into_iter().next().expect("a move");
+            game.play(&mv).expect("a legal move");
+        }
+        game
+    }
+
+    /// Every piece of the page's list put at every place on and around
+    /// the board as the page sends it (its unturned fields moved there),
+    /// by the name of the mistake the rules find (`mistake_of`): the first
+    /// such attempt's refusal.
+    fn placement_refusals(
+        game: &AnyGame,
+        mistake_of: impl Fn(&str, &[(i32, i32)]) -> Option<&'static str>,
+    ) -> BTreeMap<&'static str, String> {
+        let board = board(game);
+        let side = board.width as i32;
+        let mut found = BTreeMap::new();
+        for piece in &board.pieces {
+            for dy in -3..side + 1 {
+                for dx in -3..side + 1 {
+                    let cells: Vec<[i32; 2]> =
+                        piece.cells.iter().map(|&[x, y]| [x + dx, y + dy]).collect();
+                    let pairs: Vec<(i32, i32)> = cells.iter().map(|&[x, y]| (x, y)).collect();
+                    let Some(mistake) = mistake_of(&piece.name, &pairs) else {
+                        continue;
+                    };
+                    found.entry(mistake).or_insert_with(|| {
+                        refusal(
+                            game,
+                            &Attempt {
+                                piece: Some(piece.name.clone()),
+                                cells,
+                                from: None,
+                            },
+                        )
+                    });
+                }
+            }
+        }
+        found
+    }
+
+    /// Each mistake found has its words; the ones `required` are found.
+    fn assert_words(
+        found: &BTreeMap<&'static str, String>,
+        words: &[(&str, &str)],
+        required: &[&str],
+    ) {
+        for (mistake, refusal) in found {
+            let (_, expected) = words
+                .iter()
+                .find(|(name, _)| name == mistake)
+                .unwrap_or_else(|| panic!("no words expected for {mistake}: {refusal}"));
+            assert!(
+                refusal.contains(expected),
+                "{mistake}: {refusal:?} does not say {expected:?}"
+            );
+            assert!(
+                refusal.starts_with("The ") && refusal.ends_with('.'),
+                "{refusal}"
+            );
+        }
+        for mistake in required {
+            assert!(
+                found.contains_key(mistake),
+                "{mistake} not found: {found:?}"
+            );
+        }
+    }
+
+    /// The 20×20 games' words for each mistake.
+    const FOUR_COLOR_WORDS: &[(&str, &str)] = &[
+        ("DUPLICATE_SHAPE", "that piece is already placed"),
+        ("OUT_OF_BOUNDS", "off the board"),
+        ("OBSTRUCTED", "a field that is taken"),
+        (
+            "TOUCHES_SAME_COLOR",
+            "may not share an edge with your own blue pieces",
+        ),
+        (
+            "NO_SHARED_CORNER",
+            "must touch a corner of your own blue pieces",
+        ),
+        ("NOT_ON_BORDER", "must touch the edge of the board"),
+        ("NOT_IN_CORNER", "must cover a corner of the board"),
+        ("WRONG_SHAPE", "first piece must be the"),
+        (
+            "NOT_IN_OWN_CORNER",
+            "must cover your start corner, the top left corner",
+        ),
+    ];
+
+    /// The mistake the rules of a 20×20 game find for a placement of the
+    /// colour to move on the fields.
+    fn four_color_mistake(game: &AnyGame, cells: &[(i32, i32)]) -> Option<&'static str> {
+        let placement = |color| Placement::from_cells(color, cells).map(Move::Set);
+        match game {
+            AnyGame::Blokus2027(game) => {
+                let mv = placement(game.current_color())?;
+                game.is_legal(&mv).err().map(|m| m.name())
+            }
+            AnyGame::BlokusClassic(game) => {
+                let mv = placement(game.current_color())?;
+                game.is_legal(&mv).err().map(|m| m.name())
+            }
+            other => panic!("no 20x20 game: {:?}", other.game_type()),
+        }
+    }
+
+    #[test]
+    fn a_refused_season_or_classic_placement_is_explained_by_its_mistake() {
+        let later: &[&str] = &[
+            "DUPLICATE_SHAPE",
+            "OUT_OF_BOUNDS",
+            "OBSTRUCTED",
+            "TOUCHES_SAME_COLOR",
+            "NO_SHARED_CORNER",
+        ];
+        for (game_type, first) in [
+            (
+                GameType::Blokus2027,
+                &["OUT_OF_BOUNDS", "NOT_ON_BORDER"][..],
+            ),
+            (
+                GameType::BlokusClassic,
+                &["OUT_OF_BOUNDS", "NOT_IN_OWN_CORNER"][..],
+            ),
+        ] {
+            for (moves, required) in [(0, first), (4, later)] {
+                let game = after(game_type, moves);
+                let found = placement_refusals(&game, |_, cells| four_color_mistake(&game, cells));
+                assert_words(&found, FOUR_COLOR_WORDS, required);
+            }
+        }
+    }
+
+    #[test]
+    fn a_refused_bcl_placement_is_explained_by_its_mistake() {
+        let words: &[(&str, &str)] = &[
+            ("BLOCK_USED", "that piece is already placed"),
+            ("OUT_OF_STAGE", "off the board"),
+            ("OVERLAP", "a field that is taken"),
+            ("EDGE_CONTACT", "may not share an edge with your own pieces"),
+            (
+                "NO_CORNER_CONTACT",
+                "must touch a corner of your own pieces",
+            ),
+            (
+                "NOT_ON_START_CORNER",
+                "must cover your start corner, the top left corner",
+            ),
+        ];
+        for moves in [0, 2] {
+            let game = after(GameType::BlokusBcl, moves);
+            let AnyGame::BlokusBcl(typed) = &game else {
+                unreachable!()
+            };
+            let player = typed.current_player();
+            let found = placement_refusals(&game, |_, cells| {
+                let fields: Vec<(i32, i32)> = cells.iter().map(|&(x, y)| (y, x)).collect();
+                let place = PlaceTo::from_cells(player, &fields)?;
+                typed
+                    .is_legal(&BclMove::Place(place))
+                    .err()
+                    .map(|m| m.name())
+            });
+            let required: &[&str] = if moves == 0 {
+                &["NOT_ON_START_CORNER", "OUT_OF_STAGE"]
+            } else {
+                &["OVERLAP", "EDGE_CONTACT", "NO_CORNER_CONTACT"]
+            };
+            assert_words(&found, words, required);
+        }
+    }
+
+    #[test]
+    fn a_placement_that_is_no_mistake_or_no_piece_is_said_so() {
+        let game = after(GameType::Blokus2027, 0);
+        let (_, legal) = choices(&game).into_iter().next().expect("a move");
+        let attempt = Attempt {
+            piece: legal.piece.clone(),
+            cells: legal.cells.clone(),
+            from: None,
+        };
+        assert_eq!(refusal(&game, &attempt), LEGAL_AFTER_ALL);
+        let piece = legal.piece.clone().expect("a piece");
+        let misshapen = Attempt {
+            cells: vec![[0, 0]],
+            ..attempt.clone()
+        };
+        assert!(
+            refusal(&game, &misshapen).contains(&format!("not the shape of the {piece}")),
+            "{}",
+            refusal(&game, &misshapen)
+        );
+        let no_piece = Attempt {
+            piece: None,
+            ..attempt
+        };
+        assert_eq!(refusal(&game, &no_piece), "Choose a piece first.");
+    }
+
+    #[test]
+    fn any_attempt_gets_words_and_none_panics() {
+        let far = [i32::MIN, i32::MAX, -1, 0, 1, 19, 20];
+        for &game_type in GameType::ALL {
+            let game = after(game_type, 2);
+            let names: Vec<Option<String>> = board(&game)
+                .pieces
+                .iter()
+                .take(3)
+                .map(|p| Some(p.name.clone()))
+                .chain([None, Some("NO_SUCH_PIECE".to_owned())])
+                .collect();
+            for name in &names {
+                for &x in &far {
+                    for &y in &far {
+                        let attempts = [
+                            Attempt {
+                                piece: name.clone(),
+                                cells: vec![[x, y], [x.wrapping_add(1), y], [x, y.wrapping_add(1)]],
+                                from: None,
+                            },
+                            Attempt {
+                                piece: name.clone(),
+                                cells: vec![[x, y], [i32::MIN, i32::MAX]],
+                                from: Some([y, x]),
+                            },
+                            Attempt {
+                                piece: None,
+                                cells: Vec::new(),
+                                from: Some([x, y]),
+                            },
+                        ];
+                        for attempt in &attempts {
+                            let words = refusal(&game, attempt);
+                            assert!(words.ends_with('.'), "{game_type} {attempt:?}: {words:?}");
+                        }
+                    }
+                }
+            }
+            let too_many = Attempt {
+                cells: vec![[0, 0]; MAX_ATTEMPT_CELLS + 1],
+                ..Attempt::default()
+            };
+            assert_eq!(refusal(&game, &too_many), "That is no move of this game.");
+        }
+    }
+
+    spielleiter_rules::test_games! {
+        #[test]
+        fn a_refused_tic_tac_toe_click_names_the_field() {
+            let game = after(GameType::TestTicTacToe, 1);
+            let click = |x, y| Attempt {
+                cells: vec![[x, y]],
+                ..Attempt::default()
+            };
+            let marked = board(&game)
+                .cells
+                .iter()
+                .position(|cell| cell.text.is_some())
+                .expect("a marked field") as i32;
+            assert_eq!(
+                refusal(&game, &click(marked % 3, marked / 3)),
+                "That field is marked already."
+            );
+            assert_eq!(refusal(&game, &click(3, 0)), "That field is off the board.");
+            let free = (marked + 1) % 9;
+            assert_eq!(refusal(&game, &click(free % 3, free / 3)), LEGAL_AFTER_ALL);
+        }
+    }
+
+    #[test]
+    fn a_refused_ostseeschach_click_names_the_piece_and_how_it_moves() {
+        let game = after(GameType::Ostseeschach2022, 0);
+        let AnyGame::Ostseeschach2022(typed) = &game else {
+            unreachable!()
+        };
+        let team = typed.team_to_move();
+        let pieces: Vec<_> = typed.pieces().collect();
+        let why = |from: ostseeschach::Coordinates, to: Option<[i32; 2]>| {
+            refusal(
+                &game,
+                &Attempt {
+                    piece: None,
+                    cells: to.into_iter().collect(),
+                    from: Some([from.x, from.y]),
+                },
+            )
+        };
+        // A field without a piece, and the opponent's piece.
+        let empty = (0..8)
+            .flat_map(|x| (0..8).map(move |y| ostseeschach::Coordinates::new(x, y)))
+            .find(|&at| typed.piece_at(at).is_none())
+            .expect("an empty field");
+        assert!(
+            why(empty, None).contains("no piece on that field"),
+            "{}",
+            why(empty, None)
+        );
+        let (theirs, _) = pieces.iter().find(|(_, p)| p.team != team).expect("theirs");
+        assert!(
+            why(*theirs, None).starts_with("That is not your piece"),
+            "{}",
+            why(*theirs, None)
+        );
+        // Each own piece: to every field on the board, and off it.
+        let mut said = BTreeMap::new();
+        for &(from, piece) in pieces.iter().filter(|(_, p)| p.team == team) {
+            for x in -1..9 {
+                for y in 0..8 {
+                    let mv = ostseeschach::Move::new(from.x, from.y, x, y);
+                    let Err(mistake) = typed.is_legal(&mv) else {
+                        assert_eq!(why(from, Some([x, y])), LEGAL_AFTER_ALL);
+                        continue;
+                    };
+                    let text = why(from, Some([x, y]));
+                    let expected = match mistake.name() {
+                        "OUT_OF_BOUNDS" => "off the board".to_owned(),
+                        "INVALID_MOVEMENT" => format!(
+                            "That piece cannot move there: a {}",
+                            super::super::ostseeschach::kind_name(piece.kind)
+                        ),
+                        "DESTINATION_BLOCKED" => "your own piece stands there".to_owned(),
+                        other => panic!("{other} for {mv:?}"),
+                    };
+                    assert!(
+                        text.contains(&expected),
+                        "{mv:?}: {text:?} does not say {expected:?}"
+                    );
+                    said.insert(mistake.name(), text);
+                }
+            }
+        }
+        assert_eq!(said.len(), 3, "{said:?}");
+    }
 
     #[test]
     fn every_game_offers_its_legal_moves_on_its_board() {

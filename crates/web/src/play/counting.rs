@@ -6,7 +6,7 @@ use spielleiter_rules::{
     entry,
 };
 
-use super::board::{Board, Choice, GamePlay};
+use super::board::{Attempt, Board, Choice, GamePlay};
 
 impl GamePlay for entry::TestCounting {
     fn board(game: &Counting) -> Board {
@@ -14,6 +14,11 @@ impl GamePlay for entry::TestCounting {
         let totals: Vec<String> = game.totals.iter().map(u32::to_string).collect();
         board.key = format!("totals: {}", totals.join(", "));
         board
+    }
+
+    fn refusal(_game: &Counting, _attempt: &Attempt) -> String {
+        // The game has no board: its moves are buttons, never a click.
+        "Choose one of the buttons.".to_owned()
     }
 
     fn choice(_game: &Counting, mv: &Count) -> Choice {

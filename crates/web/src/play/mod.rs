@@ -14,7 +14,10 @@
 //!
 //! # Bounds
 //!
-//! At most [`PlaySettings::max_seats`] seats play at once; request bodies
+//! At most [`PlaySettings::max_seats`] seats play at once, and at most
+//! [`PlaySettings::max_seats_per_address`] of them for one address (an
+//! address's seat is free again once its game has a result or the seat
+//! has left), so that one visitor cannot lock everyone else out; request bodies
 //! are capped at [`MAX_BODY_BYTES`]; a seat whose page sends no request for
 //! [`PlaySettings::idle_limit`] leaves its game (and loses it by the
 //! rules); a move waits at most [`ANSWER_LIMIT`] for the seat's task.
@@ -32,7 +35,7 @@ spielleiter_rules::test_games! {
 
 use std::{
     collections::HashMap,
-    net::SocketAddr,
+    net::{IpAddr, SocketAddr},
     sync::{
         Arc, Mutex,
         atomic::{AtomicU64, Ordering},
@@ -49,11 +52,12 @@ use axum::{
 use serde::Deserialize;
 use spielleiter_bots::BotKind;
 use spielleiter_rules::GameType;
-use spielleiter_server::clock::TimeLimits;
+use spielleiter_server::{clock::TimeLimits, limits::AddressSlots};
 use tokio::{
     sync::{Semaphore, mpsc, oneshot, watch},
     time::Instant,
 };
+use tracing::info;
 
 use self::seat::{Command, Other, SeatRequest, SeatTask, SeatView};
 use crate::{App, connections::Peer, error::ApiError};
@@ -80,6 +84,9 @@ pub struct PlaySettings {
     pub secret: String,
     /// Seats playing at once.
     pub max_seats: usize,
+    /// Seats playing at once for one address (an IPv6 address counts by
+    /// its /64, as the connection caps count it).
+    pub max_seats_per_address: usize,
     /// How long a seat's page may stay silent before the seat leaves.
     pub idle_limit: Duration,
     /// How long the built-in bots wait before they answer, so that a
@@ -95,6 +102,7 @@ impl std::fmt::Debug for PlaySettings {
         f.debug_struct("PlaySettings")
             .field("game_addr", &self.game_addr)
             .field("max_seats", &self.max_seats)
+            .field("max_seats_per_address", &self.max_seats_per_address)
             .field("idle_limit", &self.idle_limit)
             .field("bot_think", &self.bot_think)
             .finish_non_exhaustive()
@@ -107,8 +115,17 @@ pub struct Seats {
     settings: PlaySettings,
     /// One permit per seat whose task runs.
     running: Arc<Semaphore>,
+    /// The seats each address holds, one slot per seat until its game
+    /// has a result or it has left.
+    addresses: AddressSlots,
     /// Seats opened since the start (for `/metrics`).
     opened: AtomicU64,
+    /// Seats refused since the start because every seat was taken (for
+    /// `/metrics`).
+    refused_full: AtomicU64,
+    /// Seats refused since the start because the address held its share
+    /// (for `/metrics`).
+    refused_per_address: AtomicU64,
     seats: Mutex<HashMap<String, Arc<SeatHandle>>>,
 }
 
@@ -133,7 +150,12 @@ impl Seats {
     pub fn new(settings: PlaySettings) -> Seats {
         Seats {
             running: Arc::new(Semaphore::new(settings.max_seats)),
+            // People on the server's own machine count too: a proxy on
+            // loopback would otherwise make every visitor exempt.
+            addresses: AddressSlots::new(settings.max_seats_per_address, false),
             opened: AtomicU64::new(0),
+            refused_full: AtomicU64::new(0),
+            refused_per_address: AtomicU64::new(0),
             settings,
             seats: Mutex::default(),
         }
@@ -149,6 +171,15 @@ impl Seats {
         self.opened.load(Ordering::Relaxed)
     }
 
+    /// The seats refused since the start: because every seat was taken,
+    /// and because the address held its share.
+    pub fn refused(&self) -> (u64, u64) {
+        (
+            self.refused_full.load(Ordering::Relaxed),
+            self.refused_per_address.load(Ordering::Relaxed),
+        )
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<SeatHandle>>> {
         // A panic while holding the map leaves it consistent (inserts and
         // removes only).
@@ -157,16 +188,29 @@ impl Seats {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Opens a seat for `request`: returns its id and secret.
+    /// Opens a seat for `request` from address `peer`: returns its id and
+    /// secret.
     ///
     /// # Errors
     ///
-    /// All seats taken, a request that does not fit its game, or a game
-    /// server that refuses.
-    pub async fn open(&self, request: &SeatRequest) -> Result<(String, String), PlayError> {
-        let permit = Arc::clone(&self.running)
-            .try_acquire_owned()
-            .map_err(|_| PlayError::Full(self.settings.max_seats))?;
+    /// The address holds its share of seats, all seats taken, a request
+    /// that does not fit its game, or a game server that refuses.
+    pub async fn open(
+        &self,
+        peer: IpAddr,
+        request: &SeatRequest,
+    ) -> Result<(String, String), PlayError> {
+        let Some(address_slot) = self.addresses.take(peer) else {
+            self.refused_per_address.fetch_add(1, Ordering::Relaxed);
+            let held = self.addresses.held_by(peer);
+            info!(%peer, held, "a person's seat refused: the address holds its share");
+            return Err(PlayError::AddressHoldsItsShare(held));
+        };
+        let Ok(permit) = Arc::clone(&self.running).try_acquire_owned() else {
+            self.refused_full.fetch_add(1, Ordering::Relaxed);
+            info!(%peer, "a person's seat refused: every seat is taken");
+            return Err(PlayError::Full(self.settings.max_seats));
+        };
         let opened = seat::open(&self.settings, request)
             .await
             .map_err(|error| match error {
@@ -184,6 +228,7 @@ impl Seats {
             seen,
             self.settings.idle_limit,
             permit,
+            address_slot,
         );
         let handle = Arc::new(SeatHandle {
             secret: secret.clone(),
@@ -238,23 +283,35 @@ impl Seats {
         choice: usize,
     ) -> Result<(), PlayError> {
         let handle = self.holder(id, headers)?;
-        let (reply, answer) = oneshot::channel();
-        let command = Command::Move {
+        ask(&handle, |reply| Command::Move {
             request,
             choice,
             reply,
-        };
-        let answer = tokio::time::timeout(ANSWER_LIMIT, async {
-            handle
-                .commands
-                .send(command)
-                .await
-                .map_err(|_| PlayError::Ended)?;
-            answer.await.map_err(|_| PlayError::Ended)
         })
         .await
-        .map_err(|_| PlayError::Busy)??;
-        answer.map_err(PlayError::Refused)
+    }
+
+    /// Why `attempt`, a click on the page of seat `id` for request
+    /// `request`, is no legal move: in words of the game, from the rules.
+    ///
+    /// # Errors
+    ///
+    /// No such seat, not the secret, a seat that has ended, or a request
+    /// that is no longer open.
+    pub async fn explain(
+        &self,
+        id: &str,
+        headers: &HeaderMap,
+        request: u64,
+        attempt: board::Attempt,
+    ) -> Result<String, PlayError> {
+        let handle = self.holder(id, headers)?;
+        ask(&handle, |reply| Command::Explain {
+            request,
+            attempt,
+            reply,
+        })
+        .await
     }
 
     /// Seat `id` leaves its game.
@@ -268,6 +325,27 @@ impl Seats {
         let _ = tokio::time::timeout(ANSWER_LIMIT, handle.commands.send(Command::Leave)).await;
         Ok(())
     }
+}
+
+/// Sends the seat's task the command `command` makes with its reply
+/// channel, and waits for the answer, all within [`ANSWER_LIMIT`]; the
+/// task's `Err` is its refusal in words.
+async fn ask<T>(
+    handle: &SeatHandle,
+    command: impl FnOnce(oneshot::Sender<Result<T, String>>) -> Command,
+) -> Result<T, PlayError> {
+    let (reply, answer) = oneshot::channel();
+    let answer = tokio::time::timeout(ANSWER_LIMIT, async {
+        handle
+            .commands
+            .send(command(reply))
+            .await
+            .map_err(|_| PlayError::Ended)?;
+        answer.await.map_err(|_| PlayError::Ended)
+    })
+    .await
+    .map_err(|_| PlayError::Busy)??;
+    answer.map_err(PlayError::Refused)
 }
 
 /// Forgets the ended seats beyond [`ENDED_SEATS_KEPT`], oldest first.
@@ -300,6 +378,9 @@ pub enum PlayError {
     /// Every seat is taken.
     #[error("{0} people play already, as many as this server allows; try again later")]
     Full(usize),
+    /// The address plays in as many games as one address may.
+    #[error("{}", already_playing(*.0))]
+    AddressHoldsItsShare(usize),
     /// The seat could not be opened.
     #[error("the seat could not be opened: {0}")]
     Open(String),
@@ -323,11 +404,22 @@ pub enum PlayError {
     BadRequest(String),
 }
 
+/// The refusal of a seat to an address that plays in `games` games.
+fn already_playing(games: usize) -> String {
+    let games = if games == 1 {
+        "1 game".to_owned()
+    } else {
+        format!("{games} games")
+    };
+    format!("you already play in {games} here; finish or leave one first")
+}
+
 impl IntoResponse for PlayError {
     fn into_response(self) -> Response {
         let status = match self {
             PlayError::Off | PlayError::NoSeat => StatusCode::NOT_FOUND,
             PlayError::Full(_) | PlayError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            PlayError::AddressHoldsItsShare(_) => StatusCode::TOO_MANY_REQUESTS,
             PlayError::Open(_) => StatusCode::BAD_GATEWAY,
             PlayError::NotYours => StatusCode::FORBIDDEN,
             PlayError::Ended => StatusCode::GONE,
@@ -531,7 +623,7 @@ pub async fn open(
         .and_then(|body| body.request())
         .map_err(IntoResponse::into_response)?;
     let (id, secret) = seats
-        .open(&request)
+        .open(peer, &request)
         .await
         .map_err(IntoResponse::into_response)?;
     let cookie = format!("{SEAT_COOKIE_PREFIX}{id}={secret}; Path=/; HttpOnly; SameSite=Strict");
@@ -588,6 +680,43 @@ pub async fn play(
     let body: MoveBody = parse(&headers, &body)?;
     seats.play(&id, &headers, body.request, body.choice).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// The body of `POST /api/play/{id}/why`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WhyBody {
+    /// The move request the page answers (its view's `request`).
+    pub request: u64,
+    /// The piece held ([`board::Attempt::piece`]).
+    #[serde(default)]
+    pub piece: Option<String>,
+    /// The fields clicked or covered ([`board::Attempt::cells`]).
+    #[serde(default)]
+    pub cells: Vec<[i32; 2]>,
+    /// The piece to move ([`board::Attempt::from`]).
+    #[serde(default)]
+    pub from: Option<[i32; 2]>,
+}
+
+/// `POST /api/play/{id}/why`: why a click the page could not match with an
+/// offered move is no legal move (`{"reason": "..."}`), from the rules of
+/// the seat's position; nothing is sent to the game.
+pub async fn why(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Json<serde_json::Value>, PlayError> {
+    let seats = seats(&app)?;
+    let body: WhyBody = parse(&headers, &body)?;
+    let attempt = board::Attempt {
+        piece: body.piece,
+        cells: body.cells,
+        from: body.from,
+    };
+    let reason = seats.explain(&id, &headers, body.request, attempt).await?;
+    Ok(Json(serde_json::json!({ "reason": reason })))
 }
 
 /// `POST /api/play/{id}/leave`: the seat leaves its game.

@@ -4,11 +4,11 @@
 //! row = y.
 
 use spielleiter_rules::{
-    entry,
-    ostseeschach::{BOARD_SIZE, Coordinates, Move, Ostseeschach, Team},
+    Game, entry,
+    ostseeschach::{BOARD_SIZE, Coordinates, Mistake, Move, Ostseeschach, PieceKind, Team},
 };
 
-use super::board::{Board, Cell, Choice, GamePlay};
+use super::board::{Attempt, Board, Cell, Choice, GamePlay, LEGAL_AFTER_ALL};
 
 /// The page's colour of each team (as the pictures draw them).
 fn fill(team: Team) -> &'static str {
@@ -20,6 +20,64 @@ fn fill(team: Team) -> &'static str {
 
 fn field(at: Coordinates) -> [i32; 2] {
     [at.x, at.y]
+}
+
+/// A kind's English name, as the board's key gives it.
+pub(super) fn kind_name(kind: PieceKind) -> &'static str {
+    match kind {
+        PieceKind::Herzmuschel => "cockle",
+        PieceKind::Moewe => "gull",
+        PieceKind::Seestern => "starfish",
+        PieceKind::Robbe => "seal",
+    }
+}
+
+/// How a kind of `team` moves, in words ("forward" is to the right for
+/// ONE, to the left for TWO on the page).
+fn movement(kind: PieceKind, team: Team) -> String {
+    let forward = if team.direction() > 0 {
+        "to the right"
+    } else {
+        "to the left"
+    };
+    match kind {
+        PieceKind::Herzmuschel => {
+            format!("a cockle moves one field diagonally forward ({forward})")
+        }
+        PieceKind::Moewe => "a gull moves one field straight up, down, left or right".to_owned(),
+        PieceKind::Seestern => format!(
+            "a starfish moves one field diagonally, or one field straight forward ({forward})"
+        ),
+        PieceKind::Robbe => {
+            "a seal jumps like a knight in chess: two fields one way, then one to the side"
+                .to_owned()
+        }
+    }
+}
+
+/// Why the piece on `from` cannot be chosen to move, or `None` if it can.
+fn piece_refusal(game: &Ostseeschach, from: Coordinates) -> Option<String> {
+    let team = game.team_to_move();
+    let Some(piece) = game.piece_at(from) else {
+        return Some(
+            "There is no piece on that field: choose one of your marked pieces.".to_owned(),
+        );
+    };
+    if piece.team != team {
+        return Some(format!(
+            "That is not your piece: yours are the {} ones.",
+            fill(team)
+        ));
+    }
+    let mut moves = 0;
+    game.for_each_legal_move(|mv| moves += usize::from(mv.from == from));
+    (moves == 0).then(|| {
+        format!(
+            "That {} cannot move anywhere now: {}, and every such field is off the board or taken by your own pieces.",
+            kind_name(piece.kind),
+            movement(piece.kind, team)
+        )
+    })
 }
 
 impl GamePlay for entry::Ostseeschach2022 {
@@ -44,6 +102,34 @@ impl GamePlay for entry::Ostseeschach2022 {
                      (Seestern) · R seal (Robbe) · a number: a tower's height"
             .to_owned();
         board
+    }
+
+    fn refusal(game: &Ostseeschach, attempt: &Attempt) -> String {
+        let Some([fx, fy]) = attempt.from else {
+            return "Choose one of your marked pieces first.".to_owned();
+        };
+        let from = Coordinates::new(fx, fy);
+        let Some(&[tx, ty]) = attempt.cells.first() else {
+            // Only a piece clicked.
+            return piece_refusal(game, from).unwrap_or_else(|| LEGAL_AFTER_ALL.to_owned());
+        };
+        let team = game.team_to_move();
+        let Err(mistake) = game.is_legal(&Move::new(fx, fy, tx, ty)) else {
+            return LEGAL_AFTER_ALL.to_owned();
+        };
+        let kind = game.piece_at(from).map(|piece| piece.kind);
+        match (mistake, kind) {
+            (Mistake::OutOfBounds, _) => "That field is off the board.".to_owned(),
+            (Mistake::InvalidMovement, Some(kind)) => {
+                format!("That piece cannot move there: {}.", movement(kind, team))
+            }
+            (Mistake::DestinationBlocked, Some(kind)) => format!(
+                "That {} cannot move there: your own piece stands there.",
+                kind_name(kind)
+            ),
+            // The start field holds no piece of the team to move.
+            _ => piece_refusal(game, from).unwrap_or_else(|| "That is no legal move.".to_owned()),
+        }
     }
 
     fn choice(_game: &Ostseeschach, mv: &Move) -> Choice {

@@ -14,6 +14,7 @@ use spielleiter_protocol::{
     GameMove, Prepare, ServerMessage, SlotDescriptor, english::english, room::RoomData,
 };
 use spielleiter_rules::{AnyGame, AnyMove, Game, GameType};
+use spielleiter_server::limits::AddressSlot;
 use tokio::{
     sync::{OwnedSemaphorePermit, mpsc, oneshot, watch},
     time::Instant,
@@ -160,6 +161,17 @@ pub enum Command {
         choice: usize,
         /// `Err` with the reason if the move was not sent.
         reply: oneshot::Sender<Result<(), String>>,
+    },
+    /// Say why `attempt`, a click the page of request `request` could not
+    /// match with a legal move, is none (nothing is sent to the game).
+    Explain {
+        /// The request the page saw.
+        request: u64,
+        /// The click.
+        attempt: board::Attempt,
+        /// The reason in English, or `Err` with why there is none (not the
+        /// person's turn).
+        reply: oneshot::Sender<Result<String, String>>,
     },
     /// Leave the game.
     Leave,
@@ -402,6 +414,9 @@ pub struct SeatTask {
     moves: Vec<AnyMove>,
     /// Holds one of the running seats of the cap until the task ends.
     _permit: OwnedSemaphorePermit,
+    /// Holds one of the seats of the person's address until the game has
+    /// a result or the task ends, whichever comes first.
+    address_slot: Option<AddressSlot>,
 }
 
 impl SeatTask {
@@ -413,6 +428,7 @@ impl SeatTask {
         last_seen: watch::Receiver<Instant>,
         idle_limit: Duration,
         permit: OwnedSemaphorePermit,
+        address_slot: AddressSlot,
     ) -> (SeatTask, watch::Receiver<SeatView>) {
         let names = opened.names.clone();
         let (view, watching) = watch::channel(opened.view);
@@ -427,6 +443,7 @@ impl SeatTask {
             game: None,
             moves: Vec::new(),
             _permit: permit,
+            address_slot: Some(address_slot),
         };
         (task, watching)
     }
@@ -449,6 +466,9 @@ impl SeatTask {
                     Some(Command::Move { request, choice, reply }) => {
                         let answer = self.send_move(request, choice).await;
                         let _ = reply.send(answer);
+                    }
+                    Some(Command::Explain { request, attempt, reply }) => {
+                        let _ = reply.send(self.explain(request, &attempt));
                     }
                     Some(Command::Leave) | None => self.leave("You left the game.".to_owned()).await,
                 },
@@ -525,6 +545,9 @@ impl SeatTask {
                 ));
             }),
             RoomData::Result(game_result) => {
+                // The game is over: the address may play another while
+                // this one's page still shows the result.
+                self.address_slot = None;
                 let result = result(&game_result, &self.names);
                 self.publish(|view| {
                     view.result = Some(result);
@@ -533,6 +556,20 @@ impl SeatTask {
                 });
             }
             RoomData::Welcome { .. } | RoomData::Paused { .. } | RoomData::Move(_) => {}
+        }
+    }
+
+    /// Why `attempt` is no legal move in the position of request
+    /// `request`, from the rules (through [`board::refusal`]), if that
+    /// request is still open.
+    fn explain(&self, request: u64, attempt: &board::Attempt) -> Result<String, String> {
+        let (open, current) = {
+            let view = self.view.borrow();
+            (view.your_turn, view.request)
+        };
+        match &self.game {
+            Some(game) if open && request == current => Ok(board::refusal(game, attempt)),
+            _ => Err("It is not your turn (any more): the page shows an old position.".to_owned()),
         }
     }
 

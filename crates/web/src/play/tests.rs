@@ -20,6 +20,9 @@ use crate::{Access, WebSettings};
 
 const SECRET: &str = "the web side's secret";
 
+/// The address the person's browser opens seats from.
+const PERSON: std::net::IpAddr = std::net::IpAddr::V4(std::net::Ipv4Addr::new(192, 0, 2, 1));
+
 async fn game_server() -> EmbeddedServer {
     let config = Config {
         port: 0,
@@ -35,6 +38,8 @@ fn settings(server: &EmbeddedServer, max_seats: usize, idle_limit: Duration) -> 
         game_addr: server.addr(),
         secret: SECRET.to_owned(),
         max_seats,
+        // One address opens every seat of these tests.
+        max_seats_per_address: max_seats,
         idle_limit,
         bot_think: Duration::ZERO,
         move_limits: std::collections::BTreeMap::new(),
@@ -99,10 +104,10 @@ async fn only_the_secret_holder_reads_and_moves_and_stale_moves_are_not_sent() {
     let server = game_server().await;
     let seats = Seats::new(settings(&server, 2, Duration::from_secs(600)));
     let (id, secret) = seats
-        .open(&request(
-            GameType::Blokus2027,
-            vec![Other::Bot(BotKind::Random)],
-        ))
+        .open(
+            PERSON,
+            &request(GameType::Blokus2027, vec![Other::Bot(BotKind::Random)]),
+        )
         .await
         .expect("a seat");
     assert_eq!(secret.len(), 32, "128 bits as hex");
@@ -113,7 +118,7 @@ async fn only_the_secret_holder_reads_and_moves_and_stale_moves_are_not_sent() {
         Err(PlayError::NotYours)
     ));
     let (other_id, other_secret) = seats
-        .open(&request(GameType::Blokus2027, vec![Other::Code]))
+        .open(PERSON, &request(GameType::Blokus2027, vec![Other::Code]))
         .await
         .expect("a second seat");
     assert!(matches!(
@@ -183,13 +188,23 @@ async fn the_seat_cap_holds_until_a_seat_ends() {
         GameType::Ostseeschach2022,
         vec![Other::Bot(BotKind::Random)],
     );
-    let (id, secret) = seats.open(&one).await.expect("the first seat");
+    let (id, secret) = seats.open(PERSON, &one).await.expect("the first seat");
     assert_eq!(seats.running(), 1);
-    assert!(matches!(seats.open(&one).await, Err(PlayError::Full(1))));
+    // From the same address the address's share is reached first.
+    assert!(matches!(
+        seats.open(PERSON, &one).await,
+        Err(PlayError::AddressHoldsItsShare(1))
+    ));
+    let elsewhere = std::net::IpAddr::from([192, 0, 2, 2]);
+    assert!(matches!(
+        seats.open(elsewhere, &one).await,
+        Err(PlayError::Full(1))
+    ));
+    assert_eq!(seats.refused(), (1, 1));
     seats.leave(&id, &cookie(&id, &secret)).await.expect("left");
     until_no_seat_runs(&seats).await;
     assert_eq!(seats.running(), 0);
-    seats.open(&one).await.expect("a seat again");
+    seats.open(PERSON, &one).await.expect("a seat again");
 }
 
 #[tokio::test]
@@ -199,18 +214,18 @@ async fn a_request_that_does_not_fit_its_game_is_refused_before_a_room() {
     let mut wrong_seat = request(GameType::Blokus2027, vec![Other::Bot(BotKind::Random)]);
     wrong_seat.seat = 2;
     assert!(matches!(
-        seats.open(&wrong_seat).await,
+        seats.open(PERSON, &wrong_seat).await,
         Err(PlayError::BadRequest(_))
     ));
     let too_few = request(GameType::BlokusClassic, vec![Other::Bot(BotKind::Random)]);
     assert!(matches!(
-        seats.open(&too_few).await,
+        seats.open(PERSON, &too_few).await,
         Err(PlayError::BadRequest(_))
     ));
     // Only blokus_bcl has an `illegal` bot.
     let no_bot = request(GameType::Blokus2027, vec![Other::Bot(BotKind::Illegal)]);
     assert!(
-        matches!(seats.open(&no_bot).await, Err(PlayError::BadRequest(ref why)) if why.contains("no illegal bot"))
+        matches!(seats.open(PERSON, &no_bot).await, Err(PlayError::BadRequest(ref why)) if why.contains("no illegal bot"))
     );
     assert_eq!(ServerStats::get(&server.stats().connections_served), 0);
     assert_eq!(seats.running(), 0);
@@ -222,10 +237,13 @@ async fn a_seat_whose_page_is_silent_leaves_its_game() {
     let idle = Duration::from_secs(120);
     let seats = Seats::new(settings(&server, 1, idle));
     let (id, secret) = seats
-        .open(&request(
-            GameType::Ostseeschach2022,
-            vec![Other::Bot(BotKind::Random)],
-        ))
+        .open(
+            PERSON,
+            &request(
+                GameType::Ostseeschach2022,
+                vec![Other::Bot(BotKind::Random)],
+            ),
+        )
         .await
         .expect("a seat");
     let holder = cookie(&id, &secret);
@@ -283,7 +301,7 @@ async fn a_seat_opened_with_the_wire_log_leaves_one_next_to_its_replay() {
             vec![Other::Bot(BotKind::Random)],
         );
         asked.wire_log = wire_log;
-        let (id, secret) = seats.open(&asked).await.expect("a seat");
+        let (id, secret) = seats.open(PERSON, &asked).await.expect("a seat");
         let holder = cookie(&id, &secret);
         until(&seats, &id, &holder, |v| v.your_turn).await;
         seats.leave(&id, &holder).await.expect("the holder leaves");
@@ -409,7 +427,7 @@ async fn a_person_plays_every_game_of_the_catalogue_to_its_end() {
         );
         person.seat = game.player_count() - 1;
         let (id, secret) = seats
-            .open(&person)
+            .open(PERSON, &person)
             .await
             .unwrap_or_else(|e| panic!("{game}: {e}"));
         let holder = cookie(&id, &secret);
@@ -556,11 +574,11 @@ async fn a_person_who_asks_to_be_timed_is_told_the_limits() {
     let seats = Seats::new(play);
     let mut timed = request(GameType::Blokus2027, vec![Other::Code]);
     timed.timed = true;
-    let (id, secret) = seats.open(&timed).await.expect("a seat");
+    let (id, secret) = seats.open(PERSON, &timed).await.expect("a seat");
     let view = seats.view(&id, &cookie(&id, &secret)).expect("its holder");
     assert_eq!((view.soft_ms, view.hard_ms), (Some(2000), Some(10_000)));
     let (id, secret) = seats
-        .open(&request(GameType::Blokus2027, vec![Other::Code]))
+        .open(PERSON, &request(GameType::Blokus2027, vec![Other::Code]))
         .await
         .expect("a seat");
     let view = seats.view(&id, &cookie(&id, &secret)).expect("its holder");
@@ -637,4 +655,259 @@ async fn the_metrics_count_the_seats_open_now_and_opened_in_all() {
         text.contains("spielleiter_play_seats_opened_total 1\n"),
         "{text}"
     );
+}
+
+/// A web side served in the test; stops when dropped.
+struct Serving(tokio::task::JoinHandle<std::io::Result<()>>);
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// A web side with seats by `play`, served over TCP on loopback; dropping
+/// the handle stops it.
+async fn served(server: &EmbeddedServer, play: PlaySettings) -> (std::net::SocketAddr, Serving) {
+    let loopback = std::net::IpAddr::from([127, 0, 0, 1]);
+    let settings = WebSettings::new(Access::new(loopback, HttpPublic::Auto, None), None);
+    let limits = settings.limits.clone();
+    let router = crate::router_with(Arc::clone(server.stats()), settings, None, Some(play));
+    let listener = tokio::net::TcpListener::bind((loopback, 0))
+        .await
+        .expect("a port");
+    let addr = listener.local_addr().expect("its address");
+    let stats = Arc::clone(server.stats());
+    let task = tokio::spawn(async move {
+        crate::serve(listener, router, &limits, stats, std::future::pending()).await
+    });
+    (addr, Serving(task))
+}
+
+/// An answer of [`http`]: status, headers (names in lower case), body.
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
+    }
+}
+
+/// One HTTP/1.1 request to `web` over a new connection from address
+/// `from` (any of 127.0.0.0/8 on loopback).
+async fn http(
+    web: std::net::SocketAddr,
+    from: std::net::IpAddr,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: &str,
+) -> Answer {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+    socket
+        .bind((from, 0).into())
+        .expect("binds the client's address");
+    let mut stream = socket.connect(web).await.expect("connects");
+    let cookie = cookie.map_or(String::new(), |c| format!("cookie: {c}\r\n"));
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nhost: test\r\nconnection: close\r\ncontent-type: application/json\r\n{cookie}content-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.expect("sent");
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer))
+        .await
+        .expect("an answer in time")
+        .expect("read");
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").expect("a head");
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|line| line.split(' ').nth(1))
+        .and_then(|code| code.parse().ok())
+        .expect("a status line");
+    let headers = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    Answer {
+        status,
+        headers,
+        body: body.to_owned(),
+    }
+}
+
+/// Opens an Ostseeschach seat against the random bot from `from`.
+async fn open_over_http(web: std::net::SocketAddr, from: std::net::IpAddr) -> Answer {
+    let body = r#"{"game": "swc_2022_ostseeschach", "seat": 0, "others": ["random"]}"#;
+    http(web, from, "POST", "/api/play", None, body).await
+}
+
+/// The seat's id and its cookie (`name=secret`) from an opening answer.
+fn seat_of(opened: &Answer) -> (String, String) {
+    let cookie = opened.header("set-cookie").expect("a cookie");
+    let pair = cookie.split(';').next().expect("name=value").to_owned();
+    let id = pair
+        .strip_prefix(SEAT_COOKIE_PREFIX)
+        .and_then(|rest| rest.split_once('='))
+        .expect("the seat's id")
+        .0
+        .to_owned();
+    (id, pair)
+}
+
+#[tokio::test]
+async fn one_address_holds_one_seat_until_its_game_ends() {
+    let server = game_server().await;
+    let mut play = settings(&server, 3, Duration::from_secs(600));
+    play.max_seats_per_address = 1;
+    let (web, _serving) = served(&server, play).await;
+    let first = std::net::IpAddr::from([127, 0, 0, 1]);
+    let second = std::net::IpAddr::from([127, 0, 0, 2]);
+
+    let opened = open_over_http(web, first).await;
+    assert_eq!(opened.status, 201, "{}", opened.body);
+    let (id, cookie) = seat_of(&opened);
+    // The same address again: refused in words the page shows, while
+    // seats are free for others.
+    let refused = open_over_http(web, first).await;
+    assert_eq!(refused.status, 429, "{}", refused.body);
+    assert_eq!(
+        refused.json()["error"],
+        "you already play in 1 game here; finish or leave one first"
+    );
+    let other = open_over_http(web, second).await;
+    assert_eq!(other.status, 201, "{}", other.body);
+    let metrics = http(web, first, "GET", "/metrics", None, "").await.body;
+    assert!(
+        metrics.contains("spielleiter_play_seats_refused_total{reason=\"per_address\"} 1\n"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("spielleiter_play_seats_refused_total{reason=\"all_taken\"} 0\n"),
+        "{metrics}"
+    );
+
+    // The first address plays its game to its end (the last offered move
+    // each time) ...
+    let view_path = format!("/api/play/{id}");
+    let move_path = format!("/api/play/{id}/move");
+    let mut ended = false;
+    for _ in 0..5000 {
+        let view = http(web, first, "GET", &view_path, Some(&cookie), "")
+            .await
+            .json();
+        if !view["result"].is_null() {
+            ended = true;
+            break;
+        }
+        if view["your_turn"] == true {
+            let choices = view["choices"].as_array().expect("choices").len();
+            let body = format!(
+                r#"{{"request": {}, "choice": {}}}"#,
+                view["request"],
+                choices - 1
+            );
+            let moved = http(web, first, "POST", &move_path, Some(&cookie), &body).await;
+            assert_eq!(moved.status, 204, "{}", moved.body);
+        } else {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+    assert!(ended, "the first address's game did not end");
+    // ... and may take a seat again.
+    let again = open_over_http(web, first).await;
+    assert_eq!(again.status, 201, "{}", again.body);
+}
+
+#[tokio::test]
+async fn a_refused_click_is_explained_over_http_without_a_move() {
+    let server = game_server().await;
+    let (web, _serving) = served(&server, settings(&server, 1, Duration::from_secs(600))).await;
+    let person = std::net::IpAddr::from([127, 0, 0, 1]);
+    let body = r#"{"game": "swc_2027_blokus", "seat": 0, "others": ["random"]}"#;
+    let opened = http(web, person, "POST", "/api/play", None, body).await;
+    assert_eq!(opened.status, 201, "{}", opened.body);
+    let (id, cookie) = seat_of(&opened);
+    let view_path = format!("/api/play/{id}");
+    let mut view = serde_json::Value::Null;
+    for _ in 0..1000 {
+        view = http(web, person, "GET", &view_path, Some(&cookie), "")
+            .await
+            .json();
+        if view["your_turn"] == true {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(view["your_turn"], true, "{view}");
+    let request = view["request"].as_u64().expect("a request");
+    // The first offered placement moved off the board's left.
+    let offered = &view["choices"][0];
+    let name = offered["piece"].as_str().expect("a piece");
+    let cells: Vec<[i64; 2]> = offered["cells"]
+        .as_array()
+        .expect("cells")
+        .iter()
+        .map(|c| [c[0].as_i64().expect("x") - 30, c[1].as_i64().expect("y")])
+        .collect();
+    let why_path = format!("/api/play/{id}/why");
+    let attempt = serde_json::json!({ "request": request, "piece": name, "cells": cells });
+    let answer = http(
+        web,
+        person,
+        "POST",
+        &why_path,
+        Some(&cookie),
+        &attempt.to_string(),
+    )
+    .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let reason = answer.json()["reason"]
+        .as_str()
+        .expect("a reason")
+        .to_owned();
+    assert_eq!(
+        reason,
+        format!("The {name} cannot go there: part of it would be off the board.")
+    );
+    // Nothing was sent: the same request is still open.
+    let after = http(web, person, "GET", &view_path, Some(&cookie), "")
+        .await
+        .json();
+    assert_eq!(
+        (after["request"].as_u64(), &after["your_turn"]),
+        (Some(request), &serde_json::Value::Bool(true))
+    );
+    // Only the seat's holder asks, and only for the open request.
+    let stranger = http(web, person, "POST", &why_path, None, &attempt.to_string()).await;
+    assert_eq!(stranger.status, 403, "{}", stranger.body);
+    let stale = serde_json::json!({ "request": request + 1, "piece": name, "cells": cells });
+    let stale = http(
+        web,
+        person,
+        "POST",
+        &why_path,
+        Some(&cookie),
+        &stale.to_string(),
+    )
+    .await;
+    assert_eq!(stale.status, 409, "{}", stale.body);
+    assert!(stale.body.contains("not your turn"), "{}", stale.body);
+    let unknown = r#"{"request": 1, "cells": [], "what": 1}"#;
+    let unknown = http(web, person, "POST", &why_path, Some(&cookie), unknown).await;
+    assert_eq!(unknown.status, 400, "{}", unknown.body);
 }

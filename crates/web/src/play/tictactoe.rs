@@ -2,11 +2,11 @@
 //! field to click per move.
 
 use spielleiter_rules::{
-    entry,
-    tictactoe::{Mark, TicTacToe},
+    Game, entry,
+    tictactoe::{Mark, TicTacToe, TicTacToeMistake},
 };
 
-use super::board::{Board, Cell, Choice, GamePlay};
+use super::board::{Attempt, Board, Cell, Choice, GamePlay, LEGAL_AFTER_ALL};
 
 /// The side of the board.
 const SIDE: usize = 3;
@@ -29,6 +29,25 @@ impl GamePlay for entry::TestTicTacToe {
         }
         board.key = "ONE marks X, TWO marks O".to_owned();
         board
+    }
+
+    fn refusal(game: &TicTacToe, attempt: &Attempt) -> String {
+        let Some(&[x, y]) = attempt.cells.first() else {
+            return "Click a field.".to_owned();
+        };
+        let side = SIDE as i32;
+        let field = if (0..side).contains(&x) && (0..side).contains(&y) {
+            u8::try_from(y * side + x).unwrap_or(u8::MAX)
+        } else {
+            u8::MAX
+        };
+        // The rules' only check is playing the move.
+        match game.clone().play(&Mark(field)) {
+            Ok(()) => LEGAL_AFTER_ALL.to_owned(),
+            Err(TicTacToeMistake::OffBoard) => "That field is off the board.".to_owned(),
+            Err(TicTacToeMistake::Taken) => "That field is marked already.".to_owned(),
+            Err(TicTacToeMistake::GameOver) => "The game is over.".to_owned(),
+        }
     }
 
     fn choice(_game: &TicTacToe, mv: &Mark) -> Choice {
