@@ -12,6 +12,7 @@ Screenshots go to OUT.
 """
 
 import json
+import re
 import sys
 import time
 
@@ -27,6 +28,7 @@ STATE = r"""
   status: (document.getElementById("status") || {}).textContent || "",
   message: document.getElementById("message").hidden ? "" : document.getElementById("message").textContent,
   selected: (document.getElementById("selected") || {}).textContent || "",
+  selectedPiece: ((document.getElementById("selected") || {}).dataset || {}).piece || "",
   targets: document.querySelectorAll("#grid .cell.target").length,
   movable: document.querySelectorAll("#grid .cell.movable").length,
   summary: (document.getElementById("summary") || {}).textContent || "",
@@ -88,7 +90,7 @@ def second_seat_refused(page, web, out):
             " return e && !e.hidden ? e.textContent : ''; })()"
         )
         time.sleep(0.05)
-    if error != "you already play in 1 game here; finish or leave one first":
+    if error != "You already play in 1 game here; finish or leave one first":
         sys.exit(f"a second seat from the same address was answered with {error!r}")
     if not page.evaluate("location.pathname === '/play'"):
         sys.exit("a refused second seat left the form")
@@ -141,7 +143,7 @@ def play_blokus(page, web, out):
             sys.exit(f"the person's turn, but no piece fits: {now}")
         piece = pieces[-1]
         page.click(f'#pieces .piece[data-piece="{piece}"]')
-        now = wait(page, f"the {piece} chosen", lambda s: piece in s["selected"])
+        now = wait(page, f"the {piece} chosen", lambda s: s["selectedPiece"] == piece)
         if not rotated_by_key:
             before = now["selected"]
             page.press("r")
@@ -171,7 +173,7 @@ def play_blokus(page, web, out):
             # on these fields (its words are the web crate's tests').
             reasons = ("off the board", "a field that is taken", "share an edge",
                        "touch a corner", "edge of the board", "first piece must be")
-            if not now["message"].startswith(f"The {piece} cannot go there: ") \
+            if not re.match(r"The [A-Za-z ]+ cannot go there: ", now["message"]) \
                     or not any(r in now["message"] for r in reasons):
                 sys.exit(f"the illegal click was answered with {now['message']!r}")
             print(f"== the refused placement: {now['message']}")

@@ -307,20 +307,25 @@ fn color_word(color: Color) -> &'static str {
 /// letters are the season's (`PENTO_R` is the R pentomino), which the
 /// players' own code uses.
 pub fn piece_words(kind: PieceKind) -> String {
-    let name = kind.name();
+    format!("the {}", piece_noun(kind.name()))
+}
+
+/// A piece's wire name (`PENTO_R`, `MONO`, BCL's `SHOTGUN`) as the noun
+/// people use, without an article: `R pentomino`, `monomino`, `shotgun`.
+pub fn piece_noun(name: &str) -> String {
     let (family, letter) = name.split_once('_').unwrap_or((name, ""));
     let family = match family {
-        "MONO" => "monomino",
-        "DOMINO" => "domino",
-        "TRIO" => "tromino",
-        "TETRO" => "tetromino",
-        "PENTO" => "pentomino",
-        other => other,
+        "MONO" => "monomino".to_owned(),
+        "DOMINO" => "domino".to_owned(),
+        "TRIO" => "tromino".to_owned(),
+        "TETRO" => "tetromino".to_owned(),
+        "PENTO" => "pentomino".to_owned(),
+        other => other.to_lowercase(),
     };
     if letter.is_empty() {
-        format!("the {family}")
+        family
     } else {
-        format!("the {letter} {family}")
+        format!("{letter} {family}")
     }
 }
 

@@ -27,7 +27,10 @@
 
   function showError(error) {
     const node = $("error");
-    node.replaceChildren(error.message);
+    // The server's errors are lower-case clauses (as its logs have them);
+    // on the page they open a sentence.
+    const text = error.message;
+    node.replaceChildren(text.charAt(0).toUpperCase() + text.slice(1));
     if (error.login) node.append(" ", el("a", { href: "/login" }, "Log in"));
     node.hidden = false;
   }
@@ -428,7 +431,7 @@
         const node = el("button", {
           type: "button",
           class: classes.join(" "),
-          title: piece.name,
+          title: piece.words,
           "data-piece": piece.name,
           style: `grid-template-columns: repeat(${w}, 9px); grid-template-rows: repeat(${h}, 9px);`,
         });
@@ -442,8 +445,10 @@
         list.append(node);
       }
       const turned = state.turns ? `, turned ${state.turns * 90}°` : "";
-      $("selected").textContent = state.piece
-        ? `${state.piece}${turned}${state.flipped ? ", flipped" : ""}`
+      const chosen = pieces.find((piece) => piece.name === state.piece);
+      $("selected").dataset.piece = chosen ? chosen.name : "";
+      $("selected").textContent = chosen
+        ? `The ${chosen.words}${turned}${state.flipped ? ", flipped" : ""}`
         : "Choose a piece";
     }
 

@@ -3,6 +3,7 @@
 //! four, three and two players) and the 10×10 BLOKUS Champions League.
 
 use spielleiter_protocol::seats::seat_label;
+use spielleiter_render::blokus::piece_noun;
 use spielleiter_rules::{
     blokus::{
         Classic, ClassicMistake, Color, Mistake, Move, PieceKind, PieceSet, Placement, SwcBlokus,
@@ -47,6 +48,7 @@ fn four_color_board(
         .iter()
         .map(|&kind| Piece {
             name: kind.name().to_owned(),
+            words: piece_noun(kind.name()),
             cells: kind
                 .canonical_cells()
                 .iter()
@@ -137,13 +139,14 @@ fn placement_refusal<K: std::str::FromStr + PartialEq, P, M>(
     let Ok(kind) = name.parse::<K>() else {
         return format!("There is no piece called {name} in this game.");
     };
+    let piece = piece_noun(name);
     let cells: Vec<(i32, i32)> = attempt.cells.iter().map(|&[x, y]| (x, y)).collect();
     match place(&cells) {
         Some((shape, placement)) if shape == kind => match is_legal(placement) {
             Ok(()) => LEGAL_AFTER_ALL.to_owned(),
-            Err(mistake) => format!("The {name} cannot go there: {}.", words(mistake)),
+            Err(mistake) => format!("The {piece} cannot go there: {}.", words(mistake)),
         },
-        _ => format!("Those fields are not the shape of the {name}."),
+        _ => format!("Those fields are not the shape of the {piece}."),
     }
 }
 
@@ -287,6 +290,7 @@ impl GamePlay for entry::BlokusBcl {
             .iter()
             .map(|&kind| Piece {
                 name: kind.name().to_owned(),
+                words: piece_noun(kind.name()),
                 cells: kind
                     .canonical_cells()
                     .iter()

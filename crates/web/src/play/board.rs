@@ -26,6 +26,8 @@ pub struct Cell {
 pub struct Piece {
     /// The piece's name as the wire names it (`TETRO_T`).
     pub name: String,
+    /// The piece as people name it (`T tetromino`), for the page's labels.
+    pub words: String,
     /// Its cells `[x, y]` in its unturned orientation.
     pub cells: Vec<[i32; 2]>,
     /// How many of it the colour still has (0: placed already).
@@ -394,7 +396,10 @@ mod tests {
             ..attempt.clone()
         };
         assert!(
-            refusal(&game, &misshapen).contains(&format!("not the shape of the {piece}")),
+            refusal(&game, &misshapen).contains(&format!(
+                "not the shape of the {}",
+                spielleiter_render::blokus::piece_noun(&piece)
+            )),
             "{}",
             refusal(&game, &misshapen)
         );

@@ -882,7 +882,10 @@ async fn a_refused_click_is_explained_over_http_without_a_move() {
         .to_owned();
     assert_eq!(
         reason,
-        format!("The {name} cannot go there: part of it would be off the board.")
+        format!(
+            "The {} cannot go there: part of it would be off the board.",
+            spielleiter_render::blokus::piece_noun(name)
+        )
     );
     // Nothing was sent: the same request is still open.
     let after = http(web, person, "GET", &view_path, Some(&cookie), "")
