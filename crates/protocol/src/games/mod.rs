@@ -13,13 +13,13 @@
 //! on [`blokus`], and each holds only what it says differently.
 
 use spielleiter_rules::{
-    AnyGame, AnyMistake, AnyMove, CatalogueEntry, Game, GameType, PlayerSet, entry,
+    AnyGame, AnyMistake, AnyMove, GameType, PlayerSet, blokus::ClassicPlayers, entry,
 };
 
 use crate::{
     dialect::{Dialect, Player},
     error::DecodeError,
-    result::{Aggregation, Decimal, GameResult, PlayerScore, ScoreFragment, SeatResult, Winner},
+    result::{Decimal, GameResult, PlayerScore, ScoreFragment, SeatResult, Winner},
     xml::{ByteSink, Element, XmlReader, XmlWriter},
 };
 
@@ -33,106 +33,11 @@ spielleiter_rules::test_games! {
     pub mod tictactoe;
 }
 pub mod ostseeschach2022;
+mod wire_game;
 
-/// The official text for a move that belongs to no game of the room
-/// (`INVALID_FORMAT`, the same in every season).
-pub const INVALID_FORMAT_TEXT: &str = "Der Zug konnte nicht erkannt werden";
-
-/// What is game-specific on the wire, implemented once per game (by a unit
-/// type in the game's folder).
-pub(crate) trait WireGame {
-    /// The rules of the game.
-    type Game: Game;
-    /// The state as a memento carries it.
-    type State;
-    /// A move as the wire carries it (it may say less than the rules' move,
-    /// which [`resolve_move`](Self::resolve_move) completes).
-    type Move;
-
-    /// The season the game speaks.
-    const DIALECT: &'static Dialect;
-
-    /// The game's own score fragments, which follow the win points in a
-    /// result's definition (one per part of [`Game::score`]).
-    fn score_fragments() -> Vec<ScoreFragment>;
-
-    /// The state of `game` for a memento; `display_names` in seat order.
-    fn state(game: &Self::Game, display_names: &[&str]) -> Self::State;
-
-    /// The turn counter the state carries.
-    fn state_turn(state: &Self::State) -> u32;
-
-    /// The players' display names the state carries, in seat order (none
-    /// if the game's states do not name the players).
-    fn state_names(state: &Self::State) -> Vec<String> {
-        let _ = state;
-        Vec::new()
-    }
-
-    /// The game a state describes, for clients.
-    ///
-    /// # Errors
-    ///
-    /// Why the state is no consistent position of the game.
-    fn game_of_state(state: &Self::State) -> Result<Self::Game, String>;
-
-    /// Writes the `<state class="state" …>` element.
-    fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &Self::State);
-
-    /// Reads a `<state>` element.
-    fn read_state(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<Self::State, DecodeError>;
-
-    /// Whether `class` is one of the game's move classes.
-    fn is_move_class(class: &str) -> bool;
-
-    /// The `class` of a move.
-    fn move_class(mv: &Self::Move) -> &'static str;
-
-    /// Whether [`write_move_content`](Self::write_move_content) writes
-    /// anything (otherwise the move's element is written empty).
-    fn move_has_content(mv: &Self::Move) -> bool;
-
-    /// Writes the children of a move element.
-    fn write_move_content<S: ByteSink>(w: &mut XmlWriter<'_, S>, mv: &Self::Move);
-
-    /// Reads the content of a move element whose `class` is one of the
-    /// game's move classes.
-    fn read_move(
-        r: &mut XmlReader<'_>,
-        el: &Element<'_>,
-        class: &str,
-    ) -> Result<Self::Move, DecodeError>;
-
-    /// The rules' move for a wire move sent in `game`.
-    fn resolve_move(mv: &Self::Move, game: &Self::Game) -> <Self::Game as Game>::Move;
-
-    /// The wire form of a rules' move.
-    fn wire_move(mv: <Self::Game as Game>::Move) -> Self::Move;
-
-    /// The official description of a move in texts.
-    fn describe_move(mv: &Self::Move) -> String;
-
-    /// The official text of `mistake` and, where the season names the move
-    /// with it, the move's description.
-    fn mistake_texts(
-        mistake: <Self::Game as Game>::Mistake,
-        mv: &Self::Move,
-    ) -> (&'static str, Option<String>);
-}
-
-/// A game of the rules catalogue on the wire, implemented by its marker
-/// type ([`entry`]) in the game's folder here: the types that implement
-/// the game's wire form. The `State` and `Move` are those of the `Wire`
-/// (which implements the crate's `WireGame`), named here because the
-/// enums [`GameState`] and [`GameMove`] carry them.
-pub trait WireEntry: CatalogueEntry {
-    /// The type that implements the game's wire form.
-    type Wire;
-    /// The state as a memento carries it.
-    type State;
-    /// A move as the wire carries it.
-    type Move;
-}
+pub(crate) use wire_game::WireGame;
+use wire_game::score_definition_of;
+pub use wire_game::{INVALID_FORMAT_TEXT, WireEntry};
 
 // A game's result is built here rather than with the result shapes
 // (`result.rs`): it needs the game's dialect and score definition, and the
@@ -252,15 +157,9 @@ macro_rules! wire_catalogue {
         /// The score definition of `game`'s results: the win points, then
         /// the game's own fragments.
         pub fn score_definition(game: GameType) -> Vec<ScoreFragment> {
-            let fragments = match game {
-                $($(#[cfg($cfg)])? GameType::$variant => <<entry::$variant as WireEntry>::Wire as WireGame>::score_fragments(),)*
-            };
-            let win_points = ScoreFragment {
-                name: dialect(game).win_points_fragment.to_owned(),
-                aggregation: Aggregation::Sum,
-                relevant_for_ranking: true,
-            };
-            std::iter::once(win_points).chain(fragments).collect()
+            match game {
+                $($(#[cfg($cfg)])? GameType::$variant => score_definition_of::<<entry::$variant as WireEntry>::Wire>(),)*
+            }
         }
 
         impl GameState {
@@ -455,3 +354,67 @@ macro_rules! wire_catalogue {
 }
 
 spielleiter_rules::for_each_game!(wire_catalogue);
+
+// The catalogue's enums from a game's own state and move types: here, with
+// the enums, so that the game folders never name the catalogue.
+
+impl From<bcl::State> for GameState {
+    fn from(state: bcl::State) -> GameState {
+        GameState::BlokusBcl(Box::new(state))
+    }
+}
+
+impl From<bcl::WireMove> for GameMove {
+    fn from(mv: bcl::WireMove) -> GameMove {
+        GameMove::BlokusBcl(mv)
+    }
+}
+
+impl From<blokus2021::State> for GameState {
+    fn from(state: blokus2021::State) -> GameState {
+        GameState::Blokus2021(Box::new(state))
+    }
+}
+
+impl From<blokus2027::State> for GameState {
+    fn from(state: blokus2027::State) -> GameState {
+        GameState::Blokus2027(Box::new(state))
+    }
+}
+
+impl From<blokus_classic::State> for GameState {
+    fn from(state: blokus_classic::State) -> GameState {
+        let state = Box::new(state);
+        match state.setup.players {
+            ClassicPlayers::Four => GameState::BlokusClassic(state),
+            ClassicPlayers::Three => GameState::BlokusClassic3(state),
+            ClassicPlayers::Two => GameState::BlokusClassic2(state),
+        }
+    }
+}
+
+impl From<ostseeschach2022::State> for GameState {
+    fn from(state: ostseeschach2022::State) -> GameState {
+        GameState::Ostseeschach2022(Box::new(state))
+    }
+}
+
+impl From<ostseeschach2022::WireMove> for GameMove {
+    fn from(mv: ostseeschach2022::WireMove) -> GameMove {
+        GameMove::Ostseeschach2022(mv)
+    }
+}
+
+spielleiter_rules::test_games! {
+    impl From<spielleiter_rules::counting::Counting> for GameState {
+        fn from(state: spielleiter_rules::counting::Counting) -> GameState {
+            GameState::TestCounting(Box::new(state))
+        }
+    }
+
+    impl From<spielleiter_rules::counting::Count> for GameMove {
+        fn from(mv: spielleiter_rules::counting::Count) -> GameMove {
+            GameMove::TestCounting(mv)
+        }
+    }
+}

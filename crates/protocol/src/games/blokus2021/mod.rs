@@ -9,7 +9,6 @@ mod season;
 pub mod state;
 
 use spielleiter_rules::{
-    GameType,
     blokus::{Blokus, Mistake, Setup, Swc2021},
     entry,
 };
@@ -22,7 +21,10 @@ pub use super::blokus::{
     MoveClasses, WireMove, describe_move, german_name, mistake_move_description,
     mistake_names_move, mistake_text,
 };
-use super::{GameState, WireEntry, blokus::BlokusSeason};
+use super::{
+    blokus::BlokusSeason,
+    wire_game::{WireEntry, score_definition_of},
+};
 use crate::{
     dialect::Dialect,
     error::DecodeError,
@@ -50,7 +52,7 @@ pub const GAME_POINTS_FRAGMENT: &str = "∅ Punkte";
 /// The score definition of a Blokus 2021 result: win points (sum), game
 /// points (average).
 pub fn score_definition() -> Vec<ScoreFragment> {
-    super::score_definition(GameType::Blokus2021)
+    score_definition_of::<Blokus2021>()
 }
 
 /// Blokus 2021 as a [`BlokusSeason`], which makes it a
@@ -95,12 +97,6 @@ impl BlokusSeason for Blokus2021 {
     }
 }
 
-impl From<State> for GameState {
-    fn from(state: State) -> GameState {
-        GameState::Blokus2021(Box::new(state))
-    }
-}
-
 impl WireEntry for entry::Blokus2021 {
     type Wire = Blokus2021;
     type State = State;
@@ -110,12 +106,12 @@ impl WireEntry for entry::Blokus2021 {
 #[cfg(test)]
 mod tests {
     use spielleiter_rules::{
-        AnyGame, AnyMistake, AnyMove, Game,
+        AnyGame, AnyMistake, AnyMove, Game, GameType,
         blokus::{Color, Move},
     };
 
     use super::*;
-    use crate::games::GameMove;
+    use crate::games::{GameMove, GameState};
 
     fn new_game() -> AnyGame {
         let mut rng = rand_pcg::Pcg64::new(7, 11);

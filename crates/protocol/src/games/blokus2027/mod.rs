@@ -13,7 +13,6 @@ pub mod state;
 pub mod texts;
 
 use spielleiter_rules::{
-    GameType,
     blokus::{Blokus2027 as Game, Mistake, Setup, Swc2027},
     entry,
 };
@@ -23,8 +22,8 @@ pub use self::{
     texts::{SEASON_2027, Season2027, mistake_text},
 };
 use super::{
-    GameState, WireEntry,
     blokus::{BlokusSeason, MoveClasses},
+    wire_game::{WireEntry, score_definition_of},
 };
 use crate::{
     dialect::Dialect,
@@ -51,7 +50,7 @@ pub const GAME_POINTS_FRAGMENT: &str = "Punkte";
 /// The score definition of a Blokus 2027 result: win points (sum), game
 /// points (average).
 pub fn score_definition() -> Vec<ScoreFragment> {
-    super::score_definition(GameType::Blokus2027)
+    score_definition_of::<Blokus2027>()
 }
 
 /// Blokus 2027 as a [`BlokusSeason`], which makes it a
@@ -90,12 +89,6 @@ impl BlokusSeason for Blokus2027 {
     }
 }
 
-impl From<State> for GameState {
-    fn from(state: State) -> GameState {
-        GameState::Blokus2027(Box::new(state))
-    }
-}
-
 impl WireEntry for entry::Blokus2027 {
     type Wire = Blokus2027;
     type State = State;
@@ -105,12 +98,12 @@ impl WireEntry for entry::Blokus2027 {
 #[cfg(test)]
 mod tests {
     use spielleiter_rules::{
-        AnyGame, AnyMistake, AnyMove, Game as _,
+        AnyGame, AnyMistake, AnyMove, Game as _, GameType,
         blokus::{Color, Move},
     };
 
     use super::*;
-    use crate::games::{GameMove, blokus::WireMove};
+    use crate::games::{GameMove, GameState, blokus::WireMove};
 
     fn new_game() -> AnyGame {
         let mut rng = rand_pcg::Pcg64::new(7, 11);

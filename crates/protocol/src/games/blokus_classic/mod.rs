@@ -25,8 +25,8 @@ use spielleiter_rules::{
 
 pub use self::state::State;
 use super::{
-    GameState, WireEntry, WireGame,
     blokus::{MoveClasses, WireMove, moves, texts},
+    wire_game::{WireEntry, WireGame},
 };
 use crate::{
     dialect::Dialect,
@@ -200,17 +200,6 @@ impl<const SEATS: usize> WireGame for ClassicWire<SEATS> {
     }
 }
 
-impl From<State> for GameState {
-    fn from(state: State) -> GameState {
-        let state = Box::new(state);
-        match state.setup.players {
-            ClassicPlayers::Four => GameState::BlokusClassic(state),
-            ClassicPlayers::Three => GameState::BlokusClassic3(state),
-            ClassicPlayers::Two => GameState::BlokusClassic2(state),
-        }
-    }
-}
-
 impl WireEntry for entry::BlokusClassic {
     type Wire = ClassicWire<4>;
     type State = State;
@@ -234,7 +223,7 @@ mod tests {
     use spielleiter_rules::{AnyGame, AnyMistake, AnyMove, Game, blokus::Color};
 
     use super::*;
-    use crate::games::{GameMove, score_definition};
+    use crate::games::{GameMove, GameState, score_definition};
 
     #[test]
     fn every_classic_game_has_its_seats_and_the_classic_moves() {

@@ -19,7 +19,7 @@
 
 use spielleiter_rules::{entry, counting::{Count, Counting as Rules, CountingMistake, SEATS}};
 
-use super::{WireEntry, GameMove, GameState, WireGame};
+use super::wire_game::{WireEntry, WireGame};
 use crate::{
     dialect::{CloseElement, Dialect, MoveRequestClass, ResultLayout},
     error::{DecodeError, MoveError},
@@ -171,18 +171,6 @@ impl WireGame for Counting {
             CountingMistake::GameOver => "Das Spiel ist vorbei",
         };
         (text, Some(Counting::describe_move(mv)))
-    }
-}
-
-impl From<Rules> for GameState {
-    fn from(state: Rules) -> GameState {
-        GameState::TestCounting(Box::new(state))
-    }
-}
-
-impl From<Count> for GameMove {
-    fn from(mv: Count) -> GameMove {
-        GameMove::TestCounting(mv)
     }
 }
 

@@ -9,7 +9,7 @@ mod season;
 pub mod state;
 
 use spielleiter_rules::{
-    GameType, entry,
+    entry,
     ostseeschach::{Mistake, Move, Ostseeschach},
 };
 
@@ -18,7 +18,7 @@ pub use self::{
     season::{SEASON_2022, Season2022, left_reason_2022},
     state::{State, wire_order},
 };
-use super::{GameMove, GameState, WireEntry, WireGame};
+use super::wire_game::{INVALID_FORMAT_TEXT, WireEntry, WireGame, score_definition_of};
 use crate::{
     dialect::Dialect,
     error::DecodeError,
@@ -35,7 +35,7 @@ pub const LIGHT_LEAD_FRAGMENT: &str = "Leichtfiguren Vorne";
 /// The score definition of an Ostseeschach result: win points (sum),
 /// ambers and light pieces' lead (averages).
 pub fn score_definition() -> Vec<ScoreFragment> {
-    super::score_definition(GameType::Ostseeschach2022)
+    score_definition_of::<Ostseeschach2022>()
 }
 
 /// The official text of `mistake` (`MoveMistake` of the 2022 server). The
@@ -49,7 +49,7 @@ pub fn mistake_text(mistake: Mistake) -> &'static str {
         Mistake::InvalidMovement => "%s kann sich nicht um %s bewegen",
         Mistake::DestinationBlocked => "Kann nicht auf ein Feld der eigenen Farbe ziehen",
         Mistake::InvalidMove => "Dieser Zug ist nicht möglich",
-        Mistake::InvalidFormat => super::INVALID_FORMAT_TEXT,
+        Mistake::InvalidFormat => INVALID_FORMAT_TEXT,
     }
 }
 
@@ -137,18 +137,6 @@ impl WireGame for Ostseeschach2022 {
     }
 }
 
-impl From<WireMove> for GameMove {
-    fn from(mv: WireMove) -> GameMove {
-        GameMove::Ostseeschach2022(mv)
-    }
-}
-
-impl From<State> for GameState {
-    fn from(state: State) -> GameState {
-        GameState::Ostseeschach2022(Box::new(state))
-    }
-}
-
 impl WireEntry for entry::Ostseeschach2022 {
     type Wire = Ostseeschach2022;
     type State = State;
@@ -157,9 +145,10 @@ impl WireEntry for entry::Ostseeschach2022 {
 
 #[cfg(test)]
 mod tests {
-    use spielleiter_rules::{AnyGame, AnyMistake, AnyMove, Game};
+    use spielleiter_rules::{AnyGame, AnyMistake, AnyMove, Game, GameType};
 
     use super::*;
+    use crate::games::{GameMove, GameState};
 
     fn new_game() -> AnyGame {
         let mut rng = rand_pcg::Pcg64::new(7, 11);

@@ -18,7 +18,10 @@ use spielleiter_rules::{
     tictactoe::{CELLS, Mark, TicTacToe as Rules, TicTacToeMistake},
 };
 
-use super::{WireEntry, WireGame, blokus2021::SEASON_2021};
+use super::{
+    blokus2021::SEASON_2021,
+    wire_game::{WireEntry, WireGame},
+};
 use crate::{
     dialect::Dialect,
     error::{DecodeError, MoveError},
