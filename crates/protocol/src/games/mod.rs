@@ -1,12 +1,13 @@
-//! The games on the wire. Each game has a folder here with its
-//! implementation of `WireGame` (its state and move XML, its move
+//! The catalogue of the games on the wire. Each game has a folder here with
+//! its implementation of `WireGame` (its state and move XML, its move
 //! classes, its score fragments, the texts of its mistakes and moves, and
 //! the [`Dialect`] of its season) and a [`WireEntry`] for its marker type
-//! in the rules catalogue ([`entry`]), which names them. The rules
-//! catalogue's list ([`spielleiter_rules::for_each_game!`]) joins them into
-//! [`GameState`] and [`GameMove`], enums with one variant per game that
-//! dispatch without `dyn`: a game of the list without a [`WireEntry`] does
-//! not compile.
+//! in the rules catalogue ([`entry`]), which names them; both traits live
+//! in `wire_game`, below the folders, so a folder never names this module.
+//! The rules catalogue's list ([`spielleiter_rules::for_each_game!`]) joins
+//! them into [`GameState`] and [`GameMove`], enums with one variant per
+//! game that dispatch without `dyn`: a game of the list without a
+//! [`WireEntry`] does not compile.
 //!
 //! Games that share pieces of their wire form share a module: the Blokus
 //! seasons 2021 and 2027 and the classic games ([`blokus_classic`]) build

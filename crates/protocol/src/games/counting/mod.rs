@@ -185,7 +185,7 @@ mod tests {
     use spielleiter_rules::GameType;
 
     use super::*;
-    use crate::ClientMessage;
+    use crate::{ClientMessage, games::GameMove};
 
     #[test]
     fn moves_round_trip_for_the_counting_game_only() {
