@@ -21,8 +21,8 @@ use crate::{
     definition::ScheduledGame,
     error::SeasonError,
     store::{
-        Claim, Created, GameRow, GivenBack, MIGRATIONS, SCHEMA_VERSION, SeasonStore,
-        expired_message,
+        Claim, Created, GameRow, GivenBack, SCHEMA_VERSION, SeasonStore, expired_message,
+        migrations,
     },
 };
 
@@ -139,26 +139,11 @@ impl PostgresStore {
         } else {
             0
         };
-        if version > SCHEMA_VERSION {
-            return Err(SeasonError::NewerSchema {
-                store: self.describe(),
-                found: version,
-                supported: SCHEMA_VERSION,
-            });
-        }
-        if version < SCHEMA_VERSION {
-            if !has_version {
+        let steps = migrations(|| self.describe(), has_version, version, "BYTEA")?;
+        if !steps.is_empty() {
+            for step in &steps {
                 transaction
-                    .batch_execute(
-                        "CREATE TABLE spielleiter_schema (version INTEGER NOT NULL);
-                         INSERT INTO spielleiter_schema VALUES (0);",
-                    )
-                    .await
-                    .map_err(|e| self.error(&e))?;
-            }
-            for step in &MIGRATIONS[version as usize..] {
-                transaction
-                    .batch_execute(&step.replace("{BLOB}", "BYTEA"))
+                    .batch_execute(step)
                     .await
                     .map_err(|e| self.error(&e))?;
             }

@@ -23,8 +23,8 @@ use crate::{
     definition::ScheduledGame,
     error::SeasonError,
     store::{
-        Claim, Created, GameRow, GivenBack, MIGRATIONS, SCHEMA_VERSION, SeasonStore,
-        expired_message,
+        Claim, Created, GameRow, GivenBack, SCHEMA_VERSION, SeasonStore, expired_message,
+        migrations,
     },
 };
 
@@ -94,26 +94,10 @@ impl SqliteStore {
         } else {
             0
         };
-        if version > SCHEMA_VERSION {
-            return Err(SeasonError::NewerSchema {
-                store: describe,
-                found: version,
-                supported: SCHEMA_VERSION,
-            });
-        }
-        if version < SCHEMA_VERSION {
-            if !has_version {
-                transaction
-                    .execute_batch(
-                        "CREATE TABLE spielleiter_schema (version INTEGER NOT NULL);
-                         INSERT INTO spielleiter_schema VALUES (0);",
-                    )
-                    .map_err(store_error)?;
-            }
-            for step in &MIGRATIONS[version as usize..] {
-                transaction
-                    .execute_batch(&step.replace("{BLOB}", "BLOB"))
-                    .map_err(store_error)?;
+        let steps = migrations(|| describe.clone(), has_version, version, "BLOB")?;
+        if !steps.is_empty() {
+            for step in &steps {
+                transaction.execute_batch(step).map_err(store_error)?;
             }
             transaction
                 .execute(

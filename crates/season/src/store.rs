@@ -253,7 +253,7 @@ pub trait SeasonStore: Send + Sync {
 
 /// The SQL of each schema version, in order; `{BLOB}` is the store's type
 /// of bytes. Never change a released step: add one.
-pub(crate) const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &["
 CREATE TABLE seasons (
     name TEXT PRIMARY KEY,
     definition TEXT NOT NULL,
@@ -280,9 +280,78 @@ CREATE INDEX games_by_state ON games (season, state, number);
 CREATE INDEX games_open ON games (season, number) WHERE state IN ('waiting', 'running');
 "];
 
+/// The schema's version table, made where a store has none yet.
+const VERSION_TABLE: &str = "CREATE TABLE spielleiter_schema (version INTEGER NOT NULL);
+INSERT INTO spielleiter_schema VALUES (0);";
+
+/// The SQL batches that bring `store`, whose schema is at `version`, to
+/// [`SCHEMA_VERSION`], `{BLOB}` written as `blob`: first the version table
+/// where it has none (`has_version_table`), then each missing step. None
+/// when it is at the newest version; the caller then records the version.
+///
+/// # Errors
+///
+/// [`SeasonError::NewerSchema`] for a schema newer than this program's (the
+/// store is left untouched), [`SeasonError::Corrupt`] for a negative one.
+pub(crate) fn migrations(
+    store: impl FnOnce() -> String,
+    has_version_table: bool,
+    version: i64,
+    blob: &str,
+) -> Result<Vec<String>, SeasonError> {
+    if version > SCHEMA_VERSION {
+        return Err(SeasonError::NewerSchema {
+            store: store(),
+            found: version,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    let done = usize::try_from(version).map_err(|_| SeasonError::Corrupt {
+        what: "schema version",
+        cause: version.to_string(),
+    })?;
+    let version_table = (!has_version_table).then(|| VERSION_TABLE.to_owned());
+    Ok(version_table
+        .into_iter()
+        .chain(
+            MIGRATIONS[done..]
+                .iter()
+                .map(|step| step.replace("{BLOB}", blob)),
+        )
+        .collect())
+}
+
 /// The failure message of a game whose worker stopped holding it.
 pub(crate) fn expired_message(failures: i64) -> String {
     format!(
         "its worker stopped renewing the lease {failures} times (crash, lost machine or database)"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_store_is_migrated_from_where_its_schema_stands() {
+        let store = || "test store".to_owned();
+        let fresh = migrations(store, false, 0, "BYTEA").expect("fresh");
+        assert_eq!(fresh.len(), 1 + MIGRATIONS.len());
+        assert!(fresh[0].starts_with("CREATE TABLE spielleiter_schema"));
+        assert!(fresh[1].contains("replay BYTEA"), "{}", fresh[1]);
+        assert!(fresh.iter().all(|step| !step.contains("{BLOB}")));
+        let current = migrations(store, true, SCHEMA_VERSION, "BLOB").expect("current");
+        assert!(current.is_empty());
+        assert!(matches!(
+            migrations(store, true, SCHEMA_VERSION + 1, "BLOB"),
+            Err(SeasonError::NewerSchema { found, .. }) if found == SCHEMA_VERSION + 1
+        ));
+        assert!(matches!(
+            migrations(store, true, -1, "BLOB"),
+            Err(SeasonError::Corrupt {
+                what: "schema version",
+                ..
+            })
+        ));
+    }
 }
