@@ -1,8 +1,9 @@
 //! What a store's columns mean, the same for every driver: a season's
-//! definition and a game's result as JSON text, a game's row and a claim
-//! from the plain values (integers and texts) that SQLite and PostgreSQL
-//! both give, and what a give-back's returned state says. The drivers only
-//! read and write the columns; their meaning is decided once, here.
+//! definition and a game's result as JSON text, a game's row and its place
+//! in the schedule from the plain values (integers and texts) that SQLite
+//! and PostgreSQL both give, and what a give-back's returned state says.
+//! The drivers only read and write the columns; their meaning is decided
+//! once, here.
 
 use std::time::Duration;
 
@@ -12,7 +13,7 @@ use crate::{
     SeasonDefinition,
     definition::ScheduledGame,
     error::SeasonError,
-    store::{Claim, Created, GameRow, GameState, GivenBack},
+    store::{Created, GameRow, GameState, GivenBack},
 };
 
 /// The columns of `games` that [`GameColumns`] holds, in its order: the
@@ -90,22 +91,6 @@ pub(crate) fn scheduled_game(
         number: whole("game number", number)?,
         table: whole("game table", table)?,
         table_game: whole("game of a table", table_game)?,
-    })
-}
-
-/// The claim on game `number` of `season` from the columns a claim's
-/// update returns.
-pub(crate) fn claim(
-    season: &str,
-    number: i64,
-    table: i64,
-    table_game: i64,
-    attempt: i64,
-) -> Result<Claim, SeasonError> {
-    Ok(Claim {
-        season: season.to_owned(),
-        game: scheduled_game(number, table, table_game)?,
-        attempt,
     })
 }
 
@@ -233,7 +218,7 @@ mod tests {
             })
         ));
         assert!(matches!(
-            claim("s", 1, 1 << 40, 0, 1),
+            scheduled_game(1, 1 << 40, 0),
             Err(SeasonError::Corrupt {
                 what: "game table",
                 ..

@@ -15,8 +15,8 @@ use tracing::{info, warn};
 use crate::{
     SeasonDefinition,
     columns::{
-        self, GAME_COLUMNS, GameColumns, decode_definition, encode_definition, encode_record,
-        existing_season, given_back, millis,
+        GAME_COLUMNS, GameColumns, decode_definition, encode_definition, encode_record,
+        existing_season, given_back, millis, scheduled_game,
     },
     definition::ScheduledGame,
     error::SeasonError,
@@ -365,13 +365,15 @@ impl SeasonStore for PostgresStore {
             })
             .await?;
         row.map(|row| {
-            columns::claim(
-                season,
-                i64::from(row.get::<_, i32>(0)),
-                i64::from(row.get::<_, i32>(1)),
-                i64::from(row.get::<_, i32>(2)),
-                row.get(3),
-            )
+            Ok(Claim {
+                season: season.to_owned(),
+                game: scheduled_game(
+                    i64::from(row.get::<_, i32>(0)),
+                    i64::from(row.get::<_, i32>(1)),
+                    i64::from(row.get::<_, i32>(2)),
+                )?,
+                attempt: row.get(3),
+            })
         })
         .transpose()
     }

@@ -17,8 +17,8 @@ use spielleiter_arena::GameRecord;
 use crate::{
     SeasonDefinition,
     columns::{
-        self, GAME_COLUMNS, GameColumns, decode_definition, encode_definition, encode_record,
-        existing_season, given_back, millis,
+        GAME_COLUMNS, GameColumns, decode_definition, encode_definition, encode_record,
+        existing_season, given_back, millis, scheduled_game,
     },
     definition::ScheduledGame,
     error::SeasonError,
@@ -266,6 +266,8 @@ impl SqliteFile {
             transaction.commit().map_err(|e| self.error(e))?;
             return Ok(None);
         };
+        // Read before the update: a row out of range is refused, not claimed.
+        let game = scheduled_game(number, table, table_game)?;
         let failed = i64::from(state == "running");
         let attempt: i64 = transaction
             .query_row(
@@ -286,7 +288,11 @@ impl SqliteFile {
             )
             .map_err(|e| self.error(e))?;
         transaction.commit().map_err(|e| self.error(e))?;
-        columns::claim(season, number, table, table_game, attempt).map(Some)
+        Ok(Some(Claim {
+            season: season.to_owned(),
+            game,
+            attempt,
+        }))
     }
 
     fn definition_now(&self, name: &str) -> Result<SeasonDefinition, SeasonError> {
