@@ -13,7 +13,7 @@
 //!   schedule.
 //! - [`store`]: the [`SeasonStore`] interface and the schema's
 //!   migrations; [`sqlite`] and [`postgres`] implement it, with the
-//!   decoding of the stored columns they share ([`columns`]).
+//!   decoding of the stored columns they share (`columns`).
 //! - [`any_store`]: [`open`] by `--store` text, [`AnyStore`] (either
 //!   store).
 //! - [`worker`]: [`run_worker`], a worker of a season.

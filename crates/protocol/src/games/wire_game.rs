@@ -100,10 +100,11 @@ pub(crate) trait WireGame {
 }
 
 /// A game of the rules catalogue on the wire, implemented by its marker
-/// type ([`entry`]) in the game's folder here: the types that implement
-/// the game's wire form. The `State` and `Move` are those of the `Wire`
-/// (which implements the crate's `WireGame`), named here because the
-/// enums [`GameState`] and [`GameMove`] carry them.
+/// type ([`entry`](spielleiter_rules::entry)) in the game's folder: the
+/// types that implement the game's wire form. The `State` and `Move` are
+/// those of the `Wire` (which implements the crate's `WireGame`), named
+/// here because the enums [`GameState`](crate::GameState) and
+/// [`GameMove`](crate::GameMove) carry them.
 pub trait WireEntry: CatalogueEntry {
     /// The type that implements the game's wire form.
     type Wire;

@@ -54,7 +54,7 @@ pub fn score_definition() -> Vec<ScoreFragment> {
 }
 
 /// Blokus 2027 as a [`BlokusSeason`], which makes it a
-/// [`WireGame`](super::WireGame).
+/// [`WireGame`](super::wire_game::WireGame).
 #[derive(Clone, Copy, Debug)]
 pub struct Blokus2027;
 
