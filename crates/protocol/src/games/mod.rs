@@ -419,3 +419,281 @@ spielleiter_rules::test_games! {
         }
     }
 }
+
+// Each game through the catalogue's enums (its states, moves, mistakes and
+// score definition): here, above the game folders, which never name the
+// enums.
+#[cfg(test)]
+mod tests {
+    mod blokus2021 {
+        use spielleiter_rules::{
+            AnyGame, AnyMistake, AnyMove, Game, GameType,
+            blokus::{Color, Mistake, Move},
+        };
+
+        use crate::games::blokus2021::*;
+        use crate::games::{GameMove, GameState};
+
+        fn new_game() -> AnyGame {
+            let mut rng = rand_pcg::Pcg64::new(7, 11);
+            AnyGame::new(GameType::Blokus2021, &mut rng)
+        }
+
+        #[test]
+        fn a_colourless_pass_resolves_against_the_game() {
+            let game = new_game();
+            let pass = GameMove::Blokus2021(WireMove::Skip(None));
+            assert_eq!(
+                pass.resolve(&game),
+                Some(AnyMove::Blokus2021(Move::Skip(Color::Blue)))
+            );
+            let mv = AnyMove::Blokus2021(Move::Skip(Color::Red));
+            assert_eq!(GameMove::from(mv).resolve(&game), Some(mv));
+        }
+
+        #[test]
+        fn states_of_games_carry_the_position_and_names() {
+            let game = new_game();
+            let state = GameState::of_game(&game, &["a", "b"]);
+            assert_eq!(state.turn(), game.turn());
+            assert_eq!(state.game_type(), GameType::Blokus2021);
+            assert_eq!(state.to_game(), Ok(game));
+            let GameState::Blokus2021(state) = state else {
+                panic!("a Blokus state");
+            };
+            assert_eq!(state.display_names, ["a", "b"]);
+        }
+
+        #[test]
+        fn mistake_texts_follow_the_official_rules() {
+            let pass = GameMove::Blokus2021(WireMove::Skip(Some(Color::Blue)));
+            assert_eq!(
+                pass.mistake_texts(AnyMistake::Blokus2021(Mistake::SkipFirstTurn)),
+                (
+                    "Der erste Zug muss einen Stein setzen",
+                    Some("Farbe Blau setzt aus".to_owned())
+                )
+            );
+            assert_eq!(
+                pass.mistake_texts(AnyMistake::Blokus2021(Mistake::DuplicateShape))
+                    .1,
+                None
+            );
+            assert_eq!(
+                pass.mistake_texts(AnyMistake::WrongGame),
+                ("Der Zug konnte nicht erkannt werden", None)
+            );
+        }
+
+        #[test]
+        fn the_definition_is_win_points_then_points() {
+            let names: Vec<String> = score_definition().into_iter().map(|f| f.name).collect();
+            assert_eq!(names, ["Gewinner", "∅ Punkte"]);
+        }
+    }
+
+    mod blokus2027 {
+        use spielleiter_rules::{
+            AnyGame, AnyMistake, AnyMove, Game as _, GameType,
+            blokus::{Color, Mistake, Move},
+        };
+
+        use crate::games::blokus2027::*;
+        use crate::games::{GameMove, GameState, blokus::WireMove};
+
+        fn new_game() -> AnyGame {
+            let mut rng = rand_pcg::Pcg64::new(7, 11);
+            AnyGame::new(GameType::Blokus2027, &mut rng)
+        }
+
+        #[test]
+        fn moves_are_read_for_their_season_only() {
+            assert!(GameMove::is_move_class(
+                GameType::Blokus2027,
+                SET_MOVE_CLASS
+            ));
+            assert!(GameMove::is_move_class(
+                GameType::Blokus2027,
+                SKIP_MOVE_CLASS
+            ));
+            for other in ["sc.plugin2021.SetMove", "sc.plugin2021.SkipMove", "setmove"] {
+                assert!(
+                    !GameMove::is_move_class(GameType::Blokus2027, other),
+                    "{other}"
+                );
+            }
+            assert!(!GameMove::is_move_class(
+                GameType::Blokus2021,
+                SET_MOVE_CLASS
+            ));
+            let pass = GameMove::Blokus2027(WireMove::Skip(Some(Color::Red)));
+            assert_eq!(pass.class(), SKIP_MOVE_CLASS);
+            assert_eq!(pass.game_type(), GameType::Blokus2027);
+        }
+
+        #[test]
+        fn moves_resolve_against_their_game_only() {
+            let game = new_game();
+            let pass = GameMove::Blokus2027(WireMove::Skip(None));
+            assert_eq!(
+                pass.resolve(&game),
+                Some(AnyMove::Blokus2027(Move::Skip(Color::Blue)))
+            );
+            let old = GameMove::Blokus2021(WireMove::Skip(None));
+            assert_eq!(old.resolve(&game), None);
+        }
+
+        #[test]
+        fn states_of_games_carry_the_position_without_names() {
+            let game = new_game();
+            let state = GameState::of_game(&game, &["a", "b"]);
+            assert_eq!(state.turn(), game.turn());
+            assert_eq!(state.game_type(), GameType::Blokus2027);
+            assert!(state.display_names().is_empty());
+            assert_eq!(state.to_game(), Ok(game));
+        }
+
+        #[test]
+        fn mistake_texts_are_the_2027_ones() {
+            let pass = GameMove::Blokus2027(WireMove::Skip(Some(Color::Yellow)));
+            assert_eq!(
+                pass.mistake_texts(AnyMistake::Blokus2027(Mistake::WrongColor)),
+                (
+                    "Nur eigene Spielfiguren können gezogen werden",
+                    Some("Farbe Gelb setzt aus".to_owned())
+                )
+            );
+            assert_eq!(
+                pass.mistake_texts(AnyMistake::Blokus2021(Mistake::WrongColor)),
+                ("Der Zug konnte nicht erkannt werden", None)
+            );
+        }
+
+        #[test]
+        fn the_definition_is_siegpunkte_then_punkte() {
+            let names: Vec<String> = score_definition().into_iter().map(|f| f.name).collect();
+            assert_eq!(names, ["Siegpunkte", "Punkte"]);
+        }
+    }
+
+    mod blokus_classic {
+        use spielleiter_rules::{
+            AnyGame, AnyMistake, AnyMove, Game, GameType,
+            blokus::{ClassicMistake, ClassicPlayers, Color, Move},
+        };
+
+        use crate::games::blokus_classic::*;
+        use crate::games::{GameMove, GameState, blokus::WireMove, score_definition};
+
+        #[test]
+        fn every_classic_game_has_its_seats_and_the_classic_moves() {
+            let mut rng = rand_pcg::Pcg64::new(7, 11);
+            for players in ClassicPlayers::ALL {
+                let game_type = game_type(players);
+                assert_eq!(game_type.id(), players.game_id());
+                let game = AnyGame::new(game_type, &mut rng);
+                let names = ["a", "b", "c", "d"];
+                let state = GameState::of_game(&game, &names[..players.count()]);
+                assert_eq!(state.game_type(), game_type);
+                assert_eq!(state.display_names(), names[..players.count()]);
+                assert_eq!(state.to_game(), Ok(game.clone()));
+                assert!(GameMove::is_move_class(game_type, SET_MOVE_CLASS));
+                assert!(GameMove::is_move_class(game_type, SKIP_MOVE_CLASS));
+                assert!(!GameMove::is_move_class(game_type, "sc.plugin2021.SetMove"));
+                let pass = GameMove::from(AnyMove::BlokusClassic(Move::Skip(Color::Blue)));
+                assert_eq!(pass.class(), SKIP_MOVE_CLASS);
+                let names: Vec<String> = score_definition(game_type)
+                    .into_iter()
+                    .map(|f| f.name)
+                    .collect();
+                assert_eq!(names, ["Gewinner", "∅ Punkte", "∅ Platz"]);
+                assert_eq!(game.score(0).as_slice(), [0, 1]);
+            }
+        }
+
+        #[test]
+        fn a_colourless_pass_is_refused_with_its_own_text() {
+            let mut rng = rand_pcg::Pcg64::new(7, 11);
+            let mut game = AnyGame::new(GameType::BlokusClassic3, &mut rng);
+            let pass = GameMove::BlokusClassic3(WireMove::Skip(None));
+            let mv = pass.resolve(&game).expect("a classic move");
+            assert_eq!(mv, AnyMove::BlokusClassic3(Move::Skip(Color::Blue)));
+            let mistake = game.play(&mv).expect_err("no voluntary pass");
+            assert_eq!(
+                pass.mistake_texts(mistake),
+                (
+                    "Aussetzen ist nicht erlaubt, solange ein Stein gesetzt werden kann",
+                    Some("null setzt aus".to_owned())
+                )
+            );
+            assert_eq!(
+                pass.mistake_texts(AnyMistake::BlokusClassic3(ClassicMistake::DuplicateShape))
+                    .1,
+                None
+            );
+        }
+    }
+
+    mod ostseeschach2022 {
+        use spielleiter_rules::{
+            AnyGame, AnyMistake, AnyMove, Game, GameType,
+            ostseeschach::{Mistake, Move},
+        };
+
+        use crate::games::ostseeschach2022::*;
+        use crate::games::{GameMove, GameState};
+
+        fn new_game() -> AnyGame {
+            let mut rng = rand_pcg::Pcg64::new(7, 11);
+            AnyGame::new(GameType::Ostseeschach2022, &mut rng)
+        }
+
+        #[test]
+        fn states_of_games_carry_the_position() {
+            let game = new_game();
+            let state = GameState::of_game(&game, &["a", "b"]);
+            assert_eq!(state.turn(), 0);
+            assert_eq!(state.game_type(), GameType::Ostseeschach2022);
+            assert_eq!(state.to_game(), Ok(game));
+            assert!(state.display_names().is_empty());
+        }
+
+        #[test]
+        fn moves_resolve_to_themselves() {
+            let game = new_game();
+            let mv = Move::new(0, 0, 1, 0);
+            let wire = GameMove::from(mv);
+            assert_eq!(wire.class(), "move");
+            assert_eq!(wire.description(), "Zug von [0|0] zu [1|0]");
+            assert_eq!(wire.resolve(&game), Some(AnyMove::Ostseeschach2022(mv)));
+            assert_eq!(GameMove::from(AnyMove::Ostseeschach2022(mv)), wire);
+        }
+
+        #[test]
+        fn mistake_texts_name_the_move() {
+            let mv = GameMove::from(Move::new(7, 3, 6, 3));
+            assert_eq!(
+                mv.mistake_texts(AnyMistake::Ostseeschach2022(Mistake::InvalidMovement)),
+                (
+                    "%s kann sich nicht um %s bewegen",
+                    Some("Zug von [7|3] zu [6|3]".to_owned())
+                )
+            );
+            assert_eq!(
+                mv.mistake_texts(AnyMistake::WrongGame),
+                ("Der Zug konnte nicht erkannt werden", None)
+            );
+            for mistake in Mistake::ALL {
+                assert!(!mistake_text(mistake).is_empty());
+            }
+        }
+
+        #[test]
+        fn the_definition_is_win_points_ambers_and_light_lead() {
+            let names: Vec<String> = score_definition().into_iter().map(|f| f.name).collect();
+            assert_eq!(names, ["Siegpunkte", "Bernsteine", "Leichtfiguren Vorne"]);
+            let game = new_game();
+            assert_eq!(game.score(0).as_slice().len() + 1, names.len());
+        }
+    }
+}

@@ -179,30 +179,3 @@ impl WireEntry for entry::TestCounting {
     type State = State;
     type Move = WireCount;
 }
-
-#[cfg(test)]
-mod tests {
-    use spielleiter_rules::GameType;
-
-    use super::*;
-    use crate::{ClientMessage, games::GameMove};
-
-    #[test]
-    fn moves_round_trip_for_the_counting_game_only() {
-        let message = ClientMessage::Move {
-            room_id: "r".to_owned(),
-            mv: GameMove::TestCounting(Count(2)),
-        };
-        let xml = message.to_xml();
-        assert_eq!(
-            xml,
-            "<room roomId=\"r\">\n  <data class=\"test.Count\">\n    <amount>2</amount>\n  </data>\n</room>"
-        );
-        let decoded = ClientMessage::decode(xml.as_bytes(), Some(GameType::TestCounting));
-        assert_eq!(decoded.ok(), Some(message));
-        assert!(matches!(
-            ClientMessage::decode(xml.as_bytes(), Some(GameType::Blokus2021)),
-            Ok(ClientMessage::RoomWithoutMove { .. })
-        ));
-    }
-}
