@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use serde::{Serialize, de::DeserializeOwned};
 use spielleiter_arena::GameRecord;
 
 use crate::{
@@ -21,36 +22,40 @@ use crate::{
 pub(crate) const GAME_COLUMNS: &str = "number, table_index, table_game, state, attempt, \
      failures, worker, record, error, started_ms, finished_ms";
 
-/// A definition as stored.
-pub(crate) fn encode_definition(definition: &SeasonDefinition) -> Result<String, SeasonError> {
-    serde_json::to_string(definition).map_err(|e| SeasonError::Corrupt {
-        what: "season definition",
+/// `value` as the JSON text a column stores; `what` names it in the error.
+fn to_json<T: Serialize>(what: &'static str, value: &T) -> Result<String, SeasonError> {
+    serde_json::to_string(value).map_err(|e| SeasonError::Corrupt {
+        what,
         cause: e.to_string(),
     })
+}
+
+/// The value a column's JSON text stores; `what` names it in the error.
+fn from_json<T: DeserializeOwned>(what: &'static str, text: &str) -> Result<T, SeasonError> {
+    serde_json::from_str(text).map_err(|e| SeasonError::Corrupt {
+        what,
+        cause: e.to_string(),
+    })
+}
+
+/// A definition as stored.
+pub(crate) fn encode_definition(definition: &SeasonDefinition) -> Result<String, SeasonError> {
+    to_json("season definition", definition)
 }
 
 /// Reads a stored definition.
 pub(crate) fn decode_definition(text: &str) -> Result<SeasonDefinition, SeasonError> {
-    serde_json::from_str(text).map_err(|e| SeasonError::Corrupt {
-        what: "season definition",
-        cause: e.to_string(),
-    })
+    from_json("season definition", text)
 }
 
 /// A result as stored.
 pub(crate) fn encode_record(record: &GameRecord) -> Result<String, SeasonError> {
-    serde_json::to_string(record).map_err(|e| SeasonError::Corrupt {
-        what: "game result",
-        cause: e.to_string(),
-    })
+    to_json("game result", record)
 }
 
 /// Reads a stored result.
 pub(crate) fn decode_record(text: &str) -> Result<GameRecord, SeasonError> {
-    serde_json::from_str(text).map_err(|e| SeasonError::Corrupt {
-        what: "game result",
-        cause: e.to_string(),
-    })
+    from_json("game result", text)
 }
 
 /// What creating season `name` with `definition` did where `store`
