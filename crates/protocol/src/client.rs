@@ -452,3 +452,35 @@ fn read_prepare(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<ClientMessage,
     }
     Ok(ClientMessage::Prepare(prepare))
 }
+
+#[cfg(test)]
+mod tests {
+    // The test-only counting game's move from a client, read for its game
+    // only.
+    spielleiter_rules::test_games! {
+        mod counting {
+            use spielleiter_rules::{GameType, counting::Count};
+
+            use crate::{ClientMessage, games::GameMove};
+
+            #[test]
+            fn moves_round_trip_for_the_counting_game_only() {
+                let message = ClientMessage::Move {
+                    room_id: "r".to_owned(),
+                    mv: GameMove::TestCounting(Count(2)),
+                };
+                let xml = message.to_xml();
+                assert_eq!(
+                    xml,
+                    "<room roomId=\"r\">\n  <data class=\"test.Count\">\n    <amount>2</amount>\n  </data>\n</room>"
+                );
+                let decoded = ClientMessage::decode(xml.as_bytes(), Some(GameType::TestCounting));
+                assert_eq!(decoded.ok(), Some(message));
+                assert!(matches!(
+                    ClientMessage::decode(xml.as_bytes(), Some(GameType::Blokus2021)),
+                    Ok(ClientMessage::RoomWithoutMove { .. })
+                ));
+            }
+        }
+    }
+}

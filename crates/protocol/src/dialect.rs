@@ -25,7 +25,10 @@
 use std::fmt;
 
 pub use crate::result::ResultLayout;
-use crate::result::{Conclusion, ScoreCause};
+use crate::{
+    result::{Conclusion, ScoreCause},
+    room_texts,
+};
 
 /// The `class` of the move request (`<data class="…"/>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -94,6 +97,17 @@ pub enum TimeLimit {
     Soft,
     /// No move came within the hard limit.
     Hard,
+}
+
+impl TimeLimit {
+    /// The official reason of a timeout of this kind, naming its limit in
+    /// whole seconds (the same wording in 2021 and 2022).
+    pub(crate) fn official_reason(self, soft_secs: u64, hard_secs: u64) -> String {
+        match self {
+            TimeLimit::Soft => room_texts::soft_timeout_reason(soft_secs),
+            TimeLimit::Hard => room_texts::hard_timeout_reason(hard_secs),
+        }
+    }
 }
 
 /// Why a player left a game, in the official names (2022 and 2027 print it
@@ -188,13 +202,13 @@ pub trait SeasonTexts: fmt::Debug + Sync {
     /// The reason of every player when an administrator cancelled the game;
     /// every season says it alike.
     fn cancelled(&self) -> String {
-        crate::room_texts::CANCELLED_REASON.to_owned()
+        room_texts::CANCELLED_REASON.to_owned()
     }
 
     /// The reason of every player when the server ended the game at
     /// shutdown; every season says it alike.
     fn shutdown(&self) -> String {
-        crate::room_texts::SHUTDOWN_REASON.to_owned()
+        room_texts::SHUTDOWN_REASON.to_owned()
     }
 
     /// How the game ended, for layouts that state it (2027): `regular`

@@ -40,7 +40,7 @@
 //! # How to add a game
 //!
 //! 1. A folder `src/games/<game>/` with a unit type implementing the
-//!    crate's `WireGame` trait: the state inside a memento (to and from
+//!    crate's `WireGame` trait (`src/games/wire_game.rs`): the state inside a memento (to and from
 //!    XML), the move classes and move XML, how a wire move becomes the
 //!    rules' move, the game's score fragments, the official texts of its
 //!    mistakes and the description of its moves, and its season's
@@ -52,7 +52,9 @@
 //!    naming that unit type and its state and move types. [`GameState`]
 //!    and [`GameMove`] are generated from the rules catalogue's list, so
 //!    there is no list here to extend, and a game without a `WireEntry`
-//!    does not compile.
+//!    does not compile. Conversions from the game's own state and move
+//!    types into them (`From`) go next to the enums in `src/games/mod.rs`:
+//!    a game folder names nothing above it.
 //! 3. For a new season: its [`Dialect`] constant and its
 //!    [`SeasonTexts`](dialect::SeasonTexts) in the season's game folder,
 //!    built from the official texts the seasons share ([`room_texts`]); the

@@ -5,8 +5,6 @@
 //! player. Each season's [`SeasonTexts`](crate::dialect::SeasonTexts), in
 //! its game's folder (`games::…`), is built from them.
 
-use crate::{dialect::TimeLimit, games::GameMove};
-
 const GAME_LOGIC_EXCEPTION: &str = "sc.api.plugins.exceptions.GameLogicException";
 
 /// How the official 2021 server prints a player: `Team 1(alice)` for the
@@ -15,11 +13,11 @@ pub fn player_description(seat: usize, display_name: &str) -> String {
     format!("Team {}({display_name})", seat + 1)
 }
 
-/// A move that arrived after the game ended.
-pub fn game_already_over(mv: &GameMove) -> String {
+/// A move that arrived after the game ended; `move_description` is the
+/// move's official description.
+pub fn game_already_over(move_description: &str) -> String {
     format!(
-        "sc.api.plugins.exceptions.GameException: Game is already over, but got {}",
-        mv.description()
+        "sc.api.plugins.exceptions.GameException: Game is already over, but got {move_description}"
     )
 }
 
@@ -109,15 +107,6 @@ pub fn soft_timeout_reason(seconds: u64) -> String {
 /// of `seconds`.
 pub fn hard_timeout_reason(seconds: u64) -> String {
     timeout_reason(seconds)
-}
-
-/// The official reason of a timeout of `kind`, naming its limit (the
-/// same wording in 2021 and 2022).
-pub(crate) fn timeout_reason_of(kind: TimeLimit, soft_secs: u64, hard_secs: u64) -> String {
-    match kind {
-        TimeLimit::Soft => soft_timeout_reason(soft_secs),
-        TimeLimit::Hard => hard_timeout_reason(hard_secs),
-    }
 }
 
 fn timeout_reason(seconds: u64) -> String {

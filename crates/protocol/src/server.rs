@@ -299,3 +299,277 @@ impl ServerMessage {
         Ok(message)
     }
 }
+
+// The result layouts against the official vectors, through the room
+// message that carries a result: here, above both the result shapes and the
+// seasons whose dialects read them, so result.rs needs no season.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        dialect::{Dialect, ResultLayout},
+        games::{blokus2021::SEASON_2021, blokus2027::SEASON_2027},
+        result::{
+            Aggregation, Conclusion, Decimal, GameResult, PlayerScore, ScoreCause, ScoreFragment,
+            Winner,
+        },
+        room::RoomData,
+        xml::XmlReader,
+    };
+
+    /// A result vector of another season (`tests/vectors/season-*`).
+    fn vector(path: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/vectors")
+            .join(path);
+        let text = std::fs::read_to_string(&path).expect("vector");
+        text.strip_suffix('\n').unwrap_or(&text).to_owned()
+    }
+
+    fn decode(xml: &str, layout: ResultLayout) -> GameResult {
+        let dialect = match layout {
+            ResultLayout::Season2027 => SEASON_2027,
+            // The other layouts state their causes: no season's texts needed.
+            _ => Dialect {
+                result_layout: layout,
+                ..SEASON_2021
+            },
+        };
+        let mut r = XmlReader::new(xml.as_bytes());
+        let room = r.root().expect("room");
+        let data = r.next_child(&room).expect("data").expect("data");
+        GameResult::read_content(&mut r, &data, layout, |reason| {
+            dialect.texts.cause_of(reason)
+        })
+        .expect("result")
+    }
+
+    fn encode(room_id: &str, result: &GameResult) -> String {
+        ServerMessage::Room {
+            room_id: room_id.to_owned(),
+            data: RoomData::Result(result.clone()),
+        }
+        .to_xml()
+    }
+
+    fn fragments(names: &[&str]) -> Vec<ScoreFragment> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| ScoreFragment {
+                name: (*name).to_owned(),
+                aggregation: if i == 0 {
+                    Aggregation::Sum
+                } else {
+                    Aggregation::Average
+                },
+                relevant_for_ranking: true,
+            })
+            .collect()
+    }
+
+    fn score(name: &str, cause: ScoreCause, reason: &str, parts: &[i64]) -> PlayerScore {
+        PlayerScore {
+            display_name: name.to_owned(),
+            cause,
+            reason: reason.to_owned(),
+            parts: parts.iter().copied().map(Decimal::integer).collect(),
+        }
+    }
+
+    fn winner(name: &str, seat: usize) -> Winner {
+        Winner {
+            display_name: name.to_owned(),
+            seat,
+        }
+    }
+
+    /// Decodes `file` in `layout` to `expected` and encodes `expected`
+    /// back to the file's bytes.
+    fn check(file: &str, room_id: &str, expected: &GameResult) {
+        let xml = vector(file);
+        assert_eq!(&decode(&xml, expected.layout), expected, "{file} decodes");
+        assert_eq!(encode(room_id, expected), xml, "{file} encodes");
+    }
+
+    const ROOM_2022: &str = "f3c1e2a4-5b6d-4e7f-8a9b-0c1d2e3f4a5b";
+    const ROOM_2027: &str = "7d0c9a55-2f1e-4b3a-9c8d-1e2f3a4b5c6d";
+
+    #[test]
+    fn the_2022_layout_matches_the_vectors() {
+        let result = |bob: PlayerScore, alice_parts: &[i64], winners| GameResult {
+            layout: ResultLayout::Season2022,
+            definition: fragments(&["Siegpunkte", "Bernsteine", "Leichtfiguren Vorne"]),
+            scores: vec![score("alice", ScoreCause::Regular, "", alice_parts), bob],
+            winners,
+            conclusion: None,
+        };
+        check(
+            "season-2022/10-result-regular.xml",
+            ROOM_2022,
+            &result(
+                score("bob", ScoreCause::Regular, "", &[0, 0, 2]),
+                &[2, 2, 0],
+                vec![winner("alice", 0)],
+            ),
+        );
+        check(
+            "season-2022/22-result-rule-violation.xml",
+            ROOM_2022,
+            &result(
+                score(
+                    "bob",
+                    ScoreCause::RuleViolation,
+                    "%s kann sich nicht um %s bewegen bei Zug 'Zug von [7|3] zu [6|3]'",
+                    &[0, 0, 0],
+                ),
+                &[2, 0, 0],
+                vec![winner("alice", 0)],
+            ),
+        );
+        // The official 2022 server names no winner after a timeout.
+        check(
+            "season-2022/23-result-soft-timeout.xml",
+            ROOM_2022,
+            &result(
+                score(
+                    "bob",
+                    ScoreCause::SoftTimeout,
+                    "Der Spieler hat innerhalb von 2 Sekunden nach Aufforderung keinen Zug gesendet",
+                    &[0, 0, 0],
+                ),
+                &[2, 0, 0],
+                Vec::new(),
+            ),
+        );
+        check(
+            "season-2022/24-result-left.xml",
+            ROOM_2022,
+            &result(
+                score(
+                    "bob",
+                    ScoreCause::Left,
+                    "Der Spieler hat das Spiel verlassen: LOST_CONNECTION",
+                    &[0, 0, 0],
+                ),
+                &[2, 0, 0],
+                vec![winner("alice", 0)],
+            ),
+        );
+    }
+
+    #[test]
+    fn the_2027_layout_matches_the_vectors() {
+        let result =
+            |bob: PlayerScore, alice_parts: &[i64], winners, regular, reason: &str| GameResult {
+                layout: ResultLayout::Season2027,
+                definition: fragments(&["Siegpunkte", "Punkte"]),
+                scores: vec![score("alice", ScoreCause::Regular, "", alice_parts), bob],
+                winners,
+                conclusion: Some(Box::new(Conclusion {
+                    regular,
+                    reason: reason.to_owned(),
+                })),
+            };
+        check(
+            "season-2027/10-result-regular-win.xml",
+            ROOM_2027,
+            &result(
+                score("bob", ScoreCause::Regular, "", &[0, 118]),
+                &[2, 131],
+                vec![winner("alice", 0)],
+                true,
+                "alice hat am meisten Punkte erzielt.",
+            ),
+        );
+        // A draw names no winner team; both players won.
+        check(
+            "season-2027/12-result-draw.xml",
+            ROOM_2027,
+            &result(
+                score("bob", ScoreCause::Regular, "", &[1, 124]),
+                &[1, 124],
+                vec![winner("alice", 0), winner("bob", 1)],
+                true,
+                "Beide Spieler sind gleichauf",
+            ),
+        );
+        // The loser of an irregular end has the conclusion's reason and
+        // the cause it tells, which the layout does not write.
+        let violation = "Regelverletzung von bob: Der erste Zug muss an den Rand gesetzt werden bei 'Setze PENTO_V(Farbe Gelb)[8,8]'";
+        check(
+            "season-2027/22-result-rule-violation.xml",
+            ROOM_2027,
+            &result(
+                score("bob", ScoreCause::RuleViolation, violation, &[0, 0]),
+                &[2, 5],
+                vec![winner("alice", 0)],
+                false,
+                violation,
+            ),
+        );
+        let late =
+            "bob hat fuer die Antwort auf die Zugaufforderung laenger als 2 Sekunden gebraucht.";
+        check(
+            "season-2027/23-result-soft-timeout.xml",
+            ROOM_2027,
+            &result(
+                score("bob", ScoreCause::SoftTimeout, late, &[0, 0]),
+                &[2, 5],
+                vec![winner("alice", 0)],
+                false,
+                late,
+            ),
+        );
+    }
+
+    // The test-only tic-tac-toe's state and move in room messages.
+    spielleiter_rules::test_games! {
+        mod tictactoe {
+            use spielleiter_rules::{
+                Game, GameType,
+                tictactoe::{Mark, TicTacToe as Rules},
+            };
+
+            use crate::{
+                GameMove, GameState, ServerMessage, games::tictactoe::MARK_CLASS, room::RoomData,
+            };
+
+            #[test]
+            fn states_and_moves_round_trip() {
+                let mut game = Rules::default();
+                for cell in [0, 1, 3] {
+                    game.play(&Mark(cell)).expect("legal");
+                }
+                let state = GameState::TestTicTacToe(Box::new(game.clone()));
+                let message = ServerMessage::Room {
+                    room_id: "R".into(),
+                    data: RoomData::Memento(state.clone()),
+                };
+                let xml = message.to_xml();
+                assert!(xml.contains("<board>XO.X.....</board>"), "{xml}");
+                let read = ServerMessage::decode(xml.as_bytes(), GameType::TestTicTacToe)
+                    .expect("readable");
+                assert_eq!(read, message);
+                assert_eq!(state.to_game().expect("consistent").turn(), 3);
+
+                let mv = GameMove::TestTicTacToe(Mark(4));
+                assert_eq!(mv.class(), MARK_CLASS);
+                assert_eq!(mv.description(), "Setze auf Feld 4");
+            }
+
+            #[test]
+            fn impossible_boards_are_refused() {
+                for board in ["OO.......", "XXXOOO...", "XO", "XOZ......"] {
+                    let xml = format!(
+                        r#"<room roomId="R"><data class="memento"><state class="state" turn="0"><board>{board}</board></state></data></room>"#
+                    );
+                    assert!(
+                        ServerMessage::decode(xml.as_bytes(), GameType::TestTicTacToe).is_err(),
+                        "{board}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -188,6 +188,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_malformed_message_text_agrees_with_the_kind_of_error() {
+        for (error, xml, _) in crate::error::tests::every_kind() {
+            let text = malformed_message(&error);
+            let named = if xml {
+                "MalformedXmlException"
+            } else {
+                "MalformedMessageException"
+            };
+            assert!(text.contains(named), "{error:?}: {text}");
+        }
+    }
+
+    #[test]
     fn lobby_errors_have_the_official_texts() {
         assert_eq!(
             unknown_room("R"),

@@ -11,12 +11,17 @@
 //!
 //! - [`definition`]: [`SeasonDefinition`], [`SeasonPlayer`] and the
 //!   schedule.
-//! - [`store`]: the [`SeasonStore`] interface, [`open`] by `--store` text,
-//!   the schema's migrations; [`sqlite`] and [`postgres`] implement it.
+//! - [`store`]: the [`SeasonStore`] interface and the schema's
+//!   migrations; [`sqlite`] and [`postgres`] implement it, with the
+//!   decoding of the stored columns they share (`columns`).
+//! - [`any_store`]: [`open`] by `--store` text, [`AnyStore`] (either
+//!   store).
 //! - [`worker`]: [`run_worker`], a worker of a season.
 //! - [`report`]: standings and progress from the stored games.
 #![deny(missing_docs)]
 
+pub mod any_store;
+pub(crate) mod columns;
 pub mod definition;
 pub mod error;
 pub mod postgres;
@@ -25,12 +30,10 @@ pub mod sqlite;
 pub mod store;
 pub mod worker;
 
+pub use any_store::{AnyStore, StoreUrl, open, open_existing};
 pub use definition::{ScheduledGame, SeasonDefinition, SeasonPlayer};
 pub use error::SeasonError;
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
-pub use store::{
-    AnyStore, Claim, Created, GameRow, GameState, GivenBack, SCHEMA_VERSION, SeasonStore, StoreUrl,
-    open, open_existing,
-};
+pub use store::{Claim, Created, GameRow, GameState, GivenBack, SCHEMA_VERSION, SeasonStore};
 pub use worker::{WorkerEvent, WorkerObserver, WorkerReport, WorkerSettings, run_worker};

@@ -14,11 +14,15 @@ use tracing::{info, warn};
 
 use crate::{
     SeasonDefinition,
+    columns::{
+        GAME_COLUMNS, GameColumns, decode_definition, encode_definition, encode_record,
+        existing_season, given_back, millis, scheduled_game,
+    },
     definition::ScheduledGame,
     error::SeasonError,
     store::{
-        Claim, Created, GameRow, GameState, GivenBack, MIGRATIONS, SCHEMA_VERSION, SeasonStore,
-        expired_message, millis, parse_definition, parse_record,
+        Claim, Created, GameRow, GivenBack, SCHEMA_VERSION, SeasonStore, expired_message,
+        migrations,
     },
 };
 
@@ -135,26 +139,11 @@ impl PostgresStore {
         } else {
             0
         };
-        if version > SCHEMA_VERSION {
-            return Err(SeasonError::NewerSchema {
-                store: self.describe(),
-                found: version,
-                supported: SCHEMA_VERSION,
-            });
-        }
-        if version < SCHEMA_VERSION {
-            if !has_version {
+        let steps = migrations(|| self.describe(), has_version, version, "BYTEA")?;
+        if !steps.is_empty() {
+            for step in &steps {
                 transaction
-                    .batch_execute(
-                        "CREATE TABLE spielleiter_schema (version INTEGER NOT NULL);
-                         INSERT INTO spielleiter_schema VALUES (0);",
-                    )
-                    .await
-                    .map_err(|e| self.error(&e))?;
-            }
-            for step in &MIGRATIONS[version as usize..] {
-                transaction
-                    .batch_execute(&step.replace("{BLOB}", "BYTEA"))
+                    .batch_execute(step)
                     .await
                     .map_err(|e| self.error(&e))?;
             }
@@ -221,23 +210,23 @@ fn full_message(error: &tokio_postgres::Error) -> String {
     }
 }
 
+/// A game's row from a row of [`GAME_COLUMNS`] (the schema's INTEGER
+/// columns are PostgreSQL's `int4`).
 fn game_row(row: &Row) -> Result<GameRow, SeasonError> {
-    let record: Option<String> = row.get(7);
-    Ok(GameRow {
-        game: ScheduledGame {
-            number: row.get::<_, i32>(0) as u32,
-            table: row.get::<_, i32>(1) as u32,
-            table_game: row.get::<_, i32>(2) as u32,
-        },
-        state: GameState::parse(row.get(3))?,
+    GameColumns {
+        number: i64::from(row.get::<_, i32>(0)),
+        table: i64::from(row.get::<_, i32>(1)),
+        table_game: i64::from(row.get::<_, i32>(2)),
+        state: row.get(3),
         attempt: row.get(4),
         failures: row.get(5),
         worker: row.get(6),
-        record: record.as_deref().map(parse_record).transpose()?,
+        record: row.get(7),
         error: row.get(8),
         started_ms: row.get(9),
         finished_ms: row.get(10),
-    })
+    }
+    .decode()
 }
 
 impl SeasonStore for PostgresStore {
@@ -251,10 +240,7 @@ impl SeasonStore for PostgresStore {
         definition: &SeasonDefinition,
         schedule: &[ScheduledGame],
     ) -> Result<Created, SeasonError> {
-        let text = serde_json::to_string(definition).map_err(|e| SeasonError::Corrupt {
-            what: "season definition",
-            cause: e.to_string(),
-        })?;
+        let text = encode_definition(definition)?;
         let numbers: Vec<i32> = schedule.iter().map(|g| g.number as i32).collect();
         let tables: Vec<i32> = schedule.iter().map(|g| g.table as i32).collect();
         let table_games: Vec<i32> = schedule.iter().map(|g| g.table_game as i32).collect();
@@ -290,14 +276,7 @@ impl SeasonStore for PostgresStore {
             .await?;
         match existing {
             None => Ok(Created::New),
-            Some(text) => match definition.difference(&parse_definition(&text)?) {
-                None => Ok(Created::Existing),
-                Some(difference) => Err(SeasonError::OtherDefinition {
-                    store: self.describe(),
-                    name: name.to_owned(),
-                    difference,
-                }),
-            },
+            Some(text) => existing_season(self.describe(), name, definition, &text),
         }
     }
 
@@ -311,7 +290,7 @@ impl SeasonStore for PostgresStore {
             })
             .await?;
         match text {
-            Some(text) => parse_definition(&text),
+            Some(text) => decode_definition(&text),
             None => {
                 let held = self
                     .with_client(async |client| {
@@ -385,15 +364,18 @@ impl SeasonStore for PostgresStore {
                 Ok(claimed)
             })
             .await?;
-        Ok(row.map(|row| Claim {
-            season: season.to_owned(),
-            game: ScheduledGame {
-                number: row.get::<_, i32>(0) as u32,
-                table: row.get::<_, i32>(1) as u32,
-                table_game: row.get::<_, i32>(2) as u32,
-            },
-            attempt: row.get(3),
-        }))
+        row.map(|row| {
+            Ok(Claim {
+                season: season.to_owned(),
+                game: scheduled_game(
+                    i64::from(row.get::<_, i32>(0)),
+                    i64::from(row.get::<_, i32>(1)),
+                    i64::from(row.get::<_, i32>(2)),
+                )?,
+                attempt: row.get(3),
+            })
+        })
+        .transpose()
     }
 
     async fn heartbeat(&self, claim: &Claim, lease: Duration) -> Result<bool, SeasonError> {
@@ -422,10 +404,7 @@ impl SeasonStore for PostgresStore {
         record: &GameRecord,
         replay: Option<&[u8]>,
     ) -> Result<bool, SeasonError> {
-        let text = serde_json::to_string(record).map_err(|e| SeasonError::Corrupt {
-            what: "game result",
-            cause: e.to_string(),
-        })?;
+        let text = encode_record(record)?;
         let number = claim.game.number as i32;
         let changed = self
             .with_client(async |client| {
@@ -475,11 +454,9 @@ impl SeasonStore for PostgresStore {
                     .await
             })
             .await?;
-        Ok(match row.map(|row| row.get::<_, String>(0)).as_deref() {
-            None => GivenBack::Stale,
-            Some("failed") => GivenBack::Failed,
-            Some(_) => GivenBack::Waiting,
-        })
+        Ok(given_back(
+            row.map(|row| row.get::<_, String>(0)).as_deref(),
+        ))
     }
 
     async fn release_worker(&self, season: &str, worker: &str) -> Result<u64, SeasonError> {
@@ -500,9 +477,9 @@ impl SeasonStore for PostgresStore {
             .with_client(async |client| {
                 client
                     .query(
-                        "SELECT number, table_index, table_game, state, attempt, failures, worker, \
-                         record, error, started_ms, finished_ms FROM games WHERE season = $1 \
-                         ORDER BY number",
+                        &format!(
+                            "SELECT {GAME_COLUMNS} FROM games WHERE season = $1 ORDER BY number"
+                        ),
                         &[&season],
                     )
                     .await
@@ -524,9 +501,10 @@ impl SeasonStore for PostgresStore {
             .with_client(async |client| {
                 client
                     .query(
-                        "SELECT number, table_index, table_game, state, attempt, failures, worker, \
-                         record, error, started_ms, finished_ms FROM games WHERE season = $1 \
-                         AND number > $2 ORDER BY number LIMIT $3",
+                        &format!(
+                            "SELECT {GAME_COLUMNS} FROM games WHERE season = $1 \
+                             AND number > $2 ORDER BY number LIMIT $3"
+                        ),
                         &[&season, &after, &limit],
                     )
                     .await

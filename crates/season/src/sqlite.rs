@@ -16,11 +16,15 @@ use spielleiter_arena::GameRecord;
 
 use crate::{
     SeasonDefinition,
+    columns::{
+        GAME_COLUMNS, GameColumns, decode_definition, encode_definition, encode_record,
+        existing_season, given_back, millis, scheduled_game,
+    },
     definition::ScheduledGame,
     error::SeasonError,
     store::{
-        Claim, Created, GameRow, GameState, GivenBack, MIGRATIONS, SCHEMA_VERSION, SeasonStore,
-        expired_message, millis, parse_definition, parse_record,
+        Claim, Created, GameRow, GivenBack, SCHEMA_VERSION, SeasonStore, expired_message,
+        migrations,
     },
 };
 
@@ -90,26 +94,10 @@ impl SqliteStore {
         } else {
             0
         };
-        if version > SCHEMA_VERSION {
-            return Err(SeasonError::NewerSchema {
-                store: describe,
-                found: version,
-                supported: SCHEMA_VERSION,
-            });
-        }
-        if version < SCHEMA_VERSION {
-            if !has_version {
-                transaction
-                    .execute_batch(
-                        "CREATE TABLE spielleiter_schema (version INTEGER NOT NULL);
-                         INSERT INTO spielleiter_schema VALUES (0);",
-                    )
-                    .map_err(store_error)?;
-            }
-            for step in &MIGRATIONS[version as usize..] {
-                transaction
-                    .execute_batch(&step.replace("{BLOB}", "BLOB"))
-                    .map_err(store_error)?;
+        let steps = migrations(|| describe.clone(), has_version, version, "BLOB")?;
+        if !steps.is_empty() {
+            for step in &steps {
+                transaction.execute_batch(step).map_err(store_error)?;
             }
             transaction
                 .execute(
@@ -183,10 +171,7 @@ impl SqliteFile {
         definition: &SeasonDefinition,
         schedule: &[ScheduledGame],
     ) -> Result<Created, SeasonError> {
-        let text = serde_json::to_string(definition).map_err(|e| SeasonError::Corrupt {
-            what: "season definition",
-            cause: e.to_string(),
-        })?;
+        let text = encode_definition(definition)?;
         let mut connection = self.lock();
         let transaction = connection
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -200,15 +185,7 @@ impl SqliteFile {
             .optional()
             .map_err(|e| self.error(e))?;
         if let Some(existing) = existing {
-            let existing = parse_definition(&existing)?;
-            return match definition.difference(&existing) {
-                None => Ok(Created::Existing),
-                Some(difference) => Err(SeasonError::OtherDefinition {
-                    store: self.describe(),
-                    name: name.to_owned(),
-                    difference,
-                }),
-            };
+            return existing_season(self.describe(), name, definition, &existing);
         }
         transaction
             .execute(
@@ -273,7 +250,7 @@ impl SqliteFile {
                 )
                 .map_err(|e| self.error(e))?;
         }
-        let next: Option<(u32, u32, u32, String)> = transaction
+        let next: Option<(i64, i64, i64, String)> = transaction
             .query_row(
                 &format!(
                     "SELECT number, table_index, table_game, state FROM games WHERE season = ?1 \
@@ -289,6 +266,8 @@ impl SqliteFile {
             transaction.commit().map_err(|e| self.error(e))?;
             return Ok(None);
         };
+        // Read before the update: a row out of range is refused, not claimed.
+        let game = scheduled_game(number, table, table_game)?;
         let failed = i64::from(state == "running");
         let attempt: i64 = transaction
             .query_row(
@@ -311,11 +290,7 @@ impl SqliteFile {
         transaction.commit().map_err(|e| self.error(e))?;
         Ok(Some(Claim {
             season: season.to_owned(),
-            game: ScheduledGame {
-                number,
-                table,
-                table_game,
-            },
+            game,
             attempt,
         }))
     }
@@ -331,7 +306,7 @@ impl SqliteFile {
             .optional()
             .map_err(|e| self.error(e))?;
         match text {
-            Some(text) => parse_definition(&text),
+            Some(text) => decode_definition(&text),
             None => {
                 let connection = self.lock();
                 let mut query = connection
@@ -375,10 +350,7 @@ impl SqliteFile {
         record: &GameRecord,
         replay: Option<&[u8]>,
     ) -> Result<bool, SeasonError> {
-        let text = serde_json::to_string(record).map_err(|e| SeasonError::Corrupt {
-            what: "game result",
-            cause: e.to_string(),
-        })?;
+        let text = encode_record(record)?;
         let now = now_ms();
         let changed = self
             .lock()
@@ -426,11 +398,7 @@ impl SqliteFile {
             )
             .optional()
             .map_err(|e| self.error(e))?;
-        Ok(match state.as_deref() {
-            None => GivenBack::Stale,
-            Some("failed") => GivenBack::Failed,
-            Some(_) => GivenBack::Waiting,
-        })
+        Ok(given_back(state.as_deref()))
     }
 
     fn release_worker_now(&self, season: &str, worker: &str) -> Result<u64, SeasonError> {
@@ -453,63 +421,31 @@ impl SqliteFile {
     ) -> Result<Vec<GameRow>, SeasonError> {
         let connection = self.lock();
         let mut query = connection
-            .prepare(
-                "SELECT number, table_index, table_game, state, attempt, failures, worker, \
-                 record, error, started_ms, finished_ms FROM games WHERE season = ?1 \
-                 AND number > ?2 ORDER BY number LIMIT ?3",
-            )
+            .prepare(&format!(
+                "SELECT {GAME_COLUMNS} FROM games WHERE season = ?1 \
+                 AND number > ?2 ORDER BY number LIMIT ?3"
+            ))
             .map_err(|e| self.error(e))?;
-        #[allow(clippy::type_complexity)]
-        let rows: Vec<(
-            u32,
-            u32,
-            u32,
-            String,
-            i64,
-            i64,
-            Option<String>,
-            Option<String>,
-            Option<String>,
-            Option<i64>,
-            Option<i64>,
-        )> = query
+        let rows: Vec<GameColumns> = query
             // SQLite reads a negative limit as none.
             .query_map(params![season, after, limit.map_or(-1, i64::from)], |row| {
-                Ok((
-                    row.get(0)?,
-                    row.get(1)?,
-                    row.get(2)?,
-                    row.get(3)?,
-                    row.get(4)?,
-                    row.get(5)?,
-                    row.get(6)?,
-                    row.get(7)?,
-                    row.get(8)?,
-                    row.get(9)?,
-                    row.get(10)?,
-                ))
+                Ok(GameColumns {
+                    number: row.get(0)?,
+                    table: row.get(1)?,
+                    table_game: row.get(2)?,
+                    state: row.get(3)?,
+                    attempt: row.get(4)?,
+                    failures: row.get(5)?,
+                    worker: row.get(6)?,
+                    record: row.get(7)?,
+                    error: row.get(8)?,
+                    started_ms: row.get(9)?,
+                    finished_ms: row.get(10)?,
+                })
             })
             .and_then(Iterator::collect)
             .map_err(|e| self.error(e))?;
-        rows.into_iter()
-            .map(|r| {
-                Ok(GameRow {
-                    game: ScheduledGame {
-                        number: r.0,
-                        table: r.1,
-                        table_game: r.2,
-                    },
-                    state: GameState::parse(&r.3)?,
-                    attempt: r.4,
-                    failures: r.5,
-                    worker: r.6,
-                    record: r.7.as_deref().map(parse_record).transpose()?,
-                    error: r.8,
-                    started_ms: r.9,
-                    finished_ms: r.10,
-                })
-            })
-            .collect()
+        rows.into_iter().map(GameColumns::decode).collect()
     }
 
     fn replay_now(&self, season: &str, number: u32) -> Result<Option<Vec<u8>>, SeasonError> {

@@ -1,7 +1,9 @@
 //! [`SeasonStore`]: where a season's definition, schedule, claims and
-//! results live — one interface, two implementations ([`SqliteStore`],
-//! one file and no set-up; [`PostgresStore`], shared by workers on many
-//! machines) — and [`open`], which picks one by its `--store` text.
+//! results live — one interface, two implementations
+//! ([`SqliteStore`](crate::SqliteStore), one file and no set-up;
+//! [`PostgresStore`](crate::PostgresStore), shared by workers on many
+//! machines), which build on this module; [`open`](crate::open), in
+//! [`any_store`](crate::any_store), picks one by its `--store` text.
 //!
 //! A game is `waiting`, `running` (claimed by a worker until its lease
 //! ends), `done` (one result) or `failed` (given up after too many
@@ -14,10 +16,7 @@ use std::{future::Future, time::Duration};
 
 use spielleiter_arena::GameRecord;
 
-use crate::{
-    SeasonDefinition, definition::ScheduledGame, error::SeasonError, postgres::PostgresStore,
-    sqlite::SqliteStore,
-};
+use crate::{SeasonDefinition, definition::ScheduledGame, error::SeasonError};
 
 /// The newest schema version this program writes and reads. Version 1:
 /// seasons and games.
@@ -252,177 +251,9 @@ pub trait SeasonStore: Send + Sync {
     ) -> impl Future<Output = Result<Option<Vec<u8>>, SeasonError>> + Send;
 }
 
-/// A store named by a `--store` text: `postgres://…` / `postgresql://…`,
-/// or a SQLite file (`sqlite:PATH` or a plain path).
-#[derive(Debug)]
-pub enum AnyStore {
-    /// The embedded store.
-    Sqlite(SqliteStore),
-    /// The shared store.
-    Postgres(Box<PostgresStore>),
-}
-
-/// Where a `--store` text points, before anything is opened.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StoreUrl {
-    /// A SQLite file.
-    Sqlite(std::path::PathBuf),
-    /// A PostgreSQL connection string.
-    Postgres(String),
-}
-
-impl std::str::FromStr for StoreUrl {
-    type Err = SeasonError;
-
-    fn from_str(text: &str) -> Result<StoreUrl, SeasonError> {
-        let bad = |why: &str| SeasonError::BadUrl {
-            url: crate::postgres::without_password(text),
-            why: why.to_owned(),
-        };
-        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
-            text.parse::<tokio_postgres::Config>()
-                .map_err(|e| bad(&e.to_string()))?;
-            return Ok(StoreUrl::Postgres(text.to_owned()));
-        }
-        if let Some(path) = text.strip_prefix("sqlite:") {
-            let path = path.strip_prefix("//").unwrap_or(path);
-            if path.is_empty() {
-                return Err(bad("no file after sqlite:"));
-            }
-            return Ok(StoreUrl::Sqlite(path.into()));
-        }
-        if text.contains("://") {
-            return Err(bad("unknown kind of store"));
-        }
-        if text.is_empty() {
-            return Err(bad("empty"));
-        }
-        Ok(StoreUrl::Sqlite(text.into()))
-    }
-}
-
-/// Opens (and, if need be, migrates) the store `url` names.
-///
-/// # Errors
-///
-/// The text is no store, the store cannot be reached, or its schema is
-/// newer than this program's.
-pub async fn open(url: &str) -> Result<AnyStore, SeasonError> {
-    match url.parse::<StoreUrl>()? {
-        StoreUrl::Sqlite(path) => Ok(AnyStore::Sqlite(SqliteStore::open_async(&path).await?)),
-        StoreUrl::Postgres(text) => Ok(AnyStore::Postgres(Box::new(
-            PostgresStore::open(&text).await?,
-        ))),
-    }
-}
-
-/// Opens the store `url` names where a season must be there already (its
-/// workers, its status and standings, the season page): a SQLite file
-/// that does not exist is refused instead of made.
-///
-/// # Errors
-///
-/// As [`open`], and [`SeasonError::Missing`] for a SQLite file that does
-/// not exist.
-pub async fn open_existing(url: &str) -> Result<AnyStore, SeasonError> {
-    if let StoreUrl::Sqlite(path) = url.parse::<StoreUrl>()?
-        && !path.exists()
-    {
-        return Err(SeasonError::Missing {
-            store: format!("SQLite store {}", path.display()),
-        });
-    }
-    open(url).await
-}
-
-macro_rules! dispatch {
-    ($self:ident, $store:ident => $call:expr) => {
-        match $self {
-            AnyStore::Sqlite($store) => $call.await,
-            AnyStore::Postgres($store) => $call.await,
-        }
-    };
-}
-
-impl SeasonStore for AnyStore {
-    fn describe(&self) -> String {
-        match self {
-            AnyStore::Sqlite(store) => store.describe(),
-            AnyStore::Postgres(store) => store.describe(),
-        }
-    }
-
-    async fn create(
-        &self,
-        name: &str,
-        definition: &SeasonDefinition,
-        schedule: &[ScheduledGame],
-    ) -> Result<Created, SeasonError> {
-        dispatch!(self, s => s.create(name, definition, schedule))
-    }
-
-    async fn definition(&self, name: &str) -> Result<SeasonDefinition, SeasonError> {
-        dispatch!(self, s => s.definition(name))
-    }
-
-    async fn claim(
-        &self,
-        season: &str,
-        worker: &str,
-        lease: Duration,
-        max_failures: u32,
-        tables: Option<&[u32]>,
-    ) -> Result<Option<Claim>, SeasonError> {
-        dispatch!(self, s => s.claim(season, worker, lease, max_failures, tables))
-    }
-
-    async fn heartbeat(&self, claim: &Claim, lease: Duration) -> Result<bool, SeasonError> {
-        dispatch!(self, s => s.heartbeat(claim, lease))
-    }
-
-    async fn record(
-        &self,
-        claim: &Claim,
-        record: &GameRecord,
-        replay: Option<&[u8]>,
-    ) -> Result<bool, SeasonError> {
-        dispatch!(self, s => s.record(claim, record, replay))
-    }
-
-    async fn give_back(
-        &self,
-        claim: &Claim,
-        error: Option<&str>,
-        max_failures: u32,
-    ) -> Result<GivenBack, SeasonError> {
-        dispatch!(self, s => s.give_back(claim, error, max_failures))
-    }
-
-    async fn release_worker(&self, season: &str, worker: &str) -> Result<u64, SeasonError> {
-        dispatch!(self, s => s.release_worker(season, worker))
-    }
-
-    async fn games(&self, season: &str) -> Result<Vec<GameRow>, SeasonError> {
-        dispatch!(self, s => s.games(season))
-    }
-
-    async fn games_after(
-        &self,
-        season: &str,
-        after: u32,
-        limit: u32,
-    ) -> Result<Vec<GameRow>, SeasonError> {
-        dispatch!(self, s => s.games_after(season, after, limit))
-    }
-
-    async fn replay(&self, season: &str, number: u32) -> Result<Option<Vec<u8>>, SeasonError> {
-        dispatch!(self, s => s.replay(season, number))
-    }
-}
-
 /// The SQL of each schema version, in order; `{BLOB}` is the store's type
 /// of bytes. Never change a released step: add one.
-pub(crate) const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &["
 CREATE TABLE seasons (
     name TEXT PRIMARY KEY,
     definition TEXT NOT NULL,
@@ -449,6 +280,47 @@ CREATE INDEX games_by_state ON games (season, state, number);
 CREATE INDEX games_open ON games (season, number) WHERE state IN ('waiting', 'running');
 "];
 
+/// The schema's version table, made where a store has none yet.
+const VERSION_TABLE: &str = "CREATE TABLE spielleiter_schema (version INTEGER NOT NULL);
+INSERT INTO spielleiter_schema VALUES (0);";
+
+/// The SQL batches that bring `store`, whose schema is at `version`, to
+/// [`SCHEMA_VERSION`], `{BLOB}` written as `blob`: first the version table
+/// where it has none (`has_version_table`), then each missing step. None
+/// when it is at the newest version; the caller then records the version.
+///
+/// # Errors
+///
+/// [`SeasonError::NewerSchema`] for a schema newer than this program's (the
+/// store is left untouched), [`SeasonError::Corrupt`] for a negative one.
+pub(crate) fn migrations(
+    store: impl FnOnce() -> String,
+    has_version_table: bool,
+    version: i64,
+    blob: &str,
+) -> Result<Vec<String>, SeasonError> {
+    if version > SCHEMA_VERSION {
+        return Err(SeasonError::NewerSchema {
+            store: store(),
+            found: version,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    let done = usize::try_from(version).map_err(|_| SeasonError::Corrupt {
+        what: "schema version",
+        cause: version.to_string(),
+    })?;
+    let version_table = (!has_version_table).then(|| VERSION_TABLE.to_owned());
+    Ok(version_table
+        .into_iter()
+        .chain(
+            MIGRATIONS[done..]
+                .iter()
+                .map(|step| step.replace("{BLOB}", blob)),
+        )
+        .collect())
+}
+
 /// The failure message of a game whose worker stopped holding it.
 pub(crate) fn expired_message(failures: i64) -> String {
     format!(
@@ -456,52 +328,30 @@ pub(crate) fn expired_message(failures: i64) -> String {
     )
 }
 
-/// Reads a stored result.
-pub(crate) fn parse_record(text: &str) -> Result<GameRecord, SeasonError> {
-    serde_json::from_str(text).map_err(|e| SeasonError::Corrupt {
-        what: "game result",
-        cause: e.to_string(),
-    })
-}
-
-/// A definition as stored.
-pub(crate) fn parse_definition(text: &str) -> Result<SeasonDefinition, SeasonError> {
-    serde_json::from_str(text).map_err(|e| SeasonError::Corrupt {
-        what: "season definition",
-        cause: e.to_string(),
-    })
-}
-
-/// Milliseconds of a duration, as stored.
-pub(crate) fn millis(duration: Duration) -> i64 {
-    duration.as_millis().try_into().unwrap_or(i64::MAX)
-}
-
 #[cfg(test)]
-#[allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 mod tests {
     use super::*;
 
     #[test]
-    fn store_texts_name_sqlite_files_or_postgres_databases() {
-        assert_eq!(
-            "league.sqlite".parse::<StoreUrl>().unwrap(),
-            StoreUrl::Sqlite("league.sqlite".into())
-        );
-        assert_eq!(
-            "sqlite:///tmp/x.db".parse::<StoreUrl>().unwrap(),
-            StoreUrl::Sqlite("/tmp/x.db".into())
-        );
+    fn a_store_is_migrated_from_where_its_schema_stands() {
+        let store = || "test store".to_owned();
+        let fresh = migrations(store, false, 0, "BYTEA").expect("fresh");
+        assert_eq!(fresh.len(), 1 + MIGRATIONS.len());
+        assert!(fresh[0].starts_with("CREATE TABLE spielleiter_schema"));
+        assert!(fresh[1].contains("replay BYTEA"), "{}", fresh[1]);
+        assert!(fresh.iter().all(|step| !step.contains("{BLOB}")));
+        let current = migrations(store, true, SCHEMA_VERSION, "BLOB").expect("current");
+        assert!(current.is_empty());
         assert!(matches!(
-            "postgres://u:p@localhost:5432/season".parse::<StoreUrl>(),
-            Ok(StoreUrl::Postgres(_))
+            migrations(store, true, SCHEMA_VERSION + 1, "BLOB"),
+            Err(SeasonError::NewerSchema { found, .. }) if found == SCHEMA_VERSION + 1
         ));
-        let bad = "postgres://u:secret@localhost:notaport/x"
-            .parse::<StoreUrl>()
-            .unwrap_err()
-            .to_string();
-        assert!(!bad.contains("secret"), "{bad}");
-        assert!("mysql://x/y".parse::<StoreUrl>().is_err());
-        assert!("".parse::<StoreUrl>().is_err());
+        assert!(matches!(
+            migrations(store, true, -1, "BLOB"),
+            Err(SeasonError::Corrupt {
+                what: "schema version",
+                ..
+            })
+        ));
     }
 }

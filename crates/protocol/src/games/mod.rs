@@ -1,25 +1,26 @@
-//! The games on the wire. Each game has a folder here with its
-//! implementation of `WireGame` (its state and move XML, its move
+//! The catalogue of the games on the wire. Each game has a folder here with
+//! its implementation of `WireGame` (its state and move XML, its move
 //! classes, its score fragments, the texts of its mistakes and moves, and
 //! the [`Dialect`] of its season) and a [`WireEntry`] for its marker type
-//! in the rules catalogue ([`entry`]), which names them. The rules
-//! catalogue's list ([`spielleiter_rules::for_each_game!`]) joins them into
-//! [`GameState`] and [`GameMove`], enums with one variant per game that
-//! dispatch without `dyn`: a game of the list without a [`WireEntry`] does
-//! not compile.
+//! in the rules catalogue ([`entry`]), which names them; both traits live
+//! in `wire_game`, below the folders, so a folder never names this module.
+//! The rules catalogue's list ([`spielleiter_rules::for_each_game!`]) joins
+//! them into [`GameState`] and [`GameMove`], enums with one variant per
+//! game that dispatch without `dyn`: a game of the list without a
+//! [`WireEntry`] does not compile.
 //!
 //! Games that share pieces of their wire form share a module: the Blokus
 //! seasons 2021 and 2027 and the classic games ([`blokus_classic`]) build
 //! on [`blokus`], and each holds only what it says differently.
 
 use spielleiter_rules::{
-    AnyGame, AnyMistake, AnyMove, CatalogueEntry, Game, GameType, PlayerSet, entry,
+    AnyGame, AnyMistake, AnyMove, GameType, PlayerSet, blokus::ClassicPlayers, entry,
 };
 
 use crate::{
     dialect::{Dialect, Player},
     error::DecodeError,
-    result::{Aggregation, Decimal, GameResult, PlayerScore, ScoreFragment, SeatResult, Winner},
+    result::{Decimal, GameResult, PlayerScore, ScoreFragment, SeatResult, Winner},
     xml::{ByteSink, Element, XmlReader, XmlWriter},
 };
 
@@ -33,106 +34,11 @@ spielleiter_rules::test_games! {
     pub mod tictactoe;
 }
 pub mod ostseeschach2022;
+mod wire_game;
 
-/// The official text for a move that belongs to no game of the room
-/// (`INVALID_FORMAT`, the same in every season).
-pub const INVALID_FORMAT_TEXT: &str = "Der Zug konnte nicht erkannt werden";
-
-/// What is game-specific on the wire, implemented once per game (by a unit
-/// type in the game's folder).
-pub(crate) trait WireGame {
-    /// The rules of the game.
-    type Game: Game;
-    /// The state as a memento carries it.
-    type State;
-    /// A move as the wire carries it (it may say less than the rules' move,
-    /// which [`resolve_move`](Self::resolve_move) completes).
-    type Move;
-
-    /// The season the game speaks.
-    const DIALECT: &'static Dialect;
-
-    /// The game's own score fragments, which follow the win points in a
-    /// result's definition (one per part of [`Game::score`]).
-    fn score_fragments() -> Vec<ScoreFragment>;
-
-    /// The state of `game` for a memento; `display_names` in seat order.
-    fn state(game: &Self::Game, display_names: &[&str]) -> Self::State;
-
-    /// The turn counter the state carries.
-    fn state_turn(state: &Self::State) -> u32;
-
-    /// The players' display names the state carries, in seat order (none
-    /// if the game's states do not name the players).
-    fn state_names(state: &Self::State) -> Vec<String> {
-        let _ = state;
-        Vec::new()
-    }
-
-    /// The game a state describes, for clients.
-    ///
-    /// # Errors
-    ///
-    /// Why the state is no consistent position of the game.
-    fn game_of_state(state: &Self::State) -> Result<Self::Game, String>;
-
-    /// Writes the `<state class="state" …>` element.
-    fn write_state<S: ByteSink>(w: &mut XmlWriter<'_, S>, state: &Self::State);
-
-    /// Reads a `<state>` element.
-    fn read_state(r: &mut XmlReader<'_>, el: Element<'_>) -> Result<Self::State, DecodeError>;
-
-    /// Whether `class` is one of the game's move classes.
-    fn is_move_class(class: &str) -> bool;
-
-    /// The `class` of a move.
-    fn move_class(mv: &Self::Move) -> &'static str;
-
-    /// Whether [`write_move_content`](Self::write_move_content) writes
-    /// anything (otherwise the move's element is written empty).
-    fn move_has_content(mv: &Self::Move) -> bool;
-
-    /// Writes the children of a move element.
-    fn write_move_content<S: ByteSink>(w: &mut XmlWriter<'_, S>, mv: &Self::Move);
-
-    /// Reads the content of a move element whose `class` is one of the
-    /// game's move classes.
-    fn read_move(
-        r: &mut XmlReader<'_>,
-        el: &Element<'_>,
-        class: &str,
-    ) -> Result<Self::Move, DecodeError>;
-
-    /// The rules' move for a wire move sent in `game`.
-    fn resolve_move(mv: &Self::Move, game: &Self::Game) -> <Self::Game as Game>::Move;
-
-    /// The wire form of a rules' move.
-    fn wire_move(mv: <Self::Game as Game>::Move) -> Self::Move;
-
-    /// The official description of a move in texts.
-    fn describe_move(mv: &Self::Move) -> String;
-
-    /// The official text of `mistake` and, where the season names the move
-    /// with it, the move's description.
-    fn mistake_texts(
-        mistake: <Self::Game as Game>::Mistake,
-        mv: &Self::Move,
-    ) -> (&'static str, Option<String>);
-}
-
-/// A game of the rules catalogue on the wire, implemented by its marker
-/// type ([`entry`]) in the game's folder here: the types that implement
-/// the game's wire form. The `State` and `Move` are those of the `Wire`
-/// (which implements the crate's `WireGame`), named here because the
-/// enums [`GameState`] and [`GameMove`] carry them.
-pub trait WireEntry: CatalogueEntry {
-    /// The type that implements the game's wire form.
-    type Wire;
-    /// The state as a memento carries it.
-    type State;
-    /// A move as the wire carries it.
-    type Move;
-}
+pub(crate) use wire_game::WireGame;
+use wire_game::score_definition_of;
+pub use wire_game::{INVALID_FORMAT_TEXT, WireEntry};
 
 // A game's result is built here rather than with the result shapes
 // (`result.rs`): it needs the game's dialect and score definition, and the
@@ -252,15 +158,9 @@ macro_rules! wire_catalogue {
         /// The score definition of `game`'s results: the win points, then
         /// the game's own fragments.
         pub fn score_definition(game: GameType) -> Vec<ScoreFragment> {
-            let fragments = match game {
-                $($(#[cfg($cfg)])? GameType::$variant => <<entry::$variant as WireEntry>::Wire as WireGame>::score_fragments(),)*
-            };
-            let win_points = ScoreFragment {
-                name: dialect(game).win_points_fragment.to_owned(),
-                aggregation: Aggregation::Sum,
-                relevant_for_ranking: true,
-            };
-            std::iter::once(win_points).chain(fragments).collect()
+            match game {
+                $($(#[cfg($cfg)])? GameType::$variant => score_definition_of::<<entry::$variant as WireEntry>::Wire>(),)*
+            }
         }
 
         impl GameState {
@@ -455,3 +355,345 @@ macro_rules! wire_catalogue {
 }
 
 spielleiter_rules::for_each_game!(wire_catalogue);
+
+// The catalogue's enums from a game's own state and move types: here, with
+// the enums, so that the game folders never name the catalogue.
+
+impl From<bcl::State> for GameState {
+    fn from(state: bcl::State) -> GameState {
+        GameState::BlokusBcl(Box::new(state))
+    }
+}
+
+impl From<bcl::WireMove> for GameMove {
+    fn from(mv: bcl::WireMove) -> GameMove {
+        GameMove::BlokusBcl(mv)
+    }
+}
+
+impl From<blokus2021::State> for GameState {
+    fn from(state: blokus2021::State) -> GameState {
+        GameState::Blokus2021(Box::new(state))
+    }
+}
+
+impl From<blokus2027::State> for GameState {
+    fn from(state: blokus2027::State) -> GameState {
+        GameState::Blokus2027(Box::new(state))
+    }
+}
+
+impl From<blokus_classic::State> for GameState {
+    fn from(state: blokus_classic::State) -> GameState {
+        let state = Box::new(state);
+        match state.setup.players {
+            ClassicPlayers::Four => GameState::BlokusClassic(state),
+            ClassicPlayers::Three => GameState::BlokusClassic3(state),
+            ClassicPlayers::Two => GameState::BlokusClassic2(state),
+        }
+    }
+}
+
+impl From<ostseeschach2022::State> for GameState {
+    fn from(state: ostseeschach2022::State) -> GameState {
+        GameState::Ostseeschach2022(Box::new(state))
+    }
+}
+
+impl From<ostseeschach2022::WireMove> for GameMove {
+    fn from(mv: ostseeschach2022::WireMove) -> GameMove {
+        GameMove::Ostseeschach2022(mv)
+    }
+}
+
+spielleiter_rules::test_games! {
+    impl From<spielleiter_rules::counting::Counting> for GameState {
+        fn from(state: spielleiter_rules::counting::Counting) -> GameState {
+            GameState::TestCounting(Box::new(state))
+        }
+    }
+
+    impl From<spielleiter_rules::counting::Count> for GameMove {
+        fn from(mv: spielleiter_rules::counting::Count) -> GameMove {
+            GameMove::TestCounting(mv)
+        }
+    }
+}
+
+// Each game through the catalogue's enums (its states, moves, mistakes and
+// score definition): here, above the game folders, which never name the
+// enums.
+#[cfg(test)]
+mod tests {
+    mod blokus2021 {
+        use spielleiter_rules::{
+            AnyGame, AnyMistake, AnyMove, Game, GameType,
+            blokus::{Color, Mistake, Move},
+        };
+
+        use crate::games::blokus2021::*;
+        use crate::games::{GameMove, GameState};
+
+        fn new_game() -> AnyGame {
+            let mut rng = rand_pcg::Pcg64::new(7, 11);
+            AnyGame::new(GameType::Blokus2021, &mut rng)
+        }
+
+        #[test]
+        fn a_colourless_pass_resolves_against_the_game() {
+            let game = new_game();
+            let pass = GameMove::Blokus2021(WireMove::Skip(None));
+            assert_eq!(
+                pass.resolve(&game),
+                Some(AnyMove::Blokus2021(Move::Skip(Color::Blue)))
+            );
+            let mv = AnyMove::Blokus2021(Move::Skip(Color::Red));
+            assert_eq!(GameMove::from(mv).resolve(&game), Some(mv));
+        }
+
+        #[test]
+        fn states_of_games_carry_the_position_and_names() {
+            let game = new_game();
+            let state = GameState::of_game(&game, &["a", "b"]);
+            assert_eq!(state.turn(), game.turn());
+            assert_eq!(state.game_type(), GameType::Blokus2021);
+            assert_eq!(state.to_game(), Ok(game));
+            let GameState::Blokus2021(state) = state else {
+                panic!("a Blokus state");
+            };
+            assert_eq!(state.display_names, ["a", "b"]);
+        }
+
+        #[test]
+        fn mistake_texts_follow_the_official_rules() {
+            let pass = GameMove::Blokus2021(WireMove::Skip(Some(Color::Blue)));
+            assert_eq!(
+                pass.mistake_texts(AnyMistake::Blokus2021(Mistake::SkipFirstTurn)),
+                (
+                    "Der erste Zug muss einen Stein setzen",
+                    Some("Farbe Blau setzt aus".to_owned())
+                )
+            );
+            assert_eq!(
+                pass.mistake_texts(AnyMistake::Blokus2021(Mistake::DuplicateShape))
+                    .1,
+                None
+            );
+            assert_eq!(
+                pass.mistake_texts(AnyMistake::WrongGame),
+                ("Der Zug konnte nicht erkannt werden", None)
+            );
+        }
+
+        #[test]
+        fn the_definition_is_win_points_then_points() {
+            let names: Vec<String> = score_definition().into_iter().map(|f| f.name).collect();
+            assert_eq!(names, ["Gewinner", "∅ Punkte"]);
+        }
+    }
+
+    mod blokus2027 {
+        use spielleiter_rules::{
+            AnyGame, AnyMistake, AnyMove, Game as _, GameType,
+            blokus::{Color, Mistake, Move},
+        };
+
+        use crate::games::blokus2027::*;
+        use crate::games::{GameMove, GameState, blokus::WireMove};
+
+        fn new_game() -> AnyGame {
+            let mut rng = rand_pcg::Pcg64::new(7, 11);
+            AnyGame::new(GameType::Blokus2027, &mut rng)
+        }
+
+        #[test]
+        fn moves_are_read_for_their_season_only() {
+            assert!(GameMove::is_move_class(
+                GameType::Blokus2027,
+                SET_MOVE_CLASS
+            ));
+            assert!(GameMove::is_move_class(
+                GameType::Blokus2027,
+                SKIP_MOVE_CLASS
+            ));
+            for other in ["sc.plugin2021.SetMove", "sc.plugin2021.SkipMove", "setmove"] {
+                assert!(
+                    !GameMove::is_move_class(GameType::Blokus2027, other),
+                    "{other}"
+                );
+            }
+            assert!(!GameMove::is_move_class(
+                GameType::Blokus2021,
+                SET_MOVE_CLASS
+            ));
+            let pass = GameMove::Blokus2027(WireMove::Skip(Some(Color::Red)));
+            assert_eq!(pass.class(), SKIP_MOVE_CLASS);
+            assert_eq!(pass.game_type(), GameType::Blokus2027);
+        }
+
+        #[test]
+        fn moves_resolve_against_their_game_only() {
+            let game = new_game();
+            let pass = GameMove::Blokus2027(WireMove::Skip(None));
+            assert_eq!(
+                pass.resolve(&game),
+                Some(AnyMove::Blokus2027(Move::Skip(Color::Blue)))
+            );
+            let old = GameMove::Blokus2021(WireMove::Skip(None));
+            assert_eq!(old.resolve(&game), None);
+        }
+
+        #[test]
+        fn states_of_games_carry_the_position_without_names() {
+            let game = new_game();
+            let state = GameState::of_game(&game, &["a", "b"]);
+            assert_eq!(state.turn(), game.turn());
+            assert_eq!(state.game_type(), GameType::Blokus2027);
+            assert!(state.display_names().is_empty());
+            assert_eq!(state.to_game(), Ok(game));
+        }
+
+        #[test]
+        fn mistake_texts_are_the_2027_ones() {
+            let pass = GameMove::Blokus2027(WireMove::Skip(Some(Color::Yellow)));
+            assert_eq!(
+                pass.mistake_texts(AnyMistake::Blokus2027(Mistake::WrongColor)),
+                (
+                    "Nur eigene Spielfiguren können gezogen werden",
+                    Some("Farbe Gelb setzt aus".to_owned())
+                )
+            );
+            assert_eq!(
+                pass.mistake_texts(AnyMistake::Blokus2021(Mistake::WrongColor)),
+                ("Der Zug konnte nicht erkannt werden", None)
+            );
+        }
+
+        #[test]
+        fn the_definition_is_siegpunkte_then_punkte() {
+            let names: Vec<String> = score_definition().into_iter().map(|f| f.name).collect();
+            assert_eq!(names, ["Siegpunkte", "Punkte"]);
+        }
+    }
+
+    mod blokus_classic {
+        use spielleiter_rules::{
+            AnyGame, AnyMistake, AnyMove, Game, GameType,
+            blokus::{ClassicMistake, ClassicPlayers, Color, Move},
+        };
+
+        use crate::games::blokus_classic::*;
+        use crate::games::{GameMove, GameState, blokus::WireMove, score_definition};
+
+        #[test]
+        fn every_classic_game_has_its_seats_and_the_classic_moves() {
+            let mut rng = rand_pcg::Pcg64::new(7, 11);
+            for players in ClassicPlayers::ALL {
+                let game_type = game_type(players);
+                assert_eq!(game_type.id(), players.game_id());
+                let game = AnyGame::new(game_type, &mut rng);
+                let names = ["a", "b", "c", "d"];
+                let state = GameState::of_game(&game, &names[..players.count()]);
+                assert_eq!(state.game_type(), game_type);
+                assert_eq!(state.display_names(), names[..players.count()]);
+                assert_eq!(state.to_game(), Ok(game.clone()));
+                assert!(GameMove::is_move_class(game_type, SET_MOVE_CLASS));
+                assert!(GameMove::is_move_class(game_type, SKIP_MOVE_CLASS));
+                assert!(!GameMove::is_move_class(game_type, "sc.plugin2021.SetMove"));
+                let pass = GameMove::from(AnyMove::BlokusClassic(Move::Skip(Color::Blue)));
+                assert_eq!(pass.class(), SKIP_MOVE_CLASS);
+                let names: Vec<String> = score_definition(game_type)
+                    .into_iter()
+                    .map(|f| f.name)
+                    .collect();
+                assert_eq!(names, ["Gewinner", "∅ Punkte", "∅ Platz"]);
+                assert_eq!(game.score(0).as_slice(), [0, 1]);
+            }
+        }
+
+        #[test]
+        fn a_colourless_pass_is_refused_with_its_own_text() {
+            let mut rng = rand_pcg::Pcg64::new(7, 11);
+            let mut game = AnyGame::new(GameType::BlokusClassic3, &mut rng);
+            let pass = GameMove::BlokusClassic3(WireMove::Skip(None));
+            let mv = pass.resolve(&game).expect("a classic move");
+            assert_eq!(mv, AnyMove::BlokusClassic3(Move::Skip(Color::Blue)));
+            let mistake = game.play(&mv).expect_err("no voluntary pass");
+            assert_eq!(
+                pass.mistake_texts(mistake),
+                (
+                    "Aussetzen ist nicht erlaubt, solange ein Stein gesetzt werden kann",
+                    Some("null setzt aus".to_owned())
+                )
+            );
+            assert_eq!(
+                pass.mistake_texts(AnyMistake::BlokusClassic3(ClassicMistake::DuplicateShape))
+                    .1,
+                None
+            );
+        }
+    }
+
+    mod ostseeschach2022 {
+        use spielleiter_rules::{
+            AnyGame, AnyMistake, AnyMove, Game, GameType,
+            ostseeschach::{Mistake, Move},
+        };
+
+        use crate::games::ostseeschach2022::*;
+        use crate::games::{GameMove, GameState};
+
+        fn new_game() -> AnyGame {
+            let mut rng = rand_pcg::Pcg64::new(7, 11);
+            AnyGame::new(GameType::Ostseeschach2022, &mut rng)
+        }
+
+        #[test]
+        fn states_of_games_carry_the_position() {
+            let game = new_game();
+            let state = GameState::of_game(&game, &["a", "b"]);
+            assert_eq!(state.turn(), 0);
+            assert_eq!(state.game_type(), GameType::Ostseeschach2022);
+            assert_eq!(state.to_game(), Ok(game));
+            assert!(state.display_names().is_empty());
+        }
+
+        #[test]
+        fn moves_resolve_to_themselves() {
+            let game = new_game();
+            let mv = Move::new(0, 0, 1, 0);
+            let wire = GameMove::from(mv);
+            assert_eq!(wire.class(), "move");
+            assert_eq!(wire.description(), "Zug von [0|0] zu [1|0]");
+            assert_eq!(wire.resolve(&game), Some(AnyMove::Ostseeschach2022(mv)));
+            assert_eq!(GameMove::from(AnyMove::Ostseeschach2022(mv)), wire);
+        }
+
+        #[test]
+        fn mistake_texts_name_the_move() {
+            let mv = GameMove::from(Move::new(7, 3, 6, 3));
+            assert_eq!(
+                mv.mistake_texts(AnyMistake::Ostseeschach2022(Mistake::InvalidMovement)),
+                (
+                    "%s kann sich nicht um %s bewegen",
+                    Some("Zug von [7|3] zu [6|3]".to_owned())
+                )
+            );
+            assert_eq!(
+                mv.mistake_texts(AnyMistake::WrongGame),
+                ("Der Zug konnte nicht erkannt werden", None)
+            );
+            for mistake in Mistake::ALL {
+                assert!(!mistake_text(mistake).is_empty());
+            }
+        }
+
+        #[test]
+        fn the_definition_is_win_points_ambers_and_light_lead() {
+            let names: Vec<String> = score_definition().into_iter().map(|f| f.name).collect();
+            assert_eq!(names, ["Siegpunkte", "Bernsteine", "Leichtfiguren Vorne"]);
+            let game = new_game();
+            assert_eq!(game.score(0).as_slice().len() + 1, names.len());
+        }
+    }
+}

@@ -8,6 +8,3 @@ pub mod write;
 pub use read::MAX_ATTRIBUTES;
 pub(crate) use read::{Element, XmlReader, parse_bool};
 pub use write::{ByteSink, XmlWriter};
-
-/// The attribute XStream uses to name the concrete type of a field.
-pub(crate) const CLASS: &str = "class";

@@ -32,6 +32,9 @@ impl ByteSink for BytesMut {
 const NEWLINE_SPACES: &[u8; 65] =
     b"\n                                                                ";
 
+/// The attribute XStream uses to name the concrete type of a field.
+const CLASS: &str = "class";
+
 /// A pretty-printing XML writer over a [`ByteSink`].
 ///
 /// The caller states the structure explicitly: [`start`](Self::start) an
@@ -178,7 +181,7 @@ impl<'a, S: ByteSink> XmlWriter<'a, S> {
     /// text are enum names, which need no escaping.
     pub fn text_element_with_class(&mut self, name: &str, class: &str, text: &str) {
         self.start(name);
-        self.attr_raw(crate::xml::CLASS, class);
+        self.attr_raw(CLASS, class);
         self.out.put(b">");
         self.out.put(text.as_bytes());
         self.out.put(b"</");

@@ -313,7 +313,7 @@ fn texts_table() -> String {
         ),
         (
             "move after the game ended",
-            room_texts::game_already_over(&mv),
+            room_texts::game_already_over(&mv.description()),
         ),
         (
             "move while not on turn",

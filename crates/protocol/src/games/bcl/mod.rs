@@ -32,7 +32,7 @@ pub use self::{
     state::{IN_GAME, STATE_CLASS, State},
     texts::{BclTexts, mistake_text},
 };
-use super::{GameMove, GameState, WireEntry, WireGame};
+use super::wire_game::{WireEntry, WireGame};
 use crate::{
     dialect::{CloseElement, Dialect, MoveRequestClass, ResultLayout},
     error::DecodeError,
@@ -148,17 +148,6 @@ impl WireGame for BlokusBcl {
     }
 }
 
-impl From<WireMove> for GameMove {
-    fn from(mv: WireMove) -> GameMove {
-        GameMove::BlokusBcl(mv)
-    }
-}
-
-impl From<State> for GameState {
-    fn from(state: State) -> GameState {
-        GameState::BlokusBcl(Box::new(state))
-    }
-}
 impl WireEntry for entry::BlokusBcl {
     type Wire = BlokusBcl;
     type State = State;

@@ -21,7 +21,7 @@ pub use self::{
     moves::{MoveClasses, WireMove, describe_move, german_name},
     texts::{mistake_move_description, mistake_names_move, mistake_text},
 };
-use super::WireGame;
+use super::wire_game::WireGame;
 use crate::{
     dialect::Dialect,
     error::DecodeError,

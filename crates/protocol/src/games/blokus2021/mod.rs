@@ -9,7 +9,6 @@ mod season;
 pub mod state;
 
 use spielleiter_rules::{
-    GameType,
     blokus::{Blokus, Mistake, Setup, Swc2021},
     entry,
 };
@@ -22,7 +21,10 @@ pub use super::blokus::{
     MoveClasses, WireMove, describe_move, german_name, mistake_move_description,
     mistake_names_move, mistake_text,
 };
-use super::{GameState, WireEntry, blokus::BlokusSeason};
+use super::{
+    blokus::BlokusSeason,
+    wire_game::{WireEntry, score_definition_of},
+};
 use crate::{
     dialect::Dialect,
     error::DecodeError,
@@ -50,11 +52,11 @@ pub const GAME_POINTS_FRAGMENT: &str = "∅ Punkte";
 /// The score definition of a Blokus 2021 result: win points (sum), game
 /// points (average).
 pub fn score_definition() -> Vec<ScoreFragment> {
-    super::score_definition(GameType::Blokus2021)
+    score_definition_of::<Blokus2021>()
 }
 
 /// Blokus 2021 as a [`BlokusSeason`], which makes it a
-/// [`WireGame`](super::WireGame).
+/// [`WireGame`](super::wire_game::WireGame).
 #[derive(Clone, Copy, Debug)]
 pub struct Blokus2021;
 
@@ -95,82 +97,8 @@ impl BlokusSeason for Blokus2021 {
     }
 }
 
-impl From<State> for GameState {
-    fn from(state: State) -> GameState {
-        GameState::Blokus2021(Box::new(state))
-    }
-}
-
 impl WireEntry for entry::Blokus2021 {
     type Wire = Blokus2021;
     type State = State;
     type Move = super::blokus::WireMove;
-}
-
-#[cfg(test)]
-mod tests {
-    use spielleiter_rules::{
-        AnyGame, AnyMistake, AnyMove, Game,
-        blokus::{Color, Move},
-    };
-
-    use super::*;
-    use crate::games::GameMove;
-
-    fn new_game() -> AnyGame {
-        let mut rng = rand_pcg::Pcg64::new(7, 11);
-        AnyGame::new(GameType::Blokus2021, &mut rng)
-    }
-
-    #[test]
-    fn a_colourless_pass_resolves_against_the_game() {
-        let game = new_game();
-        let pass = GameMove::Blokus2021(WireMove::Skip(None));
-        assert_eq!(
-            pass.resolve(&game),
-            Some(AnyMove::Blokus2021(Move::Skip(Color::Blue)))
-        );
-        let mv = AnyMove::Blokus2021(Move::Skip(Color::Red));
-        assert_eq!(GameMove::from(mv).resolve(&game), Some(mv));
-    }
-
-    #[test]
-    fn states_of_games_carry_the_position_and_names() {
-        let game = new_game();
-        let state = GameState::of_game(&game, &["a", "b"]);
-        assert_eq!(state.turn(), game.turn());
-        assert_eq!(state.game_type(), GameType::Blokus2021);
-        assert_eq!(state.to_game(), Ok(game));
-        let GameState::Blokus2021(state) = state else {
-            panic!("a Blokus state");
-        };
-        assert_eq!(state.display_names, ["a", "b"]);
-    }
-
-    #[test]
-    fn mistake_texts_follow_the_official_rules() {
-        let pass = GameMove::Blokus2021(WireMove::Skip(Some(Color::Blue)));
-        assert_eq!(
-            pass.mistake_texts(AnyMistake::Blokus2021(Mistake::SkipFirstTurn)),
-            (
-                "Der erste Zug muss einen Stein setzen",
-                Some("Farbe Blau setzt aus".to_owned())
-            )
-        );
-        assert_eq!(
-            pass.mistake_texts(AnyMistake::Blokus2021(Mistake::DuplicateShape))
-                .1,
-            None
-        );
-        assert_eq!(
-            pass.mistake_texts(AnyMistake::WrongGame),
-            ("Der Zug konnte nicht erkannt werden", None)
-        );
-    }
-
-    #[test]
-    fn the_definition_is_win_points_then_points() {
-        let names: Vec<String> = score_definition().into_iter().map(|f| f.name).collect();
-        assert_eq!(names, ["Gewinner", "∅ Punkte"]);
-    }
 }

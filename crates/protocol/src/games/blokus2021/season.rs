@@ -9,7 +9,7 @@ use crate::{
     room_texts::{
         LEFT_REASON, move_not_requested, move_not_requested_reason, move_not_requested_room_error,
         not_your_turn, not_your_turn_reason, not_your_turn_room_error, player_description,
-        rule_violation, rule_violation_reason, rule_violation_room_error, timeout_reason_of,
+        rule_violation, rule_violation_reason, rule_violation_room_error,
     },
 };
 
@@ -84,6 +84,6 @@ impl SeasonTexts for Season2021 {
         soft_secs: u64,
         hard_secs: u64,
     ) -> String {
-        timeout_reason_of(kind, soft_secs, hard_secs)
+        kind.official_reason(soft_secs, hard_secs)
     }
 }

@@ -13,7 +13,6 @@ pub mod state;
 pub mod texts;
 
 use spielleiter_rules::{
-    GameType,
     blokus::{Blokus2027 as Game, Mistake, Setup, Swc2027},
     entry,
 };
@@ -23,8 +22,8 @@ pub use self::{
     texts::{SEASON_2027, Season2027, mistake_text},
 };
 use super::{
-    GameState, WireEntry,
     blokus::{BlokusSeason, MoveClasses},
+    wire_game::{WireEntry, score_definition_of},
 };
 use crate::{
     dialect::Dialect,
@@ -51,11 +50,11 @@ pub const GAME_POINTS_FRAGMENT: &str = "Punkte";
 /// The score definition of a Blokus 2027 result: win points (sum), game
 /// points (average).
 pub fn score_definition() -> Vec<ScoreFragment> {
-    super::score_definition(GameType::Blokus2027)
+    score_definition_of::<Blokus2027>()
 }
 
 /// Blokus 2027 as a [`BlokusSeason`], which makes it a
-/// [`WireGame`](super::WireGame).
+/// [`WireGame`](super::wire_game::WireGame).
 #[derive(Clone, Copy, Debug)]
 pub struct Blokus2027;
 
@@ -90,99 +89,8 @@ impl BlokusSeason for Blokus2027 {
     }
 }
 
-impl From<State> for GameState {
-    fn from(state: State) -> GameState {
-        GameState::Blokus2027(Box::new(state))
-    }
-}
-
 impl WireEntry for entry::Blokus2027 {
     type Wire = Blokus2027;
     type State = State;
     type Move = super::blokus::WireMove;
-}
-
-#[cfg(test)]
-mod tests {
-    use spielleiter_rules::{
-        AnyGame, AnyMistake, AnyMove, Game as _,
-        blokus::{Color, Move},
-    };
-
-    use super::*;
-    use crate::games::{GameMove, blokus::WireMove};
-
-    fn new_game() -> AnyGame {
-        let mut rng = rand_pcg::Pcg64::new(7, 11);
-        AnyGame::new(GameType::Blokus2027, &mut rng)
-    }
-
-    #[test]
-    fn moves_are_read_for_their_season_only() {
-        assert!(GameMove::is_move_class(
-            GameType::Blokus2027,
-            SET_MOVE_CLASS
-        ));
-        assert!(GameMove::is_move_class(
-            GameType::Blokus2027,
-            SKIP_MOVE_CLASS
-        ));
-        for other in ["sc.plugin2021.SetMove", "sc.plugin2021.SkipMove", "setmove"] {
-            assert!(
-                !GameMove::is_move_class(GameType::Blokus2027, other),
-                "{other}"
-            );
-        }
-        assert!(!GameMove::is_move_class(
-            GameType::Blokus2021,
-            SET_MOVE_CLASS
-        ));
-        let pass = GameMove::Blokus2027(WireMove::Skip(Some(Color::Red)));
-        assert_eq!(pass.class(), SKIP_MOVE_CLASS);
-        assert_eq!(pass.game_type(), GameType::Blokus2027);
-    }
-
-    #[test]
-    fn moves_resolve_against_their_game_only() {
-        let game = new_game();
-        let pass = GameMove::Blokus2027(WireMove::Skip(None));
-        assert_eq!(
-            pass.resolve(&game),
-            Some(AnyMove::Blokus2027(Move::Skip(Color::Blue)))
-        );
-        let old = GameMove::Blokus2021(WireMove::Skip(None));
-        assert_eq!(old.resolve(&game), None);
-    }
-
-    #[test]
-    fn states_of_games_carry_the_position_without_names() {
-        let game = new_game();
-        let state = GameState::of_game(&game, &["a", "b"]);
-        assert_eq!(state.turn(), game.turn());
-        assert_eq!(state.game_type(), GameType::Blokus2027);
-        assert!(state.display_names().is_empty());
-        assert_eq!(state.to_game(), Ok(game));
-    }
-
-    #[test]
-    fn mistake_texts_are_the_2027_ones() {
-        let pass = GameMove::Blokus2027(WireMove::Skip(Some(Color::Yellow)));
-        assert_eq!(
-            pass.mistake_texts(AnyMistake::Blokus2027(Mistake::WrongColor)),
-            (
-                "Nur eigene Spielfiguren können gezogen werden",
-                Some("Farbe Gelb setzt aus".to_owned())
-            )
-        );
-        assert_eq!(
-            pass.mistake_texts(AnyMistake::Blokus2021(Mistake::WrongColor)),
-            ("Der Zug konnte nicht erkannt werden", None)
-        );
-    }
-
-    #[test]
-    fn the_definition_is_siegpunkte_then_punkte() {
-        let names: Vec<String> = score_definition().into_iter().map(|f| f.name).collect();
-        assert_eq!(names, ["Siegpunkte", "Punkte"]);
-    }
 }

@@ -25,8 +25,8 @@ use spielleiter_rules::{
 
 pub use self::state::State;
 use super::{
-    GameState, WireEntry, WireGame,
     blokus::{MoveClasses, WireMove, moves, texts},
+    wire_game::{WireEntry, WireGame},
 };
 use crate::{
     dialect::Dialect,
@@ -200,17 +200,6 @@ impl<const SEATS: usize> WireGame for ClassicWire<SEATS> {
     }
 }
 
-impl From<State> for GameState {
-    fn from(state: State) -> GameState {
-        let state = Box::new(state);
-        match state.setup.players {
-            ClassicPlayers::Four => GameState::BlokusClassic(state),
-            ClassicPlayers::Three => GameState::BlokusClassic3(state),
-            ClassicPlayers::Two => GameState::BlokusClassic2(state),
-        }
-    }
-}
-
 impl WireEntry for entry::BlokusClassic {
     type Wire = ClassicWire<4>;
     type State = State;
@@ -227,60 +216,4 @@ impl WireEntry for entry::BlokusClassic2 {
     type Wire = ClassicWire<2>;
     type State = State;
     type Move = super::blokus::WireMove;
-}
-
-#[cfg(test)]
-mod tests {
-    use spielleiter_rules::{AnyGame, AnyMistake, AnyMove, Game, blokus::Color};
-
-    use super::*;
-    use crate::games::{GameMove, score_definition};
-
-    #[test]
-    fn every_classic_game_has_its_seats_and_the_classic_moves() {
-        let mut rng = rand_pcg::Pcg64::new(7, 11);
-        for players in ClassicPlayers::ALL {
-            let game_type = game_type(players);
-            assert_eq!(game_type.id(), players.game_id());
-            let game = AnyGame::new(game_type, &mut rng);
-            let names = ["a", "b", "c", "d"];
-            let state = GameState::of_game(&game, &names[..players.count()]);
-            assert_eq!(state.game_type(), game_type);
-            assert_eq!(state.display_names(), names[..players.count()]);
-            assert_eq!(state.to_game(), Ok(game.clone()));
-            assert!(GameMove::is_move_class(game_type, SET_MOVE_CLASS));
-            assert!(GameMove::is_move_class(game_type, SKIP_MOVE_CLASS));
-            assert!(!GameMove::is_move_class(game_type, "sc.plugin2021.SetMove"));
-            let pass = GameMove::from(AnyMove::BlokusClassic(Move::Skip(Color::Blue)));
-            assert_eq!(pass.class(), SKIP_MOVE_CLASS);
-            let names: Vec<String> = score_definition(game_type)
-                .into_iter()
-                .map(|f| f.name)
-                .collect();
-            assert_eq!(names, ["Gewinner", "∅ Punkte", "∅ Platz"]);
-            assert_eq!(game.score(0).as_slice(), [0, 1]);
-        }
-    }
-
-    #[test]
-    fn a_colourless_pass_is_refused_with_its_own_text() {
-        let mut rng = rand_pcg::Pcg64::new(7, 11);
-        let mut game = AnyGame::new(GameType::BlokusClassic3, &mut rng);
-        let pass = GameMove::BlokusClassic3(WireMove::Skip(None));
-        let mv = pass.resolve(&game).expect("a classic move");
-        assert_eq!(mv, AnyMove::BlokusClassic3(Move::Skip(Color::Blue)));
-        let mistake = game.play(&mv).expect_err("no voluntary pass");
-        assert_eq!(
-            pass.mistake_texts(mistake),
-            (
-                "Aussetzen ist nicht erlaubt, solange ein Stein gesetzt werden kann",
-                Some("null setzt aus".to_owned())
-            )
-        );
-        assert_eq!(
-            pass.mistake_texts(AnyMistake::BlokusClassic3(ClassicMistake::DuplicateShape))
-                .1,
-            None
-        );
-    }
 }

@@ -19,7 +19,7 @@
 
 use spielleiter_rules::{entry, counting::{Count, Counting as Rules, CountingMistake, SEATS}};
 
-use super::{WireEntry, GameMove, GameState, WireGame};
+use super::wire_game::{WireEntry, WireGame};
 use crate::{
     dialect::{CloseElement, Dialect, MoveRequestClass, ResultLayout},
     error::{DecodeError, MoveError},
@@ -174,47 +174,8 @@ impl WireGame for Counting {
     }
 }
 
-impl From<Rules> for GameState {
-    fn from(state: Rules) -> GameState {
-        GameState::TestCounting(Box::new(state))
-    }
-}
-
-impl From<Count> for GameMove {
-    fn from(mv: Count) -> GameMove {
-        GameMove::TestCounting(mv)
-    }
-}
-
 impl WireEntry for entry::TestCounting {
     type Wire = Counting;
     type State = State;
     type Move = WireCount;
-}
-
-#[cfg(test)]
-mod tests {
-    use spielleiter_rules::GameType;
-
-    use super::*;
-    use crate::ClientMessage;
-
-    #[test]
-    fn moves_round_trip_for_the_counting_game_only() {
-        let message = ClientMessage::Move {
-            room_id: "r".to_owned(),
-            mv: GameMove::TestCounting(Count(2)),
-        };
-        let xml = message.to_xml();
-        assert_eq!(
-            xml,
-            "<room roomId=\"r\">\n  <data class=\"test.Count\">\n    <amount>2</amount>\n  </data>\n</room>"
-        );
-        let decoded = ClientMessage::decode(xml.as_bytes(), Some(GameType::TestCounting));
-        assert_eq!(decoded.ok(), Some(message));
-        assert!(matches!(
-            ClientMessage::decode(xml.as_bytes(), Some(GameType::Blokus2021)),
-            Ok(ClientMessage::RoomWithoutMove { .. })
-        ));
-    }
 }

@@ -9,7 +9,7 @@ mod season;
 pub mod state;
 
 use spielleiter_rules::{
-    GameType, entry,
+    entry,
     ostseeschach::{Mistake, Move, Ostseeschach},
 };
 
@@ -18,7 +18,7 @@ pub use self::{
     season::{SEASON_2022, Season2022, left_reason_2022},
     state::{State, wire_order},
 };
-use super::{GameMove, GameState, WireEntry, WireGame};
+use super::wire_game::{INVALID_FORMAT_TEXT, WireEntry, WireGame, score_definition_of};
 use crate::{
     dialect::Dialect,
     error::DecodeError,
@@ -35,7 +35,7 @@ pub const LIGHT_LEAD_FRAGMENT: &str = "Leichtfiguren Vorne";
 /// The score definition of an Ostseeschach result: win points (sum),
 /// ambers and light pieces' lead (averages).
 pub fn score_definition() -> Vec<ScoreFragment> {
-    super::score_definition(GameType::Ostseeschach2022)
+    score_definition_of::<Ostseeschach2022>()
 }
 
 /// The official text of `mistake` (`MoveMistake` of the 2022 server). The
@@ -49,7 +49,7 @@ pub fn mistake_text(mistake: Mistake) -> &'static str {
         Mistake::InvalidMovement => "%s kann sich nicht um %s bewegen",
         Mistake::DestinationBlocked => "Kann nicht auf ein Feld der eigenen Farbe ziehen",
         Mistake::InvalidMove => "Dieser Zug ist nicht möglich",
-        Mistake::InvalidFormat => super::INVALID_FORMAT_TEXT,
+        Mistake::InvalidFormat => INVALID_FORMAT_TEXT,
     }
 }
 
@@ -137,80 +137,8 @@ impl WireGame for Ostseeschach2022 {
     }
 }
 
-impl From<WireMove> for GameMove {
-    fn from(mv: WireMove) -> GameMove {
-        GameMove::Ostseeschach2022(mv)
-    }
-}
-
-impl From<State> for GameState {
-    fn from(state: State) -> GameState {
-        GameState::Ostseeschach2022(Box::new(state))
-    }
-}
-
 impl WireEntry for entry::Ostseeschach2022 {
     type Wire = Ostseeschach2022;
     type State = State;
     type Move = WireMove;
-}
-
-#[cfg(test)]
-mod tests {
-    use spielleiter_rules::{AnyGame, AnyMistake, AnyMove, Game};
-
-    use super::*;
-
-    fn new_game() -> AnyGame {
-        let mut rng = rand_pcg::Pcg64::new(7, 11);
-        AnyGame::new(GameType::Ostseeschach2022, &mut rng)
-    }
-
-    #[test]
-    fn states_of_games_carry_the_position() {
-        let game = new_game();
-        let state = GameState::of_game(&game, &["a", "b"]);
-        assert_eq!(state.turn(), 0);
-        assert_eq!(state.game_type(), GameType::Ostseeschach2022);
-        assert_eq!(state.to_game(), Ok(game));
-        assert!(state.display_names().is_empty());
-    }
-
-    #[test]
-    fn moves_resolve_to_themselves() {
-        let game = new_game();
-        let mv = Move::new(0, 0, 1, 0);
-        let wire = GameMove::from(mv);
-        assert_eq!(wire.class(), "move");
-        assert_eq!(wire.description(), "Zug von [0|0] zu [1|0]");
-        assert_eq!(wire.resolve(&game), Some(AnyMove::Ostseeschach2022(mv)));
-        assert_eq!(GameMove::from(AnyMove::Ostseeschach2022(mv)), wire);
-    }
-
-    #[test]
-    fn mistake_texts_name_the_move() {
-        let mv = GameMove::from(Move::new(7, 3, 6, 3));
-        assert_eq!(
-            mv.mistake_texts(AnyMistake::Ostseeschach2022(Mistake::InvalidMovement)),
-            (
-                "%s kann sich nicht um %s bewegen",
-                Some("Zug von [7|3] zu [6|3]".to_owned())
-            )
-        );
-        assert_eq!(
-            mv.mistake_texts(AnyMistake::WrongGame),
-            ("Der Zug konnte nicht erkannt werden", None)
-        );
-        for mistake in Mistake::ALL {
-            assert!(!mistake_text(mistake).is_empty());
-        }
-    }
-
-    #[test]
-    fn the_definition_is_win_points_ambers_and_light_lead() {
-        let names: Vec<String> = score_definition().into_iter().map(|f| f.name).collect();
-        assert_eq!(names, ["Siegpunkte", "Bernsteine", "Leichtfiguren Vorne"]);
-        let game = new_game();
-        assert_eq!(game.score(0).as_slice().len() + 1, names.len());
-    }
 }

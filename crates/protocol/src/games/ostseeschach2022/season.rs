@@ -9,7 +9,6 @@ use crate::{
     room_texts::{
         LEFT_REASON, move_not_requested_room_error, not_your_turn_room_error,
         player_description_2022, rule_violation_reason, rule_violation_room_error,
-        timeout_reason_of,
     },
 };
 
@@ -100,6 +99,6 @@ impl SeasonTexts for Season2022 {
         soft_secs: u64,
         hard_secs: u64,
     ) -> String {
-        timeout_reason_of(kind, soft_secs, hard_secs)
+        kind.official_reason(soft_secs, hard_secs)
     }
 }

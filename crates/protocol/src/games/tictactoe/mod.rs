@@ -18,7 +18,10 @@ use spielleiter_rules::{
     tictactoe::{CELLS, Mark, TicTacToe as Rules, TicTacToeMistake},
 };
 
-use super::{WireEntry, WireGame, blokus2021::SEASON_2021};
+use super::{
+    blokus2021::SEASON_2021,
+    wire_game::{WireEntry, WireGame},
+};
 use crate::{
     dialect::Dialect,
     error::{DecodeError, MoveError},
@@ -167,49 +170,5 @@ impl WireGame for TicTacToe {
             TicTacToeMistake::GameOver => "Das Spiel ist vorbei",
         };
         (text, Some(TicTacToe::describe_move(mv)))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use spielleiter_rules::{Game, GameType};
-
-    use super::*;
-    use crate::{GameMove, GameState, ServerMessage, room::RoomData};
-
-    #[test]
-    fn states_and_moves_round_trip() {
-        let mut game = Rules::default();
-        for cell in [0, 1, 3] {
-            game.play(&Mark(cell)).expect("legal");
-        }
-        let state = GameState::TestTicTacToe(Box::new(game.clone()));
-        let message = ServerMessage::Room {
-            room_id: "R".into(),
-            data: RoomData::Memento(state.clone()),
-        };
-        let xml = message.to_xml();
-        assert!(xml.contains("<board>XO.X.....</board>"), "{xml}");
-        let read = ServerMessage::decode(xml.as_bytes(), GameType::TestTicTacToe)
-            .expect("readable");
-        assert_eq!(read, message);
-        assert_eq!(state.to_game().expect("consistent").turn(), 3);
-
-        let mv = GameMove::TestTicTacToe(Mark(4));
-        assert_eq!(mv.class(), MARK_CLASS);
-        assert_eq!(mv.description(), "Setze auf Feld 4");
-    }
-
-    #[test]
-    fn impossible_boards_are_refused() {
-        for board in ["OO.......", "XXXOOO...", "XO", "XOZ......"] {
-            let xml = format!(
-                r#"<room roomId="R"><data class="memento"><state class="state" turn="0"><board>{board}</board></state></data></room>"#
-            );
-            assert!(
-                ServerMessage::decode(xml.as_bytes(), GameType::TestTicTacToe).is_err(),
-                "{board}"
-            );
-        }
     }
 }
