@@ -615,18 +615,88 @@ const HEAD_BYTES: u64 = 256;
 /// named after the room is the game's, or else (a replay named otherwise)
 /// the file whose first packet names the room.
 pub async fn find_published(dir: &Path, room: &str, since: SystemTime) -> Option<PathBuf> {
-    let deadline = tokio::time::Instant::now() + PUBLISH_PATIENCE;
+    let started = tokio::time::Instant::now();
+    let deadline = started + PUBLISH_PATIENCE;
     loop {
         let (dir_owned, room_owned) = (dir.to_owned(), room.to_owned());
         let found = tokio::task::spawn_blocking(move || find_room(&dir_owned, &room_owned, since))
             .await
             .ok()
             .flatten();
-        if found.is_some() || tokio::time::Instant::now() >= deadline {
-            return found;
+        if let Some(path) = found {
+            tracing::debug!(room, path = %path.display(), waited_ms = started.elapsed().as_millis() as u64, "the room's replay is published");
+            return Some(path);
+        }
+        if tokio::time::Instant::now() >= deadline {
+            let (dir_owned, room_owned) = (dir.to_owned(), room.to_owned());
+            let seen = tokio::task::spawn_blocking(move || room_files(&dir_owned, &room_owned))
+                .await
+                .unwrap_or_else(|error| Err(error.to_string()));
+            tracing::warn!(
+                room,
+                dir = %dir.display(),
+                waited_ms = started.elapsed().as_millis() as u64,
+                since_ms = millis_since_epoch(since),
+                files = %describe(&seen, since),
+                "the room's replay did not appear"
+            );
+            return None;
         }
         tokio::time::sleep(POLL_INTERVAL).await;
     }
+}
+
+/// A file of `dir` whose name names a room (finished or not), with its
+/// modification time: what [`find_published`] reports when it gives up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RoomFile {
+    name: String,
+    modified: Option<SystemTime>,
+}
+
+/// The files of `dir` whose names contain `room` (its replay at any step
+/// of its life: partial, finished, unfinished), or the error reading it.
+fn room_files(dir: &Path, room: &str) -> Result<Vec<RoomFile>, String> {
+    let room = names::sanitize(room);
+    let entries = std::fs::read_dir(dir).map_err(|error| error.to_string())?;
+    Ok(entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            name.contains(&room).then(|| RoomFile {
+                modified: entry.metadata().ok().and_then(|m| m.modified().ok()),
+                name,
+            })
+        })
+        .collect())
+}
+
+/// `files` as one line: each name with its modification time relative to
+/// `since` (negative: before it, so not taken), or why there are none.
+fn describe(files: &Result<Vec<RoomFile>, String>, since: SystemTime) -> String {
+    match files {
+        Err(error) => format!("cannot read the directory: {error}"),
+        Ok(files) if files.is_empty() => "none names the room".to_owned(),
+        Ok(files) => files
+            .iter()
+            .map(|file| match file.modified {
+                Some(modified) => {
+                    let after = match modified.duration_since(since) {
+                        Ok(later) => later.as_secs_f64() * 1e3,
+                        Err(earlier) => -earlier.duration().as_secs_f64() * 1e3,
+                    };
+                    format!("{} (modified {after:+.3} ms after the start)", file.name)
+                }
+                None => format!("{} (no modification time)", file.name),
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+fn millis_since_epoch(time: SystemTime) -> u64 {
+    time.duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// The finished replay of room `room` in `dir` modified since `since`, if
