@@ -405,7 +405,9 @@ impl Writer {
         match &published {
             // How long the sync and rename took: a busy disk can hold a
             // finished replay back for seconds.
-            Ok(path) => info!(path = %path.display(), publish_ms = started.elapsed().as_millis() as u64, "replay written"),
+            Ok(path) => {
+                info!(path = %path.display(), publish_ms = started.elapsed().as_millis() as u64, "replay written")
+            }
             Err(_) => {
                 // Whatever is left of it is no replay.
                 let _ = std::fs::remove_file(&partial);
