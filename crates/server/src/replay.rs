@@ -403,8 +403,8 @@ impl Writer {
         let started = std::time::Instant::now();
         let published = file.publish(self.settings.gzip);
         match &published {
-            // How long the sync and rename took: a busy disk can hold a
-            // finished replay back for seconds.
+            // How long the sync and rename took (milliseconds as a rule):
+            // what to look at first when a runner waits for a replay.
             Ok(path) => {
                 info!(path = %path.display(), publish_ms = started.elapsed().as_millis() as u64, "replay written")
             }
