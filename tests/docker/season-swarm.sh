@@ -23,9 +23,9 @@ stack=sltest-season
 password=swarm-test-password
 store=postgres://season:$password@postgres:5432/season
 games=12
-# Built-in bots end a game in tens of milliseconds; two of the four
-# players think 40 ms a move (about 2 s a game), so that a worker is
-# caught holding a game.
+# Two built-in bots end a game in about 5 ms (the image is a release
+# build); two of the four players think 40 ms a move (0.3 to 0.5 s a game
+# here), so that a worker is caught holding a game.
 slow="/usr/local/bin/spielleiter play --game blokus_bcl --think-ms 40 --bot"
 
 step() { echo "== season-swarm: $*   [$((SECONDS - clock_start)) s]"; }

@@ -671,7 +671,8 @@ fn room_files(dir: &Path, room: &str) -> Result<Vec<RoomFile>, String> {
 }
 
 /// `files` as one line: each name with its modification time relative to
-/// `since` (negative: before it, so not taken), or why there are none.
+/// `since`, the game's start (negative: stamped before it), or why there
+/// are none.
 fn describe(files: &Result<Vec<RoomFile>, String>, since: SystemTime) -> String {
     match files {
         Err(error) => format!("cannot read the directory: {error}"),
