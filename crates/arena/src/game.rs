@@ -469,7 +469,13 @@ impl<'a> MatchGame<'a> {
         // The server records a replay once the game has started.
         let replay = match &self.settings.replay_dir {
             Some(dir) if self.running => find_published(dir, &self.room, self.wall_start).await,
-            _ => None,
+            Some(_) => {
+                // Worth a line: a result without its replay is looked for
+                // by whoever reads the season.
+                tracing::info!(room = %self.room, game = self.game, "the game never started (no state seen): no replay to look for");
+                None
+            }
+            None => None,
         };
         let think_times = match &replay {
             Some(path) => think_times(path.clone(), &self.slot_players)

@@ -366,6 +366,9 @@ async fn play_claimed<S: SeasonStore>(
                     worker,
                     game,
                     attempt,
+                    room = %record.room,
+                    duration_ms = record.duration_ms,
+                    causes = ?record.causes,
                     "the server's replay of this game was not found; the result is stored without it"
                 );
                 None

@@ -400,9 +400,14 @@ impl Writer {
             )
         })??;
         let partial = file.path.clone();
+        let started = std::time::Instant::now();
         let published = file.publish(self.settings.gzip);
         match &published {
-            Ok(path) => info!(path = %path.display(), "replay written"),
+            // How long the sync and rename took (milliseconds as a rule):
+            // what to look at first when a runner waits for a replay.
+            Ok(path) => {
+                info!(path = %path.display(), publish_ms = started.elapsed().as_millis() as u64, "replay written")
+            }
             Err(_) => {
                 // Whatever is left of it is no replay.
                 let _ = std::fs::remove_file(&partial);

@@ -599,59 +599,142 @@ fn positions(file: &str, game: GameType, replay: Replay) -> Result<LoadedReplay,
 }
 
 /// How long after a game's end its replay may take to appear (the server
-/// publishes it after sending the result). Publishing ends with an fsync,
-/// which a busy disk (a database and other workers writing beside it) can
-/// hold up for seconds; a replay that comes later than this is stored
-/// nowhere, so the wait is generous. It is only ever spent in full on a
-/// game whose replay never comes.
+/// publishes it after sending the result, syncing it first: milliseconds
+/// as a rule, 23 ms at most in the Swarm test's workers); a replay that
+/// comes later than this is stored nowhere, so the wait is generous. It is
+/// only ever spent in full on a game whose replay never comes.
 const PUBLISH_PATIENCE: Duration = Duration::from_secs(10);
 /// How often the directory is looked at meanwhile.
 const POLL_INTERVAL: Duration = Duration::from_millis(20);
 /// The first packet starts within this many bytes of the file.
 const HEAD_BYTES: u64 = 256;
 
-/// Waits for the finished replay of room `room` in `dir`, considering only
-/// files modified since `since`; `None` if none appears in time. The file
-/// named after the room is the game's, or else (a replay named otherwise)
-/// the file whose first packet names the room.
+/// Waits for the finished replay of room `room` in `dir`; `None` if none
+/// appears in time. The file named after the room is the game's, or else
+/// (a replay named otherwise) the file modified since `since` whose first
+/// packet names the room ([`find_room`]).
 pub async fn find_published(dir: &Path, room: &str, since: SystemTime) -> Option<PathBuf> {
-    let deadline = tokio::time::Instant::now() + PUBLISH_PATIENCE;
+    let started = tokio::time::Instant::now();
+    let deadline = started + PUBLISH_PATIENCE;
     loop {
         let (dir_owned, room_owned) = (dir.to_owned(), room.to_owned());
         let found = tokio::task::spawn_blocking(move || find_room(&dir_owned, &room_owned, since))
             .await
             .ok()
             .flatten();
-        if found.is_some() || tokio::time::Instant::now() >= deadline {
-            return found;
+        if let Some(path) = found {
+            tracing::debug!(room, path = %path.display(), waited_ms = started.elapsed().as_millis() as u64, "the room's replay is published");
+            return Some(path);
+        }
+        if tokio::time::Instant::now() >= deadline {
+            let (dir_owned, room_owned) = (dir.to_owned(), room.to_owned());
+            let seen = tokio::task::spawn_blocking(move || room_files(&dir_owned, &room_owned))
+                .await
+                .unwrap_or_else(|error| Err(error.to_string()));
+            tracing::warn!(
+                room,
+                dir = %dir.display(),
+                waited_ms = started.elapsed().as_millis() as u64,
+                since_ms = millis_since_epoch(since),
+                files = %describe(&seen, since),
+                "the room's replay did not appear"
+            );
+            return None;
         }
         tokio::time::sleep(POLL_INTERVAL).await;
     }
 }
 
-/// The finished replay of room `room` in `dir` modified since `since`, if
-/// there is one now (see [`find_published`]).
-pub fn find_room(dir: &Path, room: &str, since: SystemTime) -> Option<PathBuf> {
-    let needle = format!("roomId=\"{room}\"");
-    let mut candidates: Vec<String> = std::fs::read_dir(dir)
-        .ok()?
+/// A file of `dir` whose name names a room (finished or not), with its
+/// modification time: what [`find_published`] reports when it gives up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RoomFile {
+    name: String,
+    modified: Option<SystemTime>,
+}
+
+/// The files of `dir` whose names contain `room` (its replay at any step
+/// of its life: partial, finished, unfinished), or the error reading it.
+fn room_files(dir: &Path, room: &str) -> Result<Vec<RoomFile>, String> {
+    let room = names::sanitize(room);
+    let entries = std::fs::read_dir(dir).map_err(|error| error.to_string())?;
+    Ok(entries
         .filter_map(Result::ok)
         .filter_map(|entry| {
             let name = entry.file_name().into_string().ok()?;
-            let recent = entry
-                .metadata()
-                .ok()
-                .filter(|m| m.is_file())
-                .and_then(|m| m.modified().ok())
-                .is_some_and(|modified| modified >= since);
-            (recent && name.starts_with("replay_") && is_replay_name(&name)).then_some(name)
+            name.contains(&room).then(|| RoomFile {
+                modified: entry.metadata().ok().and_then(|m| m.modified().ok()),
+                name,
+            })
         })
-        .collect();
-    // Named after the room first; the first packet only for the others.
-    candidates.sort_by_key(|name| !names::names_room(name, room));
-    candidates
+        .collect())
+}
+
+/// `files` as one line: each name with its modification time relative to
+/// `since`, the game's start (negative: stamped before it), or why there
+/// are none.
+fn describe(files: &Result<Vec<RoomFile>, String>, since: SystemTime) -> String {
+    match files {
+        Err(error) => format!("cannot read the directory: {error}"),
+        Ok(files) if files.is_empty() => "none names the room".to_owned(),
+        Ok(files) => files
+            .iter()
+            .map(|file| match file.modified {
+                Some(modified) => {
+                    let after = match modified.duration_since(since) {
+                        Ok(later) => later.as_secs_f64() * 1e3,
+                        Err(earlier) => -earlier.duration().as_secs_f64() * 1e3,
+                    };
+                    format!("{} (modified {after:+.3} ms after the start)", file.name)
+                }
+                None => format!("{} (no modification time)", file.name),
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+fn millis_since_epoch(time: SystemTime) -> u64 {
+    time.duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// How far a file's modification time may lie before the moment it was
+/// written, as the clock `since` is read with sees it: file systems stamp
+/// files with a coarse clock (the last scheduler tick, up to 10 ms behind;
+/// whole seconds on some), and a game between two built-in bots lasts a
+/// few milliseconds, so its replay can be "modified" before the game began.
+const TIMESTAMP_SLACK: Duration = Duration::from_secs(2);
+
+/// The finished replay of room `room` in `dir`, if there is one now (see
+/// [`find_published`]): the file named after the room whatever its time
+/// (room ids are unique: the name is proof, and a file's time is not
+/// exact), else a file named otherwise, modified since `since` (less
+/// [`TIMESTAMP_SLACK`]), whose first packet names the room.
+pub fn find_room(dir: &Path, room: &str, since: SystemTime) -> Option<PathBuf> {
+    let since = since.checked_sub(TIMESTAMP_SLACK).unwrap_or(since);
+    let mut others = Vec::new();
+    for entry in std::fs::read_dir(dir).ok()?.filter_map(Result::ok) {
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        if !(name.starts_with("replay_") && is_replay_name(&name)) {
+            continue;
+        }
+        let Some(metadata) = entry.metadata().ok().filter(|m| m.is_file()) else {
+            continue;
+        };
+        if names::names_room(&name, room) {
+            return Some(dir.join(name));
+        }
+        if metadata.modified().is_ok_and(|modified| modified >= since) {
+            others.push(name);
+        }
+    }
+    let needle = format!("roomId=\"{room}\"");
+    others
         .into_iter()
-        .find(|name| names::names_room(name, room) || head(dir, name).contains(&needle))
+        .find(|name| head(dir, name).contains(&needle))
         .map(|name| dir.join(name))
 }
 
@@ -740,6 +823,39 @@ mod tests {
         let named = dir.join("replay_x_c_d_four.xml.gz");
         std::fs::write(&named, "not read").unwrap();
         assert_eq!(find_published(&dir, "four", since).await, Some(named));
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn a_replay_stamped_before_its_game_began_is_found_all_the_same() {
+        let dir = temp_dir("coarse");
+        // The game began now; the file system's coarse clock stamped its
+        // replay a few milliseconds earlier (a game of two built-in bots).
+        let began = SystemTime::now();
+        let stamped = began - Duration::from_millis(3);
+        let stamp = |path: &Path, time: SystemTime| {
+            File::options()
+                .write(true)
+                .open(path)
+                .unwrap()
+                .set_modified(time)
+                .unwrap();
+        };
+        let named = dir.join("replay_x_t_a_b_room-5.xml");
+        std::fs::write(&named, "<protocol>\n</protocol>").unwrap();
+        stamp(&named, stamped);
+        assert_eq!(find_room(&dir, "room-5", began), Some(named.clone()));
+        // The name is proof, whatever the time says.
+        stamp(&named, began - Duration::from_secs(3600));
+        assert_eq!(find_room(&dir, "room-5", began), Some(named));
+        // A replay named otherwise is read when its time is about the
+        // game's, not when it is older.
+        let other = dir.join("replay_x_t_c_d.xml");
+        std::fs::write(&other, "<protocol>\n<room roomId=\"room-6\">\n</protocol>").unwrap();
+        stamp(&other, stamped);
+        assert_eq!(find_room(&dir, "room-6", began), Some(other.clone()));
+        stamp(&other, began - Duration::from_secs(3600));
+        assert_eq!(find_room(&dir, "room-6", began), None);
         std::fs::remove_dir_all(dir).ok();
     }
 
