@@ -21,6 +21,19 @@ fn succeeding(args: &[&str]) -> String {
     BENCH.succeeding(dir.path(), args)
 }
 
+/// The games the players saw end regularly, from the report's
+/// `as the players saw it:` line. At least the games asked for, never
+/// exactly: the bench looks every 50 ms while the players go on, so a
+/// short game begun in that interval may end in it too.
+fn regular_games(text: &str) -> u64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix("as the players saw it:"))
+        .and_then(|rest| rest.split(", ").nth(1))
+        .and_then(|part| part.strip_suffix(" regular games"))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("a line of the players' games: {text}"))
+}
+
 #[test]
 fn a_2027_bench_reports_cpu_and_memory_with_the_players() {
     let text = succeeding(&[
@@ -33,7 +46,7 @@ fn a_2027_bench_reports_cpu_and_memory_with_the_players() {
         "--same-process",
     ]);
     assert!(text.contains("of swc_2027_blokus between"), "{text}");
-    assert!(text.contains(", 2 regular games,"), "{text}");
+    assert!(regular_games(&text) >= 2, "{text}");
     let cpu = text
         .lines()
         .find_map(|l| l.strip_prefix("server CPU (user+sys):"))
@@ -141,7 +154,7 @@ fn three_player_classic_blokus_is_benched() {
         "2",
         "--same-process",
     ]);
-    assert!(text.contains(", 2 regular games,"), "{text}");
+    assert!(regular_games(&text) >= 2, "{text}");
 }
 
 #[test]
