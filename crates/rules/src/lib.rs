@@ -46,6 +46,9 @@
 #![cfg_attr(not(test), no_std)]
 #![deny(missing_docs)]
 
+// First: the catalogue expands the list by name.
+#[macro_use]
+mod game_list;
 pub mod blokus;
 pub mod catalogue;
 #[cfg(feature = "test-games")]
