@@ -4,8 +4,10 @@
 //! ones (listing, opening by name, finding a room's, loading; gzip
 //! included), [`blksgf`] writes a classic game as Pentobi's record, and
 //! [`wire_log`] keeps a game's wire log next to its replay (`--wire-log`)
-//! through the same thread. The web side, the match runner and the command
-//! line use it and keep no file names or formats of their own.
+//! through the same thread; `job` holds what the thread is sent and
+//! `partial` a replay's file while it is written. The web side, the match
+//! runner and the command line use it and keep no file names or formats of
+//! their own.
 //!
 //! Writing: one thread owns every open replay file; rooms hand it their
 //! packets through a channel and never wait for the disk. Each game streams
