@@ -28,7 +28,7 @@
 //! 1. A module `src/<game>/` with the game's state, moves and mistakes and
 //!    an `impl Game` (see [`blokus`]'s `game.rs`), tested in
 //!    `tests/<game>/`.
-//! 2. One entry in the list at the bottom of `src/catalogue.rs`: the
+//! 2. One entry in the list in `src/game_list.rs`: the
 //!    variant name, the protocol id, the number of seats, the Rust type and
 //!    its constructor.
 //!
@@ -46,6 +46,10 @@
 #![cfg_attr(not(test), no_std)]
 #![deny(missing_docs)]
 
+// Declared first, with macro_use: catalogue.rs expands for_each_game! by
+// name, which needs the macros before it.
+#[macro_use]
+mod game_list;
 pub mod blokus;
 pub mod catalogue;
 #[cfg(feature = "test-games")]

@@ -12,6 +12,7 @@ use std::{
 
 use crate::{
     docker,
+    error::SandboxError,
     upload::{UploadError, UploadLimits, unpack},
 };
 
@@ -90,7 +91,7 @@ pub enum BuildError {
     BadTag(String),
     /// Docker is missing or the base image is not there.
     #[error(transparent)]
-    Sandbox(#[from] crate::SandboxError),
+    Sandbox(#[from] SandboxError),
     /// `docker build` failed.
     #[error("docker build failed: {0}")]
     Build(String),
@@ -141,7 +142,7 @@ pub fn build_player_image(
         .base
         .map_or_else(|| request.runtime.default_base(), str::to_owned);
     docker::check_image_blocking(&base).map_err(|error| match error {
-        crate::SandboxError::ImageMissing(_) => BuildError::Build(format!(
+        SandboxError::ImageMissing(_) => BuildError::Build(format!(
             "the base image {base} is not on this machine: build it with docker/sandbox/build-base.sh {}",
             request.runtime
         )),

@@ -16,7 +16,7 @@ use std::{
 };
 
 use crate::{
-    SandboxError,
+    error::SandboxError,
     limits::{LABEL, OWNER_LABEL, RELAY_LABEL},
 };
 

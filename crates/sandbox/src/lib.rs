@@ -19,6 +19,8 @@
 //! # Layout
 //!
 //! - [`limits`]: [`SandboxLimits`], their defaults and `docker run` options.
+//! - `program`: [`SandboxedProgram`], what a sandboxed player runs;
+//!   `error`: [`SandboxError`], why it cannot be run.
 //! - [`player`]: [`SandboxedPlayer`], one seat's container from start to
 //!   removal, its output cut into the seat's log.
 //! - `docker`: calls of the Docker client, bounded in time; the checks
@@ -30,73 +32,20 @@
 
 pub mod build;
 mod docker;
+mod error;
 mod forwarder;
 pub mod limits;
 pub mod player;
+mod program;
 pub mod upload;
-
-use std::{fmt, path::PathBuf};
 
 pub use build::{BuildError, BuildRequest, Runtime, build_player_image};
 pub use docker::Swept;
+pub use error::SandboxError;
 pub use limits::{RELAY_PATH, SandboxLimits};
 pub use player::{SandboxedPlayer, Seat};
+pub use program::SandboxedProgram;
 pub use upload::{UploadError, UploadLimits};
-
-/// A player that runs in the sandbox: `docker:IMAGE [ARGS…]`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SandboxedProgram {
-    /// The image, `NAME[:TAG]`: built by `spielleiter player build`, or
-    /// based on a sandbox base image.
-    pub image: String,
-    /// Arguments of the image's start program before the contest's.
-    pub args: Vec<String>,
-    /// What the container may use.
-    pub limits: SandboxLimits,
-}
-
-impl SandboxedProgram {
-    /// `image` with no arguments of its own and the default limits.
-    pub fn new(image: impl Into<String>) -> Self {
-        SandboxedProgram {
-            image: image.into(),
-            args: Vec::new(),
-            limits: SandboxLimits::default(),
-        }
-    }
-}
-
-impl fmt::Display for SandboxedProgram {
-    /// `docker:IMAGE`, without the arguments (the caller quotes those).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "docker:{}", self.image)
-    }
-}
-
-/// Why a sandboxed player cannot be run.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum SandboxError {
-    /// No Docker client, or no daemon answering it.
-    #[error("docker: players need Docker, which does not answer here: {0}")]
-    DockerMissing(String),
-    /// The image is not on this machine.
-    #[error(
-        "docker:{0}: no such image on this machine (build it with `spielleiter player build`, or `docker load` it)"
-    )]
-    ImageMissing(String),
-    /// The image has no relay, so its player could not reach its game.
-    #[error(
-        "docker:{0}: not a sandbox image (it lacks the label org.spielleiter.sandbox.relay); build it with `spielleiter player build`, or FROM a sandbox base image (docker/sandbox/build-base.sh)"
-    )]
-    NotSandboxImage(String),
-    /// A seat's run directory (its socket) cannot be made.
-    #[error("cannot prepare the sandbox's run directory {0}: {1}")]
-    RunDir(PathBuf, #[source] std::io::Error),
-    /// A call of the Docker client failed.
-    #[error("docker: {0}")]
-    Docker(String),
-}
 
 /// Before the first game of a match with sandboxed players: fails with one
 /// line when Docker does not answer or an image is missing or is no

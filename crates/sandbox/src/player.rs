@@ -22,10 +22,11 @@ use tokio::{
 };
 
 use crate::{
-    SandboxError, SandboxedProgram,
     docker::{self, CALL_TIMEOUT},
+    error::SandboxError,
     forwarder::Forwarder,
     limits::{ContainerSpec, SOCKET_NAME},
+    program::SandboxedProgram,
 };
 
 /// How long after the wall-clock limit the runner kills a container whose

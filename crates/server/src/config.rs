@@ -17,7 +17,10 @@ use std::{
 use serde::Deserialize;
 use spielleiter_rules::GameType;
 
-use crate::clock::TimeLimits;
+use crate::{
+    clock::TimeLimits,
+    limits::{AuthBackoff, GAME_REFUSALS_AT_ONCE},
+};
 
 /// The file read when no other path is given, relative to the working
 /// directory. Missing is fine; unreadable or invalid is an error.
@@ -1024,7 +1027,7 @@ impl Config {
             } else {
                 0
             },
-            refusals: crate::limits::GAME_REFUSALS_AT_ONCE as u64,
+            refusals: GAME_REFUSALS_AT_ONCE as u64,
             // A web connection reads at most one replay file at a time.
             web: if self.http {
                 2 * self.http_max_connections as u64
@@ -1142,6 +1145,13 @@ fn read_file(path: &Path) -> Result<String, ConfigError> {
 fn set<T>(slot: &mut T, value: Option<T>) {
     if let Some(value) = value {
         *slot = value;
+    }
+}
+
+impl AuthBackoff {
+    /// The back-off `config` sets.
+    pub fn for_config(config: &Config) -> AuthBackoff {
+        AuthBackoff::new(config.auth_backoff_initial, config.auth_backoff_max)
     }
 }
 

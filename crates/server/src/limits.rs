@@ -138,11 +138,6 @@ impl AuthBackoff {
         }
     }
 
-    /// The back-off `config` sets.
-    pub fn for_config(config: &crate::Config) -> AuthBackoff {
-        AuthBackoff::new(config.auth_backoff_initial, config.auth_backoff_max)
-    }
-
     fn delay(&self, failures: u32) -> Duration {
         match failures {
             0 => Duration::ZERO,

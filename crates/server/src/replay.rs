@@ -4,8 +4,10 @@
 //! ones (listing, opening by name, finding a room's, loading; gzip
 //! included), [`blksgf`] writes a classic game as Pentobi's record, and
 //! [`wire_log`] keeps a game's wire log next to its replay (`--wire-log`)
-//! through the same thread. The web side, the match runner and the command
-//! line use it and keep no file names or formats of their own.
+//! through the same thread; `job` holds what the thread is sent and
+//! `partial` a replay's file while it is written. The web side, the match
+//! runner and the command line use it and keep no file names or formats of
+//! their own.
 //!
 //! Writing: one thread owns every open replay file; rooms hand it their
 //! packets through a channel and never wait for the disk. Each game streams
@@ -35,15 +37,17 @@
 
 pub mod archive;
 pub mod blksgf;
+mod job;
 pub mod names;
+mod partial;
 pub mod wire_log;
 
 use std::{
     collections::HashMap,
     fs::File,
-    io::{IoSlice, Write},
+    io::Write,
     path::{Path, PathBuf},
-    sync::mpsc,
+    sync::{Arc, atomic::Ordering, mpsc},
     thread,
 };
 
@@ -51,12 +55,12 @@ use bytes::Bytes;
 use tokio::sync::oneshot;
 use tracing::{debug, info};
 
+pub use self::job::ReplayFailure;
 use self::{
-    names::{
-        GZIP, PARTIAL, PLAIN, UNFINISHED, WIRE_PARTIAL, WIRE_UNFINISHED, compressing, file_stem,
-        numbered,
-    },
-    wire_log::{WireFiles, WireJob},
+    job::{Job, SeatCounters, WireJob},
+    names::{PARTIAL, UNFINISHED, WIRE_PARTIAL, WIRE_UNFINISHED, compressing, file_stem},
+    partial::{PartialFile, lock},
+    wire_log::{IN_FLIGHT_PER_SEAT, Life, WireFiles, WireLog},
 };
 
 /// How long the replay thread lets packets gather between rounds of
@@ -74,47 +78,6 @@ pub struct ReplaySettings {
     /// The most bytes of one seat a wire log keeps (`--wire-log`); a "cut
     /// here" line marks where it stopped.
     pub wire_log_bytes: usize,
-}
-
-/// A job for the replay thread.
-enum Job {
-    Open {
-        id: u64,
-        stem: String,
-    },
-    Append {
-        id: u64,
-        packet: Bytes,
-    },
-    Finish {
-        id: u64,
-        done: oneshot::Sender<Result<PathBuf, ReplayFailure>>,
-    },
-    /// About a wire log ([`wire_log`]).
-    Wire(WireJob),
-    /// Answered once everything sent before it is on disk (the wire logs
-    /// their connections have let go of included).
-    Flush(oneshot::Sender<()>),
-}
-
-/// Why a game's replay was not written.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot write the replay {}", path.display())]
-pub struct ReplayFailure {
-    /// The file (or, if none could be created, the directory).
-    pub path: PathBuf,
-    /// The operating system's error.
-    #[source]
-    pub cause: std::io::Error,
-}
-
-impl ReplayFailure {
-    fn new(path: &Path, cause: std::io::Error) -> ReplayFailure {
-        ReplayFailure {
-            path: path.to_owned(),
-            cause,
-        }
-    }
 }
 
 /// Why the replay directory cannot take replays.
@@ -418,144 +381,6 @@ impl Writer {
     }
 }
 
-/// A replay being written: `dir/STEM.xml.partial` (numbered if taken, which
-/// a room id in the stem makes unheard of), locked while it is written.
-struct PartialFile {
-    file: LockedFile,
-    path: PathBuf,
-    dir: PathBuf,
-    stem: String,
-    /// Bytes written so far.
-    written: u64,
-    /// Packets not yet written (shared with the connections, not copied).
-    queued: Vec<Bytes>,
-}
-
-impl PartialFile {
-    fn create(dir: &Path, stem: &str) -> std::io::Result<PartialFile> {
-        for attempt in 1u32.. {
-            let path = dir.join(format!("{}{PARTIAL}", numbered(stem, attempt)));
-            let opened = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path);
-            let opened = match opened {
-                // The directory was removed (or never made): make it again.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::create_dir_all(dir)
-                    .and_then(|()| {
-                        std::fs::OpenOptions::new()
-                            .write(true)
-                            .create_new(true)
-                            .open(&path)
-                    }),
-                other => other,
-            };
-            match opened {
-                Ok(file) => {
-                    let started = lock(file).map(|file| PartialFile {
-                        file,
-                        path: path.clone(),
-                        dir: dir.to_owned(),
-                        stem: stem.to_owned(),
-                        written: 0,
-                        queued: Vec::new(),
-                    });
-                    if started.is_err() {
-                        // An empty file is no replay.
-                        let _ = std::fs::remove_file(&path);
-                    }
-                    return started;
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(e),
-            }
-        }
-        unreachable!("u32 attempts exhausted")
-    }
-
-    /// Writes the queued packets in the file's layout — the document's
-    /// start before the first, each followed by a line break, and, if
-    /// `last`, the document's end — straight from their shared buffers,
-    /// in one system call for a usual round.
-    fn write_queued(&mut self, last: bool) -> std::io::Result<()> {
-        let start: &[u8] = if self.written == 0 {
-            b"<protocol>\n"
-        } else {
-            b""
-        };
-        let end: &[u8] = if last { b"</protocol>" } else { b"" };
-        let mut slices = Vec::with_capacity(2 * self.queued.len() + 2);
-        slices.push(IoSlice::new(start));
-        for packet in &self.queued {
-            slices.push(IoSlice::new(packet));
-            slices.push(IoSlice::new(b"\n"));
-        }
-        slices.push(IoSlice::new(end));
-        // A call takes at most the system's limit of slices (1,024 on
-        // Linux; the standard library caps it): a burst takes several.
-        let mut rest = slices.as_mut_slice();
-        while rest.iter().any(|slice| !slice.is_empty()) {
-            let n = self.file.write_vectored(rest)?;
-            if n == 0 {
-                return Err(std::io::ErrorKind::WriteZero.into());
-            }
-            self.written += n as u64;
-            IoSlice::advance_slices(&mut rest, n);
-        }
-        self.queued.clear();
-        // A game's queue is short; a long one (a paused, then stepped
-        // game's burst) does not stay.
-        if self.queued.capacity() > 64 {
-            self.queued = Vec::new();
-        }
-        Ok(())
-    }
-
-    /// Syncs the finished document (its end is written) and moves it to its
-    /// final name.
-    fn publish(self, gzip: bool) -> std::io::Result<PathBuf> {
-        self.file.sync_data()?;
-        // The lock is held until the file has its final name, so that no
-        // starting server takes it for a crash's leftover meanwhile.
-        let PartialFile {
-            file,
-            path,
-            dir,
-            stem,
-            ..
-        } = self;
-        let (finished, suffix) = if gzip {
-            let compressed = compressing(&path);
-            compress(&path, &compressed)?;
-            std::fs::remove_file(&path)?;
-            (compressed, GZIP)
-        } else {
-            (path, PLAIN)
-        };
-        let published = publish_without_clobbering(&finished, &dir, &stem, suffix);
-        drop(file);
-        published
-    }
-}
-
-/// A partial file, locked (on Unix) so that another server's start does
-/// not take it for a crash's leftover.
-#[cfg(unix)]
-type LockedFile = nix::fcntl::Flock<File>;
-#[cfg(not(unix))]
-type LockedFile = File;
-
-#[cfg(unix)]
-fn lock(file: File) -> std::io::Result<LockedFile> {
-    nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock)
-        .map_err(|(_, errno)| std::io::Error::from(errno))
-}
-
-#[cfg(not(unix))]
-fn lock(file: File) -> std::io::Result<LockedFile> {
-    Ok(file)
-}
-
 /// Moves every `*.xml.partial` file in `dir` that no running server writes
 /// (nobody holds its lock) aside as `*.xml.unfinished`: the readable prefix
 /// of a game a crash interrupted, and its wire log's `*.wire.txt.partial`
@@ -599,60 +424,41 @@ pub fn recover_unfinished(dir: &Path) -> std::io::Result<usize> {
     Ok(moved)
 }
 
-/// Gives `finished` the first free name `STEM[_N]SUFFIX` in `dir`, never
-/// overwriting a replay. The stem names the room, so the first name is free
-/// and one rename that refuses to replace claims it; where that rename is
-/// not available, or the name is taken after all, a hard link claims the
-/// first free name atomically, and where the file system has no hard links,
-/// a checked rename is the fallback.
-fn publish_without_clobbering(
-    finished: &Path,
-    dir: &Path,
-    stem: &str,
-    suffix: &str,
-) -> std::io::Result<PathBuf> {
-    let first = dir.join(format!("{stem}{suffix}"));
-    if rename_no_replace(finished, &first).is_ok() {
-        return Ok(first);
-    }
-    for attempt in 1u32.. {
-        let target = dir.join(format!("{}{suffix}", numbered(stem, attempt)));
-        match std::fs::hard_link(finished, &target) {
-            Ok(()) => {
-                std::fs::remove_file(finished)?;
-                return Ok(target);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(_) if !target.exists() => {
-                std::fs::rename(finished, &target)?;
-                return Ok(target);
-            }
-            Err(e) => return Err(e),
+impl ReplayStore {
+    /// A wire log for a room of `seats` seats, capped per seat at the
+    /// store's [`wire_log_bytes`](ReplaySettings::wire_log_bytes).
+    pub fn wire_log(&self, seats: usize) -> WireLog {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let seats: Arc<[SeatCounters]> = (0..seats).map(|_| SeatCounters::default()).collect();
+        let cap = self.wire_log_bytes;
+        let _ = self.jobs.send(Job::Wire(WireJob::Open {
+            id,
+            seats: Arc::clone(&seats),
+            cap,
+        }));
+        WireLog {
+            life: Arc::new(Life {
+                id,
+                jobs: self.jobs.clone(),
+                seats,
+                cap,
+                in_flight_limit: IN_FLIGHT_PER_SEAT.min(cap.max(1)),
+            }),
         }
     }
-    unreachable!("u32 attempts exhausted")
 }
 
-/// Renames `from` to `to` unless `to` exists, in one system call.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<()> {
-    use nix::fcntl::{AT_FDCWD, RenameFlags, renameat2};
-    renameat2(AT_FDCWD, from, AT_FDCWD, to, RenameFlags::RENAME_NOREPLACE)
-        .map_err(std::io::Error::from)
-}
-
-/// Elsewhere the caller's linking fallback does the work.
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn rename_no_replace(_from: &Path, _to: &Path) -> std::io::Result<()> {
-    Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
-}
-
-fn compress(source: &Path, target: &Path) -> std::io::Result<()> {
-    let text = std::fs::read(source)?;
-    let file = File::create(target)?;
-    let mut encoder = flate2::write::GzEncoder::new(file, flate2::Compression::default());
-    encoder.write_all(&text)?;
-    encoder.finish()?.sync_data()
+impl WireLog {
+    /// The game has started and is recorded by `replay`: the log is kept
+    /// next to it. `names` are the players' names in seat order, for the
+    /// log's lines.
+    pub fn attach(&self, replay: &ReplayRecorder, names: Vec<String>) {
+        let _ = self.life.jobs.send(Job::Wire(WireJob::Attach {
+            id: self.life.id,
+            replay: replay.id,
+            names,
+        }));
+    }
 }
 
 #[cfg(test)]
@@ -660,6 +466,7 @@ mod tests {
     use std::io::Read;
 
     use super::*;
+    use super::{names::PLAIN, partial::publish_without_clobbering};
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!(

@@ -2,7 +2,7 @@
 
 use spielleiter_rules::blokus::{Board, Color, Move, MoveList, Placement};
 
-use super::{BlokusGame, free_corners};
+use super::game::{BlokusGame, free_corners};
 use crate::Bot;
 
 /// Places the largest piece it can, choosing among the placements of that

@@ -5,82 +5,18 @@
 //! [`BlokusGame`], as the games share moves and board and differ only in
 //! rules the engine applies and in who plays against whom.
 
+mod game;
 mod greedy;
 mod random;
 
+pub use game::BlokusGame;
+pub(crate) use game::free_corners;
 pub use greedy::GreedyBot;
 use rand_pcg::Pcg64;
 pub use random::RandomBot;
-use spielleiter_rules::{
-    Game,
-    blokus::{
-        Board, Classic, ClassicPlayers, Color, ColorSet, Move, MoveList, SwcBlokus, SwcVariant,
-    },
-    entry,
-    polyomino::Bitboard,
-};
+use spielleiter_rules::entry;
 
 use crate::{Bot, BotKind, GameBots};
-
-/// What the Blokus bots ask of a 20×20 game.
-pub trait BlokusGame: Game<Move = Move> {
-    /// The colour on turn.
-    fn current_color(&self) -> Color;
-    /// The legal placements of the colour on turn.
-    fn legal_moves(&self, moves: &mut MoveList);
-    /// The fields of `color`.
-    fn fields(&self, color: Color) -> &Board;
-    /// The fields of all colours.
-    fn occupied(&self) -> &Board;
-    /// The colours whose pieces count against the player of `color`.
-    fn opponents(&self, color: Color) -> ColorSet;
-}
-
-impl<V: SwcVariant> BlokusGame for SwcBlokus<V> {
-    fn current_color(&self) -> Color {
-        SwcBlokus::current_color(self)
-    }
-    fn legal_moves(&self, moves: &mut MoveList) {
-        SwcBlokus::legal_moves(self, moves);
-    }
-    fn fields(&self, color: Color) -> &Board {
-        SwcBlokus::fields(self, color)
-    }
-    fn occupied(&self) -> &Board {
-        SwcBlokus::occupied(self)
-    }
-    fn opponents(&self, color: Color) -> ColorSet {
-        color.team().opponent().colors().into_iter().collect()
-    }
-}
-
-impl BlokusGame for Classic {
-    fn current_color(&self) -> Color {
-        Classic::current_color(self)
-    }
-    fn legal_moves(&self, moves: &mut MoveList) {
-        Classic::legal_moves(self, moves);
-    }
-    fn fields(&self, color: Color) -> &Board {
-        Classic::fields(self, color)
-    }
-    fn occupied(&self) -> &Board {
-        Classic::occupied(self)
-    }
-    /// Four and three players: every other colour (in the three-player
-    /// game GREEN too, which scores for nobody but takes room from
-    /// everybody); two players: the other seat's colours.
-    fn opponents(&self, color: Color) -> ColorSet {
-        let own: ColorSet = match self.players() {
-            ClassicPlayers::Two => color.team().colors().into_iter().collect(),
-            ClassicPlayers::Four | ClassicPlayers::Three => [color].into_iter().collect(),
-        };
-        Color::ALL
-            .into_iter()
-            .filter(|&c| !own.contains(c))
-            .collect()
-    }
-}
 
 /// The bot of `kind` for the Blokus game `G`, seeded with `seed` where it
 /// draws at random (the bot catalogue's entry for the 20×20 Blokus games).
@@ -115,20 +51,12 @@ blokus_bots!(
     BlokusClassic2
 );
 
-/// The free corners of a player with fields `own` on a board where
-/// `occupied` is taken: empty fields diagonally next to its pieces that
-/// share no edge with them, where its next pieces can start. The greedy
-/// bots of every Blokus board size rate placements by them.
-pub(crate) fn free_corners<const N: usize>(
-    own: &Bitboard<N>,
-    occupied: &Bitboard<N>,
-) -> Bitboard<N> {
-    own.diagonal_neighbours() & !(*occupied | own.edge_neighbours())
-}
-
 #[cfg(test)]
 mod tests {
-    use spielleiter_rules::{AnyGame, GameType};
+    use spielleiter_rules::{
+        AnyGame, Game, GameType,
+        blokus::{Classic, ClassicPlayers, Color},
+    };
 
     use super::*;
     use crate::Bot;

@@ -3,7 +3,7 @@
 use rand::{Rng, RngExt};
 use spielleiter_rules::blokus::{Move, MoveList};
 
-use super::BlokusGame;
+use super::game::BlokusGame;
 use crate::Bot;
 
 /// Places a piece chosen uniformly among all legal placements of the colour

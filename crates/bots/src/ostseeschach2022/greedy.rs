@@ -2,7 +2,7 @@
 
 use spielleiter_rules::ostseeschach::{Move, MoveList, Ostseeschach, Team};
 
-use super::NO_MOVE;
+use super::no_move::NO_MOVE;
 use crate::Bot;
 
 /// The value of a won game (less the turns it took, so that a quick win

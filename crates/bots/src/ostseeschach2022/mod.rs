@@ -2,15 +2,13 @@
 //! [`RandomBot`] and [`GreedyBot`].
 
 mod greedy;
+mod no_move;
 mod random;
 
 pub use greedy::GreedyBot;
 use rand_pcg::Pcg64;
 pub use random::RandomBot;
-use spielleiter_rules::{
-    entry,
-    ostseeschach::{Move, Ostseeschach},
-};
+use spielleiter_rules::{entry, ostseeschach::Ostseeschach};
 
 use crate::{Bot, BotKind, GameBots};
 
@@ -33,11 +31,6 @@ impl GameBots for entry::Ostseeschach2022 {
         bot(kind, seed)
     }
 }
-
-/// What a bot answers in a position without a legal move, where no server
-/// asks (a team that cannot move has lost): a move that stays on its
-/// field, which the rules refuse.
-const NO_MOVE: Move = Move::new(0, 0, 0, 0);
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 use rand::{Rng, RngExt};
 use spielleiter_rules::ostseeschach::{Move, MoveList, Ostseeschach};
 
-use super::NO_MOVE;
+use super::no_move::NO_MOVE;
 use crate::Bot;
 
 /// Moves a piece chosen uniformly among all legal moves of the team to

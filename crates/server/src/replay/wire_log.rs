@@ -27,11 +27,7 @@ use std::{
     fmt::Write as _,
     io::Write as _,
     path::{Path, PathBuf},
-    sync::{
-        Arc,
-        atomic::{AtomicUsize, Ordering},
-        mpsc,
-    },
+    sync::{Arc, atomic::Ordering, mpsc},
     time::{Duration, SystemTime},
 };
 
@@ -39,8 +35,9 @@ use bytes::Bytes;
 use tracing::{debug, warn};
 
 use super::{
-    Job, LockedFile, PartialFile, ReplayRecorder, ReplayStore, lock,
+    job::{Entry, EntryKind, Job, ReplayFailure, SeatCounters, WireJob},
     names::{PARTIAL, WIRE_GZIP, WIRE_PARTIAL, WIRE_PARTIAL_GZIP, WIRE_PLAIN, finished_stem},
+    partial::{LockedFile, PartialFile, compress, lock},
 };
 
 /// The default cap of one seat's log in bytes of the wire (a 2027 Blokus
@@ -56,67 +53,16 @@ const ENTRY_COST: usize = 64;
 /// The most bytes of one seat the replay thread may have yet to take
 /// (fewer when the cap is lower): a thread behind on a busy disk costs
 /// bounded memory, and the seat's log says what was dropped.
-const IN_FLIGHT_PER_SEAT: usize = 1 << 20;
-
-/// What a seat's taps and the replay thread count together.
-#[derive(Debug, Default)]
-pub(super) struct SeatCounters {
-    /// Bytes offered to the log so far (also those past the cap).
-    offered: AtomicUsize,
-    /// Bytes sent to the thread and not yet taken by it.
-    in_flight: AtomicUsize,
-    /// Bytes dropped because too many were in flight, not yet reported.
-    dropped: AtomicUsize,
-}
-
-/// A job of the replay thread about wire logs.
-pub(super) enum WireJob {
-    /// A room with a wire log opened.
-    Open {
-        id: u64,
-        seats: Arc<[SeatCounters]>,
-        cap: usize,
-    },
-    /// The room's game started: its log goes next to replay `replay`.
-    Attach {
-        id: u64,
-        replay: u64,
-        names: Vec<String>,
-    },
-    /// Bytes of a seat.
-    Entry { id: u64, entry: Entry },
-    /// The room and every seat's connection are done with the log.
-    Close { id: u64 },
-}
-
-/// What happened on a seat's connection.
-pub(super) struct Entry {
-    seat: usize,
-    at: SystemTime,
-    kind: EntryKind,
-    bytes: Bytes,
-    /// Bytes of this seat dropped (too many in flight) since the last entry.
-    dropped_before: usize,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum EntryKind {
-    /// Read from the client.
-    Received,
-    /// Handed to the client's socket.
-    Written,
-    /// The seat reached its cap after this many bytes.
-    Cut(usize),
-}
+pub(super) const IN_FLIGHT_PER_SEAT: usize = 1 << 20;
 
 /// Sends the log's close when the room and every tap are gone.
 #[derive(Debug)]
-struct Life {
-    id: u64,
-    jobs: mpsc::Sender<Job>,
-    seats: Arc<[SeatCounters]>,
-    cap: usize,
-    in_flight_limit: usize,
+pub(super) struct Life {
+    pub(super) id: u64,
+    pub(super) jobs: mpsc::Sender<Job>,
+    pub(super) seats: Arc<[SeatCounters]>,
+    pub(super) cap: usize,
+    pub(super) in_flight_limit: usize,
 }
 
 impl Drop for Life {
@@ -130,7 +76,7 @@ impl Drop for Life {
 /// dropped.
 #[derive(Debug)]
 pub struct WireLog {
-    life: Arc<Life>,
+    pub(super) life: Arc<Life>,
 }
 
 /// One seat's end of a wire log, held by the seat's connection (what it
@@ -141,30 +87,6 @@ pub struct SeatTap {
     seat: usize,
 }
 
-impl ReplayStore {
-    /// A wire log for a room of `seats` seats, capped per seat at the
-    /// store's [`wire_log_bytes`](super::ReplaySettings::wire_log_bytes).
-    pub fn wire_log(&self, seats: usize) -> WireLog {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let seats: Arc<[SeatCounters]> = (0..seats).map(|_| SeatCounters::default()).collect();
-        let cap = self.wire_log_bytes;
-        let _ = self.jobs.send(Job::Wire(WireJob::Open {
-            id,
-            seats: Arc::clone(&seats),
-            cap,
-        }));
-        WireLog {
-            life: Arc::new(Life {
-                id,
-                jobs: self.jobs.clone(),
-                seats,
-                cap,
-                in_flight_limit: IN_FLIGHT_PER_SEAT.min(cap.max(1)),
-            }),
-        }
-    }
-}
-
 impl WireLog {
     /// The tap of seat `seat`.
     pub fn tap(&self, seat: usize) -> SeatTap {
@@ -172,17 +94,6 @@ impl WireLog {
             life: Arc::clone(&self.life),
             seat,
         }
-    }
-
-    /// The game has started and is recorded by `replay`: the log is kept
-    /// next to it. `names` are the players' names in seat order, for the
-    /// log's lines.
-    pub fn attach(&self, replay: &ReplayRecorder, names: Vec<String>) {
-        let _ = self.life.jobs.send(Job::Wire(WireJob::Attach {
-            id: self.life.id,
-            replay: replay.id,
-            names,
-        }));
     }
 }
 
@@ -325,7 +236,7 @@ impl WireFiles {
     pub(super) fn handle(
         &mut self,
         job: WireJob,
-        replays: &HashMap<u64, Result<PartialFile, super::ReplayFailure>>,
+        replays: &HashMap<u64, Result<PartialFile, ReplayFailure>>,
     ) {
         match job {
             WireJob::Open { id, seats, cap } => {
@@ -390,7 +301,7 @@ impl WireFiles {
     pub(super) fn replay_published(
         &mut self,
         replay: u64,
-        result: &Result<PathBuf, super::ReplayFailure>,
+        result: &Result<PathBuf, ReplayFailure>,
     ) {
         for log in self.logs.values_mut() {
             let FileState::Writing {
@@ -540,7 +451,7 @@ fn publish(
                 .and_then(|n| n.strip_suffix(WIRE_PARTIAL))
                 .unwrap_or(stem)
         ));
-        super::compress(partial, &compressing)?;
+        compress(partial, &compressing)?;
         let target = dir.join(format!("{stem}{WIRE_GZIP}"));
         std::fs::rename(&compressing, &target)?;
         std::fs::remove_file(partial)?;

@@ -28,6 +28,7 @@ mod blokus;
 pub mod board;
 mod ostseeschach;
 pub mod seat;
+mod settings;
 spielleiter_rules::test_games! {
     mod counting;
     mod tictactoe;
@@ -35,7 +36,7 @@ spielleiter_rules::test_games! {
 
 use std::{
     collections::HashMap,
-    net::{IpAddr, SocketAddr},
+    net::IpAddr,
     sync::{
         Arc, Mutex,
         atomic::{AtomicU64, Ordering},
@@ -52,7 +53,7 @@ use axum::{
 use serde::Deserialize;
 use spielleiter_bots::BotKind;
 use spielleiter_rules::GameType;
-use spielleiter_server::{clock::TimeLimits, limits::AddressSlots};
+use spielleiter_server::limits::AddressSlots;
 use tokio::{
     sync::{Semaphore, mpsc, oneshot, watch},
     time::Instant,
@@ -60,6 +61,7 @@ use tokio::{
 use tracing::info;
 
 use self::seat::{Command, Other, SeatRequest, SeatTask, SeatView};
+pub use self::settings::PlaySettings;
 use crate::{App, connections::Peer, error::ApiError};
 
 /// The largest request body a play route reads.
@@ -74,40 +76,6 @@ const ENDED_SEATS_KEPT: usize = 16;
 
 /// The name of a seat's cookie is this and the seat's id.
 pub const SEAT_COOKIE_PREFIX: &str = "spielleiter_seat_";
-
-/// How the web side reaches the game server for people's seats.
-#[derive(Clone)]
-pub struct PlaySettings {
-    /// The game port.
-    pub game_addr: SocketAddr,
-    /// The administrator secret the game port accepts from this process.
-    pub secret: String,
-    /// Seats playing at once.
-    pub max_seats: usize,
-    /// Seats playing at once for one address (an IPv6 address counts by
-    /// its /64, as the connection caps count it).
-    pub max_seats_per_address: usize,
-    /// How long a seat's page may stay silent before the seat leaves.
-    pub idle_limit: Duration,
-    /// How long the built-in bots wait before they answer, so that a
-    /// person sees their moves one by one ([`seat::BOT_THINK`] for people).
-    pub bot_think: Duration,
-    /// The game server's move limits per game (empty when it times
-    /// nobody): what a person whose moves are timed is told.
-    pub move_limits: std::collections::BTreeMap<GameType, TimeLimits>,
-}
-
-impl std::fmt::Debug for PlaySettings {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PlaySettings")
-            .field("game_addr", &self.game_addr)
-            .field("max_seats", &self.max_seats)
-            .field("max_seats_per_address", &self.max_seats_per_address)
-            .field("idle_limit", &self.idle_limit)
-            .field("bot_think", &self.bot_think)
-            .finish_non_exhaustive()
-    }
-}
 
 /// The registry of people's seats: handles to their tasks, no game state.
 #[derive(Debug)]

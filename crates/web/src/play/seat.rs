@@ -22,8 +22,8 @@ use tokio::{
 use tracing::{info, warn};
 
 use super::{
-    PlaySettings,
     board::{self, Board, Choice},
+    settings::PlaySettings,
 };
 use crate::views::{self, PlayerView, ResultView};
 
