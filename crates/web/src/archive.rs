@@ -30,7 +30,7 @@ use spielleiter_server::replay::{
 };
 
 use crate::{
-    App,
+    app::App,
     error::ApiError,
     views::{self, PlayerView, ResultView},
 };

@@ -385,8 +385,8 @@ mod tests {
         let stats = Arc::new(ServerStats::default());
         let router = crate::router(
             Arc::clone(&stats),
-            crate::WebSettings::new(
-                crate::Access::new(
+            crate::app::WebSettings::new(
+                crate::access::Access::new(
                     IpAddr::V4(Ipv4Addr::LOCALHOST),
                     spielleiter_server::config::HttpPublic::Auto,
                     None,

@@ -44,7 +44,7 @@ use tokio::{
 };
 
 use crate::{
-    App,
+    app::App,
     connections::Peer,
     error::ApiError,
     views::{self, RoomView},
@@ -413,7 +413,7 @@ mod tests {
     use tokio::sync::Semaphore;
 
     use super::*;
-    use crate::{Access, MAX_STREAMS};
+    use crate::{access::Access, app::MAX_STREAMS};
 
     fn snapshot(id: &str) -> RoomSnapshot {
         RoomSnapshot {

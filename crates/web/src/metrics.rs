@@ -16,7 +16,7 @@ use spielleiter_server::{
     stats::{END_CAUSES, ServerStats},
 };
 
-use crate::{App, play};
+use crate::{app::App, play};
 
 /// The upper bounds of the move latency histogram: 50 µs × 2^k, exact
 /// boundaries of the server's own histogram, from 50 µs to 1.6 s.

@@ -11,7 +11,7 @@ use axum::{
 };
 use serde::Deserialize;
 
-use crate::{App, access::SESSION_COOKIE, connections::Peer};
+use crate::{access::SESSION_COOKIE, app::App, connections::Peer};
 
 const INDEX: &str = include_str!("../assets/index.html");
 const ROOM: &str = include_str!("../assets/room.html");

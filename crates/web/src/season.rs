@@ -24,7 +24,7 @@ use spielleiter_server::replay::{
     blksgf::ClassicRecord,
 };
 
-use crate::{App, archive::ReplayView, error::ApiError};
+use crate::{app::App, archive::ReplayView, error::ApiError};
 
 /// The most games one answer of `/api/season/games` lists.
 pub const MAX_GAMES_PAGE: u32 = 200;
@@ -347,8 +347,8 @@ mod tests {
     }
 
     fn app(source: &Arc<Recording>) -> Arc<App> {
-        let settings = crate::WebSettings::new(
-            crate::Access::new(
+        let settings = crate::app::WebSettings::new(
+            crate::access::Access::new(
                 [127, 0, 0, 1].into(),
                 spielleiter_server::config::HttpPublic::Auto,
                 None,
@@ -356,7 +356,7 @@ mod tests {
             None,
         );
         let source: Arc<dyn SeasonSource> = Arc::clone(source) as _;
-        crate::app_state(Arc::default(), settings, Some(source)).0
+        crate::app::app_state(Arc::default(), settings, Some(source)).0
     }
 
     #[tokio::test]

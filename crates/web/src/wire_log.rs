@@ -29,7 +29,7 @@ use axum::{
 use futures_util::TryStreamExt;
 use spielleiter_server::replay::archive::{self, LoadError};
 
-use crate::{App, connections::Peer, error::ApiError};
+use crate::{app::App, connections::Peer, error::ApiError};
 
 /// The replay page's script that shows the wire log.
 pub(crate) const SCRIPT: &str = include_str!("../assets/wire.js");

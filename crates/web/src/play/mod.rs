@@ -62,7 +62,7 @@ use tracing::info;
 
 use self::seat::{Command, Other, SeatRequest, SeatTask, SeatView};
 pub use self::settings::PlaySettings;
-use crate::{App, connections::Peer, error::ApiError};
+use crate::{app::App, connections::Peer, error::ApiError};
 
 /// The largest request body a play route reads.
 pub const MAX_BODY_BYTES: usize = 4096;

@@ -16,7 +16,7 @@ use spielleiter_server::{
 use tower_service::Service;
 
 use super::{seat::Phase, *};
-use crate::{Access, WebSettings};
+use crate::{access::Access, app::WebSettings};
 
 const SECRET: &str = "the web side's secret";
 
