@@ -11,9 +11,10 @@ use tokio::sync::Semaphore;
 
 use crate::{
     access::{self, Access},
-    archive,
+    archive::SummaryCache,
     connections::WebLimits,
-    live, play, season,
+    live::{Boards, EventPacer},
+    play, season,
 };
 
 /// Event streams open at once; more are refused until one ends.
@@ -63,13 +64,13 @@ pub struct App {
     /// The season of `serve --store`, if any.
     pub(crate) season: Option<Arc<dyn season::SeasonSource>>,
     /// The boards the event streams share.
-    pub(crate) boards: live::Boards,
+    pub(crate) boards: Boards,
     /// Spaces out the live events of all streams together.
-    pub(crate) pacer: live::EventPacer,
+    pub(crate) pacer: EventPacer,
     /// People's seats (`/play`); `None` when playing in the browser is off.
     pub(crate) play: Option<play::Seats>,
     /// The replay list's summaries of the files read so far.
-    pub(crate) summaries: archive::SummaryCache,
+    pub(crate) summaries: SummaryCache,
 }
 
 impl App {
@@ -111,9 +112,9 @@ pub(crate) fn app_state_with(
             settings.limits.max_streams_per_ip,
             settings.limits.loopback_exempt,
         ),
-        boards: live::Boards::default(),
-        pacer: live::EventPacer::default(),
-        summaries: archive::SummaryCache::default(),
+        boards: Boards::default(),
+        pacer: EventPacer::default(),
+        summaries: SummaryCache::default(),
     });
     (app, settings.limits)
 }

@@ -8,10 +8,9 @@
 //! name, never by its path on the server.
 
 use std::{
-    collections::HashMap,
     path::{Path as FilePath, PathBuf},
-    sync::{Arc, Mutex},
-    time::{Duration, Instant, SystemTime},
+    sync::Arc,
+    time::{Duration, Instant},
 };
 
 use axum::{
@@ -29,6 +28,9 @@ use spielleiter_server::replay::{
     blksgf::ClassicRecord,
 };
 
+mod summaries;
+
+pub use self::summaries::SummaryCache;
 use crate::{
     app::App,
     error::ApiError,
@@ -135,68 +137,9 @@ fn replay_dir(app: &App) -> Result<PathBuf, ApiError> {
         .ok_or_else(|| ApiError::NotFound("replays are off".to_owned()))
 }
 
-/// The most summaries the list keeps: far more than it shows
-/// ([`store::LIST_LIMIT`]), so that a filter does not read files again.
-const SUMMARY_CACHE_ENTRIES: usize = 4 * store::LIST_LIMIT;
 /// How long one request of the list may spend reading files it has no
 /// summary of yet; the rest are read by the next request.
 const SUMMARY_BUDGET: Duration = Duration::from_secs(2);
-
-/// The summaries of the replays read so far, by name, each with the size
-/// and time of the file it was read from (a file written again is read
-/// again). Bounded to [`SUMMARY_CACHE_ENTRIES`].
-#[derive(Debug, Default)]
-pub struct SummaryCache {
-    entries: Mutex<HashMap<String, CachedSummary>>,
-}
-
-#[derive(Debug, Clone)]
-struct CachedSummary {
-    modified: SystemTime,
-    bytes: u64,
-    summary: Result<ReplaySummary, String>,
-}
-
-impl SummaryCache {
-    fn get(&self, file: &ReplayFile) -> Option<Result<ReplaySummary, String>> {
-        let entries = self
-            .entries
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        entries
-            .get(&file.name)
-            .filter(|c| c.modified == file.modified && c.bytes == file.bytes)
-            .map(|c| c.summary.clone())
-    }
-
-    /// Keeps `summary` of `file`; when full, forgets the files not in
-    /// `listed` (removed, or too old to be listed) first, then any.
-    fn put(
-        &self,
-        file: &ReplayFile,
-        summary: Result<ReplaySummary, String>,
-        listed: &[ReplayFile],
-    ) {
-        let mut entries = self
-            .entries
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if entries.len() >= SUMMARY_CACHE_ENTRIES && !entries.contains_key(&file.name) {
-            entries.retain(|name, _| listed.iter().any(|f| &f.name == name));
-            if entries.len() >= SUMMARY_CACHE_ENTRIES {
-                entries.clear();
-            }
-        }
-        entries.insert(
-            file.name.clone(),
-            CachedSummary {
-                modified: file.modified,
-                bytes: file.bytes,
-                summary,
-            },
-        );
-    }
-}
 
 /// The list's view of a summary.
 fn summary_view(summary: &Result<ReplaySummary, String>) -> SummaryView {

@@ -16,13 +16,7 @@
 //! board and the room's small view, written out as one buffer (the board
 //! as a line of its own, not escaped into the JSON).
 
-use std::{
-    collections::HashMap,
-    convert::Infallible,
-    net::IpAddr,
-    sync::{Arc, Mutex, PoisonError},
-    time::Duration,
-};
+use std::{convert::Infallible, net::IpAddr, sync::Arc, time::Duration};
 
 use axum::{
     Json,
@@ -36,13 +30,20 @@ use serde::Serialize;
 use spielleiter_server::{
     ids::RoomId,
     limits::AddressSlot,
-    showroom::{RoomPhase, RoomSnapshot, Showroom},
+    showroom::{RoomPhase, RoomSnapshot},
 };
 use tokio::{
     sync::{OwnedSemaphorePermit, watch},
     time::Instant,
 };
 
+mod boards;
+mod pacer;
+
+pub use self::{
+    boards::Boards,
+    pacer::{EventPacer, LIVE_EVENTS_PER_SECOND},
+};
 use crate::{
     app::App,
     connections::Peer,
@@ -54,51 +55,9 @@ use crate::{
 /// this is shown at this rate, skipping the states in between.
 pub const MIN_EVENT_INTERVAL: Duration = Duration::from_millis(40);
 
-/// The events per second all live streams together send at most: an event
-/// costs the server about as much as a move (a board of several KB
-/// written to a socket), so fifty pages at full rate would cost the games
-/// a quarter of their speed.
-pub const LIVE_EVENTS_PER_SECOND: u32 = 250;
-
-/// Hands out the times at which live events may be made: one every
-/// 1/[`LIVE_EVENTS_PER_SECOND`] s for all streams together, in the order
-/// they ask. A stream asks only when it has something new to send, so
-/// quiet rooms take no turns.
-#[derive(Debug)]
-pub struct EventPacer {
-    next: Mutex<Instant>,
-}
-
-impl Default for EventPacer {
-    fn default() -> Self {
-        EventPacer {
-            next: Mutex::new(Instant::now()),
-        }
-    }
-}
-
-impl EventPacer {
-    /// The time between two turns.
-    pub const TURN: Duration = Duration::from_micros(1_000_000 / LIVE_EVENTS_PER_SECOND as u64);
-
-    /// Takes the next free turn and waits for it.
-    pub async fn wait_turn(&self) {
-        let turn = {
-            let mut next = self.next.lock().unwrap_or_else(PoisonError::into_inner);
-            let turn = (*next).max(Instant::now());
-            *next = turn + Self::TURN;
-            turn
-        };
-        tokio::time::sleep_until(turn).await;
-    }
-}
-
 /// A stream of a room that does not change sends a comment this often, so
 /// that proxies and browsers keep the connection.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
-
-/// Boards kept at least (see [`Boards`]).
-const BOARDS_KEPT: usize = 256;
 
 /// The rooms page's data.
 #[derive(Debug, Serialize)]
@@ -331,67 +290,6 @@ fn event(view: &RoomView, board: &[u8]) -> Bytes {
     Bytes::from(out)
 }
 
-/// The boards the event streams drew: per room, the SVG of the newest
-/// snapshot a stream showed, drawn by the first stream that needed it and
-/// shared by the room's other streams. Boards of rooms that have closed are
-/// dropped when there are more than twice as many as open rooms (and at
-/// least [`BOARDS_KEPT`]).
-#[derive(Debug, Default)]
-pub struct Boards {
-    drawn: Mutex<HashMap<RoomId, (u64, Bytes)>>,
-}
-
-impl Boards {
-    fn drawn(&self) -> std::sync::MutexGuard<'_, HashMap<RoomId, (u64, Bytes)>> {
-        // A plain map: a panic elsewhere leaves it consistent.
-        self.drawn.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// The board of `snapshot` as one line of SVG; `showroom` tells which
-    /// rooms are still open.
-    pub fn board(&self, snapshot: &RoomSnapshot, showroom: &Showroom) -> Bytes {
-        if let Some((version, svg)) = self.drawn().get(&snapshot.id)
-            && *version == snapshot.version
-        {
-            return svg.clone();
-        }
-        let svg = one_line(views::board(snapshot));
-        let mut drawn = self.drawn();
-        if drawn.len() >= BOARDS_KEPT.max(2 * showroom.open_count())
-            && !drawn.contains_key(&snapshot.id)
-        {
-            drawn.retain(|id, _| showroom.watch(id).is_some());
-        }
-        let newest = drawn
-            .get(&snapshot.id)
-            .is_none_or(|(version, _)| *version < snapshot.version);
-        if newest {
-            drawn.insert(snapshot.id.clone(), (snapshot.version, svg.clone()));
-        }
-        svg
-    }
-
-    /// The number of boards kept.
-    pub fn len(&self) -> usize {
-        self.drawn().len()
-    }
-
-    /// Whether no board is kept.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
-/// `svg` without line breaks (the renderer writes none; a stray one would
-/// end the event's data line).
-fn one_line(svg: String) -> Bytes {
-    if memchr::memchr2(b'\n', b'\r', svg.as_bytes()).is_some() {
-        Bytes::from(svg.replace(['\n', '\r'], " "))
-    } else {
-        Bytes::from(svg)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::{
@@ -412,6 +310,7 @@ mod tests {
     };
     use tokio::sync::Semaphore;
 
+    use super::boards::{BOARDS_KEPT, one_line};
     use super::*;
     use crate::{access::Access, app::MAX_STREAMS};
 
