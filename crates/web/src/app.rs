@@ -14,7 +14,8 @@ use crate::{
     archive::SummaryCache,
     connections::WebLimits,
     live::{Boards, EventPacer},
-    play, season,
+    play::{PlaySettings, Seats},
+    season::SeasonSource,
 };
 
 /// Event streams open at once; more are refused until one ends.
@@ -62,13 +63,13 @@ pub struct App {
     /// Event streams per address.
     pub(crate) stream_slots: AddressSlots,
     /// The season of `serve --store`, if any.
-    pub(crate) season: Option<Arc<dyn season::SeasonSource>>,
+    pub(crate) season: Option<Arc<dyn SeasonSource>>,
     /// The boards the event streams share.
     pub(crate) boards: Boards,
     /// Spaces out the live events of all streams together.
     pub(crate) pacer: EventPacer,
     /// People's seats (`/play`); `None` when playing in the browser is off.
-    pub(crate) play: Option<play::Seats>,
+    pub(crate) play: Option<Seats>,
     /// The replay list's summaries of the files read so far.
     pub(crate) summaries: SummaryCache,
 }
@@ -85,7 +86,7 @@ impl App {
 pub(crate) fn app_state(
     stats: Arc<ServerStats>,
     settings: WebSettings,
-    season: Option<Arc<dyn season::SeasonSource>>,
+    season: Option<Arc<dyn SeasonSource>>,
 ) -> (Arc<App>, WebLimits) {
     app_state_with(stats, settings, season, None)
 }
@@ -95,13 +96,13 @@ pub(crate) fn app_state(
 pub(crate) fn app_state_with(
     stats: Arc<ServerStats>,
     settings: WebSettings,
-    season: Option<Arc<dyn season::SeasonSource>>,
-    play: Option<play::PlaySettings>,
+    season: Option<Arc<dyn SeasonSource>>,
+    play: Option<PlaySettings>,
 ) -> (Arc<App>, WebLimits) {
     let app = Arc::new(App {
         play: play
             .filter(|settings| settings.max_seats > 0)
-            .map(play::Seats::new),
+            .map(Seats::new),
         season,
         guard: access::Guard::new(settings.auth, Arc::clone(&stats)),
         stats,

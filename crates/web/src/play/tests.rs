@@ -15,7 +15,10 @@ use spielleiter_server::{
 };
 use tower_service::Service;
 
-use super::{seat::Phase, *};
+use super::{
+    seat::{Phase, SeatView},
+    *,
+};
 use crate::{access::Access, app::WebSettings};
 
 const SECRET: &str = "the web side's secret";
