@@ -196,7 +196,6 @@ mod tests {
             Move, Placement,
             bcl::{BclMove, PlaceTo},
         },
-        ostseeschach,
     };
 
     use super::*;
@@ -478,71 +477,6 @@ mod tests {
             let free = (marked + 1) % 9;
             assert_eq!(refusal(&game, &click(free % 3, free / 3)), LEGAL_AFTER_ALL);
         }
-    }
-
-    #[test]
-    fn a_refused_ostseeschach_click_names_the_piece_and_how_it_moves() {
-        let game = after(GameType::Ostseeschach2022, 0);
-        let AnyGame::Ostseeschach2022(typed) = &game else {
-            unreachable!()
-        };
-        let team = typed.team_to_move();
-        let pieces: Vec<_> = typed.pieces().collect();
-        let why = |from: ostseeschach::Coordinates, to: Option<[i32; 2]>| {
-            refusal(
-                &game,
-                &Attempt {
-                    piece: None,
-                    cells: to.into_iter().collect(),
-                    from: Some([from.x, from.y]),
-                },
-            )
-        };
-        // A field without a piece, and the opponent's piece.
-        let empty = (0..8)
-            .flat_map(|x| (0..8).map(move |y| ostseeschach::Coordinates::new(x, y)))
-            .find(|&at| typed.piece_at(at).is_none())
-            .expect("an empty field");
-        assert!(
-            why(empty, None).contains("no piece on that field"),
-            "{}",
-            why(empty, None)
-        );
-        let (theirs, _) = pieces.iter().find(|(_, p)| p.team != team).expect("theirs");
-        assert!(
-            why(*theirs, None).starts_with("That is not your piece"),
-            "{}",
-            why(*theirs, None)
-        );
-        // Each own piece: to every field on the board, and off it.
-        let mut said = BTreeMap::new();
-        for &(from, piece) in pieces.iter().filter(|(_, p)| p.team == team) {
-            for x in -1..9 {
-                for y in 0..8 {
-                    let mv = ostseeschach::Move::new(from.x, from.y, x, y);
-                    let Err(mistake) = typed.is_legal(&mv) else {
-                        assert_eq!(why(from, Some([x, y])), LEGAL_AFTER_ALL);
-                        continue;
-                    };
-                    let text = why(from, Some([x, y]));
-                    let expected = match mistake.name() {
-                        "OUT_OF_BOUNDS" => "off the board".to_owned(),
-                        "INVALID_MOVEMENT" => format!(
-                            "That piece cannot move there: a {}",
-                            super::super::ostseeschach::kind_name(piece.kind)
-                        ),
-                        "DESTINATION_BLOCKED" => "your own piece stands there".to_owned(),
-                        other => panic!("{other} for {mv:?}"),
-                    };
-                    assert!(
-                        text.contains(&expected),
-                        "{mv:?}: {text:?} does not say {expected:?}"
-                    );
-                    said.insert(mistake.name(), text);
-                }
-            }
-        }
-        assert_eq!(said.len(), 3, "{said:?}");
     }
 
     #[test]
