@@ -57,9 +57,9 @@ use crate::{app::App, connections::Peer, error::ApiError};
 /// The largest request body a play route reads.
 pub const MAX_BODY_BYTES: usize = 4096;
 
-const PAGE: &str = include_str!("../../assets/play.html");
-const SCRIPT: &str = include_str!("../../assets/play.js");
-const STYLE: &str = include_str!("../../assets/play.css");
+const PAGE: &str = include_str!("../assets/play.html");
+const SCRIPT: &str = include_str!("../assets/play.js");
+const STYLE: &str = include_str!("../assets/play.css");
 
 /// `GET /play` and `GET /play/{id}`: the form and the seat's page (the
 /// script reads which from the address).
