@@ -4,7 +4,8 @@
 //! process and runtime.
 //!
 //! The web side reads what the server publishes and nothing else: the
-//! rooms' snapshots and the counters ([`ServerStats`], with its
+//! rooms' snapshots and the counters
+//! ([`ServerStats`](spielleiter_server::stats::ServerStats), with its
 //! [`showroom`](spielleiter_server::showroom)), the replay directory and,
 //! with `serve --store`, a season through the read-only
 //! [`SeasonSource`](season::SeasonSource). It cannot send anything to a
