@@ -150,7 +150,7 @@ pub fn never_joined(records: &[GameRecord]) -> Vec<String> {
 }
 
 /// An Elo difference with its 95 % confidence interval, all finite (see
-/// [`elo_interval`]).
+/// `elo_interval`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloDifference {
     /// Point estimate: player 1's rating minus player 2's.

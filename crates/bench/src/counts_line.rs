@@ -14,7 +14,7 @@ pub fn write(word: &str, counters: &[&AtomicU64]) -> String {
     line
 }
 
-/// The `N` numbers of a line made by [`write`] with `word`; `None` for any
+/// The `N` numbers of a line made by `write` with `word`; `None` for any
 /// other line (another word, more or fewer numbers, a number that is not
 /// one).
 pub fn read<const N: usize>(word: &str, line: &str) -> Option<[AtomicU64; N]> {

@@ -20,7 +20,7 @@
 //! The server serves its web side too, as `serve` does by default; with
 //! `--web-observers N`, N pages follow running games on it, in a child
 //! process of their own at the players' priority (see
-//! [`observers`](crate::observers)).
+//! [`observers`]).
 //!
 //! A binary of its own rather than a `spielleiter` subcommand, so that the
 //! product binary does not carry the harness; it measures the same server

@@ -7,9 +7,9 @@ use spielleiter_rules::GameType;
 /// A built-in bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BotKind {
-    /// [`RandomBot`].
+    /// `RandomBot`.
     Random,
-    /// [`GreedyBot`].
+    /// `GreedyBot`.
     Greedy,
     /// A bot for tests that breaks a rule on purpose: `blokus_bcl`'s
     /// [`IllegalBot`](crate::bcl::IllegalBot), disqualified for an overlap

@@ -247,7 +247,7 @@ pub fn replay_ostseeschach(
 }
 
 /// A game's report in `spielleiter perft`, implemented by its marker type
-/// ([`entry`](spielleiter_rules::entry)): here for the hosted games, in the
+/// ([`entry`]): here for the hosted games, in the
 /// game's module of `show` for the test games.
 pub trait PerftReport: CatalogueEntry {
     /// Counts as `args` ask, printing the report to stdout.

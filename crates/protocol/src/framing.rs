@@ -112,7 +112,7 @@ pub enum FramingError {
         limit: usize,
     },
     /// A start tag carries more attributes than any protocol element may
-    /// ([`MAX_ATTRIBUTES`](crate::xml::MAX_ATTRIBUTES)).
+    /// (`MAX_ATTRIBUTES`).
     #[error("an element has more than {limit} attributes")]
     TooManyAttributes {
         /// The maximum.
@@ -229,7 +229,7 @@ enum EndPart {
 /// The peer is untrusted. A packet longer than
 /// [`max_message_size`](Self::with_limits), nested deeper than the maximum
 /// depth, or with a start tag of more than
-/// [`MAX_ATTRIBUTES`](crate::xml::MAX_ATTRIBUTES) attributes fails with a [`FramingError`] as soon as the limit is crossed; the
+/// `MAX_ATTRIBUTES` attributes fails with a [`FramingError`] as soon as the limit is crossed; the
 /// decoder never holds more than one packet's worth of bytes plus the bytes
 /// of the read that crossed the limit.
 #[derive(Debug)]

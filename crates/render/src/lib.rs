@@ -92,7 +92,7 @@ impl Picture {
 }
 
 /// A game's picture, implemented by its marker type
-/// ([`entry`](spielleiter_rules::entry)) in the game's module of this
+/// ([`entry`]) in the game's module of this
 /// crate. [`picture`] is generated from the rules catalogue's list, so a
 /// game of the list without `GamePicture` does not compile; a game without
 /// a board of its own says so in its `impl` ([`seats_only`]).

@@ -10,7 +10,7 @@
 //! [`RELAY_PATH`]): it listens on the container's `127.0.0.1:13050`, starts
 //! the player's `/player/start --host 127.0.0.1 --port 13050 --reservation
 //! CODE`, and carries each connection to a Unix socket bind-mounted from
-//! the host. On the host, the match runner's [forwarder](forwarder) carries
+//! the host. On the host, the match runner's forwarder carries
 //! each connection on that socket to the game server's address, and to no
 //! other. So the player can reach its game server's port and nothing else:
 //! not the internet, not the host's other ports, not other containers —

@@ -353,7 +353,7 @@ impl Outbox {
         self.shared.over.subscribe()
     }
 
-    /// Bytes queued or being written, [`ITEM_OVERHEAD`] per packet included.
+    /// Bytes queued or being written, `ITEM_OVERHEAD` per packet included.
     pub fn queued_bytes(&self) -> usize {
         self.shared.queued.load(Ordering::Relaxed)
     }

@@ -52,7 +52,7 @@ pub struct Plain;
 impl Presentation for Plain {}
 
 /// A game's view in the terminal, implemented by its marker type
-/// ([`entry`](spielleiter_rules::entry)) in the game's module here.
+/// ([`entry`]) in the game's module here.
 pub trait GameView: CatalogueEntry {
     /// How the game presents its seats and points.
     const PRESENTATION: &'static dyn Presentation;

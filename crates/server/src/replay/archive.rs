@@ -710,7 +710,7 @@ const TIMESTAMP_SLACK: Duration = Duration::from_secs(2);
 /// [`find_published`]): the file named after the room whatever its time
 /// (room ids are unique: the name is proof, and a file's time is not
 /// exact), else a file named otherwise, modified since `since` (less
-/// [`TIMESTAMP_SLACK`]), whose first packet names the room.
+/// `TIMESTAMP_SLACK`), whose first packet names the room.
 pub fn find_room(dir: &Path, room: &str, since: SystemTime) -> Option<PathBuf> {
     let since = since.checked_sub(TIMESTAMP_SLACK).unwrap_or(since);
     let mut others = Vec::new();

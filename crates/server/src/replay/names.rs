@@ -101,7 +101,7 @@ pub(crate) fn numbered(stem: &str, attempt: u32) -> String {
 }
 
 /// Whether `name` is the name of a finished replay file: a plain file name
-/// (letters, digits, `_`, `-`, `.`, as [`file_stem`] writes them; not
+/// (letters, digits, `_`, `-`, `.`, as `file_stem` writes them; not
 /// hidden) ending in [`PLAIN`] or [`GZIP`]. Only such names are looked up
 /// in the replay directory.
 pub fn is_replay_name(name: &str) -> bool {

@@ -8,7 +8,7 @@
 //! seat's connection feeds the tap what it reads, its outbox what it
 //! writes. A tap never waits: it copies (or shares) the bytes into a job
 //! for the replay thread, which formats them as text and owns the file
-//! ([`WireFiles`]). Each seat is capped at [`ReplaySettings::wire_log_bytes`]
+//! (`WireFiles`). Each seat is capped at [`ReplaySettings::wire_log_bytes`]
 //! logged bytes (a "cut here" line marks the cap); bytes the thread has
 //! not taken yet are bounded per seat as well, and what does not fit is
 //! dropped and said so in the log, never waited for.

@@ -11,7 +11,7 @@ const SUMMARY_CACHE_ENTRIES: usize = 4 * store::LIST_LIMIT;
 
 /// The summaries of the replays read so far, by name, each with the size
 /// and time of the file it was read from (a file written again is read
-/// again). Bounded to [`SUMMARY_CACHE_ENTRIES`].
+/// again). Bounded to `SUMMARY_CACHE_ENTRIES`.
 #[derive(Debug, Default)]
 pub struct SummaryCache {
     entries: Mutex<HashMap<String, CachedSummary>>,

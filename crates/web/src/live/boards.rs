@@ -21,7 +21,7 @@ pub(super) const BOARDS_KEPT: usize = 256;
 /// snapshot a stream showed, drawn by the first stream that needed it and
 /// shared by the room's other streams. Boards of rooms that have closed are
 /// dropped when there are more than twice as many as open rooms (and at
-/// least [`BOARDS_KEPT`]).
+/// least `BOARDS_KEPT`).
 #[derive(Debug, Default)]
 pub struct Boards {
     drawn: Mutex<HashMap<RoomId, (u64, Bytes)>>,

@@ -208,7 +208,7 @@ pub struct Opened {
 /// # Errors
 ///
 /// A request that does not fit the game, or a game server that refuses,
-/// fails or takes longer than [`OPEN_LIMIT`].
+/// fails or takes longer than `OPEN_LIMIT`.
 pub async fn open(settings: &PlaySettings, request: &SeatRequest) -> Result<Opened, OpenError> {
     let players = request.game.player_count();
     if request.seat >= players || request.others.len() + 1 != players {

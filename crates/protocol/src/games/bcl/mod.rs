@@ -60,7 +60,7 @@ pub const DIALECT: Dialect = Dialect {
 /// The name of the score fragment of a player's cells on the board.
 pub const CELLS_FRAGMENT: &str = "Cells";
 
-/// The BCL game's [`WireGame`].
+/// The BCL game's `WireGame`.
 #[derive(Clone, Copy, Debug)]
 pub struct BlokusBcl;
 

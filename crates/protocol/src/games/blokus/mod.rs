@@ -1,12 +1,12 @@
 //! The Blokus wire pieces that the Software-Challenge seasons share
 //! (`swc_2021_blokus`, `swc_2027_blokus`): the moves with their pieces and
 //! positions ([`moves`]), the parts of a state — shape lists, colours,
-//! board, last move, `MONO` flags — and a reader for them ([`state`]), the
+//! board, last move, `MONO` flags — and a reader for them (`state`), the
 //! German texts of colours, mistakes and moves ([`texts`]), and the
-//! [`WireGame`] of every season, built from its [`BlokusSeason`].
+//! `WireGame` of every season, built from its `BlokusSeason`.
 //!
 //! What differs between the seasons lives in their own modules, as their
-//! [`BlokusSeason`]: the move classes, the state's attributes, child order
+//! `BlokusSeason`: the move classes, the state's attributes, child order
 //! and players, the score fragment, the `WRONG_COLOR` text and the season's
 //! dialect ([`blokus2021`](super::blokus2021),
 //! [`blokus2027`](super::blokus2027)).

@@ -55,8 +55,8 @@ pub fn score_definition() -> Vec<ScoreFragment> {
     score_definition_of::<Blokus2021>()
 }
 
-/// Blokus 2021 as a [`BlokusSeason`], which makes it a
-/// [`WireGame`](super::wire_game::WireGame).
+/// Blokus 2021 as a `BlokusSeason`, which makes it a
+/// `WireGame`.
 #[derive(Clone, Copy, Debug)]
 pub struct Blokus2021;
 

@@ -53,8 +53,8 @@ pub fn score_definition() -> Vec<ScoreFragment> {
     score_definition_of::<Blokus2027>()
 }
 
-/// Blokus 2027 as a [`BlokusSeason`], which makes it a
-/// [`WireGame`](super::wire_game::WireGame).
+/// Blokus 2027 as a `BlokusSeason`, which makes it a
+/// `WireGame`.
 #[derive(Clone, Copy, Debug)]
 pub struct Blokus2027;
 

@@ -99,7 +99,7 @@ pub const fn mistake_text(mistake: ClassicMistake) -> &'static str {
     }
 }
 
-/// Classic Blokus for `SEATS` players as a [`WireGame`].
+/// Classic Blokus for `SEATS` players as a `WireGame`.
 #[derive(Clone, Copy, Debug)]
 pub struct ClassicWire<const SEATS: usize>;
 

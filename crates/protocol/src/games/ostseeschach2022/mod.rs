@@ -53,7 +53,7 @@ pub fn mistake_text(mistake: Mistake) -> &'static str {
     }
 }
 
-/// Ostseeschach 2022's [`WireGame`].
+/// Ostseeschach 2022's `WireGame`.
 #[derive(Clone, Copy, Debug)]
 pub struct Ostseeschach2022;
 
