@@ -36,6 +36,13 @@ const DEADLINE_MARGIN: Duration = Duration::from_secs(5);
 /// How long the output may still arrive after the container has ended.
 const OUTPUT_DRAIN: Duration = Duration::from_secs(5);
 
+/// How often, and how far apart, Docker is asked whether a container that
+/// ended by SIGKILL met its memory limit. Docker learns of an out-of-memory
+/// kill from an event of its own, which can reach it after the container's
+/// exit: asked at once, it said `false` for a memory bomb (seen in CI).
+const OOM_ASKS: u32 = 10;
+const OOM_ASK_INTERVAL: Duration = Duration::from_millis(100);
+
 /// Numbers the containers of this process.
 static SEQUENCE: AtomicU32 = AtomicU32::new(0);
 
@@ -150,13 +157,8 @@ impl SandboxedPlayer {
             Ok(Ok(status)) => {
                 // Only a SIGKILL may be the memory limit's; asking Docker
                 // costs a call per seat.
-                let out_of_memory = status.code() == Some(137)
-                    && docker::call(
-                        &["inspect", "--format", "{{.State.OOMKilled}}", &self.name],
-                        CALL_TIMEOUT,
-                    )
-                    .await
-                    .is_ok_and(|state| state.trim() == "true");
+                let out_of_memory =
+                    status.code() == Some(137) && killed_for_memory(&self.name).await;
                 describe(status.code(), out_of_memory)
             }
         };
@@ -245,6 +247,29 @@ async fn drain_output(tasks: &mut [JoinHandle<()>]) {
             task.abort();
         }
     }
+}
+
+/// Whether Docker says the container `name` was killed at its memory
+/// limit, asked [`OOM_ASKS`] times at most, since Docker may learn it only
+/// after the container's exit.
+async fn killed_for_memory(name: &str) -> bool {
+    for ask in 0..OOM_ASKS {
+        if ask > 0 {
+            tokio::time::sleep(OOM_ASK_INTERVAL).await;
+        }
+        let state = docker::call(
+            &["inspect", "--format", "{{.State.OOMKilled}}", name],
+            CALL_TIMEOUT,
+        )
+        .await;
+        match state {
+            Ok(state) if state.trim() == "true" => return true,
+            Ok(_) => {}
+            // Gone or not answering: asking again will not tell more.
+            Err(_) => return false,
+        }
+    }
+    false
 }
 
 /// How a container ended, from the Docker client's exit status.
