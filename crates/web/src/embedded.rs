@@ -42,6 +42,24 @@ impl EmbeddedWeb {
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }
+
+    /// The pages on a free loopback port, open to loopback, with the
+    /// replays of `dir`: what the crate's tests of replay routes serve.
+    #[cfg(test)]
+    pub(crate) async fn with_replays_of(dir: &std::path::Path) -> EmbeddedWeb {
+        use spielleiter_server::config::HttpPublic;
+
+        use crate::access::Access;
+
+        let settings = WebSettings::new(
+            Access::new([127, 0, 0, 1].into(), HttpPublic::Auto, None),
+            Some(dir.to_owned()),
+        );
+        let loopback = SocketAddr::from(([127, 0, 0, 1], 0));
+        EmbeddedWeb::start(loopback, Arc::default(), settings)
+            .await
+            .expect("a free loopback port")
+    }
 }
 
 impl Drop for EmbeddedWeb {

@@ -1,24 +1,12 @@
 #![allow(clippy::unwrap_used)]
 
-use std::{net::SocketAddr, sync::Arc};
-
-use spielleiter_server::config::HttpPublic;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::{access::Access, app::WebSettings, embedded::EmbeddedWeb};
+use crate::embedded::EmbeddedWeb;
 
 /// `GET path` on the web side of `dir`: the status and the body.
 async fn get(dir: &std::path::Path, path: &str) -> (u16, String) {
-    let web = EmbeddedWeb::start(
-        SocketAddr::from(([127, 0, 0, 1], 0)),
-        Arc::default(),
-        WebSettings::new(
-            Access::new([127, 0, 0, 1].into(), HttpPublic::Auto, None),
-            Some(dir.to_owned()),
-        ),
-    )
-    .await
-    .unwrap();
+    let web = EmbeddedWeb::with_replays_of(dir).await;
     let mut stream = tokio::net::TcpStream::connect(web.addr()).await.unwrap();
     let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await.unwrap();

@@ -1,13 +1,12 @@
 #![allow(clippy::unwrap_used)]
 
-use std::{io::Write as _, net::SocketAddr, sync::Arc};
+use std::io::Write as _;
 
 use futures_util::TryStreamExt as _;
-use spielleiter_server::config::HttpPublic;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::*;
-use crate::{access::Access, app::WebSettings, embedded::EmbeddedWeb};
+use crate::embedded::EmbeddedWeb;
 
 fn gzip(text: &[u8]) -> Vec<u8> {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
@@ -42,16 +41,7 @@ impl Answer {
 /// `Accept-Encoding`, if any. HTTP/1.0, so that the body comes as it
 /// is, not in chunks.
 async fn get(dir: &std::path::Path, path: &str, accept: Option<&str>) -> Answer {
-    let web = EmbeddedWeb::start(
-        SocketAddr::from(([127, 0, 0, 1], 0)),
-        Arc::default(),
-        WebSettings::new(
-            Access::new([127, 0, 0, 1].into(), HttpPublic::Auto, None),
-            Some(dir.to_owned()),
-        ),
-    )
-    .await
-    .unwrap();
+    let web = EmbeddedWeb::with_replays_of(dir).await;
     let mut stream = tokio::net::TcpStream::connect(web.addr()).await.unwrap();
     let accept = accept.map_or(String::new(), |a| format!("Accept-Encoding: {a}\r\n"));
     let request = format!("GET {path} HTTP/1.0\r\nHost: test\r\n{accept}\r\n");
