@@ -13,8 +13,8 @@
 # Each image holds the runtime's Debian packages, unpacked but not
 # configured (mmdebstrap's `extract` variant: no package manager, no
 # maintainer scripts, nothing but the packages' files; so no alternatives:
-# `java` is found through /usr/lib/jvm/default-java/bin on the PATH), and
-# the relay, a
+# `java` is found through /usr/lib/jvm/default-java/bin on the PATH), the
+# directory /var/tmp, and the relay, a
 # static binary at /sandbox/relay that is every player container's first
 # process (crates/sandbox-relay). The root file system of a runtime is
 # imported once per package list and suite (the image
@@ -80,9 +80,20 @@ for runtime in "${runtimes[@]}"; do
     if [ "$runtime" = python ]; then
         compile='RUN ["/bin/sh", "-c", "python3 -m compileall -q /usr/lib/python3*"]'
     fi
+    # /var/tmp as Debian's base-files makes it (root's, mode 1777), which the
+    # extract variant leaves out: programs look there for room, and in a
+    # sandbox it is read-only with the rest of the root file system (the
+    # hostile player's test writes there to show that the root is
+    # read-only, not merely root's). A tar keeps the mode; COPY would not.
+    mkdir -p "$context/stage/var/tmp"
+    chmod 1777 "$context/stage/var/tmp"
+    tar --create --file "$context/var-tmp.tar" --directory "$context/stage" \
+        --owner=0 --group=0 --numeric-owner --mtime=@0 --no-recursion var/tmp
+    rm -rf "$context/stage"
     cat >"$context/Dockerfile" <<DOCKERFILE
 FROM $rootfs
 $compile
+ADD var-tmp.tar /
 COPY relay /sandbox/relay
 LABEL org.spielleiter.sandbox.relay=/sandbox/relay \\
       org.spielleiter.sandbox.runtime=$runtime \\

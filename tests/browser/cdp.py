@@ -17,7 +17,7 @@ import subprocess
 CHROMIUM_FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--window-size=1200,860", "--remote-debugging-port=0",
+    "--window-size=1280,860", "--remote-debugging-port=0",
 ]
 
 
@@ -109,6 +109,21 @@ class DevTools:
     def evaluate(self, expression):
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
         return result["result"].get("value")
+
+    def fetch_json(self, path):
+        """The JSON answer to `GET path` as the page's own request gets it
+        (its cookies, its origin); fails on a status other than 200."""
+        result = self.call(
+            "Runtime.evaluate",
+            expression=f"""fetch({json.dumps(path)}).then(async (r) => {{
+                const text = await r.text();
+                if (r.status !== 200) throw new Error(`${{r.status}}: ${{text}}`);
+                return text; }})""",
+            awaitPromise=True, returnByValue=True,
+        )
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"GET {path}: {result['exceptionDetails']}")
+        return json.loads(result["result"]["value"])
 
     def center(self, selector):
         """The middle of the first element `selector` matches, in page

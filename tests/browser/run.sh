@@ -3,12 +3,22 @@
 # the live room page opened in headless Chromium in the middle of the game,
 # and the board the page shows compared field by field with the game's
 # memento of the same turn (read back from the replay afterwards). Saves a
-# screenshot of the page to target/browser/room.png. Then a person plays a
-# Blokus 2027 and an Ostseeschach game on the play page by clicking
-# (play.py; screenshots target/browser/play-*.png).
+# screenshot of the page to target/browser/room.png. The finished game in
+# the replay viewer, autoplay from the start among it (viewer.py). Then a
+# person plays a Blokus 2027 and an Ostseeschach game on the play page by
+# clicking, each to a regular end whose result and moves the replay holds
+# (play.py; screenshots target/browser/play-*.png), and a few rounds of
+# classic Blokus for four, with every colour's last move marked, the pieces
+# beside the board and Pentobi's notation on board and move list, then the
+# replay list at 1,280 px (classic.py). Last, two teams come in through the
+# contest's door of a second server (`serve --store`), each person in a
+# browser profile of their own: the organiser adds the teams on the command
+# line, teachers and students register by their links, each sees their own
+# team only, and a cookie from before a logout is refused (contest.py;
+# screenshots target/browser/contest-*.png). The window is 1,280 px wide.
 #
 # Installs Debian's chromium if it is missing (needs root, as in CI). Runs
-# in well under a minute on a warm build.
+# in about a minute on a warm build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -123,4 +133,16 @@ echo "== a person plays in the browser"
 python3 tests/browser/play.py "$(command -v chromium)" "$web" "$out" \
     "$(mktemp -d "$out/profile.XXXX")"
 
-echo "browser: 3 passed, 0 failed"
+# Classic Blokus for four on the play page, its replay in the viewer, and
+# the replay list at 1,280 px (tests/browser/classic.py).
+echo "== classic Blokus for four in the browser"
+python3 tests/browser/classic.py "$(command -v chromium)" "$web" "$out" \
+    "$(mktemp -d "$out/profile.XXXX")"
+
+# Two teams through the contest's door, on a server of its own
+# (tests/browser/contest.py).
+echo "== two teams come in through the contest's door"
+python3 tests/browser/contest.py "$(command -v chromium)" "$bin" "$out" \
+    "$(mktemp -d "$out/profile.XXXX")"
+
+echo "browser: 5 passed, 0 failed"

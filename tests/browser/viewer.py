@@ -2,10 +2,14 @@
 """The replay viewer in headless Chromium (driven through cdp.py), over a
 finished game's replay: the list shows the game's players, result and
 length; the viewer opens at the final position with the result; clicking
-moves of the move list and autoplay step through the game, and each board
-shown is compared field by field with the replay's memento of that turn
-(read by `spielleiter replay show`); the think times listed are the ones
-the replay records; the download link gives the file's bytes. Saves
+moves of the move list steps through the game, and autoplay from the
+start shows each next position in turn at the speed set (the page records
+every position its board is set to); each board shown is compared field
+by field with the replay's memento of that turn (read by `spielleiter
+replay show`); the move list numbers every turn, the colours the rules
+skipped too, without a gap; a link with `?turn=N` opens at turn N, and
+the address names the position shown; the think times listed are the
+ones the replay records; the download link gives the file's bytes. Saves
 screenshots to OUT.
 
     viewer.py CHROMIUM WEB REPLAY SPIELLEITER OUT PROFILE_DIR
@@ -39,14 +43,29 @@ READ_BOARD = r"""
 })()
 """.replace("BOARD_FIELDS", BOARD_FIELDS)
 
-# The move list: per row its frame index, words and think time.
+# The move list: per row its frame index, turn, words and think time, and
+# whether the rules skipped the turn.
 READ_MOVES = r"""
 JSON.stringify([...document.querySelectorAll("#moves tbody tr")].map((row) => ({
   index: Number(row.dataset.index),
+  turn: Number(row.dataset.turn),
+  skipped: row.classList.contains("skipped"),
   words: row.cells[1].textContent,
   think: row.cells[2].textContent,
   current: row.classList.contains("current"),
 })))
+"""
+
+# Notes in the page every position the board is set to, with the time,
+# from now on: window.shownPositions, [[index, milliseconds], ...].
+RECORD_POSITIONS = r"""
+(() => {
+  window.shownPositions = [];
+  const board = document.getElementById("board");
+  new MutationObserver(() => {
+    window.shownPositions.push([Number(board.dataset.index), performance.now()]);
+  }).observe(board, { attributes: true, attributeFilter: ["data-index"] });
+})()
 """
 
 
@@ -124,7 +143,10 @@ def main():
         row = json.loads(wait_for(page, f"""(() => {{
             const row = document.querySelector('tr[data-name={json.dumps(name)}]');
             if (!row || row.cells[1].textContent === "…") return null;
-            return JSON.stringify([...row.cells].map((c) => c.textContent));
+            const cells = [...row.cells].map((c) => c.textContent);
+            cells[1] = [...row.cells[1].querySelectorAll(".player")]
+              .map((p) => p.title || p.textContent).join(" vs ");
+            return JSON.stringify(cells);
         }})()""", "the list shows the replay with its summary"))
         game, players, outcome, turns = row[0], row[1], row[2], row[3]
         if " vs " not in players or not ("wins" in outcome or outcome in ("draw", "no winner")):
@@ -163,6 +185,17 @@ def main():
         for move in moves:
             if re.search(r"[A-Z]{3,}_|\b(NONE|RIGHT|MIRROR|LEFT|false|true)\b", move["words"]):
                 fail(f"a move in the protocol's tokens: {move['words']!r}")
+        # Every turn numbered, the skipped ones too: 1 to the last, no gap.
+        numbers = [m["turn"] for m in moves]
+        if numbers != list(range(1, final["turn"] + 1)):
+            fail(f"the move list's turns are not 1 to {final['turn']}: {numbers}")
+        skipped = [m for m in moves if m["skipped"]]
+        for move in skipped:
+            if not move["words"].endswith(" is skipped: no piece fits") or move["think"]:
+                fail(f"a skipped turn listed as {move}")
+        moves = [m for m in moves if not m["skipped"]]
+        print(f"== the move list numbers turns 1 to {final['turn']}: "
+              f"{len(moves)} moves and {len(skipped)} skipped turns")
         shown_think = [m["think"] for m in moves]
         expected_think = [think_text(micros) for micros in recorded]
         if shown_think != expected_think:
@@ -178,27 +211,58 @@ def main():
             if shown["index"] != moves[k]["index"] or moves[k]["words"] not in shown["position"]:
                 fail(f"clicking move {k + 1} shows {shown}")
             current = [m for m in json.loads(page.evaluate(READ_MOVES)) if m["current"]]
-            if [m["index"] for m in current] != [moves[k]["index"]]:
+            if {m["index"] for m in current} != {moves[k]["index"]}:
                 fail(f"the list marks {current} as current, not move {k + 1}")
+            if page.evaluate("location.search") != f"?turn={shown['turn']}":
+                fail(f"the address {page.evaluate('location.href')} does not name turn {shown['turn']}")
         page.screenshot(os.path.join(out, "replay-move.png"))
 
-        # Autoplay from the start at 10 moves a second, paused mid-way.
+        # A link to a turn opens there and keeps naming it: a move's turn,
+        # and a skipped turn (the position its row leads to).
+        for target in [moves[len(moves) // 3]] + skipped[:1]:
+            turn = target["turn"]
+            page.open(f"{web}/replays/{name}?turn={turn}")
+            wait_for(page, "document.getElementById('board').dataset.turn", f"the viewer at turn {turn}")
+            shown = check_board(page, spielleiter, replay, f"the link to turn {turn}")
+            if shown["index"] != target["index"]:
+                fail(f"?turn={turn} opens position {shown['index']}, not {target['index']}")
+            if page.evaluate("location.search") != f"?turn={turn}":
+                fail(f"?turn={turn} became {page.evaluate('location.href')}")
+            if not shown["position"].startswith(f"turn {shown['turn']} of {final['turn']}"):
+                fail(f"the position is not counted in turns: {shown['position']!r}")
+        page.screenshot(os.path.join(out, "replay-link.png"))
+
+        # Autoplay from the start at 10 moves a second, paused mid-way. A
+        # recorder in the page notes every position the board shows, so
+        # that no step is missed between two looks: the start first, then
+        # each next position in turn, none skipped, at about the speed set.
         click(page, "#first")
+        start = board(page)
+        if start["index"] != 0 or "the start" not in start["position"]:
+            fail(f"the first button does not go to the start: position {start['index']}, {start['position']!r}")
+        page.evaluate(RECORD_POSITIONS)
         page.evaluate("""(() => { const s = document.getElementById("speed");
             s.value = "10"; s.dispatchEvent(new Event("change")); })()""")
         click(page, "#play")
-        seen = []
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and (not seen or seen[-1] < 8):
-            seen.append(board(page)["index"])
-            time.sleep(0.05)
+        if page.evaluate("document.getElementById('play').textContent") != "Pause":
+            fail("the play button does not turn into a pause button")
+        wait_for(page, "window.shownPositions.length > 8",
+                 "autoplay shows eight positions after the start", seconds=10)
         click(page, "#play")
-        if seen != sorted(seen) or seen[-1] < 8:
-            fail(f"autoplay did not step forward: {seen}")
+        shown = json.loads(page.evaluate("JSON.stringify(window.shownPositions)"))
+        steps = [index for index, _ in shown]
+        if steps != list(range(1, len(steps) + 1)):
+            fail(f"autoplay from the start did not show each next position in turn: {steps}")
+        # 10 moves a second: a step every 100 ms, never all at once.
+        pace = (shown[-1][1] - shown[0][1]) / (len(shown) - 1)
+        if not 60 <= pace <= 400:
+            fail(f"autoplay at 10 moves a second took {pace:.0f} ms a step")
         paused = board(page)["index"]
         time.sleep(0.4)
         if board(page)["index"] != paused:
             fail("autoplay goes on after a pause")
+        print(f"== autoplay from the start showed positions 1 to {steps[-1]} in turn, "
+              f"one every {pace:.0f} ms, and paused")
         check_board(page, spielleiter, replay, f"autoplay paused at position {paused}")
         page.screenshot(os.path.join(out, "replay-autoplay.png"))
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # A season as a Docker Swarm stack (docker/season-stack.yml) on a
 # single-node swarm of the running daemon: PostgreSQL and 3 worker
-# replicas play a round robin of built-in bots; one worker container is
-# killed (SIGKILL) while it holds a game; the season completes with
-# exactly one result per game, each with its replay, the killed worker's
-# game was claimed again, and every replica ends with 0.
+# replicas play a round robin of built-in bots. The workers start before
+# the season is created and wait for it; one worker container is killed
+# (SIGKILL) while it holds a game; the season completes with exactly one
+# result per game, each with its replay, the killed worker's game was
+# claimed again, every replica ends with 0, and no worker task failed but
+# the killed one.
 #
 #   tests/docker/season-swarm.sh     (tests/docker/run.sh calls it on its
 #                                     own daemon, after building the image)
@@ -22,11 +24,13 @@ clock_start=$SECONDS
 stack=sltest-season
 password=swarm-test-password
 store=postgres://season:$password@postgres:5432/season
-games=12
+games=24
 # Two built-in bots end a game in about 5 ms (the image is a release
-# build); two of the four players think 40 ms a move (0.3 to 0.5 s a game
-# here), so that a worker is caught holding a game.
-slow="/usr/local/bin/spielleiter play --game blokus_bcl --think-ms 40 --bot"
+# build); two of the four players think 100 ms a move (about a second a
+# game here), so that a worker is caught holding a game: the workers wait
+# for the season and all begin the moment it is created, and the season
+# must not be over before the test looks.
+slow="/usr/local/bin/spielleiter play --game blokus_bcl --think-ms 100 --bot"
 
 step() { echo "== season-swarm: $*   [$((SECONDS - clock_start)) s]"; }
 fail() {
@@ -129,7 +133,7 @@ done
 step "season create, as a one-off job on the stack's network"
 docker service create --quiet --detach=true --name "${stack}-create" --mode replicated-job \
     --restart-condition none --network "${stack}_default" -e "SPIELLEITER_STORE=$store" \
-    spielleiter:latest season create --game blokus_bcl --games-per-pair 2 --seed 26 \
+    spielleiter:latest season create --game blokus_bcl --games-per-pair 4 --seed 26 \
     --no-timeout --player a=builtin:random --player b=builtin:greedy \
     --player "c=$slow greedy" --player "d=$slow random" >/dev/null
 job_state=
@@ -217,8 +221,18 @@ states=$(docker service ps --format '{{.CurrentState}}' --filter desired-state=s
 [ -z "$(docker service ps -q --filter desired-state=running "${stack}_worker")" ] ||
     fail "workers still run after the season: $(docker service ps "${stack}_worker")"
 echo "  worker tasks by state: $states"
-# One ended task per replica ended with 0 (the others: the killed one, and
-# those that started before the season existed).
+# One ended task per replica ended with 0.
 [ "$(docker service ps --format '{{.CurrentState}}' "${stack}_worker" | grep -c '^Complete')" = 3 ] ||
     fail "not every worker replica ended with 0: $states"
+# Workers that started before the season waited for it instead of failing:
+# the one failed task is the killed worker's.
+waited=$(grep -c 'waiting for the season to be created' <<<"$worker_logs" || true)
+echo "  $waited log lines of workers waiting for the season"
+failed_containers=
+for task in $(docker service ps -q --filter desired-state=shutdown "${stack}_worker"); do
+    case "$(docker inspect -f '{{.Status.State}}' "$task")" in failed | rejected) ;; *) continue ;; esac
+    failed_containers="$failed_containers $(docker inspect -f '{{.Status.ContainerStatus.ContainerID}}' "$task" | cut -c1-12)"
+done
+[ "$(echo $failed_containers)" = "$victim" ] ||
+    fail "failed worker tasks other than the killed one ($victim): containers${failed_containers:- none}; $states"
 step "passed"

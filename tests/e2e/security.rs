@@ -80,6 +80,88 @@ async fn a_thousand_wrong_guesses_take_minutes_while_the_right_passphrase_works_
     server.shutdown().await;
 }
 
+// On tokio's paused clock, as above: sixteen guessers from loopback, the
+// address every player on the server's machine has, while the tools of the
+// server's own process administer it in-process.
+#[tokio::test(start_paused = true)]
+async fn players_guessing_on_the_game_port_delay_no_in_process_administrator() {
+    use spielleiter_client::{ClientError, Connection};
+    use spielleiter_protocol::{Prepare, SlotDescriptor};
+
+    let server = TestServer::start(|_| {}).await;
+    let guesses = Arc::new(AtomicU64::new(0));
+    let mut guessers = Vec::new();
+    for _ in 0..16 {
+        let (addr, guesses) = (server.addr, Arc::clone(&guesses));
+        guessers.push(tokio::spawn(async move {
+            while guesses.fetch_add(1, Ordering::Relaxed) < 100 {
+                let mut guesser = TestClient::connect(addr).await;
+                let text = authenticate(&mut guesser, "guess").await;
+                assert!(text.is_some(), "a wrong passphrase is refused");
+                guesser.expect_closed().await;
+            }
+        }));
+    }
+    // The back-off of loopback is at its longest now.
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    let loopback = IpAddr::V4(Ipv4Addr::LOCALHOST);
+    let failures = server.auth.failures(loopback);
+    assert!(failures >= 8, "{failures} failures");
+    let prepare = || Prepare {
+        seed: None,
+        game_type: Some(GameType::Blokus2021.id().to_owned()),
+        pause: false,
+        wire_log: false,
+        slots: vec![
+            SlotDescriptor {
+                display_name: None,
+                can_timeout: true,
+                reserved: true,
+            };
+            2
+        ],
+    };
+    // The in-process administrator prepares and observes at once: it waits
+    // no turn behind the guesses.
+    let asked = Instant::now();
+    let pipe = server.in_process.administrator().await.unwrap();
+    let mut admin = Connection::over(pipe).await.unwrap();
+    let prepared = admin.prepare(prepare()).await.unwrap();
+    admin
+        .observe(&prepared.room_id, GameType::Blokus2021)
+        .await
+        .unwrap();
+    assert!(
+        asked.elapsed() < Duration::from_millis(100),
+        "{:?}",
+        asked.elapsed()
+    );
+    // An in-process player cannot administer, not even with the right
+    // passphrase: refused at once, unchecked, and counted nowhere.
+    let counted = ServerStats::get(&server.stats.failed_authentications);
+    let asked = Instant::now();
+    let pipe = server.in_process.player().await.unwrap();
+    let mut player = Connection::over(pipe).await.unwrap();
+    player.authenticate(&server.passphrase).await.unwrap();
+    let refused = player.prepare(prepare()).await;
+    let Err(ClientError::Refused { message, .. }) = refused else {
+        panic!("a player's prepare: {refused:?}");
+    };
+    assert!(message.contains("cannot administer"), "{message}");
+    assert!(asked.elapsed() < Duration::from_millis(100));
+    assert_eq!(
+        ServerStats::get(&server.stats.failed_authentications),
+        counted
+    );
+    for guesser in guessers {
+        guesser.await.unwrap();
+    }
+    let door = server.in_process.clone();
+    server.shutdown().await;
+    // A stopped server opens no door.
+    assert!(door.administrator().await.is_err());
+}
+
 #[tokio::test]
 async fn a_prepared_room_whose_players_do_not_come_expires_and_administrators_hear_of_it() {
     let server =

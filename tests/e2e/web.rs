@@ -531,3 +531,179 @@ async fn on_other_interfaces_running_games_need_the_passphrase() {
     }
     server.shutdown().await;
 }
+
+/// Behind a reverse proxy on loopback that the web side trusts, every
+/// visitor's login guesses count against the visitor's own address (the one
+/// the proxy names), not the proxy's: a guesser delays nobody else's login.
+#[tokio::test]
+async fn behind_a_trusted_proxy_a_guesser_delays_only_itself() {
+    let server = TestServer::start(|_| {}).await;
+    let settings = |trusted: Vec<spielleiter_server::limits::AddressRange>| WebSettings {
+        access: Access::new(LOOPBACK, HttpPublic::LoginOnly, Some("secret".to_owned())),
+        replay_dir: None,
+        limits: WebLimits {
+            trusted_proxies: trusted,
+            ..WebLimits::default()
+        },
+        auth: std::sync::Arc::clone(&server.auth),
+    };
+    let loopback = SocketAddr::new(LOOPBACK, 0);
+    let proxied = EmbeddedWeb::start(
+        loopback,
+        std::sync::Arc::clone(&server.stats),
+        settings(vec!["127.0.0.1".parse().unwrap()]),
+    )
+    .await
+    .unwrap();
+    let login = |addr, passphrase: &'static str, client: &'static str| async move {
+        let form = format!("passphrase={passphrase}");
+        let forwarded = [("x-forwarded-for", client)];
+        http::send_form_with(addr, "POST", "/login", &form, &forwarded).await
+    };
+    let guesser = "192.0.2.66";
+    for _ in 0..3 {
+        let wrong = login(proxied.addr(), "guess", guesser).await;
+        assert_eq!(wrong.header("location"), Some("/login?failed"));
+    }
+    let person = login(proxied.addr(), "secret", "198.51.100.7").await;
+    assert_eq!(person.status, 303);
+    assert!(person.header("set-cookie").is_some());
+    let failures = |ip: &str| server.auth.failures(ip.parse().unwrap());
+    assert_eq!(failures(guesser), 3);
+    assert_eq!(failures("127.0.0.1"), 0);
+    assert_eq!(failures("198.51.100.7"), 0);
+    // Not trusted: the header counts for nothing, the proxy's address is
+    // the guesser's.
+    let direct = EmbeddedWeb::start(
+        loopback,
+        std::sync::Arc::clone(&server.stats),
+        settings(Vec::new()),
+    )
+    .await
+    .unwrap();
+    let wrong = login(direct.addr(), "guess", "198.51.100.7").await;
+    assert_eq!(wrong.header("location"), Some("/login?failed"));
+    assert_eq!(failures("127.0.0.1"), 1);
+    assert_eq!(failures("198.51.100.7"), 0);
+    server.shutdown().await;
+}
+
+/// A player floods the game port with wrong passphrases from loopback, the
+/// address of every local player and of a reverse proxy on the same
+/// machine. A person behind the proxy, which the web side trusts, logs in
+/// and opens a seat: neither waits its turn behind the guesses, as the login
+/// counts against the person's own address and the seat reaches the game
+/// server in-process. (Either, had it counted against loopback, would have
+/// waited its turn and then, being right, reset loopback's back-off.)
+#[tokio::test]
+async fn a_flood_from_loopback_delays_no_login_behind_a_trusted_proxy_and_no_seat() {
+    use std::sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    };
+
+    use spielleiter_e2e::TestClient;
+    use spielleiter_protocol::ClientMessage;
+
+    let server = TestServer::start(|config| config.loopback_exempt = true).await;
+    let limits = WebLimits {
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..WebLimits::default()
+    };
+    let settings = WebSettings {
+        access: Access::new(LOOPBACK, HttpPublic::LoginOnly, Some("secret".to_owned())),
+        replay_dir: None,
+        limits: limits.clone(),
+        auth: Arc::clone(&server.auth),
+    };
+    let play = spielleiter_web::play::PlaySettings {
+        game_addr: server.addr,
+        server: server.in_process.clone(),
+        max_seats: 1,
+        max_seats_per_address: 1,
+        idle_limit: Duration::from_secs(600),
+        bot_think: Duration::ZERO,
+        move_limits: std::collections::BTreeMap::new(),
+    };
+    let router =
+        spielleiter_web::router_with(Arc::clone(&server.stats), settings, None, Some(play));
+    let listener = tokio::net::TcpListener::bind(SocketAddr::new(LOOPBACK, 0))
+        .await
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    let stats = Arc::clone(&server.stats);
+    let serving = tokio::spawn(async move {
+        spielleiter_web::serve(listener, router, &limits, stats, std::future::pending()).await
+    });
+
+    // Sixteen guessers on the game port.
+    let stop = Arc::new(AtomicBool::new(false));
+    let guessers: Vec<_> = (0..16)
+        .map(|_| {
+            let (game_port, stop) = (server.addr, Arc::clone(&stop));
+            tokio::spawn(async move {
+                while !stop.load(Ordering::Relaxed) {
+                    let mut guesser = TestClient::connect(game_port).await;
+                    guesser
+                        .send(&ClientMessage::Authenticate {
+                            password: "guess".to_owned(),
+                        })
+                        .await;
+                    // Refused, and closed.
+                    guesser.until_end().await;
+                }
+            })
+        })
+        .collect();
+    let failures = |ip: &str| server.auth.failures(ip.parse().unwrap());
+    while failures("127.0.0.1") < 4 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // From here on loopback's failures only grow.
+    let lowest = Arc::new(std::sync::atomic::AtomicU32::new(u32::MAX));
+    let watch = {
+        let (auth, lowest, stop) = (
+            Arc::clone(&server.auth),
+            Arc::clone(&lowest),
+            Arc::clone(&stop),
+        );
+        tokio::spawn(async move {
+            while !stop.load(Ordering::Relaxed) {
+                lowest.fetch_min(auth.failures(LOOPBACK), Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+        })
+    };
+
+    // The person, behind the proxy: logged in, and a seat.
+    let person = [("x-forwarded-for", "198.51.100.7")];
+    let form = [
+        ("content-type", "application/x-www-form-urlencoded"),
+        person[0],
+    ];
+    let login = http::send_with(addr, "POST", "/login", &form, "passphrase=secret").await;
+    assert_eq!(login.status, 303, "{}", login.text());
+    assert_eq!(login.header("location"), Some("/"));
+    let session = login
+        .header("set-cookie")
+        .and_then(|c| c.split(';').next())
+        .unwrap()
+        .to_owned();
+    let json = [
+        ("content-type", "application/json"),
+        ("cookie", session.as_str()),
+        person[0],
+    ];
+    let body = r#"{"game": "swc_2022_ostseeschach", "seat": 0, "others": ["random"]}"#;
+    let seat = http::send_with(addr, "POST", "/api/play", &json, body).await;
+    assert_eq!(seat.status, 201, "{}", seat.text());
+    assert_eq!(failures("198.51.100.7"), 0);
+    stop.store(true, Ordering::Relaxed);
+    watch.await.unwrap();
+    assert!(lowest.load(Ordering::Relaxed) >= 4, "{lowest:?}");
+    for guesser in guessers {
+        guesser.abort();
+    }
+    serving.abort();
+    server.shutdown().await;
+}

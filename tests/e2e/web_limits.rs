@@ -2,7 +2,8 @@
 //! up to the web side's caps and beyond (in a child process whose
 //! open-file limit is just what the configured caps need), passphrase
 //! guessing over HTTP against the game port's back-off, event streams per
-//! address, and `http.public = false` on loopback.
+//! address, `http.public = false` on loopback, and the stall limit on a
+//! request body that trickles and on an answer its reader stops taking.
 
 use std::{
     net::{IpAddr, Ipv4Addr, SocketAddr},
@@ -109,14 +110,42 @@ impl Slow {
 
 /// Runs the test `name` of this binary in a child process (with [`CHILD`]
 /// set), so that it can lower its own open-file limit without touching the
-/// other tests; fails if the child fails.
+/// other tests; fails if the child fails or does not run exactly that one
+/// test (a name that matches nothing runs nothing, and passes).
 fn in_child(name: &str) {
-    let status = std::process::Command::new(std::env::current_exe().unwrap())
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
         .args([name, "--exact", "--nocapture", "--test-threads=1"])
         .env(CHILD, "1")
-        .status()
+        .output()
         .unwrap();
-    assert!(status.success(), "the child process failed: {status}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    // Shown with the parent's output (captured unless it fails).
+    print!("{stdout}");
+    eprint!("{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "the child process failed: {}",
+        output.status
+    );
+    assert_eq!(
+        passed_tests(&stdout),
+        Some(1),
+        "the child process was to run {name} and nothing else (its output above)"
+    );
+}
+
+/// The number of passed tests in a test binary's summary line (`test
+/// result: ok. 1 passed; 0 failed; …`).
+fn passed_tests(output: &str) -> Option<u32> {
+    let summary = output
+        .lines()
+        .find_map(|line| line.strip_prefix("test result: "))?;
+    let (_, counts) = summary.split_once(". ")?;
+    counts.split("; ").find_map(|count| {
+        count
+            .strip_suffix(" passed")
+            .and_then(|number| number.parse().ok())
+    })
 }
 
 /// Lowers this process's open-file limit to `limit`.
@@ -161,6 +190,16 @@ async fn web(server: &TestServer, config: &Config, access: Access) -> EmbeddedWe
     .unwrap()
 }
 
+/// [`web`] with its pages open to everyone (loopback, no passphrase).
+async fn open_web(server: &TestServer, config: &Config) -> EmbeddedWeb {
+    web(
+        server,
+        config,
+        Access::new(config.listen, HttpPublic::Auto, None),
+    )
+    .await
+}
+
 #[tokio::test]
 async fn slow_headers_up_to_the_caps_and_beyond_never_shut_out_the_game_port() {
     if std::env::var_os(CHILD).is_none() {
@@ -176,12 +215,7 @@ async fn slow_headers_up_to_the_caps_and_beyond_never_shut_out_the_game_port() {
     lower_open_file_limit(limit);
 
     let server = TestServer::start(small_limits).await;
-    let web = web(
-        &server,
-        &config,
-        Access::new(config.listen, HttpPublic::Auto, None),
-    )
-    .await;
+    let web = open_web(&server, &config).await;
     let addr = web.addr();
     let reference = BackgroundGame::start(&server, Duration::from_millis(5)).await;
 
@@ -370,12 +404,7 @@ async fn one_address_cannot_hold_all_event_streams() {
         http_max_streams_per_ip: 2,
         ..Config::default()
     };
-    let web = web(
-        &server,
-        &config,
-        Access::new(config.listen, HttpPublic::Auto, None),
-    )
-    .await;
+    let web = open_web(&server, &config).await;
     let addr = web.addr();
     let room_id = waiting_room(&mut server.admin().await).await;
     let path = format!("/api/rooms/{room_id}/events");
@@ -443,6 +472,94 @@ async fn a_request_body_that_trickles_is_cut_off_at_the_stall_limit() {
     assert!(
         took >= Duration::from_secs(1) && took < Duration::from_secs(3),
         "{took:?}"
+    );
+    drop(web);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_answer_its_reader_stops_taking_is_cut_off_at_the_stall_limit() {
+    let stall = Duration::from_secs(1);
+    let config = Config {
+        http_stall_timeout: stall,
+        // One connection per address: while the stalled one holds its
+        // address's place, that address is refused, and served again the
+        // moment the web side gives the connection up.
+        http_max_connections_per_ip: 1,
+        loopback_exempt: false,
+        ..Config::default()
+    };
+    let server = TestServer::start(|_| {}).await;
+    // A download far larger than what the two sockets' buffers hold: a
+    // replay file of 64 MiB (sparse: it takes no disk).
+    let size: u64 = 64 << 20;
+    std::fs::create_dir_all(&server.replay_dir).unwrap();
+    let name = "replay_swc_2021_blokus_large.xml";
+    std::fs::File::create(server.replay_dir.join(name))
+        .unwrap()
+        .set_len(size)
+        .unwrap();
+    let web = open_web(&server, &config).await;
+    let addr = web.addr();
+
+    // The reader: a small receive window, the answer's head, then nothing.
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    socket
+        .bind(SocketAddr::new(IpAddr::V4(loopback(1)), 0))
+        .unwrap();
+    let mut reader = socket.connect(addr).await.unwrap();
+    reader
+        .write_all(get(&format!("/api/replays/{name}/file"), "").as_bytes())
+        .await
+        .unwrap();
+    let mut head = vec![0; 1024];
+    let read = tokio::time::timeout(Duration::from_secs(10), reader.read(&mut head))
+        .await
+        .expect("the answer starts")
+        .unwrap();
+    let head = String::from_utf8_lossy(&head[..read]).into_owned();
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(head.contains(&format!("content-length: {size}")), "{head}");
+    let stopped = Instant::now();
+
+    // Meanwhile another address is answered at once, again and again; the
+    // reader's address is refused while its connection is held, and
+    // served again once the web side has given it up.
+    let mut answered = Vec::new();
+    let released = loop {
+        let elapsed = stopped.elapsed();
+        assert!(
+            elapsed < stall * 4,
+            "the stalled connection still held after {elapsed:?}"
+        );
+        answered.push(
+            health_from(loopback(2), addr)
+                .await
+                .expect("another address is served"),
+        );
+        if health_from(loopback(1), addr).await.is_some() {
+            break stopped.elapsed();
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        released >= stall && released < stall + Duration::from_millis(900),
+        "released after {released:?}"
+    );
+    let slowest = answered.iter().max().copied().unwrap_or_default();
+    assert!(slowest < Duration::from_millis(500), "{slowest:?}");
+
+    // What had been sent ends short of the whole file.
+    let mut rest = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(10), reader.read_to_end(&mut rest))
+        .await
+        .expect("the cut-off connection ends");
+    let received = (read + rest.len()) as u64;
+    assert!(received < size, "{received} of {size} bytes");
+    eprintln!(
+        "a reader that stopped after the head: its connection given up {released:?} later, after {received} of {size} bytes; {} requests from another address meanwhile, the slowest answered in {slowest:?}",
+        answered.len()
     );
     drop(web);
     server.shutdown().await;

@@ -112,7 +112,31 @@ pub async fn get(addr: SocketAddr, path: &str) -> Answer {
 
 /// `method path` with a form body.
 pub async fn send_form(addr: SocketAddr, method: &str, path: &str, form: &str) -> Answer {
-    let headers = [("content-type", "application/x-www-form-urlencoded")];
+    send_form_with(addr, method, path, form, &[]).await
+}
+
+/// `method path` with `headers` and `body`.
+pub async fn send_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Answer {
+    let body = Bytes::from(body.to_owned());
+    whole(send(addr, request(method, path, headers, body)).await).await
+}
+
+/// `method path` with a form body and extra headers.
+pub async fn send_form_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    form: &str,
+    extra: &[(&str, &str)],
+) -> Answer {
+    let mut headers = vec![("content-type", "application/x-www-form-urlencoded")];
+    headers.extend_from_slice(extra);
     let body = Bytes::from(form.to_owned());
     whole(send(addr, request(method, path, &headers, body)).await).await
 }

@@ -49,6 +49,8 @@ pub struct TestServer {
     pub stats: std::sync::Arc<spielleiter_server::stats::ServerStats>,
     /// The server's passphrase back-off, which a web side next to it shares.
     pub auth: std::sync::Arc<spielleiter_server::limits::AuthBackoff>,
+    /// The door for connections from this process.
+    pub in_process: spielleiter_server::in_process::InProcess,
     server: Option<EmbeddedServer>,
 }
 
@@ -79,6 +81,7 @@ impl TestServer {
             replays,
             stats: std::sync::Arc::clone(server.stats()),
             auth: std::sync::Arc::clone(server.auth()),
+            in_process: server.in_process().clone(),
             server: Some(server),
         }
     }
@@ -214,10 +217,18 @@ impl TestServer {
 
     async fn stop(&mut self) {
         if let Some(server) = self.server.take() {
-            tokio::time::timeout(Duration::from_secs(30), server.stop())
-                .await
-                .expect("server shuts down in time")
-                .expect("server result");
+            // Counted in real time, not on tokio's clock: on a paused clock
+            // time leaps to the next timer whenever the runtime waits for
+            // work outside it (the replay thread, the kernel's sockets), so
+            // a limit on that clock could run out while the server is busy
+            // for a few milliseconds of real time. Longer than the server's
+            // own limits (the grace period, then three phases of 15 s).
+            tokio::select! {
+                stopped = server.stop() => stopped.expect("server result"),
+                () = real_time_limit(STOP_LIMIT) => {
+                    panic!("the server did not shut down within {STOP_LIMIT:?} of real time")
+                }
+            }
         }
     }
 
@@ -237,6 +248,27 @@ impl TestServer {
                 return found;
             }
             tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+}
+
+/// How long [`TestServer::shutdown`] waits, in real time.
+const STOP_LIMIT: Duration = Duration::from_secs(90);
+
+/// Resolves after `limit` of real time, whether tokio's clock is paused or
+/// not; dropping it ends its timer thread at once.
+fn real_time_limit(limit: Duration) -> impl std::future::Future<Output = ()> {
+    let (expired, on_expiry) = tokio::sync::oneshot::channel();
+    let (dropped, on_drop) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        if on_drop.recv_timeout(limit) == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+            let _ = expired.send(());
+        }
+    });
+    async move {
+        let _dropped = dropped;
+        if on_expiry.await.is_err() {
+            std::future::pending::<()>().await;
         }
     }
 }

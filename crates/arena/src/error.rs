@@ -51,6 +51,10 @@ pub enum ArenaError {
     /// The in-process server could not be started.
     #[error("cannot start the server")]
     Server(#[source] io::Error),
+    /// The in-process server took no administrator connection (it has
+    /// stopped, or is full).
+    #[error("administration failed: {0}")]
+    InProcess(spielleiter_server::in_process::InProcessError),
     /// The server refused or broke the administration exchange (wrong
     /// passphrase, administration disabled, connection lost).
     #[error("administration failed: {0}")]

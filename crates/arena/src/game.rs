@@ -7,7 +7,16 @@
 //! Whatever a player does, the game ends: a program that ends before it
 //! joined, does not join in time, or holds the game past the match's game
 //! limit is killed, the room is cancelled, and the game is recorded as
-//! irregular with that player as the offender.
+//! irregular with that player as the offender. Whatever the server does,
+//! too: every wait on it is bounded in time (a stuck server fails the
+//! game), and an interrupted match ends each wait at once.
+//!
+//! What the game left is gathered in memory ([`FinishedGame`]) when the
+//! server keeps its replays for this process
+//! ([`MatchSettings::kept_replays`], a season's worker): the replay and wire
+//! log as the server kept them, the think times as the room measured them,
+//! and each program's log. Otherwise the record names the replay file the
+//! server wrote, whose think times are read from it.
 
 use std::{
     future::Future,
@@ -17,12 +26,16 @@ use std::{
     time::{Duration, SystemTime},
 };
 
+use spielleiter_archive::{FinishedGame, PLAYER_LOG_BYTES, capped_log};
 use spielleiter_client::{ClientError, Connection};
 use spielleiter_protocol::{
     Decimal, Prepare, ScoreCause, ServerMessage, SlotDescriptor, result::GameResult, room::RoomData,
 };
 use spielleiter_rules::Game;
-use spielleiter_server::replay::archive::{self, find_published};
+use spielleiter_server::replay::{
+    archive::{self, find_published},
+    kept::KeptGame,
+};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -30,7 +43,7 @@ use crate::{
     error::ArenaError,
     players::{Invitation, Launched, launch},
     record::{Cause, GameRecord, ThinkTimes},
-    settings::MatchSettings,
+    settings::{MatchSettings, Program},
 };
 
 /// After a player's program ended during a game, how long the server may
@@ -43,12 +56,21 @@ const DISCONNECT_PATIENCE: Duration = Duration::from_secs(5);
 const JOIN_NEWS_PATIENCE: Duration = Duration::from_secs(1);
 /// After a cancel, how long the server may take to end the room.
 const CANCEL_PATIENCE: Duration = Duration::from_secs(10);
+/// How long the server may take to let the administrator in, prepare the
+/// room and observe it, or to take a cancel: a server that answers none
+/// of it in that time is stuck, and the game fails instead of waiting for
+/// ever (a worker gives it back, and its lease goes on being renewed).
+const ADMIN_PATIENCE: Duration = Duration::from_secs(15);
+/// How long a goodbye to the server (a cancel when the match is
+/// interrupted, closing the connection) may take: nothing waits on its
+/// answer, so a stuck server is not waited for.
+const GOODBYE_PATIENCE: Duration = Duration::from_secs(2);
 
 /// How a game of the match ended for the match.
 #[derive(Debug)]
 pub(crate) enum GameOutcome {
-    /// The game is over and recorded.
-    Finished(Box<GameRecord>),
+    /// The game is over and recorded, with what it left.
+    Finished(Box<FinishedGame>),
     /// The match was interrupted; the game is not recorded.
     Interrupted,
 }
@@ -57,6 +79,9 @@ pub(crate) enum GameOutcome {
 struct Seat {
     player: usize,
     launched: Option<Launched>,
+    /// The program's log file and where this game's part of it starts (a
+    /// log is appended to by every run), for a program that has one.
+    log: Option<(PathBuf, u64)>,
     /// How the player ended, once it has.
     exit: Option<String>,
 }
@@ -109,24 +134,50 @@ struct Detected {
 }
 
 /// Plays game number `game` (from 1) of the match. Everything about the
-/// game (its players, seed, limits) comes from `settings`.
+/// game (its players, seed, limits) comes from `settings`. Every wait is
+/// bounded in time, and `shutdown` ends each of them at once.
 ///
 /// # Errors
 ///
 /// Only trouble with the server itself (connection lost, administration
-/// refused); a player's trouble is recorded in the game.
+/// refused, no answer within [`ADMIN_PATIENCE`]); a player's trouble is
+/// recorded in the game.
 pub(crate) async fn play_game(
     settings: &MatchSettings,
     game: u32,
     shutdown: &CancellationToken,
 ) -> Result<GameOutcome, ArenaError> {
-    let mut match_game = MatchGame::prepare(settings, game).await?;
+    let prepared = tokio::select! {
+        biased;
+        () = shutdown.cancelled() => return Ok(GameOutcome::Interrupted),
+        prepared = tokio::time::timeout(ADMIN_PATIENCE, MatchGame::prepare(settings, game)) => prepared,
+    };
+    let mut match_game = prepared.map_err(|_| ClientError::TimedOut {
+        awaiting: "the room to be prepared",
+        limit: ADMIN_PATIENCE,
+    })??;
     match_game.start_player(0);
     if let Some(outcome) = match_game.follow(shutdown).await? {
         return Ok(outcome);
     }
     match_game.let_players_end().await;
     Ok(GameOutcome::Finished(Box::new(match_game.record().await)))
+}
+
+/// The game's administrator connection: through the in-process door of a
+/// server of this process (no passphrase; nothing a player sends delays
+/// it), else over TCP with the passphrase.
+async fn administrator(settings: &MatchSettings) -> Result<Connection, ArenaError> {
+    if let Some(server) = &settings.in_process {
+        let pipe = server
+            .administrator()
+            .await
+            .map_err(ArenaError::InProcess)?;
+        return Ok(Connection::over(pipe).await?);
+    }
+    let mut admin = Connection::connect((settings.host.as_str(), settings.port)).await?;
+    admin.authenticate(&settings.passphrase).await?;
+    Ok(admin)
 }
 
 /// What the game loop does after an event.
@@ -186,8 +237,7 @@ impl<'a> MatchGame<'a> {
         let wall_start = SystemTime::now();
         let slot_players = settings.seat_players(game);
 
-        let mut admin = Connection::connect((settings.host.as_str(), settings.port)).await?;
-        admin.authenticate(&settings.passphrase).await?;
+        let mut admin = administrator(settings).await?;
         let slots = slot_players
             .iter()
             .map(|&p| SlotDescriptor {
@@ -219,6 +269,7 @@ impl<'a> MatchGame<'a> {
             .map(|&player| Seat {
                 player,
                 launched: None,
+                log: None,
                 exit: None,
             })
             .collect();
@@ -291,7 +342,12 @@ impl<'a> MatchGame<'a> {
         {
             self.cancelled = true;
             kill_all(&mut self.seats, &found.reason).await;
-            self.admin.cancel(&self.room).await?;
+            tokio::time::timeout(ADMIN_PATIENCE, self.admin.cancel(&self.room))
+                .await
+                .map_err(|_| ClientError::TimedOut {
+                    awaiting: "the cancel to be taken",
+                    limit: ADMIN_PATIENCE,
+                })??;
             self.deadline = Instant::now() + CANCEL_PATIENCE;
         }
         Ok(())
@@ -301,7 +357,7 @@ impl<'a> MatchGame<'a> {
         match event {
             Event::Interrupted => {
                 kill_all(&mut self.seats, "the match was interrupted").await;
-                let _ = self.admin.cancel(&self.room).await;
+                let _ = tokio::time::timeout(GOODBYE_PATIENCE, self.admin.cancel(&self.room)).await;
                 return Ok(Flow::Interrupted);
             }
             Event::Message(Err(error)) => {
@@ -463,9 +519,33 @@ impl<'a> MatchGame<'a> {
 
     /// Says goodbye to the server, finds the game's replay and writes down
     /// what happened.
-    async fn record(self) -> GameRecord {
+    async fn record(self) -> FinishedGame {
         // Nothing more to administer; a failed goodbye changes nothing.
-        let _ = self.admin.close().await;
+        let _ = tokio::time::timeout(GOODBYE_PATIENCE, self.admin.close()).await;
+        if let Some(kept) = &self.settings.kept_replays {
+            let game = if self.running {
+                let taken = kept.take(&self.room, archive::PUBLISH_PATIENCE).await;
+                if taken.is_none() {
+                    tracing::warn!(room = %self.room, game = self.game, "the server kept no replay of this game");
+                }
+                taken
+            } else {
+                tracing::info!(room = %self.room, game = self.game, "the game never started (no state seen): no replay");
+                None
+            };
+            let logs = player_logs(&self.seats).await;
+            let record = record_game(
+                self.settings,
+                self.game,
+                self.slot_players.clone(),
+                self.result.as_ref(),
+                self.detected,
+                self.room,
+                None,
+                self.started.elapsed(),
+            );
+            return with_kept(record, &self.slot_players, logs, game);
+        }
         // The server records a replay once the game has started.
         let replay = match &self.settings.replay_dir {
             Some(dir) if self.running => find_published(dir, &self.room, self.wall_start).await,
@@ -498,8 +578,74 @@ impl<'a> MatchGame<'a> {
             self.started.elapsed(),
         );
         record.think_times = think_times;
-        record
+        FinishedGame::of_record(record)
     }
+}
+
+/// Each player's log of this game, by player, read from the programs' log
+/// files (none for a built-in bot).
+async fn player_logs(seats: &[Seat]) -> Vec<Option<Vec<u8>>> {
+    let mut logs = vec![None; seats.len()];
+    for seat in seats {
+        if let Some((path, from)) = seat.log.clone()
+            && let Some(slot) = logs.get_mut(seat.player)
+        {
+            *slot = read_log(path, from).await;
+        }
+    }
+    logs
+}
+
+/// The game `record` with what the server kept of it in memory (`kept`):
+/// the replay as serialised once, the think times as the room measured
+/// them (by seat; `slot_players[seat]` is the seat's player), the wire log;
+/// and the players' `logs`.
+fn with_kept(
+    mut record: GameRecord,
+    slot_players: &[usize],
+    logs: Vec<Option<Vec<u8>>>,
+    kept: Option<KeptGame>,
+) -> FinishedGame {
+    let Some(kept) = kept else {
+        let mut game = FinishedGame::of_record(record);
+        game.player_logs = logs;
+        return game;
+    };
+    let mut think_times = vec![ThinkTimes::default(); slot_players.len()];
+    for (seat, times) in kept.think_times.iter().enumerate() {
+        if let Some(player) = slot_players.get(seat).and_then(|&p| think_times.get_mut(p)) {
+            player.merge(times);
+        }
+    }
+    record.think_times = think_times;
+    FinishedGame {
+        record,
+        replay: Some(kept.replay),
+        player_logs: logs,
+        wire_log: kept.wire_log,
+    }
+}
+
+/// This game's part of a player's log (from byte `from` of `path`), at most
+/// [`PLAYER_LOG_BYTES`] and a line that says where it was cut; `None` when
+/// it cannot be read (said in the log: the game is recorded all the same).
+async fn read_log(path: PathBuf, from: u64) -> Option<Vec<u8>> {
+    let read = tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Seek};
+        let mut file = std::fs::File::open(&path)?;
+        let total = file.metadata()?.len().saturating_sub(from);
+        file.seek(std::io::SeekFrom::Start(from))?;
+        let mut head = Vec::new();
+        file.take(PLAYER_LOG_BYTES as u64).read_to_end(&mut head)?;
+        Ok::<_, std::io::Error>(capped_log(head, total))
+    })
+    .await
+    .map_err(std::io::Error::other)
+    .and_then(|read| read);
+    read.map_err(|error| {
+        tracing::warn!(%error, "cannot read a player's log; the game is stored without it");
+    })
+    .ok()
 }
 
 /// Each player's think times, as the server recorded them in the replay at
@@ -549,6 +695,11 @@ fn start_seat(
             .join(format!("{}_game{game}.log", file_name_safe(&spec.name))),
         seed: settings.bot_seed(game, seat.player),
     };
+    if !matches!(spec.program, Program::Builtin(_)) {
+        // The log is appended to: this game's part starts at its end now.
+        let from = std::fs::metadata(&invitation.log_path).map_or(0, |m| m.len());
+        seat.log = Some((invitation.log_path.clone(), from));
+    }
     seat.launched = Some(launch(&spec.program, &invitation)?);
     Ok(())
 }
@@ -650,8 +801,124 @@ fn record_game(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 mod tests {
+    use spielleiter_bots::BotKind;
+    use tokio::{
+        io::{AsyncReadExt, AsyncWriteExt},
+        net::TcpListener,
+        sync::oneshot,
+    };
+
     use super::*;
+    use crate::settings::{PlayerSpec, Program};
+
+    /// A stand-in for a game server: it takes one connection, reads until
+    /// the administrator's `prepare`, says so on `prepared`, writes
+    /// `answer` (if any) and keeps the connection open without another
+    /// word.
+    async fn stub_server(
+        answer: Option<&'static str>,
+    ) -> (
+        MatchSettings,
+        oneshot::Receiver<()>,
+        tokio::task::JoinHandle<()>,
+    ) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (prepared, on_prepare) = oneshot::channel();
+        let server = tokio::spawn(async move {
+            let (mut stream, _) = listener.accept().await.unwrap();
+            let mut read = Vec::new();
+            while !String::from_utf8_lossy(&read).contains("<prepare") {
+                let mut chunk = [0; 1024];
+                let n = stream.read(&mut chunk).await.unwrap();
+                assert!(n > 0, "the client left before `prepare`");
+                read.extend_from_slice(&chunk[..n]);
+            }
+            let _ = prepared.send(());
+            if let Some(answer) = answer {
+                let packet = format!("<protocol>\n  {answer}");
+                stream.write_all(packet.as_bytes()).await.unwrap();
+            }
+            // Silent from now on; the connection ends with the client.
+            let mut rest = Vec::new();
+            let _ = stream.read_to_end(&mut rest).await;
+        });
+        let players = ["a", "b"]
+            .map(|name| PlayerSpec {
+                name: name.to_owned(),
+                program: Program::Builtin(BotKind::Random),
+                timed: true,
+            })
+            .to_vec();
+        let mut settings =
+            MatchSettings::new(players, "127.0.0.1".to_owned(), port, "pass".to_owned());
+        settings.game = spielleiter_rules::GameType::Blokus2021;
+        (settings, on_prepare, server)
+    }
+
+    #[tokio::test]
+    async fn a_bare_error_packet_to_prepare_fails_the_game_at_once() {
+        for answer in [
+            "<errorpacket/>",
+            "<errorpacket message=\"too long\"></errorpacket>",
+        ] {
+            let (settings, _, _server) = stub_server(Some(answer)).await;
+            let outcome = tokio::time::timeout(
+                Duration::from_secs(5),
+                play_game(&settings, 1, &CancellationToken::new()),
+            )
+            .await
+            .unwrap_or_else(|_| panic!("the game still waits after {answer}"));
+            match outcome {
+                Err(ArenaError::Admin(ClientError::Refused { request, .. })) => {
+                    assert_eq!(request, "prepare");
+                }
+                other => panic!("expected the refused `prepare`, got {other:?}"),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_stuck_server_is_left_at_once_when_the_match_is_interrupted() {
+        let (settings, on_prepare, _server) = stub_server(None).await;
+        let shutdown = CancellationToken::new();
+        let game = tokio::spawn({
+            let shutdown = shutdown.clone();
+            async move { play_game(&settings, 1, &shutdown).await }
+        });
+        on_prepare.await.unwrap();
+        shutdown.cancel();
+        let outcome = tokio::time::timeout(Duration::from_secs(5), game)
+            .await
+            .expect("an interrupted game ends at once")
+            .unwrap();
+        assert!(
+            matches!(outcome, Ok(GameOutcome::Interrupted)),
+            "{outcome:?}"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_stuck_server_fails_the_game_after_a_while() {
+        let (settings, on_prepare, _server) = stub_server(None).await;
+        let started = Instant::now();
+        let game =
+            tokio::spawn(async move { play_game(&settings, 1, &CancellationToken::new()).await });
+        let _ = on_prepare.await;
+        let outcome = tokio::time::timeout(2 * ADMIN_PATIENCE, game)
+            .await
+            .expect("the game still waits for the stuck server")
+            .unwrap();
+        match outcome {
+            Err(ArenaError::Admin(ClientError::TimedOut { limit, .. })) => {
+                assert_eq!(limit, ADMIN_PATIENCE);
+            }
+            other => panic!("expected a timeout, got {other:?}"),
+        }
+        assert!(started.elapsed() >= ADMIN_PATIENCE);
+    }
 
     #[test]
     fn log_names_stay_in_the_log_directory() {

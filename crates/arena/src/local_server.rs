@@ -1,6 +1,7 @@
 //! [`LocalServer`]: a Spielleiter server in this process on a loopback port,
-//! with a random administrator passphrase, for `--start-server` and the
-//! demo.
+//! for `--start-server` and the demo, administered in-process: no
+//! passphrase crosses TCP, so a player guessing one (it reaches the same
+//! port from the same address) delays no game's administrator.
 
 use std::{
     net::{IpAddr, Ipv4Addr, SocketAddr},
@@ -8,7 +9,7 @@ use std::{
     time::Duration,
 };
 
-use spielleiter_server::{Config, EmbeddedServer};
+use spielleiter_server::{Config, EmbeddedServer, in_process::InProcess};
 
 use crate::error::ArenaError;
 
@@ -19,8 +20,19 @@ pub struct LocalServerSettings {
     pub port: u16,
     /// Where replays go; `None` writes none.
     pub replay_dir: Option<PathBuf>,
+    /// Keep every finished game's replay in memory for this process
+    /// ([`LocalServer::kept_replays`]) instead of writing files (a season's
+    /// worker, which stores the games in its store); `replay_dir` is then
+    /// not used.
+    pub keep_replays: bool,
     /// Seed of the start pieces; `None` seeds from the OS.
     pub seed: Option<u64>,
+    /// Whether administration over TCP is on too, under a fresh random
+    /// passphrase ([`LocalServer::passphrase`]): for tools and tests that
+    /// administer the server from another process. Off, `authenticate` on
+    /// the port is refused at once (administration disabled) and only the
+    /// in-process door ([`LocalServer::in_process`]) administers.
+    pub admin_over_tcp: bool,
     /// Everything else: the move clock, limits, gzip (from the config file
     /// and environment, for `match`). Address, port, passphrase, seed and
     /// replay directory are this server's own.
@@ -32,7 +44,7 @@ pub struct LocalServerSettings {
 #[derive(Debug)]
 pub struct LocalServer {
     server: EmbeddedServer,
-    passphrase: String,
+    passphrase: Option<String>,
     replay_dir: Option<PathBuf>,
     /// Connections it admits at once (loopback is exempt from the limit
     /// per address, so this is the total).
@@ -40,22 +52,26 @@ pub struct LocalServer {
 }
 
 impl LocalServer {
-    /// Starts a server on `127.0.0.1` with administration enabled under a
-    /// fresh random passphrase. Players are timed as by default; slots
-    /// prepared with `canTimeout="false"` are not.
+    /// Starts a server on `127.0.0.1`, administered through
+    /// [`LocalServer::in_process`] (and over TCP only if
+    /// [`LocalServerSettings::admin_over_tcp`]). Players are timed as by
+    /// default; slots prepared with `canTimeout="false"` are not.
     ///
     /// # Errors
     ///
     /// [`ArenaError::Server`] if the port cannot be bound.
     pub async fn start(settings: LocalServerSettings) -> Result<LocalServer, ArenaError> {
-        let passphrase = format!("{:032x}", rand::random::<u128>());
+        let passphrase = settings
+            .admin_over_tcp
+            .then(|| format!("{:032x}", rand::random::<u128>()));
         let replay_dir = settings
             .replay_dir
+            .filter(|_| !settings.keep_replays)
             .map(|dir| std::path::absolute(&dir).unwrap_or(dir));
         let config = Config {
             listen: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: settings.port,
-            admin_passphrase: Some(passphrase.clone()),
+            admin_passphrase: passphrase.clone(),
             seed: settings.seed,
             replays: replay_dir.is_some(),
             replay_dir: replay_dir.clone().unwrap_or_default(),
@@ -66,9 +82,12 @@ impl LocalServer {
             ..settings.base
         };
         let connections = config.max_connections;
-        let server = EmbeddedServer::start(config)
-            .await
-            .map_err(ArenaError::Server)?;
+        let server = if settings.keep_replays {
+            EmbeddedServer::start_keeping_replays(config).await
+        } else {
+            EmbeddedServer::start(config).await
+        }
+        .map_err(ArenaError::Server)?;
         Ok(LocalServer {
             server,
             passphrase,
@@ -88,15 +107,34 @@ impl LocalServer {
         self.server.stats()
     }
 
+    /// The server's passphrase back-off (with
+    /// [`LocalServerSettings::admin_over_tcp`]: the guesses on its port).
+    pub fn auth(&self) -> &std::sync::Arc<spielleiter_server::limits::AuthBackoff> {
+        self.server.auth()
+    }
+
     /// How many connections the server admits at once, for
     /// [`MatchSettings::server_connections`](crate::MatchSettings::server_connections).
     pub fn connections(&self) -> usize {
         self.connections
     }
 
-    /// The administrator passphrase.
-    pub fn passphrase(&self) -> &str {
-        &self.passphrase
+    /// The administrator passphrase over TCP, if
+    /// [`LocalServerSettings::admin_over_tcp`] asked for one.
+    pub fn passphrase(&self) -> Option<&str> {
+        self.passphrase.as_deref()
+    }
+
+    /// The door for connections from this process: an administrator
+    /// without a passphrase, players that cannot administer.
+    pub fn in_process(&self) -> &InProcess {
+        self.server.in_process()
+    }
+
+    /// The finished games the server keeps in memory, when started to
+    /// keep them ([`LocalServerSettings::keep_replays`]).
+    pub fn kept_replays(&self) -> Option<&spielleiter_server::replay::KeptReplays> {
+        self.server.kept_replays()
     }
 
     /// The absolute replay directory, if replays are written.

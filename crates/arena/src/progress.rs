@@ -1,5 +1,6 @@
-//! [`TerminalProgress`]: for a match or a tournament, a line per finished
-//! game on standard output and,
+//! Who is told how a match or a tournament goes ([`MatchObserver`],
+//! [`TournamentObserver`], [`Quiet`] who ignores it), and
+//! [`TerminalProgress`]: a line per finished game on standard output and,
 //! when standard error is a terminal, a progress bar with running totals
 //! below it; otherwise (a log file, CI) a progress line with the expected
 //! time left on standard error at most every half minute.
@@ -16,10 +17,41 @@ use std::{
     time::{Duration, Instant},
 };
 
-use crate::{
-    record::GameRecord, runner::MatchObserver, standings::Standings, stats::Summary,
-    tournament::TournamentObserver,
-};
+use crate::{record::GameRecord, standings::Standings, stats::Summary};
+
+/// Told about the progress of a match.
+pub trait MatchObserver {
+    /// The match starts: `done` games are in the results file already,
+    /// `to_play` will be played now.
+    fn started(&mut self, done: u32, to_play: u32, summary: &Summary);
+
+    /// A game ended and was recorded; `summary` covers every recorded game.
+    fn game_finished(&mut self, record: &GameRecord, summary: &Summary);
+}
+
+/// Told about the progress of a tournament.
+pub trait TournamentObserver {
+    /// The tournament starts: `done` of its games are in the store already,
+    /// `to_play` will be played now.
+    fn started(&mut self, done: u32, to_play: u32, standings: &Standings);
+
+    /// A game ended and was stored; `standings` cover every game so far.
+    fn game_finished(&mut self, record: &GameRecord, standings: &Standings);
+}
+
+/// An observer that ignores everything.
+#[derive(Debug, Default)]
+pub struct Quiet;
+
+impl MatchObserver for Quiet {
+    fn started(&mut self, _: u32, _: u32, _: &Summary) {}
+    fn game_finished(&mut self, _: &GameRecord, _: &Summary) {}
+}
+
+impl TournamentObserver for Quiet {
+    fn started(&mut self, _: u32, _: u32, _: &Standings) {}
+    fn game_finished(&mut self, _: &GameRecord, _: &Standings) {}
+}
 
 const BAR_WIDTH: usize = 24;
 

@@ -8,6 +8,9 @@ use std::{fmt, path::PathBuf, str::FromStr, time::Duration};
 use spielleiter_bots::{BotKind, UnknownBot};
 use spielleiter_rules::GameType;
 use spielleiter_sandbox::{SandboxLimits, SandboxedProgram};
+use spielleiter_server::in_process::InProcess;
+
+use crate::error::ArenaError;
 
 /// How a player is run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -242,8 +245,13 @@ pub struct MatchSettings {
     pub host: String,
     /// The server's port.
     pub port: u16,
-    /// The server's administrator passphrase.
+    /// The server's administrator passphrase (unused with
+    /// [`in_process`](Self::in_process)).
     pub passphrase: String,
+    /// The server of this process, when the match is played on one
+    /// ([`LocalServer`](crate::LocalServer)): each game's administrator
+    /// connects through it, without a passphrase, instead of over TCP.
+    pub in_process: Option<InProcess>,
     /// Where the server writes replays, if the match runner can look there.
     pub replay_dir: Option<PathBuf>,
     /// The results file (JSON lines), appended and resumed from.
@@ -283,6 +291,12 @@ pub struct MatchSettings {
     /// (`wireLog="true"`): the server keeps each seat's bytes next to the
     /// replay.
     pub wire_log: bool,
+    /// Where the server keeps each finished game's replay in memory for
+    /// this process (an in-process server started to keep them, a season's
+    /// worker): each game's replay, think times, wire log and the players'
+    /// logs are then gathered in memory for the store, and `replay_dir` is
+    /// not looked at.
+    pub kept_replays: Option<spielleiter_server::replay::KeptReplays>,
 }
 
 impl MatchSettings {
@@ -299,6 +313,7 @@ impl MatchSettings {
             host,
             port,
             passphrase,
+            in_process: None,
             replay_dir: None,
             results: PathBuf::from("match-results.jsonl"),
             log_dir: PathBuf::from("log"),
@@ -311,6 +326,7 @@ impl MatchSettings {
             server_connections: Some(DEFAULT_SERVER_CONNECTIONS),
             sandbox_limits: SandboxLimits::default(),
             wire_log: false,
+            kept_replays: None,
         }
     }
 
@@ -329,9 +345,9 @@ impl MatchSettings {
     ///
     /// # Errors
     ///
-    /// [`ArenaError::Settings`](crate::ArenaError::Settings), naming the
+    /// [`ArenaError::Settings`], naming the
     /// most games that fit.
-    pub fn check_capacity(&self) -> Result<(), crate::ArenaError> {
+    pub fn check_capacity(&self) -> Result<(), ArenaError> {
         let Some(capacity) = self.server_connections else {
             return Ok(());
         };
@@ -340,12 +356,86 @@ impl MatchSettings {
         if needed <= capacity {
             return Ok(());
         }
-        Err(crate::ArenaError::Settings(format!(
+        Err(ArenaError::Settings(format!(
             "--parallel {} needs {needed} connections at once ({per_game} per game: {} players and the administrator), but the server admits {capacity} from this machine; play at most {} games at a time, or raise the server's max_connections_per_ip and pass it as --server-connections",
             self.parallel,
             self.game.player_count(),
             capacity / per_game,
         )))
+    }
+
+    /// Refuses what holds on any machine: no parallel games, more parallel
+    /// games than the server holds, built-in bots that do not play the
+    /// game. Whether a program can be started here is
+    /// [`check_players`](Self::check_players)'s: a season's definition is
+    /// checked on a machine that may not run its players.
+    ///
+    /// # Errors
+    ///
+    /// [`ArenaError::Settings`] naming the
+    /// problem.
+    pub fn check(&self) -> Result<(), ArenaError> {
+        if self.parallel == 0 {
+            return Err(ArenaError::Settings(
+                "--parallel must be at least 1".to_owned(),
+            ));
+        }
+        self.check_capacity()?;
+        for player in &self.players {
+            if let Program::Builtin(kind) = player.program {
+                kind.build(self.game, 0)
+                    .map_err(|e| ArenaError::Settings(format!("player {}: {e}", player.name)))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses, before a match plays, what [`check`](Self::check) refuses
+    /// and programs that cannot be started here; with sandboxed players,
+    /// refuses to start without Docker or their images and sweeps away
+    /// what a killed runner left.
+    ///
+    /// # Errors
+    ///
+    /// [`ArenaError::Settings`] naming the
+    /// player, or [`ArenaError::Sandbox`].
+    pub async fn check_players(&self) -> Result<(), ArenaError> {
+        self.check()?;
+        for player in &self.players {
+            player
+                .program
+                .check_startable()
+                .map_err(|e| ArenaError::Settings(format!("player {}: {e}", player.name)))?;
+        }
+        let images: Vec<&str> = (self.players.iter())
+            .filter_map(|p| match &p.program {
+                Program::Docker(sandboxed) => Some(sandboxed.image.as_str()),
+                _ => None,
+            })
+            .collect();
+        if !images.is_empty() {
+            spielleiter_sandbox::preflight(&images).await?;
+        }
+        Ok(())
+    }
+
+    /// Creates the players' log directory if any player is a program.
+    ///
+    /// # Errors
+    ///
+    /// [`ArenaError::LogDir`].
+    pub fn create_log_dir(&self) -> Result<(), ArenaError> {
+        if self
+            .players
+            .iter()
+            .any(|p| matches!(p.program, Program::Executable { .. } | Program::Docker(_)))
+        {
+            std::fs::create_dir_all(&self.log_dir).map_err(|cause| ArenaError::LogDir {
+                path: self.log_dir.clone(),
+                cause,
+            })?;
+        }
+        Ok(())
     }
 
     /// The display names, player 1 first.

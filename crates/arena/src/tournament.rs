@@ -5,37 +5,21 @@
 //! [`MatchSettings::seat_players`]); [`TournamentSettings::schedule`]
 //! numbers its games. A league is played as a season (`spielleiter_season`:
 //! `tournament` on its embedded store, `worker` on a shared one), one game
-//! at a time through [`play_table_game`]; its table is [`Standings`],
-//! ranked by the game's rule ([`GameType::league`]).
+//! at a time through [`play_table_game`], as is a match (a season of one
+//! table); its table is [`Standings`](crate::standings::Standings), ranked
+//! by the game's rule ([`GameType::league`]).
 
 use std::collections::HashSet;
 
+use spielleiter_archive::FinishedGame;
 use spielleiter_rules::GameType;
 use tokio_util::sync::CancellationToken;
 
 use crate::{
     error::ArenaError,
     game::file_name_safe,
-    record::GameRecord,
-    runner::{Quiet, check_settings, create_log_dir},
     settings::{MatchSettings, PlayerSpec},
-    standings::Standings,
 };
-
-/// Told about the progress of a tournament.
-pub trait TournamentObserver {
-    /// The tournament starts: `done` of its games are in the store already,
-    /// `to_play` will be played now.
-    fn started(&mut self, done: u32, to_play: u32, standings: &Standings);
-
-    /// A game ended and was stored; `standings` cover every game so far.
-    fn game_finished(&mut self, record: &GameRecord, standings: &Standings);
-}
-
-impl TournamentObserver for Quiet {
-    fn started(&mut self, _: u32, _: u32, _: &Standings) {}
-    fn game_finished(&mut self, _: &GameRecord, _: &Standings) {}
-}
 
 /// Everything a tournament needs besides its store.
 #[derive(Clone, Debug)]
@@ -176,10 +160,11 @@ impl TournamentSettings {
                 "--games-per-pair must be at least 1".to_owned(),
             ));
         }
-        check_settings(&MatchSettings {
+        MatchSettings {
             players: self.players.clone(),
             ..self.template.clone()
-        })
+        }
+        .check()
     }
 }
 
@@ -206,9 +191,10 @@ fn combinations(
 }
 
 /// Plays game number `game` (from 1) of the match `settings` of one table
-/// once, for a worker of a season: `None` if `shutdown` stopped it (its
-/// players are killed and its room cancelled; nothing is recorded). The
-/// log directory is created when a player is a program.
+/// once, for a worker of a season: the game with what it left, or `None`
+/// if `shutdown` stopped it (its players are killed and its room
+/// cancelled; nothing is recorded). The log directory is created when a
+/// player is a program.
 ///
 /// # Errors
 ///
@@ -218,10 +204,10 @@ pub async fn play_table_game(
     settings: &MatchSettings,
     game: u32,
     shutdown: &CancellationToken,
-) -> Result<Option<GameRecord>, ArenaError> {
-    create_log_dir(settings)?;
+) -> Result<Option<FinishedGame>, ArenaError> {
+    settings.create_log_dir()?;
     match crate::game::play_game(settings, game, shutdown).await? {
-        crate::game::GameOutcome::Finished(record) => Ok(Some(*record)),
+        crate::game::GameOutcome::Finished(finished) => Ok(Some(*finished)),
         crate::game::GameOutcome::Interrupted => Ok(None),
     }
 }

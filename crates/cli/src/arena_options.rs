@@ -61,6 +61,11 @@ pub enum Venue<'a> {
         port: u16,
         config: Option<&'a std::path::Path>,
     },
+    /// A server started in this process for a season's worker on a free
+    /// port, set up as [`Venue::InProcess`], that keeps every finished
+    /// game's replay in memory for the worker, which stores it in the
+    /// season's store (no replay file is written).
+    Worker { config: Option<&'a std::path::Path> },
     /// A running server, administered with `passphrase`.
     Running {
         host: &'a str,
@@ -79,7 +84,17 @@ pub async fn prepare(
 ) -> anyhow::Result<(Option<LocalServer>, MatchSettings)> {
     let seed = options.seed.unwrap_or_else(rand::random);
     let (server, mut settings) = match venue {
-        Venue::InProcess { port, config } => {
+        Venue::InProcess { .. } | Venue::Worker { .. } => {
+            let (port, config, keep_replays) = match venue {
+                Venue::InProcess { port, config } => (port, config, false),
+                Venue::Worker { config } => {
+                    if let Some(dir) = &options.replay_dir {
+                        tracing::warn!(dir = %dir.display(), "a worker writes no replay files (its games go into the season's store); --replay-dir is not used");
+                    }
+                    (0, config, true)
+                }
+                Venue::Running { .. } => unreachable!("matched above"),
+            };
             let server = LocalServer::start(LocalServerSettings {
                 port,
                 replay_dir: Some(
@@ -88,17 +103,23 @@ pub async fn prepare(
                         .clone()
                         .unwrap_or_else(|| PathBuf::from("replays")),
                 ),
+                keep_replays,
                 seed: Some(seed),
+                admin_over_tcp: false,
                 base: crate::serve::environment_config(config)?,
             })
             .await?;
+            // Administered in-process: no passphrase on the port the
+            // players reach.
             let mut settings = MatchSettings::new(
                 players,
                 server.addr().ip().to_string(),
                 server.addr().port(),
-                server.passphrase().to_owned(),
+                String::new(),
             );
+            settings.in_process = Some(server.in_process().clone());
             settings.replay_dir = server.replay_dir().cloned();
+            settings.kept_replays = server.kept_replays().cloned();
             settings.server_connections = Some(server.connections());
             (Some(server), settings)
         }

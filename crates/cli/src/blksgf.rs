@@ -1,16 +1,18 @@
-//! `spielleiter replay export REPLAY --format blksgf [-o FILE]`: a classic
-//! Blokus replay as a game record of Pentobi (`.blksgf`, Pentobi's
-//! `Pentobi-SGF.md`), so that Pentobi opens and analyses the game. The
-//! record itself is the replay store's
-//! ([`spielleiter_server::replay::blksgf`]), which the web's viewer offers
-//! for download too.
+//! `spielleiter replay export REPLAY --format FORMAT [-o FILE]`: a replay
+//! as a game record of another program, in a format its game's folder
+//! defines (`blksgf`: Pentobi's, for the classic Blokus games), so that the
+//! program opens and analyses the game. The replay is read through the
+//! archive (`spielleiter_archive::StoredReplay`); the record is written by
+//! the catalogue ([`Replay::record`](spielleiter_protocol::Replay::record)),
+//! as the web's viewer offers it for download too.
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use spielleiter_archive::{StoredReplay, names};
+use spielleiter_protocol::RecordFormat;
 use spielleiter_rules::GameType;
-use spielleiter_server::replay::{archive, blksgf::ClassicRecord, names};
 
 /// The formats `replay export` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -38,7 +40,11 @@ pub struct ExportArgs {
 
 /// Writes the replay in the asked format.
 pub fn export(args: &ExportArgs) -> anyhow::Result<()> {
-    let ExportFormat::Blksgf = args.format;
+    let name = args
+        .format
+        .to_possible_value()
+        .context("every format has a name")?;
+    let format = RecordFormat::named(name.get_name())?;
     let game = match args.game {
         Some(game) => game,
         None => game_of_file_name(&args.replay).with_context(|| {
@@ -48,11 +54,14 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<()> {
             )
         })?,
     };
-    let replay = archive::read_path(&args.replay, game)
+    let mut stored = StoredReplay::open_path(&args.replay)?;
+    stored.game = Some(game);
+    let (_, replay) = stored
+        .read()
         .with_context(|| format!("{} is no {game} replay", args.replay.display()))?;
-    let record = ClassicRecord::of_replay(game, &replay)
+    let text = replay
+        .record(game, format)
         .with_context(|| format!("{} cannot be exported", args.replay.display()))?;
-    let text = record.blksgf();
     match &args.output {
         Some(path) => std::fs::write(path, text)
             .with_context(|| format!("cannot write {}", path.display()))?,
@@ -73,18 +82,16 @@ mod tests {
     #[test]
     fn the_game_is_read_from_the_file_name() {
         let game = |name: &str| game_of_file_name(std::path::Path::new(name));
-        assert_eq!(
-            game("out/replay_blokus_classic_3_2026-11-25_a_b_c.xml"),
-            Some(GameType::BlokusClassic3)
-        );
-        assert_eq!(
-            game("replay_blokus_classic_2026.xml.gz"),
-            Some(GameType::BlokusClassic)
-        );
-        assert_eq!(
-            game("replay_blokus_classic_2.xml"),
-            Some(GameType::BlokusClassic2)
-        );
+        // Every game, also one whose id begins with another's.
+        for &expected in GameType::ALL {
+            let id = expected.id();
+            assert_eq!(
+                game(&format!("out/replay_{id}_2026-11-25_a_b_c.xml")),
+                Some(expected)
+            );
+            assert_eq!(game(&format!("replay_{id}_2026.xml.gz")), Some(expected));
+            assert_eq!(game(&format!("replay_{id}.xml")), Some(expected));
+        }
         assert_eq!(game("game.xml"), None);
     }
 }

@@ -31,13 +31,13 @@ use spielleiter_web::{Access, EmbeddedWeb, WebSettings};
 
 use spielleiter_protocol::seats::seat_label;
 
-use crate::show;
+use crate::{game_help, show};
 
 /// Settings of the demo game.
 #[derive(Debug, Args)]
 pub struct DemoArgs {
-    /// The game, e.g. `swc_2021_blokus`.
-    #[arg(long, default_value_t = GameType::DEFAULT, value_name = "ID")]
+    /// The game.
+    #[arg(long, default_value_t = GameType::DEFAULT, value_name = "ID", help = game_help::with_example("The game"))]
     game: GameType,
     /// The bot of team ONE (in Blokus: BLUE and RED, moves first).
     #[arg(long, default_value = "greedy", value_name = "BOT")]
@@ -143,8 +143,7 @@ async fn demo(args: &DemoArgs) -> anyhow::Result<()> {
         teams.join(" vs ")
     );
 
-    let mut admin = Connection::connect(server.addr()).await?;
-    admin.authenticate(server.passphrase()).await?;
+    let mut admin = Connection::over(server.in_process().administrator().await?).await?;
     let prepared = admin
         .prepare(Prepare {
             seed: None,

@@ -4,8 +4,10 @@
 
 mod arena_options;
 mod blksgf;
+mod contest;
 mod demo;
 mod environment;
+mod game_help;
 mod health;
 mod match_command;
 mod perft;
@@ -16,6 +18,7 @@ mod season;
 mod serve;
 mod show;
 mod tournament;
+mod web_url;
 mod worker;
 
 use std::process::ExitCode;
@@ -39,18 +42,25 @@ enum Command {
     Serve(Box<serve::ServeArgs>),
     /// Play one game with a built-in bot, started like a contest client
     /// (`-h HOST -p PORT -r RESERVATION`).
-    #[command(disable_help_flag = true)]
+    #[command(disable_help_flag = true, before_help = HOST_NOTE)]
     Play(play::PlayArgs),
     /// Play many games of a game between its players and summarise them
     /// (the official TestClient, plus `--game`, parallel games, resumable
     /// results and Elo).
-    #[command(disable_help_flag = true)]
+    #[command(disable_help_flag = true, before_help = HOST_NOTE)]
     Match(Box<match_command::MatchArgs>),
     /// A round-robin league of a game between any number of players
     /// (programs or built-in bots), ranked by the game's rule, with a
     /// rating per player; resumable.
-    #[command(disable_help_flag = true)]
+    #[command(disable_help_flag = true, before_help = HOST_NOTE)]
     Tournament(Box<tournament::TournamentArgs>),
+    /// A contest for teams kept in a store (a SQLite file or PostgreSQL):
+    /// make it, add teams with one-time links for their teachers, disable
+    /// teams and members, print password-reset links.
+    Contest {
+        #[command(subcommand)]
+        command: contest::ContestCommand,
+    },
     /// A contest season kept in a store (a SQLite file or PostgreSQL):
     /// create it, see its progress and standings, fetch a game's replay.
     Season {
@@ -106,9 +116,40 @@ enum Command {
     },
 }
 
+/// Said first in the help of the commands whose `-h` is the host.
+const HOST_NOTE: &str = "Note: -h is --host here, as the contest's clients (and the official \
+                         TestClient) have it; help is --help, or -h with no host after it.";
+
+/// The commands whose `-h` is `--host`, as the contest's clients have it.
+const HOST_COMMANDS: [&str; 3] = ["play", "match", "tournament"];
+
+/// `args` with a bare `-h` of a command whose `-h` is `--host` (one with no
+/// value after it: last, or before another option) turned into `--help`,
+/// so that it prints help instead of an error.
+fn bare_host_flag_asks_for_help(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let is_host_command = args
+        .get(1)
+        .and_then(|command| command.to_str())
+        .is_some_and(|command| HOST_COMMANDS.contains(&command));
+    if !is_host_command {
+        return args;
+    }
+    for index in 2..args.len() {
+        if args[index] != "-h" {
+            continue;
+        }
+        let next = args.get(index + 1).and_then(|next| next.to_str());
+        if next.is_none_or(|next| next.starts_with('-')) {
+            args[index] = "--help".into();
+        }
+    }
+    args
+}
+
 fn main() -> ExitCode {
     exit_quietly_on_closed_pipe();
-    let cli = match Cli::try_parse() {
+    let args = bare_host_flag_asks_for_help(std::env::args_os().collect());
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(error) => match environment::explain_parse_error(Cli::command(), &error) {
             Some(text) => {
@@ -125,6 +166,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => match_command::run(&args),
         Some(Command::Tournament(args)) => tournament::run(&args),
         Some(Command::Season { command }) => season::run(&command),
+        Some(Command::Contest { command }) => contest::run(&command),
         Some(Command::Worker(args)) => worker::run(&args),
         Some(Command::Demo(args)) => demo::run(&args),
         Some(Command::Perft(args)) => perft::run(&args),

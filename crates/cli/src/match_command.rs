@@ -1,17 +1,18 @@
 //! `spielleiter match`: many games between the players of a game (two, or
 //! as many as the game has seats) with a summary — the official
 //! TestClient's options, plus `--game`, parallel games, a resumable results
-//! file, a progress bar and an Elo estimate. A thin layer over
-//! `spielleiter-arena`.
+//! file, a progress bar and an Elo estimate. A match is a season of one
+//! table in memory played by this process's own worker
+//! (`spielleiter_season::run_match`), the code path of `tournament` and
+//! `worker`; its results file is where it resumes from.
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{ArgAction, Args};
-use spielleiter_arena::{
-    PlayerSpec, Program, TerminalProgress, distinct_names, run_match, stats::never_joined,
-};
+use spielleiter_arena::{PlayerSpec, Program, TerminalProgress, distinct_names, never_joined};
 use spielleiter_rules::GameType;
+use spielleiter_season::run_match;
 
 use crate::arena_options::{GameOptions, Interrupted, Venue, check_players, interrupt, prepare};
 
@@ -144,6 +145,10 @@ async fn run_async(args: &MatchArgs) -> anyhow::Result<()> {
         );
     }
     let names = distinct_names(given.iter().map(|(_, name, _)| (*name).clone()).collect());
+    // The server refuses such a name; said before anything starts.
+    for name in &names {
+        spielleiter_season::check_player_name(name)?;
+    }
     let players = (given.into_iter().zip(names))
         .map(|((program, _, untimed), name)| {
             Ok(PlayerSpec {

@@ -1,7 +1,8 @@
 //! Pictures of replays: `spielleiter render` draws one position as SVG or
 //! PNG, `spielleiter replay show` prints a game move by move with the board
-//! in the terminal. Both read replays through the replay store, as the web
-//! side does, and draw with the one renderer (`spielleiter-render`).
+//! in the terminal. Both read replays through the archive
+//! (`spielleiter_archive::StoredReplay`), as the web side does, and draw
+//! with the one renderer (`spielleiter-render`).
 
 use std::{
     io::IsTerminal,
@@ -10,9 +11,9 @@ use std::{
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
+use spielleiter_archive::{LoadedReplay, StoredReplay};
 use spielleiter_render::{Labels, picture};
 use spielleiter_rules::{AnyGame, Game};
-use spielleiter_server::replay::archive::{self as replays, LoadedReplay};
 
 use crate::{blksgf, show};
 
@@ -73,7 +74,7 @@ pub struct ShowArgs {
 }
 
 fn load(path: &Path) -> anyhow::Result<LoadedReplay> {
-    let replay = replays::load(path)?;
+    let replay = StoredReplay::open_path(path)?.load()?;
     if replay.positions.is_empty() {
         bail!("{} records no position", path.display());
     }
@@ -164,11 +165,12 @@ fn png(_: &str, _: f32) -> anyhow::Result<Vec<u8>> {
     bail!("this build of spielleiter writes no PNG (built without the feature `png`); write .svg")
 }
 
-/// The replay's moves, one a line: the turn of the position it led to (the
-/// one `--turn` shows with this move as its last), who made it,
-/// the move in words and its think time (`-` where the server recorded
-/// none, as in replays of other servers); then each seat's think time in
-/// all. Positions no move led to (a paused room records one twice) have no
+/// The replay's moves, one a line: the turn's number (numbered as the
+/// replay viewer numbers them: the turns the rules skipped after a move
+/// have lines of their own, so the numbers run on), who made it, the move
+/// in words and its think time (`-` where the server recorded none, as in
+/// replays of other servers); then each seat's think time in all.
+/// Positions no move led to (a paused room records one twice) have no
 /// line.
 fn move_list(replay: &LoadedReplay) -> String {
     use std::fmt::Write;
@@ -181,7 +183,8 @@ fn move_list(replay: &LoadedReplay) -> String {
     let mut out = String::new();
     for (index, pair) in replay.positions.windows(2).enumerate() {
         let [before, after] = pair else { continue };
-        let Some(words) = spielleiter_render::last_move_in_words(before, after) else {
+        let turns = spielleiter_render::turns_in_words(before, after);
+        let Some((first, skipped)) = turns.split_first() else {
             continue;
         };
         let mover = replay
@@ -196,9 +199,18 @@ fn move_list(replay: &LoadedReplay) -> String {
             .map_or_else(|| "-".to_owned(), think_text);
         let _ = writeln!(
             out,
-            "turn {:>3}  {mover:<width$}  {think:>9}  {words}",
-            after.turn()
+            "turn {:>3}  {mover:<width$}  {think:>9}  {}",
+            first.turn, first.words
         );
+        // The turns the rules skipped after the move (a colour that could
+        // place nothing), so that the numbers run on as on the pages.
+        for turn in skipped {
+            let _ = writeln!(
+                out,
+                "turn {:>3}  {:<width$}  {:>9}  {}",
+                turn.turn, "", "", turn.words
+            );
+        }
     }
     let mut totals = vec![(std::time::Duration::ZERO, 0u32); seats];
     for (seat, think) in replay.seat_think_times() {

@@ -11,20 +11,18 @@ use spielleiter_client::{Connection, PlayOptions, play};
 use spielleiter_protocol::{GameState, seats::seat_label};
 use spielleiter_rules::GameType;
 
-use crate::show;
+use crate::{game_help, show};
 
 /// Plays one game. `-h` is the host, as the contest's clients have it;
 /// help is `--help`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The built-in bot: `random`, `greedy`, or `illegal` (blokus_bcl only:
-    /// breaks a rule at its second move, to test a league).
-    #[arg(long, default_value = "greedy", value_name = "BOT")]
+    /// The built-in bot (the help names the games of the rule breaker).
+    #[arg(long, default_value = "greedy", value_name = "BOT", help = game_help::play_bot())]
     bot: BotKind,
-    /// The game, e.g. `swc_2021_blokus`: the one to join without a
-    /// reservation [default: swc_2027_blokus]. With a reservation it is
-    /// not needed: the room's first state tells its game.
-    #[arg(long, value_name = "ID")]
+    /// The game, to join without a reservation; with one, the room's first
+    /// state tells it.
+    #[arg(long, value_name = "ID", help = game_help::play_game())]
     game: Option<GameType>,
     /// The server's host.
     #[arg(short = 'h', long, default_value = "localhost")]

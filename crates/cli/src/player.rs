@@ -7,7 +7,9 @@ use std::{path::PathBuf, time::Duration};
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use spielleiter_arena::Program;
-use spielleiter_sandbox::{BuildRequest, Runtime, SandboxLimits, UploadLimits, build_player_image};
+use spielleiter_sandbox::{
+    BuildRequest, DEFAULT_BUILD_TIMEOUT, Runtime, SandboxLimits, UploadLimits, build_player_image,
+};
 
 /// `spielleiter player …`.
 #[derive(Debug, Subcommand)]
@@ -42,6 +44,15 @@ pub struct BuildArgs {
     /// Largest unpacked upload, in MiB (a zip bomb stops here).
     #[arg(long, default_value_t = 500, value_name = "MIB")]
     max_unpacked_mib: u64,
+    /// Seconds `docker build` may take; past them the build is stopped and
+    /// what it made removed.
+    #[arg(
+        long,
+        default_value_t = DEFAULT_BUILD_TIMEOUT.as_secs(),
+        value_parser = clap::value_parser!(u64).range(1..),
+        value_name = "SECS"
+    )]
+    build_timeout_secs: u64,
 }
 
 /// Runs `player …`.
@@ -66,6 +77,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<()> {
             max_unpacked_bytes: args.max_unpacked_mib.saturating_mul(MIB),
             ..UploadLimits::default()
         },
+        timeout: Duration::from_secs(args.build_timeout_secs),
     };
     let tag = build_player_image(&request, scratch.path())?;
     println!("{tag}");
@@ -76,7 +88,7 @@ const MIB: u64 = 1024 * 1024;
 
 /// The sandbox's limits for `docker:` players (each also from its
 /// `SPIELLEITER_SANDBOX_*` variable).
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct SandboxOptions {
     /// Cores a sandboxed player may use (CPU time per second).
     #[arg(

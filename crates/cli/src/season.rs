@@ -1,24 +1,62 @@
 //! `spielleiter season …`: creates a contest season in a store (a SQLite
 //! file or a PostgreSQL database) and reads it back — its progress, its
-//! standings, a game's replay. The games are played by workers
-//! (`spielleiter worker`, [`crate::worker`]).
+//! standings, a game's replay, a player's log or the wire log of a game
+//! (read through the season's archive, `spielleiter_season::SeasonArchive`).
+//! The games are played by workers (`spielleiter worker`, [`crate::worker`]).
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
+use spielleiter_archive::{GameArchive, directory::MAX_UNPACKED_REPLAY_BYTES};
 use spielleiter_arena::Program;
 use spielleiter_rules::GameType;
-use spielleiter_season::{AnyStore, Created, SeasonDefinition, SeasonPlayer, SeasonStore, report};
+use spielleiter_season::{
+    AnyStore, Created, SeasonArchive, SeasonDefinition, SeasonPlayer, SeasonStore, report,
+};
 
-/// The season's name when none is given: one season per store.
-pub const DEFAULT_SEASON: &str = "season";
+use crate::game_help;
+
+/// The name `season create` gives a season without `--name`: its game and
+/// the day, `ID-YYYY-MM-DD`.
+fn default_name(game: GameType) -> String {
+    format!("{}-{}", game.id(), jiff::Zoned::now().strftime("%Y-%m-%d"))
+}
+
+/// The season a command is about: the one named, or without a name the
+/// store's only season.
+///
+/// # Errors
+///
+/// The store fails, or holds no season or several (then `--name` is
+/// needed, and the message lists them).
+pub async fn season_name(store: &AnyStore, given: Option<&str>) -> anyhow::Result<String> {
+    if let Some(name) = given {
+        return Ok(name.to_owned());
+    }
+    let names = store.season_names().await?;
+    match names.as_slice() {
+        [only] => Ok(only.clone()),
+        [] => anyhow::bail!(
+            "{} holds no season; `spielleiter season create --store …` makes one",
+            store.describe()
+        ),
+        several => anyhow::bail!(
+            "{} holds {} seasons ({}); name one with --name (--season for serve)",
+            store.describe(),
+            several.len(),
+            several.join(", ")
+        ),
+    }
+}
 
 /// Where a season is kept.
 #[derive(Debug, Args)]
 pub struct StoreArgs {
     /// The store: a SQLite file (`league.sqlite`, `sqlite:PATH`) or a
-    /// PostgreSQL database (`postgres://USER:PASSWORD@HOST:PORT/DATABASE`).
+    /// PostgreSQL database (`postgres://USER:PASSWORD@HOST:PORT/DATABASE`,
+    /// or `host=HOST dbname=DATABASE user=USER password=PASSWORD`). Its
+    /// password is shown as `***` wherever the store is named.
     #[arg(
         long,
         env = "SPIELLEITER_STORE",
@@ -26,9 +64,11 @@ pub struct StoreArgs {
         value_name = "URL"
     )]
     pub store: String,
-    /// The season's name in the store.
-    #[arg(long, default_value = DEFAULT_SEASON, value_name = "NAME")]
-    pub name: String,
+    /// The season's name in the store [default: `season create` names it
+    /// after its game and the day; the other commands take the store's only
+    /// season].
+    #[arg(long, value_name = "NAME", help = game_help::season_name())]
+    pub name: Option<String>,
 }
 
 /// `season` subcommands.
@@ -46,6 +86,9 @@ pub enum SeasonCommand {
     Standings(StandingsArgs),
     /// Write a game's replay (gzipped XML) to a file.
     Replay(ReplayArgs),
+    /// Print what a player's program printed in a game (or the game's wire
+    /// log), as its worker stored it.
+    Log(LogArgs),
 }
 
 /// `season create`.
@@ -108,6 +151,32 @@ pub struct ReplayArgs {
     output: PathBuf,
 }
 
+/// `season log`.
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+    /// The game's number in the season (as `season status` and the
+    /// results name it).
+    #[arg(value_name = "GAME")]
+    game: u32,
+    /// The player whose log is printed (its name in the season).
+    #[arg(
+        long,
+        value_name = "NAME",
+        required_unless_present = "wire",
+        conflicts_with = "wire"
+    )]
+    player: Option<String>,
+    /// The game's wire log instead: each seat's bytes as the server read
+    /// and wrote them (kept when the workers ran with `--wire-log`).
+    #[arg(long)]
+    wire: bool,
+    /// Write it to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
 /// `NAME=COMMAND`, its command read as the match runner reads it.
 fn parse_player(text: &str) -> Result<SeasonPlayer, String> {
     let (name, command) = text
@@ -133,6 +202,7 @@ pub fn run(command: &SeasonCommand) -> anyhow::Result<()> {
             SeasonCommand::Status(args) => status(args).await,
             SeasonCommand::Standings(args) => standings(args).await,
             SeasonCommand::Replay(args) => replay(args).await,
+            SeasonCommand::Log(args) => log(args).await,
         }
     })
 }
@@ -152,13 +222,15 @@ async fn create(args: &CreateArgs) -> anyhow::Result<()> {
     definition.check()?;
     let schedule = definition.schedule()?;
     let store = spielleiter_season::open(&args.store.store).await?;
-    let created = store
-        .create(&args.store.name, &definition, &schedule)
-        .await?;
+    let name = args
+        .store
+        .name
+        .clone()
+        .unwrap_or_else(|| default_name(args.game));
+    let created = store.create(&name, &definition, &schedule).await?;
     match created {
         Created::New => println!(
-            "season {} created in {}: {} games of {} between {} players, seed {}",
-            args.store.name,
+            "season \"{name}\" created in {}: {} games of {} between {} players, seed {}",
             store.describe(),
             schedule.len(),
             definition.game,
@@ -166,26 +238,26 @@ async fn create(args: &CreateArgs) -> anyhow::Result<()> {
             definition.seed
         ),
         Created::Existing => println!(
-            "season {} is already in {} with this definition; nothing changed",
-            args.store.name,
+            "season \"{name}\" is already in {} with this definition; nothing changed",
             store.describe()
         ),
     }
     Ok(())
 }
 
-async fn open_season(args: &StoreArgs) -> anyhow::Result<(AnyStore, SeasonDefinition)> {
+/// The store and its season the command is about: its name and definition.
+async fn open_season(args: &StoreArgs) -> anyhow::Result<(AnyStore, String, SeasonDefinition)> {
     let store = spielleiter_season::open_existing(&args.store).await?;
-    let definition = store.definition(&args.name).await?;
-    Ok((store, definition))
+    let name = season_name(&store, args.name.as_deref()).await?;
+    let definition = store.definition(&name).await?;
+    Ok((store, name, definition))
 }
 
 async fn status(args: &StatusArgs) -> anyhow::Result<()> {
-    let (store, definition) = open_season(&args.store).await?;
-    let games = store.games(&args.store.name).await?;
+    let (store, name, definition) = open_season(&args.store).await?;
+    let games = store.games(&name).await?;
     println!(
-        "season {} ({}, {} players, seed {}) in {}",
-        args.store.name,
+        "season \"{name}\" ({}, {} players, seed {}) in {}",
         definition.game,
         definition.players.len(),
         definition.seed,
@@ -196,8 +268,8 @@ async fn status(args: &StatusArgs) -> anyhow::Result<()> {
 }
 
 async fn standings(args: &StandingsArgs) -> anyhow::Result<()> {
-    let (store, definition) = open_season(&args.store).await?;
-    let games = store.games(&args.store.name).await?;
+    let (store, name, definition) = open_season(&args.store).await?;
+    let games = store.games(&name).await?;
     let standings = report::standings(&definition, &games)?;
     if let Some(csv) = &args.csv {
         std::fs::write(csv, standings.to_csv())
@@ -231,26 +303,33 @@ async fn standings(args: &StandingsArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The season `args` name, as an archive of its finished games.
+async fn season_archive(args: &StoreArgs) -> anyhow::Result<(SeasonArchive<AnyStore>, String)> {
+    let (store, name, _) = open_season(args).await?;
+    let archive = SeasonArchive::open(std::sync::Arc::new(store), &name).await?;
+    Ok((archive, name))
+}
+
 async fn replay(args: &ReplayArgs) -> anyhow::Result<()> {
-    let (store, _) = open_season(&args.store).await?;
-    let games = store.games(&args.store.name).await?;
-    if !games.iter().any(|g| g.game.number == args.game) {
+    let (archive, name) = season_archive(&args.store).await?;
+    let games = archive.games().await?;
+    if !(1..=games).contains(&args.game) {
         anyhow::bail!(
-            "season {} has no game {} (its games are 1 to {})",
-            args.store.name,
+            "season \"{name}\" has no game {} (its games are 1 to {games})",
             args.game,
-            games.len()
         );
     }
-    let bytes = store
-        .replay(&args.store.name, args.game)
-        .await?
+    let stored = archive
+        .replay(&args.game.to_string())
+        .await
         .with_context(|| {
             format!(
-                "game {} has no replay in the store (not played yet, or its replay was not found)",
+                "game {} has no replay in the store (not played yet, or its replay was not kept)",
                 args.game
             )
         })?;
+    // As stored: gzipped.
+    let bytes = stored.bytes.read_stored(MAX_UNPACKED_REPLAY_BYTES)?;
     std::fs::write(&args.output, bytes)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     println!(
@@ -258,5 +337,46 @@ async fn replay(args: &ReplayArgs) -> anyhow::Result<()> {
         args.game,
         args.output.display()
     );
+    Ok(())
+}
+
+async fn log(args: &LogArgs) -> anyhow::Result<()> {
+    let (archive, season) = season_archive(&args.store).await?;
+    let key = args.game.to_string();
+    let stored = match &args.player {
+        Some(name) => {
+            let record = archive.record(&key).await?;
+            let player = record
+                .players
+                .iter()
+                .position(|p| p == name)
+                .with_context(|| {
+                    format!(
+                        "game {} of season \"{season}\" was played by {}, not by {name}",
+                        args.game,
+                        record.players.join(" and ")
+                    )
+                })?;
+            archive.player_log(&key, player).await.with_context(|| {
+                format!(
+                    "game {} kept no log of {name} (a built-in bot prints none)",
+                    args.game
+                )
+            })?
+        }
+        None => archive.wire_log(&key).await.with_context(|| {
+            format!(
+                "game {} kept no wire log (its worker ran without --wire-log)",
+                args.game
+            )
+        })?,
+    };
+    let text =
+        tokio::task::spawn_blocking(move || stored.read_all(MAX_UNPACKED_REPLAY_BYTES)).await??;
+    match &args.output {
+        Some(path) => std::fs::write(path, &text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => std::io::Write::write_all(&mut std::io::stdout().lock(), &text)?,
+    }
     Ok(())
 }

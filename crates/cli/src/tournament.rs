@@ -13,16 +13,19 @@ use clap::{ArgAction, Args};
 use std::sync::Arc;
 
 use spielleiter_arena::{
-    GameRecord, GameStore, MatchSettings, PlayerSpec, Program, ResultsFile, Standings,
-    TerminalProgress, TournamentObserver,
+    GameRecord, MatchSettings, PlayerSpec, Program, ResultsFile, Standings, TerminalProgress,
+    TournamentObserver,
 };
 use spielleiter_rules::GameType;
 use spielleiter_season::{
     GameState, SeasonDefinition, SeasonError, SeasonPlayer, SeasonStore, SqliteStore, WorkerEvent,
-    WorkerObserver, WorkerSettings, run_worker,
+    WorkerObserver, WorkerSettings, check_player_name, run_worker,
 };
 
-use crate::arena_options::{GameOptions, Interrupted, Venue, check_players, interrupt, prepare};
+use crate::{
+    arena_options::{GameOptions, Interrupted, Venue, check_players, interrupt, prepare},
+    game_help,
+};
 
 /// Options of a tournament. `-h` is the host, as for `match`; help is
 /// `--help`.
@@ -37,10 +40,9 @@ pub struct TournamentArgs {
     /// or `docker:IMAGE` (a sandboxed container). Give it once per player, at least as many as the game has seats.
     #[arg(long = "player", value_name = "NAME=COMMAND", value_parser = parse_player, required = true)]
     players: Vec<(String, Program)>,
-    /// Games each pair plays (each table, in a game of more than two
-    /// players), seats alternating [default: 3 for blokus_bcl, as its
-    /// league; otherwise one per seat order].
-    #[arg(long, value_name = "N")]
+    /// Games each pair plays, seats alternating [default: as the game's
+    /// league].
+    #[arg(long, value_name = "N", help = game_help::games_per_pair())]
     games_per_pair: Option<u32>,
     /// Games played at the same time.
     #[arg(long, default_value_t = 1, value_name = "K")]
@@ -174,6 +176,7 @@ async fn run_async(args: &TournamentArgs) -> anyhow::Result<()> {
     // that a typo is one message and writes nothing.
     let players = (args.players.iter())
         .map(|(name, program)| {
+            check_player_name(name)?;
             Ok(PlayerSpec {
                 name: name.clone(),
                 program: args.options.sandbox.apply(program)?,
@@ -226,6 +229,14 @@ async fn play(
     if template.parallel == 0 {
         anyhow::bail!("--parallel must be at least 1");
     }
+    // As before a match: Docker and the players' images are there, and
+    // what a killed run left of its containers is swept away.
+    MatchSettings {
+        players: settings.players.clone(),
+        ..settings.template.clone()
+    }
+    .check_players()
+    .await?;
     let schedule = definition.schedule()?;
     store.create(SEASON, definition, &schedule).await?;
     // A run killed before held games; they are played again.

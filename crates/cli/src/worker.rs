@@ -1,16 +1,21 @@
-//! `spielleiter worker`: a worker of a season — starts a game server in
-//! this process and plays the season's games from the store until none is
-//! left, `--slots` at a time (see `spielleiter_season::run_worker`).
+//! `spielleiter worker`: a worker of a season — waits for its store and
+//! season, starts a game server in this process (or plays on a running
+//! one) and plays the season's games from the store until none is left,
+//! `--slots` at a time (see `spielleiter_season::run_worker`). SIGINT and
+//! SIGTERM end it in whatever it waits for, its running games given back.
 
 use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use spielleiter_season::{SeasonStore, WorkerSettings, run_worker};
+use spielleiter_season::{WorkerSettings, run_worker, worker::open_when_ready};
+use tokio::signal::unix::{SignalKind, signal};
+use tokio_util::sync::CancellationToken;
 use tracing_subscriber::{EnvFilter, fmt, prelude::*};
 
 use crate::{
-    arena_options::{GameOptions, Venue, interrupt, prepare},
+    arena_options::{GameOptions, Venue, prepare},
+    player::SandboxOptions,
     season::StoreArgs,
 };
 
@@ -44,10 +49,61 @@ pub struct WorkerArgs {
     max_failures: u32,
     /// Config file of the server started in this process [default:
     /// config/spielleiter.toml, if it exists].
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["host", "port"])]
     config: Option<std::path::PathBuf>,
+    /// Host of a running server to play on [default: a server started in
+    /// this process, on a free port]. Its replays are found in
+    /// --replay-dir.
+    #[arg(long, requires = "admin_passphrase")]
+    host: Option<String>,
+    /// Port of the running server [default with --host: 13050].
+    #[arg(long, requires = "admin_passphrase")]
+    port: Option<u16>,
+    /// Administrator passphrase of the running server.
+    #[arg(
+        long,
+        env = "SPIELLEITER_ADMIN_PASSPHRASE",
+        hide_env_values = true,
+        value_name = "TEXT"
+    )]
+    admin_passphrase: Option<String>,
     #[command(flatten)]
-    options: GameOptions,
+    options: WorkerGameOptions,
+}
+
+/// How a worker plays each game: what of `match`'s options a worker uses.
+/// The season decides the rest (its seed makes every game's randomness;
+/// the server is the worker's own).
+#[derive(Debug, Args)]
+struct WorkerGameOptions {
+    /// Directory of the players' logs (`DIR/NAME1-vs-NAME2/NAME_gameN.log`).
+    #[arg(long, default_value = "log", value_name = "DIR")]
+    log_dir: std::path::PathBuf,
+    /// Where a running server (--host, --port) writes each game's replay,
+    /// from where it goes into the season's store. A server of the worker's
+    /// own writes no replay files: it keeps each game's replay in memory
+    /// until it is stored.
+    #[arg(long, value_name = "DIR")]
+    replay_dir: Option<std::path::PathBuf>,
+    /// Milliseconds a player program may take to join its game.
+    #[arg(long, default_value_t = 30_000, value_name = "MS")]
+    connect_timeout_ms: u64,
+    /// Milliseconds a whole game may take before the player on turn counts
+    /// as hung.
+    #[arg(long, default_value_t = 1_200_000, value_name = "MS")]
+    game_timeout_ms: u64,
+    /// Milliseconds a program may keep running after its game before it is
+    /// killed.
+    #[arg(long, default_value_t = 5_000, value_name = "MS")]
+    exit_grace_ms: u64,
+    /// The limits of `docker:` players.
+    #[command(flatten)]
+    sandbox: SandboxOptions,
+    /// Keep each game's wire log with the game in the season's store
+    /// (`season log GAME --wire`): the rooms are prepared with
+    /// `wireLog="true"`.
+    #[arg(long)]
+    wire_log: bool,
 }
 
 fn host_name() -> String {
@@ -59,7 +115,7 @@ fn host_name() -> String {
 }
 
 /// Runs the worker until the season is over; Ctrl-C or SIGTERM gives the
-/// running games back.
+/// running games back, in whatever state the worker is.
 pub fn run(args: &WorkerArgs) -> anyhow::Result<()> {
     let filter = match std::env::var("RUST_LOG") {
         Ok(value) if !value.is_empty() => EnvFilter::try_new(value).context("invalid RUST_LOG")?,
@@ -84,19 +140,74 @@ pub fn run(args: &WorkerArgs) -> anyhow::Result<()> {
     runtime.block_on(run_async(args))
 }
 
+/// A token cancelled by the first SIGINT or SIGTERM. Both are taken over
+/// before anything else happens, so that neither ends the process
+/// before its games are given back.
+fn on_signals() -> anyhow::Result<CancellationToken> {
+    let shutdown = CancellationToken::new();
+    for kind in [SignalKind::interrupt(), SignalKind::terminate()] {
+        let mut signals = signal(kind).context("cannot take over SIGINT and SIGTERM")?;
+        let on_signal = shutdown.clone();
+        tokio::spawn(async move {
+            if signals.recv().await.is_some() {
+                tracing::info!(
+                    signal = kind.as_raw_value(),
+                    "stopping: running games are given back"
+                );
+                on_signal.cancel();
+            }
+        });
+    }
+    Ok(shutdown)
+}
+
+/// How long the server in this process may take to stop.
+const SERVER_STOP_PATIENCE: Duration = Duration::from_secs(5);
+
+/// What ends a worker that was stopped before the season was over.
+const STOPPED: &str = "stopped before the season was over; its running games were given back";
+
 async fn run_async(args: &WorkerArgs) -> anyhow::Result<()> {
-    let store = std::sync::Arc::new(spielleiter_season::open_existing(&args.store.store).await?);
-    // The season must exist before a server is started for it.
-    store.definition(&args.store.name).await?;
-    let (server, template) = prepare(
-        Venue::InProcess {
-            port: 0,
+    let shutdown = on_signals()?;
+    // The store and the season are waited for: workers may start before
+    // their database and before `season create`.
+    let Some((store, season, _)) =
+        open_when_ready(&args.store.store, args.store.name.as_deref(), &shutdown).await?
+    else {
+        anyhow::bail!(STOPPED);
+    };
+    let store = std::sync::Arc::new(store);
+    let options = &args.options;
+    let running = args.host.is_some() || args.port.is_some();
+    let game_options = GameOptions {
+        log_dir: options.log_dir.clone(),
+        // A server of the worker's own keeps the replays in memory for the
+        // store; a running server writes them where --replay-dir says.
+        replay_dir: options.replay_dir.clone(),
+        connect_timeout_ms: options.connect_timeout_ms,
+        game_timeout_ms: options.game_timeout_ms,
+        exit_grace_ms: options.exit_grace_ms,
+        // The season's seed replaces it; the server is this process's.
+        seed: None,
+        server_connections: None,
+        sandbox: options.sandbox.clone(),
+        wire_log: options.wire_log,
+    };
+    let venue = if running {
+        Venue::Running {
+            host: args.host.as_deref().unwrap_or("localhost"),
+            port: args.port.unwrap_or(13050),
+            passphrase: args.admin_passphrase.as_deref().unwrap_or_default(),
+        }
+    } else {
+        Venue::Worker {
             config: args.config.as_deref(),
-        },
-        Vec::new(),
-        &args.options,
-    )
-    .await?;
+        }
+    };
+    let (server, template) = tokio::select! {
+        () = shutdown.cancelled() => anyhow::bail!(STOPPED),
+        prepared = prepare(venue, Vec::new(), &game_options) => prepared?,
+    };
     let mut settings = WorkerSettings::new(
         args.worker_name
             .clone()
@@ -106,19 +217,9 @@ async fn run_async(args: &WorkerArgs) -> anyhow::Result<()> {
     settings.lease = Duration::from_millis(args.lease_ms);
     settings.heartbeat = Duration::from_millis(args.heartbeat_ms);
     settings.max_failures = args.max_failures;
-    let shutdown = interrupt();
-    let on_term = shutdown.clone();
-    tokio::spawn(async move {
-        if let Ok(mut term) =
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        {
-            term.recv().await;
-            on_term.cancel();
-        }
-    });
     let outcome = run_worker(
         std::sync::Arc::clone(&store),
-        &args.store.name,
+        &season,
         &template,
         &settings,
         shutdown,
@@ -126,7 +227,9 @@ async fn run_async(args: &WorkerArgs) -> anyhow::Result<()> {
     )
     .await;
     if let Some(server) = server {
-        server.stop().await;
+        // Its games are over or given back; a server that does not stop in
+        // time is dropped with the process.
+        let _ = tokio::time::timeout(SERVER_STOP_PATIENCE, server.stop()).await;
     }
     let report = outcome?;
     println!(
@@ -134,7 +237,7 @@ async fn run_async(args: &WorkerArgs) -> anyhow::Result<()> {
         settings.name, report.recorded, report.discarded, report.given_back
     );
     if report.interrupted {
-        anyhow::bail!("stopped before the season was over; its running games were given back");
+        anyhow::bail!(STOPPED);
     }
     Ok(())
 }

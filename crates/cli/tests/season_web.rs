@@ -6,11 +6,10 @@
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
 use std::{
-    io::{BufRead, BufReader, Read, Write},
+    io::{Read, Write},
     net::TcpStream,
     path::Path,
-    process::{Child, Stdio},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use spielleiter_test_support::{Program, succeeded};
@@ -54,54 +53,6 @@ impl Season<'_> {
         ];
         args.extend(options);
         succeeded(&SPIELLEITER.run(dir, &args));
-    }
-}
-
-/// A server that is killed when the test ends, however it ends.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts `serve` with `args` on free ports; the web side's address, read
-/// from its log.
-fn serve(dir: &Path, args: &[&str]) -> (Server, String) {
-    let mut child = SPIELLEITER
-        .command(dir)
-        .args([
-            "serve",
-            "--port",
-            "0",
-            "--http-port",
-            "0",
-            "--replays",
-            "false",
-        ])
-        .args(args)
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let server = Server(child);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        assert!(Instant::now() < deadline, "no web address logged in time");
-        let line = lines
-            .next()
-            .expect("the server ended before serving")
-            .unwrap();
-        if let Some((_, rest)) = line.split_once("web pages on http://") {
-            let address = rest.split('/').next().unwrap().to_owned();
-            // Keep reading the log so that the server never blocks on it.
-            std::thread::spawn(move || for _ in lines {});
-            return (server, address);
-        }
     }
 }
 
@@ -156,7 +107,8 @@ fn the_season_page_shows_standings_progress_games_and_stored_replays() {
     );
 
     // Before any game is played: every game waits, nobody has a result.
-    let (_server, address) = serve(dir.path(), &["--store", store, "--season", "autumn"]);
+    let served = SPIELLEITER.serve(dir.path(), &["--store", store, "--season", "autumn"]);
+    let address = served.address.clone();
     let season = json(&address, "/api/season");
     assert_eq!(season["name"], "autumn");
     assert_eq!(season["game"], "blokus_bcl");
@@ -165,11 +117,12 @@ fn the_season_page_shows_standings_progress_games_and_stored_replays() {
     assert_eq!(season["progress"]["done"], 0);
     let (status, body) = get(&address, "/api/season/games/1/replay");
     assert_eq!(status, 404, "{body}");
-    drop(_server);
+    drop(served);
 
     autumn.play(dir.path(), &["--replay-dir", "replays"]);
 
-    let (_server, address) = serve(dir.path(), &["--store", store, "--season", "autumn"]);
+    let served = SPIELLEITER.serve(dir.path(), &["--store", store, "--season", "autumn"]);
+    let address = served.address.clone();
     let season = json(&address, "/api/season");
     let progress = &season["progress"];
     assert_eq!(progress["done"], 3, "{season}");
@@ -292,7 +245,8 @@ fn a_classic_games_pentobi_record_is_what_replay_export_makes_of_its_replay() {
         &["--games-per-pair", "1", "--seed", "11", "--no-timeout"],
     );
     duo.play(dir.path(), &[]);
-    let (_server, address) = serve(dir.path(), &["--store", store, "--season", "duo"]);
+    let served = SPIELLEITER.serve(dir.path(), &["--store", store, "--season", "duo"]);
+    let address = served.address.clone();
     let replay = json(&address, "/api/season/games/1/replay");
     assert_eq!(replay["game"], "blokus_classic_2");
     assert_eq!(
@@ -377,8 +331,110 @@ fn serve_with_a_store_without_the_season_refuses_to_start_in_one_line() {
 #[test]
 fn without_a_store_the_season_routes_say_so() {
     let dir = tempfile::tempdir().unwrap();
-    let (_server, address) = serve(dir.path(), &[]);
+    let served = SPIELLEITER.serve(dir.path(), &[]);
+    let address = served.address.clone();
     let (status, body) = get(&address, "/api/season");
     assert_eq!(status, 404, "{body}");
     assert!(body.contains("no season is served"), "{body}");
+}
+
+#[test]
+fn a_season_without_a_name_is_named_after_its_game_and_day_and_found_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let create = |extra: &[&str]| {
+        let mut args = vec![
+            "season",
+            "create",
+            "--store",
+            "named.sqlite",
+            "--game",
+            "blokus_bcl",
+            "--player",
+            "a=builtin:random",
+            "--player",
+            "b=builtin:greedy",
+        ];
+        args.extend(extra);
+        SPIELLEITER.run(dir.path(), &args)
+    };
+    let created = succeeded(&create(&[]));
+    let day = created
+        .strip_prefix("season \"blokus_bcl-")
+        .and_then(|rest| rest.split_once('"'))
+        .map(|(day, _)| day.to_owned())
+        .unwrap_or_else(|| panic!("not named after its game: {created}"));
+    let digits: Vec<&str> = day.split('-').collect();
+    assert!(
+        digits.len() == 3 && digits.iter().all(|d| d.parse::<u32>().is_ok()),
+        "not a day: {day}"
+    );
+    let name = format!("blokus_bcl-{day}");
+    assert!(!created.contains("season season"), "{created}");
+    // The other commands find the store's only season without a name.
+    let status =
+        succeeded(&SPIELLEITER.run(dir.path(), &["season", "status", "--store", "named.sqlite"]));
+    assert!(
+        status.starts_with(&format!("season \"{name}\" (blokus_bcl")),
+        "{status}"
+    );
+    // With two, a name is needed, and the refusal names both.
+    succeeded(&create(&["--name", "spring"]));
+    let both = SPIELLEITER.run(dir.path(), &["season", "status", "--store", "named.sqlite"]);
+    assert!(!both.status.success());
+    let error = String::from_utf8_lossy(&both.stderr);
+    assert!(
+        error.contains(&format!(
+            "holds 2 seasons ({name}, spring); name one with --name"
+        )),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_worker_leaves_no_replays_directory_and_its_help_names_only_what_it_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    let season = Season {
+        store: "work.sqlite",
+        name: "work",
+        game: "blokus_bcl",
+        players: &["a=builtin:random", "b=builtin:greedy"],
+    };
+    season.create(
+        dir.path(),
+        &["--games-per-pair", "1", "--seed", "3", "--no-timeout"],
+    );
+    season.play(dir.path(), &[]);
+    // The replays went into the store, through a directory of the worker's
+    // own: none is left in the working directory.
+    assert!(!dir.path().join("replays").exists());
+    let replay = SPIELLEITER.run(
+        dir.path(),
+        &[
+            "season",
+            "replay",
+            "--store",
+            "work.sqlite",
+            "1",
+            "-o",
+            "one.xml.gz",
+        ],
+    );
+    succeeded(&replay);
+    assert!(dir.path().join("one.xml.gz").metadata().unwrap().len() > 100);
+
+    let help = succeeded(&SPIELLEITER.run(dir.path(), &["worker", "--help"]));
+    for used in [
+        "--store",
+        "--slots",
+        "--log-dir",
+        "--replay-dir",
+        "--sandbox-cpus",
+    ] {
+        assert!(help.contains(used), "{used} missing: {help}");
+    }
+    // The season's seed makes each game's randomness, and the server is
+    // the worker's own.
+    for unused in ["--seed", "--server-connections", "--start-server"] {
+        assert!(!help.contains(unused), "{unused} listed: {help}");
+    }
 }

@@ -183,7 +183,10 @@ fn perft_demo_and_match_take_the_game() {
             &out,
         ]);
         assert!(text.contains("greedy (team ONE: BLUE, RED): "), "{text}");
-        assert!(text.contains("start piece PENTO_"), "{text}");
+        assert!(
+            text.contains("every colour's first piece is the "),
+            "{text}"
+        );
     }
     // The default game is 2027's; a match of 2021 says so.
     let text = success(&[
@@ -210,6 +213,8 @@ fn start_server(runtime: &tokio::runtime::Runtime, replay_dir: Option<PathBuf>) 
             port: 0,
             replay_dir,
             seed: Some(1),
+            // The tests administer it from other processes.
+            admin_over_tcp: true,
             ..LocalServerSettings::default()
         }))
         .unwrap()
@@ -288,12 +293,12 @@ fn two_play_processes_complete_an_ostseeschach_game() {
     let (first, second) = play_pair(&["--game", "swc_2022_ostseeschach"]);
     for text in [&first, &second] {
         assert!(text.contains("team ONE (red, from x = 0): "), "{text}");
-        assert!(text.contains(" ambers, light pieces "), "{text}");
+        assert!(text.contains(", light piece ahead: "), "{text}");
         assert!(text.contains(", REGULAR\n"), "{text}");
     }
     assert_eq!(
-        lines_with(&first, "ambers"),
-        lines_with(&second, "ambers"),
+        lines_with(&first, "light piece ahead"),
+        lines_with(&second, "light piece ahead"),
         "both saw the same result"
     );
 }
@@ -320,7 +325,7 @@ fn demo_plays_ostseeschach() {
         "{text}"
     );
     assert!(text.contains("    0  1  2  3  4  5  6  7\n"), "{text}");
-    assert!(text.contains(" ambers, light pieces "), "{text}");
+    assert!(text.contains(", light piece ahead: "), "{text}");
     assert!(
         ["Winner: ", "Draw.", "No winner."]
             .iter()
@@ -731,8 +736,15 @@ fn serve_refuses_to_start_when_the_open_file_limit_cannot_hold_the_connection_ca
         &[("SPIELLEITER_HTTP_MAX_CONNECTIONS", "100000000")],
     );
     assert_eq!(code, Some(1), "{error}");
-    // The limit was raised and logged first.
+    // The limit was raised and logged first, each number once.
     assert!(error.contains("open-file limit: "), "{error}");
+    let line = error
+        .lines()
+        .find(|line| line.contains("open-file limit: "))
+        .unwrap();
+    for repeated in ["before=", "now=", "hard="] {
+        assert!(!line.contains(repeated), "{line}");
+    }
     assert!(
         error.contains("but the configured connection caps need 200001664 = 1024 game connections")
             && error.contains("(2 × http.max_connections)")
@@ -932,7 +944,7 @@ fn a_wrong_passphrase_is_named_and_a_match_whose_player_never_joins_fails() {
             &base[..],
             &[
                 "--admin-passphrase",
-                server.passphrase(),
+                server.passphrase().unwrap(),
                 "--player1",
                 quitter.to_str().unwrap(),
                 "--player2",
@@ -973,7 +985,7 @@ fn play_learns_the_game_of_a_prepared_room() {
             "-p",
             &port,
             "--admin-passphrase",
-            server.passphrase(),
+            server.passphrase().unwrap(),
             "--games-per-pair",
             "1",
             "--player",
@@ -1040,6 +1052,30 @@ fn bench_points_to_its_own_binary() {
         !help.lines().any(|l| l.trim_start().starts_with("bench")),
         "{help}"
     );
+}
+
+#[test]
+fn a_bare_dash_h_prints_help_and_the_help_says_dash_h_is_the_host() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["play", "match", "tournament"] {
+        for args in [
+            vec![command, "-h"],
+            vec![command, "--help"],
+            vec![command, "-h", "--seed", "1"],
+        ] {
+            let text = succeeded(&SPIELLEITER.run(dir.path(), &args));
+            assert!(
+                text.starts_with("Note: -h is --host here"),
+                "{args:?}: {text}"
+            );
+            assert!(text.contains("-h, --host <HOST>"), "{args:?}: {text}");
+        }
+    }
+    // With a value after it, -h is the host.
+    let output = SPIELLEITER.run(dir.path(), &["play", "-h", "127.0.0.1", "-p", "1"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("127.0.0.1:1"), "{stderr}");
 }
 
 #[test]

@@ -1,9 +1,11 @@
-//! `spielleiter tournament` run as a user runs it: a league of built-in
-//! bots and a program that never joins, stopped by a real Ctrl-C (SIGINT to
+//! `spielleiter tournament` and `match` run as a user runs them: a league
+//! of built-in bots and a program that never joins, stopped by a real Ctrl-C (SIGINT to
 //! the process) while a game runs, and resumed by the same command; a
 //! BLOKUS Champions League of four built-in bots, one disqualified in every
 //! game, killed (SIGKILL) mid-way and resumed to the standings of an
-//! uninterrupted run.
+//! uninterrupted run; a sandboxed player checked before the first game. A
+//! match stopped by Ctrl-C likewise and resumed by the same command, which
+//! fails because a player joined none of its games.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
 use std::{
@@ -14,7 +16,8 @@ use std::{
 
 use spielleiter_test_support::{Program, script, succeeded, wait_until};
 
-const SPIELLEITER: Program = Program::new(env!("CARGO_BIN_EXE_spielleiter"));
+const BINARY: &str = env!("CARGO_BIN_EXE_spielleiter");
+const SPIELLEITER: Program = Program::new(BINARY);
 
 fn lines(path: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path)
@@ -57,6 +60,58 @@ fn tournament(dir: &Path, connect_timeout_ms: &str) -> Command {
     command
 }
 
+/// Starts `command`, waits until `ready` (the first game ended and the
+/// next waits) and stops it with a real Ctrl-C (SIGINT to the process);
+/// checks that it ended with status 130, as a shell reports a command
+/// ended by Ctrl-C, saying it was interrupted after `done` ("1 of 6")
+/// games; returns its standard output.
+fn interrupted_once(mut command: Command, done: &str, ready: impl FnMut() -> bool) -> String {
+    let child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_until(
+        "the first game ended",
+        Duration::from_secs(60),
+        Duration::from_millis(50),
+        ready,
+    );
+    let interrupted = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(interrupted.success());
+    let output = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert_eq!(output.status.code(), Some(130), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "interrupted after {done} games; run the same command again"
+        )),
+        "{stderr}"
+    );
+    stdout
+}
+
+/// Whether the process whose pid `pids` names still runs (a zombie, ended
+/// but not yet reaped, does not).
+fn still_runs(pids: &Path) -> bool {
+    let pid = std::fs::read_to_string(pids).unwrap();
+    match std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())) {
+        Ok(stat) => !stat
+            .rsplit(')')
+            .next()
+            .unwrap()
+            .trim_start()
+            .starts_with('Z'),
+        Err(_) => false,
+    }
+}
+
 #[test]
 fn ctrl_c_stops_a_tournament_cleanly_and_the_same_command_resumes_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -69,33 +124,9 @@ fn ctrl_c_stops_a_tournament_cleanly_and_the_same_command_resumes_it() {
 
     // The first game (greedy against random) ends; the second is the
     // sleeper's, which waits for it to join (a minute) until Ctrl-C.
-    let child = tournament(dir.path(), "60000")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_until(
-        "the first game ended",
-        Duration::from_secs(60),
-        Duration::from_millis(50),
-        || complete_lines(&results) == 1 && dir.path().join("pids").exists(),
-    );
-    let interrupted = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(interrupted.success());
-    let output = child.wait_with_output().unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr),
-    );
-    // 130, as a shell reports a command ended by Ctrl-C.
-    assert_eq!(output.status.code(), Some(130), "{stdout}\n{stderr}");
-    assert!(
-        stderr.contains("interrupted after 1 of 6 games; run the same command again"),
-        "{stderr}"
-    );
+    let stdout = interrupted_once(tournament(dir.path(), "60000"), "1 of 6", || {
+        complete_lines(&results) == 1 && dir.path().join("pids").exists()
+    });
     // The standings so far were printed and written.
     assert!(stdout.contains("1 game, 0 irregular"), "{stdout}");
     assert_eq!(
@@ -104,17 +135,8 @@ fn ctrl_c_stops_a_tournament_cleanly_and_the_same_command_resumes_it() {
         "the abandoned game is not recorded"
     );
     // The sleeper was killed with the abandoned game.
-    let pid = std::fs::read_to_string(dir.path().join("pids")).unwrap();
-    let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()));
     assert!(
-        stat.is_err()
-            || stat
-                .unwrap()
-                .rsplit(')')
-                .next()
-                .unwrap()
-                .trim_start()
-                .starts_with('Z'),
+        !still_runs(&dir.path().join("pids")),
         "the sleeper still runs"
     );
 
@@ -341,4 +363,114 @@ fn a_bcl_league_disqualifies_the_illegal_bot_and_resumes_after_a_kill() {
         without_think_times(&csv),
         "the same final standings"
     );
+}
+
+/// A sandboxed player is checked before the first game, as `match` checks
+/// it: without Docker (or without its image) the tournament refuses to
+/// begin in one line instead of recording every game of the player as a
+/// crash.
+#[test]
+fn a_tournament_of_a_docker_player_checks_docker_before_the_first_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = SPIELLEITER.run(
+        dir.path(),
+        &[
+            "tournament",
+            "--game",
+            "blokus_bcl",
+            "--player",
+            "boxed=docker:spielleiter-test-no-such-image",
+            "--player",
+            "random=builtin:random",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("Docker"), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    let results = dir.path().join("tournament-results.jsonl");
+    assert!(lines(&results).is_empty(), "no game was played");
+}
+
+/// The same match both times; only the join limit differs (it is no part
+/// of what makes the match the same).
+fn a_match(dir: &Path, connect_timeout_ms: &str) -> Command {
+    let mut command = SPIELLEITER.command(dir);
+    command.args([
+        "match",
+        "--start-server",
+        "--game",
+        "swc_2022_ostseeschach",
+        "--player1",
+        "builtin:greedy",
+        "--player2",
+        "./once.sh",
+        "--name2",
+        "once",
+        "--seed",
+        "5",
+        "-t",
+        "3",
+        "--connect-timeout-ms",
+        connect_timeout_ms,
+    ]);
+    command
+}
+
+#[test]
+fn ctrl_c_stops_a_match_cleanly_and_the_same_command_plays_the_missing_games() {
+    let dir = tempfile::tempdir().unwrap();
+    // Player 2 plays its first game; every later one it never joins.
+    script(
+        dir.path(),
+        "once.sh",
+        &format!(
+            "if [ -e played ]; then echo \"$$\" >> pids; exec sleep 60; fi\n\
+             touch played\nexec {BINARY} play --bot random \"$@\""
+        ),
+    );
+    let results = dir.path().join("match-results.jsonl");
+
+    let stdout = interrupted_once(a_match(dir.path(), "60000"), "1 of 3", || {
+        complete_lines(&results) == 1 && dir.path().join("pids").exists()
+    });
+    assert!(stdout.contains("1 game, 0 irregular"), "{stdout}");
+    assert!(stdout.contains("Results: match-results.jsonl"), "{stdout}");
+    let rows = lines(&results);
+    assert_eq!(rows.len(), 1, "the abandoned game is not recorded");
+    assert_eq!(rows[0]["game"], 1);
+    // The sleeping player was killed with the abandoned game.
+    assert!(
+        !still_runs(&dir.path().join("pids")),
+        "the sleeper still runs"
+    );
+
+    // The same command (with a short join limit) plays the two games left;
+    // player 2 joins neither, so the run fails with status 1 and says why.
+    let output = a_match(dir.path(), "300").output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("resuming: 1 game recorded, 2 to play"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("3 games, 2 irregular"), "{stdout}");
+    assert!(
+        stderr.contains("every game of once this run ended before it joined"),
+        "{stderr}"
+    );
+    let rows = lines(&results);
+    let mut games: Vec<u64> = rows.iter().map(|r| r["game"].as_u64().unwrap()).collect();
+    games.sort_unstable();
+    assert_eq!(games, [1, 2, 3], "every game once");
+    for row in &rows[1..] {
+        assert_eq!(
+            row["causes"],
+            serde_json::json!(["REGULAR", "NO_CONNECTION"]),
+            "{row}"
+        );
+    }
 }

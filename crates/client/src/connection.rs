@@ -16,7 +16,7 @@ use spielleiter_protocol::{
     StreamEvent, room::RoomData,
 };
 use tokio::{
-    io::{AsyncReadExt, AsyncWriteExt},
+    io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt},
     net::{TcpStream, ToSocketAddrs},
 };
 use tokio_util::codec::Decoder;
@@ -80,7 +80,15 @@ impl ServerAddress for (IpAddr, u16) {
     }
 }
 
-/// A client connection: a TCP stream speaking the protocol.
+/// What a connection reads and writes: a TCP stream, or any other byte
+/// stream to a server (an in-process pipe to a server of the same process,
+/// say).
+pub trait Transport: AsyncRead + AsyncWrite + Send + Unpin + std::fmt::Debug {}
+
+impl<T: AsyncRead + AsyncWrite + Send + Unpin + std::fmt::Debug> Transport for T {}
+
+/// A client connection: a TCP stream (or another [`Transport`]) speaking
+/// the protocol.
 ///
 /// [`connect`](Connection::connect) opens the client's `<protocol>` document
 /// at once. [`recv`](Connection::recv) yields the server's packets in order;
@@ -96,7 +104,7 @@ impl ServerAddress for (IpAddr, u16) {
 /// those of that game.
 #[derive(Debug)]
 pub struct Connection {
-    stream: TcpStream,
+    stream: Box<dyn Transport>,
     game_type: Option<GameType>,
     decoder: FrameDecoder,
     read_buf: BytesMut,
@@ -142,8 +150,18 @@ impl Connection {
     pub async fn from_stream(stream: TcpStream) -> Result<Connection, ClientError> {
         // Moves are small and latency matters more than packet count.
         stream.set_nodelay(true)?;
+        Connection::over(stream).await
+    }
+
+    /// Speaks the protocol over `transport` (already connected) and opens
+    /// the document with `<protocol>`.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Io`] if `<protocol>` cannot be written.
+    pub async fn over(transport: impl Transport + 'static) -> Result<Connection, ClientError> {
         let mut connection = Connection {
-            stream,
+            stream: Box::new(transport),
             game_type: None,
             decoder: FrameDecoder::new(),
             read_buf: BytesMut::with_capacity(READ_CAPACITY),
@@ -458,9 +476,10 @@ impl Connection {
     }
 
     /// Reads until `pick` accepts a packet as the answer to the request named
-    /// `request`, or an error packet echoing that request arrives. `pick`
-    /// returns the answer, or the packet back (`Err`) if it is not the
-    /// answer; such packets are held for [`recv`](Self::recv).
+    /// `request`, or an error packet arrives that echoes that request or
+    /// echoes none. `pick` returns the answer, or the packet back (`Err`)
+    /// if it is not the answer; such packets (and error packets echoing
+    /// another request) are held for [`recv`](Self::recv).
     async fn answer<T>(
         &mut self,
         request: &'static str,
@@ -475,6 +494,25 @@ impl Connection {
                     message,
                     original_request: Some(original),
                 } if original.element_name() == request => {
+                    return Err(ClientError::Refused { request, message });
+                }
+                // No echo that names another request of ours: a server
+                // leaves out a request too long to repeat (a name of a
+                // thousand characters), a bare `<errorpacket/>` names
+                // nothing, and an echo this client cannot read is none of
+                // its requests. Requests go one at a time, so the one
+                // awaited is the one refused; holding the packet would
+                // wait for an answer that never comes.
+                ServerMessage::ErrorPacket {
+                    message,
+                    original_request: None,
+                } => {
+                    return Err(ClientError::Refused { request, message });
+                }
+                ServerMessage::ErrorPacket {
+                    message,
+                    original_request: Some(original),
+                } if matches!(*original, ClientMessage::Unknown { .. }) => {
                     return Err(ClientError::Refused { request, message });
                 }
                 // `authenticate` has no answer of its own: its refusal

@@ -4,7 +4,8 @@
 //!
 //! # Layout
 //!
-//! - [`connection`]: [`Connection`], one TCP connection: it opens the
+//! - [`connection`]: [`Connection`], one TCP connection (or another
+//!   [`Transport`], such as an in-process pipe): it opens the
 //!   `<protocol>` document, sends typed [`ClientMessage`]s and yields typed
 //!   [`ServerMessage`]s; joining (`join`, `joinRoom`, `joinPrepared`), moves,
 //!   and the administrator's requests (`authenticate`, `prepare`, `observe`,
@@ -47,6 +48,6 @@ pub mod play;
 #[cfg(test)]
 mod test_server;
 
-pub use connection::{Connection, Prepared, ServerAddress};
+pub use connection::{Connection, Prepared, ServerAddress, Transport};
 pub use error::ClientError;
 pub use play::{GameReport, PlayOptions, play};

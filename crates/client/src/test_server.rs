@@ -20,6 +20,9 @@ pub(crate) struct ScriptedServer {
     decoder: FrameDecoder,
     buffer: BytesMut,
     encoder: ServerStreamEncoder,
+    /// `<protocol>` was written by [`send_raw`](Self::send_raw), which
+    /// the encoder does not know of.
+    opened_raw: bool,
 }
 
 /// A client connected to a scripted server.
@@ -32,15 +35,29 @@ pub(crate) async fn connected_pair() -> (Connection, ScriptedServer) {
         decoder: FrameDecoder::new(),
         buffer: BytesMut::new(),
         encoder: ServerStreamEncoder::new(),
+        opened_raw: false,
     };
     (client.unwrap(), server)
 }
 
 impl ScriptedServer {
     pub(crate) async fn send(&mut self, message: &ServerMessage) {
+        assert!(!self.opened_raw, "a test writes raw packets or typed ones");
         let mut out = BytesMut::new();
         self.encoder.write(message, &mut out);
         self.stream.write_all(&out).await.unwrap();
+    }
+
+    /// Writes `packet` as it is, whatever it is, opening the document
+    /// first if nothing was written yet. A test that writes raw packets
+    /// writes only raw packets.
+    pub(crate) async fn send_raw(&mut self, packet: &str) {
+        if !self.opened_raw {
+            self.opened_raw = true;
+            self.stream.write_all(b"<protocol>").await.unwrap();
+        }
+        let framed = format!("\n  {packet}");
+        self.stream.write_all(framed.as_bytes()).await.unwrap();
     }
 
     /// The client's next packet; `None` when it ended its document.

@@ -142,7 +142,7 @@ const ENGLISH: &[(&str, &str)] = &[
     ("Zug von [", "Move from ["),
     ("] zu [", "] to ["),
     // Score fragments.
-    ("Leichtfiguren Vorne", "light pieces ahead"),
+    ("Leichtfiguren Vorne", "light piece ahead"),
     ("Siegpunkte", "win points"),
     ("Bernsteine", "ambers"),
     ("Gewinner", "win points"),

@@ -43,8 +43,9 @@
 //!    crate's `WireGame` trait (`src/games/wire_game.rs`): the state inside a memento (to and from
 //!    XML), the move classes and move XML, how a wire move becomes the
 //!    rules' move, the game's score fragments, the official texts of its
-//!    mistakes and the description of its moves, and its season's
-//!    [`Dialect`]. A new season of a game already hosted shares its pieces
+//!    mistakes and the description of its moves, its season's
+//!    [`Dialect`], and its record in another program's format, if it has
+//!    one ([`RecordFormat`]; `None` otherwise). A new season of a game already hosted shares its pieces
 //!    instead (as `blokus2027` implements the shared `BlokusSeason`: move
 //!    classes, state layout, texts).
 //! 2. In the same folder, [`WireEntry`](games::WireEntry) for the game's
@@ -113,7 +114,7 @@ pub use codec::{ClientCodec, Incoming, ServerCodec};
 pub use dialect::Dialect;
 pub use error::{DecodeError, MoveError};
 pub use framing::{Frame, FrameDecoder, FramingError, StreamEvent};
-pub use games::{GameMove, GameState, InvalidState};
+pub use games::{GameMove, GameState, InvalidState, RecordError, RecordFormat};
 pub use replay::{Replay, ReplayError, ReplayWriter, read_replay};
 pub use result::{
     Aggregation, Conclusion, Decimal, GameResult, PlayerScore, PlayerScoreReport, ScoreCause,

@@ -25,7 +25,7 @@ use tokio_util::codec::Decoder;
 use crate::{
     error::DecodeError,
     framing::{FrameDecoder, FramingError, StreamEvent},
-    games::GameState,
+    games::{self, GameState, RecordError, RecordFormat},
     result::GameResult,
     room::{MEMENTO_CLASS, RoomData},
     server::ServerMessage,
@@ -146,6 +146,22 @@ impl Replay {
     /// tools pick "the state at turn N").
     pub fn state_at_turn(&self, turn: u32) -> Option<&GameState> {
         self.states.iter().find(|s| s.turn() >= turn)
+    }
+
+    /// The replay, a game of `game`, as a record in `format` for the
+    /// program that reads it; which games have which format is their
+    /// folders' ([`record_format`](crate::games::record_format)).
+    ///
+    /// # Errors
+    ///
+    /// `format` is not `game`'s, or the replay is no game played from the
+    /// start by the rules.
+    pub fn record(
+        &self,
+        game: GameType,
+        format: &'static RecordFormat,
+    ) -> Result<String, RecordError> {
+        games::write_record(game, format, &self.states)
     }
 }
 

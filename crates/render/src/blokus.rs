@@ -1,13 +1,17 @@
 //! Pictures of the Blokus games: the board with every colour's fields, the
-//! outlines of the pieces, the last placement marked, and per seat its
-//! colours and points.
+//! outlines of the pieces, the last placement marked, each colour's pieces
+//! beside the board, and per seat its colours and points. Classic Blokus
+//! names its fields in Pentobi's notation (columns a–t, rows 1–20 from the
+//! bottom) on the axes and in its moves; the seasons and the league game
+//! keep their wire's coordinates and say so under the board.
 
 use spielleiter_rules::{
     GameType,
     blokus::{
-        BOARD_SIZE, Classic, ClassicPlayers, Color, Move, PieceKind, SwcBlokus, SwcVariant, Team,
-        bcl::{BCL_BOARD_SIZE, Bcl, BclMove, BclPlayer},
-        notation::PentobiCells,
+        BOARD_SIZE, Classic, ClassicPlayers, Color, Move, PieceKind, PieceSet, SwcBlokus,
+        SwcVariant, Team,
+        bcl::{BCL_BOARD_SIZE, Bcl, BclKind, BclMove, BclPlayer},
+        notation::{PentobiCells, pentobi_column, pentobi_row},
         variant::EndRule,
     },
     entry,
@@ -15,7 +19,9 @@ use spielleiter_rules::{
 
 use crate::{
     GamePicture, Labels, Picture,
-    scene::{Board, Ground, Scene, SeatLine, Swatch, move_note, seat_name, title},
+    scene::{
+        Board, Ground, Scene, SeatLine, Stock, StockPiece, Swatch, move_note, seat_name, title,
+    },
 };
 
 /// The four colours in the rules' order (BLUE, YELLOW, RED, GREEN).
@@ -108,6 +114,43 @@ pub(crate) fn points(points: u32) -> String {
     }
 }
 
+/// The cells of a piece as the pictures draw it (from its kind's
+/// unturned cells).
+fn stock_cells(cells: &[(i8, i8)]) -> Vec<(u8, u8)> {
+    cells
+        .iter()
+        .map(|&(x, y)| (x.unsigned_abs(), y.unsigned_abs()))
+        .collect()
+}
+
+/// The 21 pieces of each of the four colours, those left and those placed.
+fn four_color_stock(remaining: impl Fn(Color) -> PieceSet) -> Vec<Stock> {
+    Color::ALL
+        .iter()
+        .map(|&color| {
+            let left = remaining(color);
+            Stock {
+                color: color.index(),
+                pieces: PieceKind::ALL
+                    .iter()
+                    .map(|&kind| StockPiece {
+                        cells: stock_cells(kind.canonical_cells()),
+                        left: left.contains(kind),
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// The note saying how the seasons name a field: `(x,y)` as their wire
+/// counts, (0,0) the top-left field.
+const SWC_FIELDS: &str = "fields (x,y) as the wire counts them, (0,0) top left";
+
+/// The note saying how classic Blokus names a field.
+const PENTOBI_FIELDS: &str =
+    "fields as in Pentobi: columns a–t from the left, rows 1–20 from the bottom";
+
 /// The 20×20 board of the four colours, `color_at(x, y)` on each field,
 /// with the fields of the last placement marked.
 fn four_color_board(
@@ -159,7 +202,13 @@ pub fn swc<V: SwcVariant>(
             to_move: !over && game.current_team() == team,
         })
         .collect();
-    let mut notes = vec![format!("start piece {}", game.start_piece())];
+    let mut notes = vec![
+        format!(
+            "every colour's first piece is {}",
+            piece_words(game.start_piece())
+        ),
+        SWC_FIELDS.to_owned(),
+    ];
     notes.extend(move_note(
         labels
             .last_move
@@ -176,6 +225,7 @@ pub fn swc<V: SwcVariant>(
         seats,
         notes,
         letters_key: None,
+        stock: four_color_stock(|color| game.remaining(color)),
     })
 }
 
@@ -187,7 +237,15 @@ pub fn classic(game: &Classic, labels: &Labels) -> Picture {
     let over = game.is_over() || labels.ended;
     let players = game.players();
     let last_move = game.last_move();
-    let board = four_color_board(|x, y| game.color_at(x, y), last_move);
+    let mut board = four_color_board(|x, y| game.color_at(x, y), last_move);
+    board.column_names = (0..BOARD_SIZE as i32)
+        .filter_map(pentobi_column)
+        .map(String::from)
+        .collect();
+    board.row_names = (0..BOARD_SIZE as i32)
+        .filter_map(pentobi_row)
+        .map(|row| row.to_string())
+        .collect();
     let to_move = game.player_to_move().filter(|_| !over);
     let seats = (0..players.count())
         .map(|seat| SeatLine {
@@ -206,7 +264,10 @@ pub fn classic(game: &Classic, labels: &Labels) -> Picture {
         .iter()
         .map(|&c| format!("{} {}", c.name(), game.color_points(c)))
         .collect();
-    let mut notes = vec![format!("points by colour: {}", by_color.join(", "))];
+    let mut notes = vec![
+        format!("points by colour: {}", by_color.join(", ")),
+        PENTOBI_FIELDS.to_owned(),
+    ];
     if players == ClassicPlayers::Three {
         notes.push(
             "GREEN is played in turn by ONE, TWO, THREE; its points count for nobody".to_owned(),
@@ -233,6 +294,7 @@ pub fn classic(game: &Classic, labels: &Labels) -> Picture {
         seats,
         notes,
         letters_key: None,
+        stock: four_color_stock(|color| game.remaining(color)),
     })
 }
 
@@ -290,6 +352,24 @@ pub fn bcl(game: &Bcl, labels: &Labels) -> Picture {
         seats,
         notes,
         letters_key: Some("O: ONE · V: TWO"),
+        stock: BclPlayer::ALL
+            .iter()
+            .map(|&player| Stock {
+                color: player.index(),
+                pieces: BclKind::ALL
+                    .iter()
+                    .flat_map(|&kind| {
+                        // Of two blocks of a kind, the first placed is the
+                        // first drawn pale.
+                        let left = game.remaining(player, kind);
+                        (0..kind.count()).map(move |copy| StockPiece {
+                            cells: stock_cells(kind.canonical_cells()),
+                            left: copy >= kind.count() - left.min(kind.count()),
+                        })
+                    })
+                    .collect(),
+            })
+            .collect(),
     })
 }
 
@@ -381,6 +461,21 @@ fn blokus_last_move_words(
         .map(|mv| blokus_move_words(mv, fields))
 }
 
+/// The turns from `before_turn + 1` up to `after_turn` (exclusive), which
+/// the rules gave colours that could place no piece (`who` names the
+/// colour or player of a turn): one line each, as the move list shows
+/// them after the move that led there.
+fn skipped_words(before_turn: u32, after_turn: u32, who: impl Fn(u32) -> String) -> Vec<String> {
+    (before_turn.saturating_add(1)..after_turn)
+        .map(|turn| format!("{} is skipped: no piece fits", who(turn)))
+        .collect()
+}
+
+/// The colour of turn `turn` of a four-colour game, in a sentence.
+fn turn_color_word(turn: u32) -> String {
+    color_word(Color::from_index(turn as usize % Color::ALL.len())).to_owned()
+}
+
 /// A BCL move in words: `ONE places the handgun on (r0,c1) …` in the
 /// game's (row, col), or `TWO passes`.
 fn bcl_move_words(mv: BclMove) -> String {
@@ -410,6 +505,10 @@ impl GamePicture for entry::Blokus2021 {
     fn last_move_in_words(before: &Self::Game, after: &Self::Game) -> Option<String> {
         blokus_last_move_words(before.turn(), after.turn(), after.last_move(), Fields::Swc)
     }
+
+    fn skipped_in_words(before: &Self::Game, after: &Self::Game) -> Vec<String> {
+        skipped_words(before.turn(), after.turn(), turn_color_word)
+    }
 }
 
 impl GamePicture for entry::Blokus2027 {
@@ -420,6 +519,10 @@ impl GamePicture for entry::Blokus2027 {
 
     fn last_move_in_words(before: &Self::Game, after: &Self::Game) -> Option<String> {
         blokus_last_move_words(before.turn(), after.turn(), after.last_move(), Fields::Swc)
+    }
+
+    fn skipped_in_words(before: &Self::Game, after: &Self::Game) -> Vec<String> {
+        skipped_words(before.turn(), after.turn(), turn_color_word)
     }
 }
 
@@ -441,6 +544,10 @@ macro_rules! classic_picture {
                         Fields::Pentobi,
                     )
                 }
+
+                fn skipped_in_words(before: &Self::Game, after: &Self::Game) -> Vec<String> {
+                    skipped_words(before.turn(), after.turn(), turn_color_word)
+                }
             }
         )+
     };
@@ -458,6 +565,12 @@ impl GamePicture for entry::BlokusBcl {
             .then(|| after.last_move())
             .flatten()
             .map(bcl_move_words)
+    }
+
+    fn skipped_in_words(before: &Self::Game, after: &Self::Game) -> Vec<String> {
+        skipped_words(before.turn(), after.turn(), |turn| {
+            seat_name(&[], turn as usize % BclPlayer::ALL.len())
+        })
     }
 }
 

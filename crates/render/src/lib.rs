@@ -20,6 +20,8 @@
 //!   says it (`Blue places the T tetromino on (2,3) (3,3) (4,3) (3,4)`,
 //!   `Red moves the Möwe from (1,1) to (2,1)`), from each game's
 //!   [`GamePicture::last_move_in_words`]; never the protocol's tokens.
+//!   [`turns_in_words`] adds the turns the rules skipped after it, each
+//!   with its number, for move lists whose numbers run on without gaps.
 //! - `scene`: the game-independent picture (a board of coloured fields or
 //!   pieces, the last move, one line per seat), drawn by `svg` and `text`.
 //!
@@ -85,6 +87,14 @@ impl Picture {
         svg::draw(&self.0)
     }
 
+    /// The board alone as an SVG document: its coordinates, fields and
+    /// pieces, and each colour's pieces beside it, for a page that shows
+    /// the heading, seats and notes itself (the play page). The root's
+    /// `data-board="X Y FIELD COLUMNS ROWS"` says where the fields lie.
+    pub fn board_svg(&self) -> String {
+        svg::draw_board(&self.0)
+    }
+
     /// The picture as text for a terminal; `color` adds ANSI colours.
     pub fn text(&self, color: bool) -> String {
         text::draw(&self.0, color)
@@ -104,6 +114,27 @@ pub trait GamePicture: CatalogueEntry {
     /// (the move list of the replay viewer); `None` where no move led
     /// there (the same position twice, as a paused room records it).
     fn last_move_in_words(before: &Self::Game, after: &Self::Game) -> Option<String>;
+
+    /// The turns after that move which the rules passed on without a move
+    /// (a Blokus colour that can place no piece is skipped, its turn number
+    /// consumed), one line each in order; none for a game that skips no
+    /// turn.
+    fn skipped_in_words(_before: &Self::Game, _after: &Self::Game) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// One turn of a game in words, as a move list shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnInWords {
+    /// The turn's number: the turn counter of the position right after it
+    /// (the first move of a game is turn 1), so that the numbers of a move
+    /// list run on without gaps, skipped turns included.
+    pub turn: u32,
+    /// The move, or why the turn had none, in words.
+    pub words: String,
+    /// Whether the rules skipped the turn (no move was made in it).
+    pub skipped: bool,
 }
 
 /// Generates [`picture`] from the rules catalogue's list (through
@@ -129,6 +160,8 @@ macro_rules! picture_catalogue {
         /// The move that led from `before` to `after` (two positions of
         /// one game, one move apart), in words for people; `None` where no
         /// move led there, or the positions are of different games.
+        ///
+        /// The turns the rules skipped after it are [`turns_in_words`]'s.
         pub fn last_move_in_words(before: &AnyGame, after: &AnyGame) -> Option<String> {
             match (before, after) {
                 $(
@@ -140,6 +173,38 @@ macro_rules! picture_catalogue {
                 #[allow(unreachable_patterns, reason = "a catalogue of one game")]
                 _ => None,
             }
+        }
+
+        /// Every turn from `before` to `after` (two positions of one game,
+        /// one move apart) in words: the move, numbered by the turn after
+        /// `before`, then each turn the rules skipped after it, numbered on
+        /// (a move list's numbers run on without gaps). Empty where no
+        /// move led there, or the positions are of different games.
+        pub fn turns_in_words(before: &AnyGame, after: &AnyGame) -> Vec<TurnInWords> {
+            let (words, skipped) = match (before, after) {
+                $(
+                    $(#[cfg($cfg)])?
+                    (AnyGame::$variant(before), AnyGame::$variant(after)) => (
+                        <entry::$variant as GamePicture>::last_move_in_words(before, after),
+                        <entry::$variant as GamePicture>::skipped_in_words(before, after),
+                    ),
+                )*
+                #[allow(unreachable_patterns, reason = "a catalogue of one game")]
+                _ => (None, Vec::new()),
+            };
+            let Some(words) = words else {
+                return Vec::new();
+            };
+            let first = before.turn().saturating_add(1);
+            std::iter::once((words, false))
+                .chain(skipped.into_iter().map(|words| (words, true)))
+                .enumerate()
+                .map(|(index, (words, skipped))| TurnInWords {
+                    turn: first.saturating_add(index as u32),
+                    words,
+                    skipped,
+                })
+                .collect()
         }
     };
 }
@@ -177,5 +242,6 @@ pub fn seats_only<G: Game>(game: &G, game_type: GameType, labels: &Labels) -> Pi
         seats,
         notes: labels.notes.clone(),
         letters_key: None,
+        stock: Vec::new(),
     })
 }

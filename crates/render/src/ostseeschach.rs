@@ -2,7 +2,8 @@
 //! its team's colour and its kind's letter (`H` Herzmuschel, `M` Möwe, `S`
 //! Seestern, `R` Robbe), towers with the buried piece under the top one and
 //! their height, the last move's two fields marked, and per team its
-//! ambers (as gems) and score parts.
+//! ambers (as gems) and score parts, worded as the pages word them (`2
+//! ambers · light piece ahead: 3`).
 
 use spielleiter_rules::{
     GameType, entry,
@@ -71,11 +72,10 @@ pub fn picture(game: &Ostseeschach, labels: &Labels) -> Picture {
         .iter()
         .map(|&team| {
             let [ambers, lead] = game.score_parts(team);
-            let amber_word = if ambers == 1 { "amber" } else { "ambers" };
             SeatLine {
                 name: seat_name(&labels.names, team.index()),
                 colors: vec![team.index()],
-                score: format!("{ambers} {amber_word} · furthest light piece {lead}"),
+                score: format!("{} · light piece ahead: {lead}", ambers_words(ambers)),
                 gems: ambers,
                 to_move: !over && game.team_to_move() == team,
             }
@@ -96,6 +96,7 @@ pub fn picture(game: &Ostseeschach, labels: &Labels) -> Picture {
                     moved.map(|p| p.kind),
                     mv,
                     None,
+                    0,
                 )
             })
         }),
@@ -110,6 +111,7 @@ pub fn picture(game: &Ostseeschach, labels: &Labels) -> Picture {
         seats,
         notes,
         letters_key: None,
+        stock: Vec::new(),
     })
 }
 /// A team's name in a sentence: its colour, `Red` (ONE) or `Blue` (TWO).
@@ -130,13 +132,23 @@ fn kind_word(kind: PieceKind) -> &'static str {
     }
 }
 
-/// A move in words: `Red moves the Möwe from (1,1) to (2,1)`, and what it
-/// takes, if known. Fields are `(x,y)` as the pictures count them.
+/// `1 amber`, `2 ambers`.
+fn ambers_words(ambers: u32) -> String {
+    match ambers {
+        1 => "1 amber".to_owned(),
+        n => format!("{n} ambers"),
+    }
+}
+
+/// A move in words: `Red moves the Möwe from (1,1) to (2,1)`, what it
+/// takes, if known, and the ambers it wins (`and wins an amber`). Fields
+/// are `(x,y)` as the pictures count them.
 fn move_words(
     team: Team,
     moved: Option<PieceKind>,
     mv: Move,
     taken: Option<(Team, PieceKind)>,
+    ambers_won: u32,
 ) -> String {
     let piece = moved.map_or_else(|| "a piece".to_owned(), |k| format!("the {}", kind_word(k)));
     let mut words = format!(
@@ -153,6 +165,11 @@ fn move_words(
             team_word(owner),
             kind_word(kind)
         ));
+    }
+    match ambers_won {
+        0 => {}
+        1 => words.push_str(" and wins an amber"),
+        n => words.push_str(&format!(" and wins {n} ambers")),
     }
     words
 }
@@ -173,6 +190,9 @@ impl GamePicture for entry::Ostseeschach2022 {
             .piece_at(mv.to)
             .filter(|p| p.team != team)
             .map(|p| (p.team, p.kind));
-        Some(move_words(team, moved, mv, taken))
+        let [ambers_before, _] = before.score_parts(team);
+        let [ambers_after, _] = after.score_parts(team);
+        let won = ambers_after.saturating_sub(ambers_before);
+        Some(move_words(team, moved, mv, taken, won))
     }
 }

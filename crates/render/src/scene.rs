@@ -30,6 +30,31 @@ pub(crate) enum Ground {
     Checkered,
 }
 
+/// One piece of a colour's set, beside the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct StockPiece {
+    /// Its cells `(x, y)`, top left at (0, 0).
+    pub cells: Vec<(u8, u8)>,
+    /// Whether the colour still has it (else it is on the board).
+    pub left: bool,
+}
+
+/// A colour's pieces, those left and those placed, in a fixed order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Stock {
+    /// The colour (index into the palette).
+    pub color: usize,
+    /// Every piece of its set.
+    pub pieces: Vec<StockPiece>,
+}
+
+impl Stock {
+    /// How many pieces the colour has left.
+    pub fn left(&self) -> usize {
+        self.pieces.iter().filter(|piece| piece.left).count()
+    }
+}
+
 /// A piece standing on a field (Ostseeschach): a disc of its owner's
 /// colour with a letter, and for a tower the buried piece's colour under it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,6 +95,12 @@ pub(crate) struct Board {
     pub tokens: Vec<Token>,
     /// The fields the last move covered or touched, `(x, y)`.
     pub last_move: Vec<(usize, usize)>,
+    /// The names of the columns along the top edge, left to right, as the
+    /// game writes its fields (numbers from 0 unless the game says
+    /// otherwise).
+    pub column_names: Vec<String>,
+    /// The names of the rows along the left edge, top to bottom.
+    pub row_names: Vec<String>,
 }
 
 impl Board {
@@ -90,6 +121,8 @@ impl Board {
             tiles: Vec::new(),
             tokens: Vec::new(),
             last_move: Vec::new(),
+            column_names: (0..columns).map(|x| x.to_string()).collect(),
+            row_names: (0..rows).map(|y| y.to_string()).collect(),
         }
     }
 
@@ -137,6 +170,9 @@ pub(crate) struct Scene {
     /// The key to the board's letters, which only the terminal picture
     /// uses (`O: ONE · V: TWO`); the drawn picture shows colours instead.
     pub letters_key: Option<&'static str>,
+    /// Each colour's pieces beside the board (placement games; empty
+    /// otherwise).
+    pub stock: Vec<Stock>,
 }
 
 /// The display name of `seat` among `names`, or the seat's label (`ONE`,

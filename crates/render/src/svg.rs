@@ -1,16 +1,22 @@
 //! Draws a [`Scene`] as an SVG document: the heading, the board with
-//! coordinates, the last move marked, and one line per seat.
+//! coordinates as the game names them, the last move marked, each colour's
+//! pieces beside the board, and one line per seat; or the board and its
+//! pieces alone, for a page that shows the rest itself.
 //!
 //! The output is deterministic (golden tests compare it byte for byte) and
-//! machine-readable where it matters: the root carries `data-game` and
-//! `data-turn`, each colour's tiles are one `<path data-color="…">` in
-//! field units (`M x y h1v1h-1z` per field), each piece a `<g
-//! data-field="x,y" data-piece="…" data-team="…" data-height="…">`, and the
-//! last move's marks are inside `data-last-move`.
+//! machine-readable where it matters: the root carries `data-game`,
+//! `data-turn` and `data-board` (where the fields lie), each colour's tiles
+//! are one `<path data-color="…">` in field units (`M x y h1v1h-1z` per
+//! field), each piece a `<g data-field="x,y" data-piece="…" data-team="…"
+//! data-height="…">`, the last move's marks are inside `data-last-move`, and
+//! a colour's pieces beside the board are a `<g data-stock="…"
+//! data-left="N">` with a `<path data-placed>` of the placed pieces' cells
+//! and a `<path data-pieces-left>` of the others' (`M x y h3v3h-3z` per
+//! cell, in units of half a cell).
 
 use std::fmt::Write;
 
-use crate::scene::{Board, Ground, Scene, SeatLine, Token};
+use crate::scene::{Board, Ground, Scene, SeatLine, Stock, Token};
 
 /// Space around everything.
 const PAD: u32 = 16;
@@ -38,43 +44,87 @@ const BOARD_EDGE: &str = "#8a8273";
 const LAST_MOVE_FIELD: &str = "#f3cf3d";
 const AMBER: &str = "#e89a1c";
 
-/// The SVG document of `scene`.
+/// The SVG document of `scene`: heading, board, pieces, seats and notes.
 pub(crate) fn draw(scene: &Scene) -> String {
+    draw_picture(scene, true)
+}
+
+/// The SVG document of `scene`'s board alone: its coordinates, fields and
+/// pieces, and each colour's pieces beside it, without heading, seats or
+/// notes (a page that lists those itself).
+pub(crate) fn draw_board(scene: &Scene) -> String {
+    draw_picture(scene, false)
+}
+
+/// The picture, `whole` or the board alone. The root carries where the
+/// board's fields lie, `data-board="X Y FIELD COLUMNS ROWS"` in the
+/// picture's pixels, so that a page can lay its own marks over them.
+fn draw_picture(scene: &Scene, whole: bool) -> String {
     let board = &scene.board;
     let board_width = board.columns as u32 * board.field_px;
     let board_height = board.rows as u32 * board.field_px;
-    let width = (PAD + LABEL + board_width + PAD).max(MIN_WIDTH);
+    let stock_width = if scene.stock.is_empty() {
+        0
+    } else {
+        STOCK_GAP + STOCK_WIDTH
+    };
+    let stock_layouts: Vec<StockLayout> = scene.stock.iter().map(StockLayout::of).collect();
+    let stock_height = stock_layouts
+        .iter()
+        .map(|layout| layout.height + STOCK_BLOCK_GAP)
+        .sum::<u32>()
+        .saturating_sub(STOCK_BLOCK_GAP);
+    let content_width = PAD + LABEL + board_width + stock_width + PAD;
+    let width = if whole {
+        content_width.max(MIN_WIDTH)
+    } else {
+        content_width
+    };
     let board_x = PAD + LABEL;
-    let board_y = PAD + TITLE_HEIGHT + LABEL;
-    let seats_y = board_y + board_height + 14;
+    let board_y = if whole {
+        PAD + TITLE_HEIGHT + LABEL
+    } else {
+        PAD + LABEL
+    };
+    let seats_y = board_y + board_height.max(stock_height) + 14;
     let notes_y = seats_y + scene.seats.len() as u32 * SEAT_HEIGHT;
     // A long note (a move in words, a result) goes on as many lines as it
     // needs within the picture's width, rather than being cut at its edge.
     let note_chars = ((width - 2 * PAD) as f32 / (NOTE_SIZE * NOTE_EM_PER_CHAR)) as usize;
-    let notes: Vec<&str> = scene
-        .notes
-        .iter()
-        .flat_map(|note| wrapped(note, note_chars))
-        .collect();
-    let height = notes_y + notes.len() as u32 * NOTE_HEIGHT + PAD;
+    let notes: Vec<&str> = if whole {
+        scene
+            .notes
+            .iter()
+            .flat_map(|note| wrapped(note, note_chars))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let height = if whole {
+        notes_y + notes.len() as u32 * NOTE_HEIGHT + PAD
+    } else {
+        board_y + board_height.max(stock_height) + PAD
+    };
 
     let mut out = String::with_capacity(8 * 1024);
     let _ = write!(
         out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" data-game="{}" data-turn="{}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">"##,
-        scene.game_id, scene.turn
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" data-game="{}" data-turn="{}" data-board="{board_x} {board_y} {} {} {}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">"##,
+        scene.game_id, scene.turn, board.field_px, board.columns, board.rows
     );
     let _ = write!(
         out,
         r##"<rect width="{width}" height="{height}" fill="{BACKGROUND}"/>"##
     );
-    let _ = write!(
-        out,
-        r##"<text x="{PAD}" y="{}" font-size="{}" font-weight="bold" fill="{INK}">{}</text>"##,
-        PAD + 18,
-        title_size(&scene.title, width - 2 * PAD),
-        escape(&scene.title)
-    );
+    if whole {
+        let _ = write!(
+            out,
+            r##"<text x="{PAD}" y="{}" font-size="{}" font-weight="bold" fill="{INK}">{}</text>"##,
+            PAD + 18,
+            title_size(&scene.title, width - 2 * PAD),
+            escape(&scene.title)
+        );
+    }
     draw_coordinates(&mut out, board, board_x, board_y);
     let _ = write!(out, r#"<g transform="translate({board_x} {board_y})">"#);
     draw_ground(&mut out, board);
@@ -85,25 +135,165 @@ pub(crate) fn draw(scene: &Scene) -> String {
         r##"<rect width="{board_width}" height="{board_height}" fill="none" stroke="{BOARD_EDGE}" stroke-width="1.5"/>"##
     );
     out.push_str("</g>");
-    for (index, seat) in scene.seats.iter().enumerate() {
-        draw_seat(
+    let mut stock_y = board_y;
+    for (stock, layout) in scene.stock.iter().zip(&stock_layouts) {
+        draw_stock(
             &mut out,
             board,
-            seat,
-            seats_y + index as u32 * SEAT_HEIGHT,
-            width,
+            stock,
+            layout,
+            board_x + board_width + STOCK_GAP,
+            stock_y,
         );
+        stock_y += layout.height + STOCK_BLOCK_GAP;
     }
-    for (index, note) in notes.iter().enumerate() {
-        let _ = write!(
-            out,
-            r##"<text x="{PAD}" y="{}" font-size="12" fill="{MUTED}">{}</text>"##,
-            notes_y + index as u32 * NOTE_HEIGHT + 13,
-            escape(note)
-        );
+    if whole {
+        for (index, seat) in scene.seats.iter().enumerate() {
+            draw_seat(
+                &mut out,
+                board,
+                seat,
+                seats_y + index as u32 * SEAT_HEIGHT,
+                width,
+            );
+        }
+        for (index, note) in notes.iter().enumerate() {
+            let _ = write!(
+                out,
+                r##"<text x="{PAD}" y="{}" font-size="12" fill="{MUTED}">{}</text>"##,
+                notes_y + index as u32 * NOTE_HEIGHT + 13,
+                escape(note)
+            );
+        }
     }
     out.push_str("</svg>");
     out
+}
+
+/// Room between the board and the pieces beside it.
+const STOCK_GAP: u32 = 16;
+/// The widest row of a colour's pieces beside the board.
+const STOCK_WIDTH: u32 = 168;
+/// The side of a piece's cell beside the board.
+const STOCK_CELL: u32 = 6;
+/// Room between two pieces, and between two rows of pieces.
+const STOCK_SPACE: u32 = 4;
+/// The line above a colour's pieces: its swatch and how many are left.
+const STOCK_HEADING: u32 = 16;
+/// Room between two colours' pieces.
+const STOCK_BLOCK_GAP: u32 = 10;
+/// A placed piece beside the board: a pale shape, so that the set keeps
+/// its places and the pieces left stand out.
+const PLACED_PIECE: &str = "#e2ddd1";
+
+/// A piece's place beside the board: its top left in pixels from its
+/// colour's block, and its cells as drawn.
+struct StockPlace {
+    x: u32,
+    y: u32,
+    cells: Vec<(u8, u8)>,
+}
+
+/// Where each of a colour's pieces goes beside the board: in rows of at
+/// most [`STOCK_WIDTH`] pixels, each piece lying flat (wider than high).
+struct StockLayout {
+    /// Each piece's place, in the stock's order.
+    places: Vec<StockPlace>,
+    /// The block's height with its heading.
+    height: u32,
+}
+
+impl StockLayout {
+    fn of(stock: &Stock) -> StockLayout {
+        let mut places = Vec::with_capacity(stock.pieces.len());
+        let (mut x, mut y, mut row_height) = (0, STOCK_HEADING, 0);
+        for piece in &stock.pieces {
+            let width = piece.cells.iter().map(|c| c.0).max().unwrap_or(0);
+            let height = piece.cells.iter().map(|c| c.1).max().unwrap_or(0);
+            // A piece is the same piece turned or mirrored: lying flat, the
+            // rows stay low.
+            let cells: Vec<(u8, u8)> = if height > width {
+                piece.cells.iter().map(|&(cx, cy)| (cy, cx)).collect()
+            } else {
+                piece.cells.clone()
+            };
+            let columns = u32::from(width.max(height)) + 1;
+            let rows = u32::from(width.min(height)) + 1;
+            let (piece_width, piece_height) = (columns * STOCK_CELL, rows * STOCK_CELL);
+            if x > 0 && x + piece_width > STOCK_WIDTH {
+                x = 0;
+                y += row_height + STOCK_SPACE;
+                row_height = 0;
+            }
+            places.push(StockPlace { x, y, cells });
+            x += piece_width + STOCK_SPACE;
+            row_height = row_height.max(piece_height);
+        }
+        StockLayout {
+            places,
+            height: y + row_height,
+        }
+    }
+}
+
+/// A colour's pieces beside the board, at `(left, top)`: a heading with
+/// its swatch and the number left, then each piece of its set, those left
+/// in the colour and those placed pale.
+fn draw_stock(
+    out: &mut String,
+    board: &Board,
+    stock: &Stock,
+    layout: &StockLayout,
+    left: u32,
+    top: u32,
+) {
+    let Some(swatch) = board.palette.get(stock.color) else {
+        return;
+    };
+    let count = stock.left();
+    let _ = write!(
+        out,
+        r##"<g data-stock="{}" data-left="{count}" transform="translate({left} {top})"><rect width="10" height="10" y="1" rx="2" fill="{}" stroke="{INK}" stroke-opacity="0.5"/><text x="15" y="10" font-size="11" fill="{MUTED}">{count} {} left</text>"##,
+        swatch.name,
+        swatch.fill,
+        if count == 1 { "piece" } else { "pieces" }
+    );
+    // Two paths, the placed pieces and those left, in units of half a
+    // cell's side (places and cells fall on even pixels): a board's event
+    // on the live pages stays small.
+    const UNIT: u32 = 2;
+    for (left, fill, mark) in [
+        (false, PLACED_PIECE, "data-placed"),
+        (true, swatch.fill, "data-pieces-left"),
+    ] {
+        let mut d = String::new();
+        for (piece, StockPlace { x, y, cells }) in stock.pieces.iter().zip(&layout.places) {
+            if piece.left != left {
+                continue;
+            }
+            for &(cx, cy) in cells {
+                let side = STOCK_CELL / UNIT;
+                d.push('M');
+                push_number(&mut d, x / UNIT + u32::from(cx) * side);
+                d.push(' ');
+                push_number(&mut d, y / UNIT + u32::from(cy) * side);
+                d.push('h');
+                push_number(&mut d, side);
+                d.push('v');
+                push_number(&mut d, side);
+                d.push_str("h-");
+                push_number(&mut d, side);
+                d.push('z');
+            }
+        }
+        if !d.is_empty() {
+            let _ = write!(
+                out,
+                r#"<path {mark}="" fill="{fill}" transform="scale({UNIT})" d="{d}"/>"#
+            );
+        }
+    }
+    out.push_str("</g>");
 }
 
 /// The heading's font size: 16, or smaller for a heading that would not
@@ -148,27 +338,32 @@ fn title_size(title: &str, room: u32) -> f32 {
     (fitting.min(LARGEST) * 2.0).floor() / 2.0
 }
 
-/// Column numbers above the board, row numbers left of it.
+/// The columns' names above the board, the rows' left of it, as the game
+/// names them.
 fn draw_coordinates(out: &mut String, board: &Board, board_x: u32, board_y: u32) {
     let field = board.field_px;
     let _ = write!(
         out,
         r##"<g font-size="10" fill="{MUTED}" text-anchor="middle">"##
     );
-    let mut label = |x: u32, y: u32, number: u32| {
+    let mut label = |x: u32, y: u32, name: &str| {
         out.push_str(r#"<text x=""#);
         push_number(out, x);
         out.push_str(r#"" y=""#);
         push_number(out, y);
         out.push_str(r#"">"#);
-        push_number(out, number);
+        out.push_str(&escape(name));
         out.push_str("</text>");
     };
-    for x in 0..board.columns as u32 {
-        label(board_x + x * field + field / 2, board_y - 6, x);
+    for (x, name) in board.column_names.iter().enumerate() {
+        label(board_x + x as u32 * field + field / 2, board_y - 6, name);
     }
-    for y in 0..board.rows as u32 {
-        label(board_x - LABEL / 2, board_y + y * field + field / 2 + 4, y);
+    for (y, name) in board.row_names.iter().enumerate() {
+        label(
+            board_x - LABEL / 2,
+            board_y + y as u32 * field + field / 2 + 4,
+            name,
+        );
     }
     out.push_str("</g>");
 }

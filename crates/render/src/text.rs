@@ -1,5 +1,6 @@
 //! Draws a [`Scene`] as text for a terminal: the heading, the board with
-//! coordinates, and one line per seat; with `color` the fields get ANSI
+//! coordinates as the game names them, one line per seat, and how many
+//! pieces each colour has left; with `color` the fields get ANSI
 //! background colours.
 //!
 //! Blokus boards use one letter per field (`B`, `Y`, `R`, `G`; `.` empty)
@@ -24,9 +25,9 @@ pub(crate) fn draw(scene: &Scene, color: bool) -> String {
     let mut out = String::with_capacity(2048);
     out.push_str(&scene.title);
     out.push('\n');
-    draw_header(&mut out, board.columns, width);
-    for y in 0..board.rows {
-        let _ = write!(out, "{y:>2} ");
+    draw_header(&mut out, &board.column_names, width);
+    for (y, name) in board.row_names.iter().enumerate().take(board.rows) {
+        let _ = write!(out, "{name:>2} ");
         for x in 0..board.columns {
             draw_field(&mut out, board, x, y, color);
         }
@@ -46,6 +47,17 @@ pub(crate) fn draw(scene: &Scene, color: bool) -> String {
             colors.join(", "),
             seat.score
         );
+    }
+    if !scene.stock.is_empty() {
+        let left: Vec<String> = scene
+            .stock
+            .iter()
+            .filter_map(|stock| {
+                let swatch = board.palette.get(stock.color)?;
+                Some(format!("{} {}", swatch.label, stock.left()))
+            })
+            .collect();
+        let _ = writeln!(out, "pieces left: {}", left.join(", "));
     }
     for note in scene
         .letters_key
@@ -68,25 +80,27 @@ fn field_width(board: &Board, color: bool) -> usize {
     }
 }
 
-/// Column numbers: two lines (tens, ones) for one-character fields on a
-/// wide board, else one line with each number right-aligned in its field.
-fn draw_header(out: &mut String, columns: usize, width: usize) {
+/// The columns' names: for one-character fields and names longer than one
+/// character (the numbers of a wide board), two lines (tens, ones); else
+/// one line with each name right-aligned in its field.
+fn draw_header(out: &mut String, names: &[String], width: usize) {
+    let last = |name: &String, from_end: usize| name.chars().rev().nth(from_end);
     if width == 1 {
-        if columns > 10 {
+        if names.iter().any(|name| name.chars().count() > 1) {
             out.push_str("   ");
-            for x in 0..columns {
-                out.push(char::from(b'0' + (x / 10 % 10) as u8));
+            for name in names {
+                out.push(last(name, 1).unwrap_or('0'));
             }
             out.push('\n');
         }
         out.push_str("   ");
-        for x in 0..columns {
-            out.push(char::from(b'0' + (x % 10) as u8));
+        for name in names {
+            out.push(last(name, 0).unwrap_or(' '));
         }
     } else {
         out.push_str("   ");
-        for x in 0..columns {
-            let _ = write!(out, "{x:>width$}");
+        for name in names {
+            let _ = write!(out, "{name:>width$}");
         }
     }
     out.push('\n');

@@ -81,6 +81,7 @@ impl GamePicture for entry::TestTicTacToe {
             seats,
             notes: labels.notes.clone(),
             letters_key: None,
+            stock: Vec::new(),
         })
     }
 }

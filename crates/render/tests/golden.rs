@@ -203,8 +203,110 @@ fn the_blokus_boards_show_pieces_by_colour_with_coordinates() {
         assert_eq!(fields.matches('b').count(), 5, "{text}");
         assert_eq!(fields.matches('.').count(), 400 - 5, "{text}");
         assert!(lines[22].starts_with("19 "), "{text}");
-        assert!(text.contains("start piece PENTO_I"), "{text}");
+        assert!(
+            text.contains("every colour's first piece is the I pentomino"),
+            "{text}"
+        );
+        assert!(
+            text.contains("fields (x,y) as the wire counts them"),
+            "{text}"
+        );
+        assert!(
+            text.contains("pieces left: BLUE 20, YELLOW 21, RED 21, GREEN 21"),
+            "{text}"
+        );
     }
+}
+
+/// Classic Blokus names its columns a–t and its rows 20 (top) to 1
+/// (bottom), as Pentobi and its moves do, in the terminal and in the SVG.
+#[test]
+fn the_classic_board_is_labelled_in_pentobis_notation() {
+    let mut game = Classic::new(ClassicPlayers::Four);
+    // BLUE's corner, the top-left field: a20 in Pentobi's notation.
+    game.play(&blokus_moves(&["BLUE MONO NONE false 0 0"])[0])
+        .expect("legal");
+    let drawn = picture(&AnyGame::BlokusClassic(game), &Labels::default());
+    let text = drawn.text(false);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[1], "   abcdefghijklmnopqrst", "{text}");
+    assert_eq!(lines[2], "20 b...................", "{text}");
+    assert_eq!(lines[21], " 1 ....................", "{text}");
+    assert!(
+        text.contains("last move: Blue places the monomino on a20"),
+        "{text}"
+    );
+    assert!(text.contains("rows 1–20 from the bottom"), "{text}");
+    for svg in [drawn.svg(), drawn.board_svg()] {
+        for label in [">a</text>", ">t</text>", ">20</text>", ">1</text>"] {
+            assert!(svg.contains(label), "{label} missing: {svg}");
+        }
+        // No field numbered from 0 as the seasons number them.
+        assert!(!svg.contains(">0</text>"), "{svg}");
+    }
+}
+
+/// Each colour's pieces beside the board: those left in its colour, the
+/// placed ones pale, and how many are left; the board alone (for the play
+/// page) has them too, with no heading, seats or notes.
+#[test]
+fn each_colours_pieces_are_shown_beside_the_board() {
+    let mut game = Classic::new(ClassicPlayers::Four);
+    for mv in blokus_moves(&["BLUE TETRO_L NONE false 0 0", "YELLOW MONO NONE false 19 0"]) {
+        game.play(&mv).expect("legal");
+    }
+    let labels = Labels {
+        names: vec!["alice".to_owned()],
+        ..Labels::default()
+    };
+    let drawn = picture(&AnyGame::BlokusClassic(game), &labels);
+    for svg in [drawn.svg(), drawn.board_svg()] {
+        assert!(
+            svg.contains(r#"<g data-stock="BLUE" data-left="20""#),
+            "{svg}"
+        );
+        assert!(
+            svg.contains(r#"<g data-stock="GREEN" data-left="21""#),
+            "{svg}"
+        );
+        assert!(svg.contains("20 pieces left"), "{svg}");
+        // The placed pieces' cells, pale: BLUE's L tetromino, YELLOW's
+        // monomino; the others' cells in their colours.
+        let cells = |mark: &str, color: &str| -> usize {
+            let group = svg
+                .split(&format!(r#"<g data-stock="{color}""#))
+                .nth(1)
+                .and_then(|rest| rest.split("</g>").next())
+                .unwrap_or_default();
+            group
+                .split(&format!("<path {mark}="))
+                .nth(1)
+                .map_or(0, |path| {
+                    path.split("/>")
+                        .next()
+                        .unwrap_or_default()
+                        .matches("z")
+                        .count()
+                })
+        };
+        assert_eq!(cells("data-placed", "BLUE"), 4, "{svg}");
+        assert_eq!(cells("data-placed", "YELLOW"), 1, "{svg}");
+        assert_eq!(cells("data-placed", "GREEN"), 0, "{svg}");
+        assert_eq!(cells("data-pieces-left", "BLUE"), 89 - 4, "{svg}");
+        assert_eq!(cells("data-pieces-left", "GREEN"), 89, "{svg}");
+        assert!(svg.contains(r#"data-board="34 "#), "{svg}");
+    }
+    let board = drawn.board_svg();
+    assert!(
+        !board.contains("alice") && !board.contains("turn 2"),
+        "{board}"
+    );
+    assert!(drawn.svg().contains("alice"));
+    let bcl = picture(&AnyGame::BlokusBcl(Bcl::new()), &Labels::default()).svg();
+    assert!(
+        bcl.contains(r#"<g data-stock="ONE" data-left="12""#),
+        "{bcl}"
+    );
 }
 
 #[test]

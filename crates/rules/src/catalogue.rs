@@ -58,6 +58,8 @@ pub trait CatalogueEntry {
 ///     move_time_ms: (2000, 10000), // default soft and hard move limit
 ///     league: (WinRate, 3),    // optional: a league's ranking and games
 ///                              // per table [default: (WinPoints, players)]
+///     points: "ambers",        // optional: what the first score part
+///                              // counts, for people [default: "points"]
 ///     game: path::Type,        // implements `Game`
 ///     new: path::constructor,  // fn(&mut R) -> Type, R: Rng + ?Sized
 /// }
@@ -73,6 +75,7 @@ macro_rules! catalogue {
             players: $players:literal,
             move_time_ms: ($soft:literal, $hard:literal),
             $(league: ($ranking:ident, $league_games:literal),)?
+            $(points: $points:literal,)?
             game: $game:ty,
             new: $new:path $(,)?
         }
@@ -158,6 +161,26 @@ macro_rules! catalogue {
                         $(#[cfg($cfg)])?
                         GameType::$variant => {
                             (Duration::from_millis($soft), Duration::from_millis($hard))
+                        }
+                    )*
+                }
+            }
+
+            /// What the first of the game's own score parts counts, in
+            /// English for people: `points` (the Blokus games), `ambers`
+            /// (Ostseeschach). A contest ranks teams with equal ranking
+            /// points by its mean per game (decisions.md §31: the part
+            /// the game's result definition marks relevant for ranking).
+            pub const fn points_name(self) -> &'static str {
+                match self {
+                    $(
+                        $(#[cfg($cfg)])?
+                        GameType::$variant => {
+                            let given: &[&'static str] = &[$($points)?];
+                            match given {
+                                [name, ..] => name,
+                                [] => "points",
+                            }
                         }
                     )*
                 }
@@ -443,6 +466,17 @@ mod tests {
         assert!(GameType::Blokus2021.is_listed());
         assert_eq!(GameType::from_id("SWC_2021_BLOKUS"), None);
         assert_eq!("chess".parse::<GameType>(), Err(UnknownGameType));
+    }
+
+    #[test]
+    fn the_first_score_part_is_named_points_except_ostseeschach_ambers() {
+        for &game_type in GameType::ALL {
+            let expected = match game_type {
+                GameType::Ostseeschach2022 => "ambers",
+                _ => "points",
+            };
+            assert_eq!(game_type.points_name(), expected, "{game_type}");
+        }
     }
 
     #[test]

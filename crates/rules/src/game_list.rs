@@ -11,7 +11,7 @@
 /// #[cfg(all())]   // only on test-only games: all() with the feature
 ///                 // `test-games` of this crate, any() without
 /// Variant { listed: …, id: …, title: …, players: …, move_time_ms: …,
-///           league: …, game: …, new: … }
+///           league: …, points: …, game: …, new: … }
 /// ```
 ///
 /// A layer that needs only the variants matches each entry with
@@ -78,6 +78,7 @@ macro_rules! __game_list {
                 title: "Ostseeschach",
                 players: 2,
                 move_time_ms: (2000, 10000),
+                points: "ambers",
                 game: $crate::ostseeschach::Ostseeschach,
                 new: $crate::ostseeschach::new_random_game,
             }

@@ -16,11 +16,13 @@
 //! the container's PID namespace it cannot be signalled by the player, and
 //! every process the player orphans becomes its child: it reaps them as they
 //! end, so that a player that leaves processes behind does not fill the
-//! container's process limit with zombies. Once the player has ended, the
+//! container's process limit with zombies. It runs as the player's user but
+//! is not dumpable (`prctl(PR_SET_DUMPABLE, 0)`), so the player cannot
+//! trace it or open its memory (`/proc/1/mem`) either. Once the player has ended, the
 //! relay lets its connections finish (at most 2 s) before it exits, so that
-//! what the player wrote last (a join, and gone) still reaches the game. Its one dependency is `nix` (for
-//! `waitpid` on any child): it is built as a static binary into every
-//! sandbox base image.
+//! what the player wrote last (a join, and gone) still reaches the game. Its
+//! one dependency is `nix` (for `waitpid` on any child, and `prctl`): it is
+//! built as a static binary into every sandbox base image.
 
 use nix::{
     errno::Errno,
@@ -63,6 +65,16 @@ struct Request {
 }
 
 fn main() -> ExitCode {
+    // The player runs as the relay's user: were the relay dumpable, the
+    // player could trace it (ptrace, /proc/1/mem) and so act as PID 1.
+    // Not dumpable, only a process with CAP_SYS_PTRACE could, and the
+    // sandbox has none. The player's own exec makes it dumpable again.
+    if let Err(e) = nix::sys::prctl::set_dumpable(false) {
+        say(&format!(
+            "cannot make the relay non-dumpable, so the player is not started: {e}"
+        ));
+        return ExitCode::from(125);
+    }
     let request = match parse(std::env::args().skip(1)) {
         Ok(request) => request,
         Err(message) => {

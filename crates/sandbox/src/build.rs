@@ -16,8 +16,20 @@ use crate::{
     upload::{UploadError, UploadLimits, unpack},
 };
 
-/// How long building an image may take.
-const BUILD_TIMEOUT: Duration = Duration::from_secs(600);
+/// How long building an image may take unless the request says otherwise.
+pub const DEFAULT_BUILD_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// How long the clean-up after a failed build waits for the daemon to let go
+/// of the build's containers.
+const CLEANUP_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How often the clean-up looks again for containers of the build.
+const CLEANUP_INTERVAL: Duration = Duration::from_millis(500);
+
+/// The label of every image and container a build makes after its `FROM`
+/// (the Dockerfile's first instruction after it), naming the build: what a
+/// failed build left is found by it.
+pub const BUILD_LABEL: &str = "org.spielleiter.sandbox.build";
 
 /// What a player is made of, and so which base image it is built on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +107,19 @@ pub enum BuildError {
     /// `docker build` failed.
     #[error("docker build failed: {0}")]
     Build(String),
+    /// `docker build` ran past its time limit: it was stopped, and what it
+    /// had made is removed (or `left` says what could not be).
+    #[error(
+        "docker build took longer than its limit of {} s: stopped, {}",
+        .limit.as_secs_f64(),
+        match .left { None => "and what it had made is removed".to_owned(), Some(left) => format!("but {left}") }
+    )]
+    TimedOut {
+        /// The limit.
+        limit: Duration,
+        /// What the clean-up could not remove, if anything.
+        left: Option<String>,
+    },
 }
 
 /// What to build.
@@ -110,6 +135,9 @@ pub struct BuildRequest<'a> {
     pub base: Option<&'a str>,
     /// How large the upload may be.
     pub limits: UploadLimits,
+    /// How long `docker build` may take ([`DEFAULT_BUILD_TIMEOUT`] is the
+    /// usual); past it the build is stopped and what it made removed.
+    pub timeout: Duration,
 }
 
 /// Checks the upload, unpacks it into a build context under `scratch` and
@@ -117,10 +145,18 @@ pub struct BuildRequest<'a> {
 /// at `/player` (owned by root, readable by the player, writable by
 /// nobody), its start at `/player/start`.
 ///
+/// The build is Docker's classic builder, bounded by `request.timeout`:
+/// each step's image carries [`BUILD_LABEL`] with this build's name, and a
+/// build that fails or runs past its limit (its client killed, which
+/// cancels it in the daemon) has its containers and images removed, so
+/// that no layer, intermediate container or cache entry is left. (BuildKit
+/// would leave cache entries that nothing names.)
+///
 /// # Errors
 ///
 /// The upload is refused, the tag is malformed, Docker or the base image is
-/// missing, or the build failed. Nothing is built then.
+/// missing, or the build failed or ran past its limit. Nothing is built
+/// then.
 pub fn build_player_image(
     request: &BuildRequest<'_>,
     scratch: &Path,
@@ -153,8 +189,15 @@ pub fn build_player_image(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let base_id = docker::call_blocking(
+        &["image", "inspect", "--format", "{{.Id}}", &base],
+        docker::CALL_TIMEOUT,
+    )
+    .map_err(BuildError::Build)?;
+    let build = build_name(request.tag);
     let dockerfile = format!(
-        "FROM {base}\nCOPY player /player\n{env}LABEL org.spielleiter.sandbox.runtime={runtime} org.spielleiter.sandbox.upload={upload}\n",
+        "FROM {base}\nLABEL {BUILD_LABEL}={build}\nCOPY player /player\n{env}LABEL org.spielleiter.sandbox.runtime={runtime} org.spielleiter.sandbox.upload={upload}\n",
+        build = label_quote(&build),
         runtime = request.runtime,
         upload = label_quote(&upload_name),
     );
@@ -163,12 +206,199 @@ pub fn build_player_image(
         source,
     })?;
     let context_arg = context.to_string_lossy();
-    docker::call_blocking(
-        &["build", "--quiet", "--tag", request.tag, &context_arg],
-        BUILD_TIMEOUT,
-    )
-    .map_err(BuildError::Build)?;
-    Ok(request.tag.to_owned())
+    // The classic builder: its steps are images and containers that the
+    // label and the output name; DOCKER_BUILDKIT=0 chooses it whatever the
+    // client's default. No cache: every step is this build's own (none an
+    // older build's that it must not remove).
+    let built = docker::run_blocking(
+        &[
+            "build",
+            "--force-rm",
+            "--no-cache",
+            "--tag",
+            request.tag,
+            &context_arg,
+        ],
+        &[("DOCKER_BUILDKIT", "0")],
+        request.timeout,
+    );
+    let failed = match built {
+        Ok(_) => return Ok(request.tag.to_owned()),
+        Err(failed) => failed,
+    };
+    let made = BuildSteps::read(&failed.output, base_id.trim());
+    let cleaned = remove_leftovers(&made, &build);
+    if let Err(left) = &cleaned {
+        tracing::warn!(build = %build, %left, "a failed build left containers or images behind");
+    }
+    Err(if failed.timed_out {
+        BuildError::TimedOut {
+            limit: request.timeout,
+            left: cleaned.err(),
+        }
+    } else {
+        BuildError::Build(last_line(&failed.errors, &failed.reason))
+    })
+}
+
+/// A build's own name for [`BUILD_LABEL`]: the tag, this process and the
+/// time, so that two builds (of the same tag, too) never share it.
+fn build_name(tag: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos());
+    format!("{tag} {} {nanos}", std::process::id())
+}
+
+/// The containers and images the classic builder reported making, from its
+/// output: ` ---> Running in ID` for a step's container, ` ---> ID` for a
+/// step's image. The base's image (the `FROM` step's) and images taken from
+/// the cache (after ` ---> Using cache`), which are older builds', are not
+/// this build's.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct BuildSteps {
+    containers: Vec<String>,
+    images: Vec<String>,
+}
+
+impl BuildSteps {
+    fn read(output: &str, base_id: &str) -> Self {
+        let base = base_id.strip_prefix("sha256:").unwrap_or(base_id);
+        let mut steps = BuildSteps::default();
+        let mut cached = false;
+        for line in output.lines() {
+            let Some(said) = line.trim().strip_prefix("---> ") else {
+                continue;
+            };
+            let said = said.trim();
+            if let Some(container) = said.strip_prefix("Running in ") {
+                steps.containers.push(container.to_owned());
+            } else if said == "Using cache" {
+                cached = true;
+            } else if said.len() >= 12
+                && said.chars().all(|c| c.is_ascii_hexdigit())
+                // The flag is reset by every image named.
+                && !std::mem::take(&mut cached)
+                && !base.starts_with(said)
+            {
+                steps.images.push(said.to_owned());
+            }
+        }
+        steps
+    }
+}
+
+/// Removes what the failed build `build` made: its containers (those its
+/// output named and those with its label, waiting up to
+/// [`CLEANUP_TIMEOUT`] for a step the daemon was still finishing), then its
+/// images, newest first (removing an untagged image removes its untagged
+/// parents too). Fails with a line saying what is left.
+fn remove_leftovers(made: &BuildSteps, build: &str) -> Result<(), String> {
+    let label = format!("label={BUILD_LABEL}={build}");
+    let listed = |kind: &[&str]| -> Result<Vec<String>, String> {
+        let mut args = kind.to_vec();
+        args.extend(["--quiet", "--filter", &label]);
+        let ids = docker::call_blocking(&args, docker::CALL_TIMEOUT)?;
+        Ok(ids.lines().map(str::to_owned).collect())
+    };
+    // Those the output named that are still there (`docker rm --force`
+    // says nothing of one that is gone, so it cannot tell), and those with
+    // the label.
+    let id_filters: Vec<String> = made
+        .containers
+        .iter()
+        .map(|id| format!("id={id}"))
+        .collect();
+    let still_there = || -> Result<Vec<String>, String> {
+        let mut there = listed(&["ps", "--all"])?;
+        if !id_filters.is_empty() {
+            let mut args = vec!["ps", "--all", "--quiet"];
+            for filter in &id_filters {
+                args.extend(["--filter", filter.as_str()]);
+            }
+            let ids = docker::call_blocking(&args, docker::CALL_TIMEOUT)?;
+            there.extend(ids.lines().map(str::to_owned));
+        }
+        Ok(there)
+    };
+    let started = std::time::Instant::now();
+    loop {
+        let containers = still_there()?;
+        if containers.is_empty() {
+            break;
+        }
+        if started.elapsed() > CLEANUP_TIMEOUT {
+            return Err(format!(
+                "its containers {} are left after {CLEANUP_TIMEOUT:?}",
+                containers.join(" ")
+            ));
+        }
+        // The daemon may be removing one itself ("removal … is already in
+        // progress"): the next look tells.
+        for container in &containers {
+            let _ = docker::call_blocking(&["rm", "--force", container], docker::CALL_TIMEOUT);
+        }
+        std::thread::sleep(CLEANUP_INTERVAL);
+    }
+    let mut images: Vec<String> = made.images.iter().rev().cloned().collect();
+    images.extend(listed(&["images", "--all"])?);
+    images.extend(committed_after_the_kill(made)?);
+    for image in &images {
+        match docker::call_blocking(&["rmi", image], docker::CALL_TIMEOUT) {
+            Ok(_) => {}
+            Err(error) if error.contains("No such image") => {}
+            // An image of the cache that a later build's image stands on.
+            Err(error) if error.contains("dependent child images") => {}
+            Err(error) => return Err(format!("image {image}: {error}")),
+        }
+    }
+    let left = listed(&["images", "--all"])?;
+    if left.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("its images {} are left", left.join(" ")))
+    }
+}
+
+/// Images without a tag or child that were committed from a container the
+/// build's output named: a step (an `ONBUILD` step of the base, which runs
+/// before the label) that the daemon finished after the client was killed,
+/// before it noticed.
+fn committed_after_the_kill(made: &BuildSteps) -> Result<Vec<String>, String> {
+    if made.containers.is_empty() {
+        return Ok(Vec::new());
+    }
+    let dangling = docker::call_blocking(
+        &["images", "--all", "--quiet", "--filter", "dangling=true"],
+        docker::CALL_TIMEOUT,
+    )?;
+    let mut args = vec!["image", "inspect", "--format", "{{.Id}} {{.Container}}"];
+    args.extend(dangling.lines());
+    if args.len() == 4 {
+        return Ok(Vec::new());
+    }
+    // An image removed meanwhile fails the inspection of all: then none.
+    let inspected = docker::call_blocking(&args, docker::CALL_TIMEOUT).unwrap_or_default();
+    Ok(inspected
+        .lines()
+        .filter_map(|line| line.split_once(' '))
+        .filter(|(_, container)| {
+            made.containers
+                .iter()
+                .any(|seen| !seen.is_empty() && container.starts_with(seen.as_str()))
+        })
+        .map(|(id, _)| id.to_owned())
+        .collect())
+}
+
+/// The last line of `text` that says something, or `otherwise`: Docker's
+/// client writes its error last (a deprecation notice may come first).
+fn last_line(text: &str, otherwise: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .rfind(|line| !line.is_empty())
+        .unwrap_or(otherwise)
+        .to_owned()
 }
 
 /// Makes sure `/player/start` exists for the runtime (writing the obvious
@@ -341,6 +571,56 @@ mod tests {
         assert_eq!(mode("start"), 0o755);
         assert_eq!(mode("lib/data"), 0o644);
         assert_eq!(mode("lib"), 0o755);
+    }
+
+    /// What the classic builder printed for a build whose base has an
+    /// `ONBUILD` step taken from the cache, and one that ran, before it
+    /// was killed during the copy of the upload.
+    #[test]
+    fn a_builds_own_containers_and_images_are_read_from_its_output() {
+        let output = "Sending build context to Docker daemon  3.072kB\n\
+            Step 1/5 : FROM sl-sandbox-test-slowbase:1\n\
+            # Executing 2 build triggers\n\
+             ---> Using cache\n\
+             ---> 0c9b6b79e062\n\
+             ---> Running in c67405aad437\n\
+            Removing intermediate container c67405aad437\n\
+             ---> 3bf793b71b2a\n\
+            Step 2/5 : LABEL org.spielleiter.sandbox.build=\"team:1 7 9\"\n\
+             ---> Running in 114359d83eea\n\
+            Removing intermediate container 114359d83eea\n\
+             ---> 53ea42327255\n\
+            Step 3/5 : COPY player /player\n";
+        let base = "sha256:8b6d1352280e351b14d99599fbc882aacaca2f41f1b0ecd4c51a26ef574ac0e8";
+        let with_base = format!("Step 1/5 : FROM x\n ---> 8b6d1352280e\n{output}");
+        for output in [output, with_base.as_str()] {
+            assert_eq!(
+                BuildSteps::read(output, base),
+                BuildSteps {
+                    containers: vec!["c67405aad437".to_owned(), "114359d83eea".to_owned()],
+                    images: vec!["3bf793b71b2a".to_owned(), "53ea42327255".to_owned()],
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn a_failed_builds_reason_is_the_clients_last_line() {
+        let errors = "DEPRECATED: The legacy builder is deprecated and will be removed.\n            \
+            BuildKit is currently disabled.\n\n\
+            COPY failed: no space left on device\n\n";
+        assert_eq!(
+            last_line(errors, "exit status: 1"),
+            "COPY failed: no space left on device"
+        );
+        assert_eq!(last_line("", "exit status: 1"), "exit status: 1");
+    }
+
+    #[test]
+    fn two_builds_have_two_names() {
+        let (first, second) = (build_name("team:1"), build_name("team:1"));
+        assert_ne!(first, second);
+        assert!(first.starts_with("team:1 "), "{first}");
     }
 
     #[test]

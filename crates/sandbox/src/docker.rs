@@ -10,7 +10,7 @@ use std::{
     io::Read,
     path::PathBuf,
     process::{Command, Stdio},
-    sync::mpsc,
+    sync::{Arc, Mutex, mpsc},
     thread,
     time::Duration,
 };
@@ -48,45 +48,109 @@ fn host_name() -> String {
 /// its standard output, or a one-line reason (its standard error's first
 /// line) why it failed.
 pub(crate) fn call_blocking(args: &[&str], timeout: Duration) -> Result<String, String> {
+    run_blocking(args, &[], timeout).map_err(|failed| failed.reason)
+}
+
+/// Why a call of the Docker client failed, and what it had written to its
+/// standard output until then (a build's steps, say, to clean up after).
+#[derive(Debug)]
+pub(crate) struct Failed {
+    /// One line: the client's error, or that it took too long.
+    pub reason: String,
+    /// Its standard output, as far as it came.
+    pub output: String,
+    /// Its standard error, as far as it came.
+    pub errors: String,
+    /// Whether it was killed at its time limit.
+    pub timed_out: bool,
+}
+
+/// Runs `docker ARGS` with the environment `envs` added, blocking this
+/// thread for at most `timeout`, and kills the client past it; the
+/// standard output is kept as it comes (up to [`OUTPUT_LIMIT`]) so that a
+/// failure still tells what the client reported.
+pub(crate) fn run_blocking(
+    args: &[&str],
+    envs: &[(&str, &str)],
+    timeout: Duration,
+) -> Result<String, Failed> {
+    let failed = |reason| Failed {
+        reason,
+        output: String::new(),
+        errors: String::new(),
+        timed_out: false,
+    };
     let mut child = Command::new(program())
         .args(args)
+        .envs(envs.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot run {}: {e}", program().to_string_lossy()))?;
+        .map_err(|e| failed(format!("cannot run {}: {e}", program().to_string_lossy())))?;
     let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
     let pid = child.id();
+    let output = Arc::new(Mutex::new(Vec::new()));
     let (sender, receiver) = mpsc::channel();
-    thread::spawn(move || {
-        let read = |pipe: Option<Box<dyn Read + Send>>| {
-            let mut text = String::new();
-            if let Some(pipe) = pipe {
-                let _ = pipe.take(OUTPUT_LIMIT).read_to_string(&mut text);
+    {
+        let output = Arc::clone(&output);
+        thread::spawn(move || {
+            let errors = thread::spawn(move || {
+                let mut text = String::new();
+                if let Some(pipe) = stderr {
+                    let _ = pipe.take(OUTPUT_LIMIT).read_to_string(&mut text);
+                }
+                text
+            });
+            if let Some(mut pipe) = stdout {
+                let mut buffer = [0; 8192];
+                loop {
+                    match pipe.read(&mut buffer) {
+                        Ok(0) | Err(_) => break,
+                        Ok(read) => {
+                            let Ok(mut kept) = output.lock() else { break };
+                            let room = usize::try_from(OUTPUT_LIMIT)
+                                .unwrap_or(usize::MAX)
+                                .saturating_sub(kept.len());
+                            kept.extend_from_slice(&buffer[..read.min(room)]);
+                        }
+                    }
+                }
             }
-            text
-        };
-        let errors = thread::spawn(move || read(stderr.map(|p| Box::new(p) as _)));
-        let output = read(stdout.map(|p| Box::new(p) as _));
-        let errors = errors.join().unwrap_or_default();
-        let _ = sender.send((child.wait(), output, errors));
-    });
-    match receiver.recv_timeout(timeout) {
-        Ok((Ok(status), output, _)) if status.success() => Ok(output),
-        Ok((Ok(status), _, errors)) => Err(first_line(&errors, &status.to_string())),
-        Ok((Err(e), _, _)) => Err(format!("cannot wait for docker: {e}")),
-        Err(_) => {
-            if let Ok(pid) = i32::try_from(pid) {
-                let _ = nix::sys::signal::kill(
-                    nix::unistd::Pid::from_raw(pid),
-                    nix::sys::signal::Signal::SIGKILL,
-                );
-            }
-            Err(format!(
-                "docker {} took longer than {timeout:?}",
-                args.join(" ")
-            ))
-        }
+            let errors = errors.join().unwrap_or_default();
+            let _ = sender.send((child.wait(), errors));
+        });
+    }
+    let result = receiver.recv_timeout(timeout);
+    if result.is_err()
+        && let Ok(pid) = i32::try_from(pid)
+    {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    let output = output
+        .lock()
+        .map(|kept| String::from_utf8_lossy(&kept).into_owned())
+        .unwrap_or_default();
+    let failed = |reason, errors| Failed {
+        reason,
+        output: output.clone(),
+        errors,
+        timed_out: false,
+    };
+    match result {
+        Ok((Ok(status), _)) if status.success() => Ok(output),
+        Ok((Ok(status), errors)) => Err(failed(first_line(&errors, &status.to_string()), errors)),
+        Ok((Err(e), errors)) => Err(failed(format!("cannot wait for docker: {e}"), errors)),
+        Err(_) => Err(Failed {
+            timed_out: true,
+            ..failed(
+                format!("docker {} took longer than {timeout:?}", args.join(" ")),
+                String::new(),
+            )
+        }),
     }
 }
 

@@ -39,7 +39,9 @@ pub mod player;
 mod program;
 pub mod upload;
 
-pub use build::{BuildError, BuildRequest, Runtime, build_player_image};
+pub use build::{
+    BUILD_LABEL, BuildError, BuildRequest, DEFAULT_BUILD_TIMEOUT, Runtime, build_player_image,
+};
 pub use docker::Swept;
 pub use error::SandboxError;
 pub use limits::{RELAY_PATH, SandboxLimits};

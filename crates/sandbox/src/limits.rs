@@ -1,6 +1,7 @@
 //! [`SandboxLimits`]: what a sandboxed player may use (CPU, memory,
 //! processes, `/tmp`, time, log size, which user it runs as), their safe
-//! defaults, and the `docker run` options that enforce them.
+//! defaults, and the `docker run` options that enforce them with the
+//! sandbox's own seccomp profile ([`SECCOMP_PROFILE`]).
 
 use std::{path::Path, time::Duration};
 
@@ -14,7 +15,8 @@ pub struct SandboxLimits {
     pub memory_bytes: u64,
     /// Processes and threads of the container together (`--pids-limit`).
     pub pids: u32,
-    /// Size of the writable `/tmp` (a tmpfs, counted in the memory too).
+    /// Size of the writable `/tmp`, and of `/dev/shm` (POSIX shared
+    /// memory): each a tmpfs, counted in the memory too.
     pub tmp_bytes: u64,
     /// How long the container may run at all; past it, it is killed (by
     /// the relay inside, and by the match runner outside).
@@ -45,6 +47,14 @@ impl Default for SandboxLimits {
     }
 }
 
+/// The seccomp profile of every player's container
+/// (`docker/sandbox/seccomp.json`, where its comments say what it is made
+/// of): Docker's default as it applies to a container without
+/// capabilities, less `AF_VSOCK` sockets and `io_uring`, 64-bit only.
+/// The Docker client reads a profile from a file: each seat writes this
+/// one to its run directory.
+pub const SECCOMP_PROFILE: &str = include_str!("../../../docker/sandbox/seccomp.json");
+
 /// Where the relay and the player live inside every sandbox image.
 pub const RELAY_PATH: &str = "/sandbox/relay";
 /// The directory the game's Unix socket is mounted on inside a container.
@@ -64,7 +74,8 @@ pub const RELAY_LABEL: &str = "org.spielleiter.sandbox.relay";
 
 /// One player's container: its name and owner, the image, the arguments
 /// the image's start program gets before the contest's, where its socket
-/// directory is, and the seat's reservation.
+/// directory and its seccomp profile ([`SECCOMP_PROFILE`] in a file) are,
+/// and the seat's reservation.
 #[derive(Debug)]
 pub(crate) struct ContainerSpec<'a> {
     pub name: &'a str,
@@ -72,6 +83,7 @@ pub(crate) struct ContainerSpec<'a> {
     pub image: &'a str,
     pub args: &'a [String],
     pub socket_dir: &'a Path,
+    pub seccomp_profile: &'a Path,
     pub reservation: &'a str,
 }
 
@@ -110,10 +122,15 @@ impl SandboxLimits {
             "--read-only",
             "--tmpfs",
             &format!("/tmp:rw,nosuid,nodev,size={},mode=1777", self.tmp_bytes),
+            // Docker's /dev/shm is 64 MiB whatever the limits say.
+            "--shm-size",
+            &self.tmp_bytes.to_string(),
             "--cap-drop",
             "ALL",
             "--security-opt",
             "no-new-privileges",
+            "--security-opt",
+            &format!("seccomp={}", spec.seccomp_profile.display()),
             "--user",
             &self.user,
             "--ipc",
@@ -186,7 +203,8 @@ mod tests {
             owner: "host:1",
             image: "team-a:3",
             args: &["--game".to_owned(), "blokus_bcl".to_owned()],
-            socket_dir: Path::new("/tmp/sl-sandbox-1-1"),
+            socket_dir: Path::new("/tmp/sl-sandbox-1-1/socket"),
+            seccomp_profile: Path::new("/tmp/sl-sandbox-1-1/seccomp.json"),
             reservation: "CODE",
         });
         assert_eq!(value_of(&args, "--network"), ["none"]);
@@ -199,7 +217,14 @@ mod tests {
             ["/tmp:rw,nosuid,nodev,size=8388608,mode=1777"]
         );
         assert_eq!(value_of(&args, "--cap-drop"), ["ALL"]);
-        assert_eq!(value_of(&args, "--security-opt"), ["no-new-privileges"]);
+        assert_eq!(value_of(&args, "--shm-size"), ["8388608"]);
+        assert_eq!(
+            value_of(&args, "--security-opt"),
+            [
+                "no-new-privileges",
+                "seccomp=/tmp/sl-sandbox-1-1/seccomp.json"
+            ]
+        );
         assert_eq!(value_of(&args, "--user"), ["1234:1234"]);
         assert_eq!(value_of(&args, "--deadline-secs"), ["90"]);
         assert!(args.contains(&"--read-only".to_owned()));
@@ -243,8 +268,63 @@ mod tests {
             image: "i",
             args: &[],
             socket_dir: Path::new("/d"),
+            seccomp_profile: Path::new("/p"),
             reservation: "r",
         });
         assert_eq!(value_of(&args, "--cpus"), ["0.250"]);
+    }
+
+    /// The profile's facts as the hostile player's test relies on them
+    /// (tests/sandbox/run.sh shows them inside a container).
+    #[test]
+    fn the_seccomp_profile_is_dockers_less_vsock_and_io_uring() {
+        let profile: serde_json::Value =
+            serde_json::from_str(SECCOMP_PROFILE).expect("the profile is JSON");
+        assert_eq!(profile["defaultAction"], "SCMP_ACT_ERRNO");
+        let groups = profile["syscalls"].as_array().expect("syscalls");
+        let rules_for = |name: &str| -> Vec<&serde_json::Value> {
+            groups
+                .iter()
+                .filter(|group| {
+                    group["names"]
+                        .as_array()
+                        .is_some_and(|names| names.iter().any(|n| n == name))
+                })
+                .collect()
+        };
+        for name in [
+            "io_uring_setup",
+            "io_uring_enter",
+            "io_uring_register",
+            "socketcall",
+            "mount",
+            "unshare",
+            "setns",
+        ] {
+            assert!(rules_for(name).is_empty(), "{name} is allowed");
+        }
+        // socket: one rule, any family but AF_VSOCK (40).
+        let socket = rules_for("socket");
+        assert_eq!(socket.len(), 1);
+        assert_eq!(socket[0]["action"], "SCMP_ACT_ALLOW");
+        assert_eq!(
+            socket[0]["args"],
+            serde_json::json!([{"index": 0, "value": 40, "op": "SCMP_CMP_NE"}])
+        );
+        // clone only without new namespaces; clone3 refused as unknown.
+        let clone = rules_for("clone");
+        assert_eq!(clone.len(), 1);
+        assert_eq!(clone[0]["args"][0]["op"], "SCMP_CMP_MASKED_EQ");
+        assert_eq!(rules_for("clone3")[0]["errnoRet"], 38);
+        // What every program needs is there.
+        for name in [
+            "read", "write", "openat", "mmap", "futex", "execve", "connect",
+        ] {
+            assert_eq!(rules_for(name).len(), 1, "{name}");
+        }
+        // No 32-bit architecture beside the native one.
+        for arch in profile["archMap"].as_array().expect("archMap") {
+            assert_eq!(arch["subArchitectures"], serde_json::json!([]), "{arch}");
+        }
     }
 }

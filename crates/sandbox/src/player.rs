@@ -25,7 +25,7 @@ use crate::{
     docker::{self, CALL_TIMEOUT},
     error::SandboxError,
     forwarder::Forwarder,
-    limits::{ContainerSpec, SOCKET_NAME},
+    limits::{ContainerSpec, SECCOMP_PROFILE, SOCKET_NAME},
     program::SandboxedProgram,
 };
 
@@ -86,13 +86,21 @@ impl SandboxedPlayer {
     pub fn start(program: &SandboxedProgram, seat: Seat<'_>) -> Result<Self, SandboxError> {
         let sequence = SEQUENCE.fetch_add(1, Ordering::Relaxed);
         let name = format!("sl-sandbox-{}-{sequence}", std::process::id());
+        // The run directory holds the seccomp profile, which the Docker
+        // client reads, and the directory of the game's socket, which alone
+        // is mounted into the container.
         let run_dir = std::env::temp_dir().join(&name);
+        let socket_dir = run_dir.join("socket");
+        let seccomp_profile = run_dir.join("seccomp.json");
         let io = |e: std::io::Error| SandboxError::RunDir(run_dir.clone(), e);
-        std::fs::create_dir_all(&run_dir).map_err(io)?;
-        std::fs::set_permissions(&run_dir, std::fs::Permissions::from_mode(0o755)).map_err(io)?;
+        std::fs::create_dir_all(&socket_dir).map_err(io)?;
+        for dir in [&run_dir, &socket_dir] {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).map_err(io)?;
+        }
+        std::fs::write(&seccomp_profile, SECCOMP_PROFILE).map_err(io)?;
         let started = std::time::Instant::now();
         let forwarder = Forwarder::start(
-            &run_dir.join(SOCKET_NAME),
+            &socket_dir.join(SOCKET_NAME),
             seat.host,
             seat.port,
             seat.log.try_clone().map_err(io)?,
@@ -104,7 +112,8 @@ impl SandboxedPlayer {
             owner: &docker::owner(),
             image: &program.image,
             args: &program.args,
-            socket_dir: &run_dir,
+            socket_dir: &socket_dir,
+            seccomp_profile: &seccomp_profile,
             reservation: seat.reservation,
         });
         let mut client = tokio::process::Command::new(docker::program())

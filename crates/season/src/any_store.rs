@@ -1,23 +1,20 @@
 //! [`AnyStore`]: the store a `--store` text names ([`StoreUrl`]), opened
 //! by [`open`] — a [`SqliteStore`] or a [`PostgresStore`] behind the one
-//! [`SeasonStore`] interface. It sits above the interface and its
-//! implementations, so the interface never names them.
-
-use std::time::Duration;
-
-use spielleiter_arena::GameRecord;
+//! [`Database`] interface, and so a
+//! [`SeasonStore`](crate::SeasonStore). It sits above the interface and
+//! its implementations, so the interface never names them.
 
 use crate::{
-    SeasonDefinition,
-    definition::ScheduledGame,
     error::SeasonError,
-    postgres::{PostgresStore, without_password},
+    postgres::PostgresStore,
+    sql::{Database, Mode, Sql, Work},
     sqlite::SqliteStore,
-    store::{Claim, Created, GameRow, GivenBack, SeasonStore},
+    url_mask::masked_store_url,
 };
 
-/// A store named by a `--store` text: `postgres://…` / `postgresql://…`,
-/// or a SQLite file (`sqlite:PATH` or a plain path).
+/// A store named by a `--store` text: `postgres://…` / `postgresql://…` or
+/// a key/value connection text (`host=… dbname=…`), or a SQLite file
+/// (`sqlite:PATH` or a plain path).
 #[derive(Debug)]
 pub enum AnyStore {
     /// The embedded store.
@@ -40,10 +37,13 @@ impl std::str::FromStr for StoreUrl {
 
     fn from_str(text: &str) -> Result<StoreUrl, SeasonError> {
         let bad = |why: &str| SeasonError::BadUrl {
-            url: without_password(text),
+            url: masked_store_url(text),
             why: why.to_owned(),
         };
-        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+        if text.starts_with("postgres://")
+            || text.starts_with("postgresql://")
+            || is_key_value_text(text)
+        {
             text.parse::<tokio_postgres::Config>()
                 .map_err(|e| bad(&e.to_string()))?;
             return Ok(StoreUrl::Postgres(text.to_owned()));
@@ -63,6 +63,18 @@ impl std::str::FromStr for StoreUrl {
         }
         Ok(StoreUrl::Sqlite(text.into()))
     }
+}
+
+/// Whether `text` is a PostgreSQL key/value connection text (`host=db
+/// dbname=season …`): it begins with a keyword (letters and `_`) and `=`.
+/// Read as a file name, it would make a SQLite file of that name and show
+/// its password wherever the store is named.
+fn is_key_value_text(text: &str) -> bool {
+    let text = text.trim_start();
+    let keyword_end = text
+        .find(|c: char| !(c.is_ascii_alphabetic() || c == '_'))
+        .unwrap_or(text.len());
+    keyword_end > 0 && text[keyword_end..].trim_start().starts_with('=')
 }
 
 /// Opens (and, if need be, migrates) the store `url` names.
@@ -93,94 +105,32 @@ pub async fn open_existing(url: &str) -> Result<AnyStore, SeasonError> {
         && !path.exists()
     {
         return Err(SeasonError::Missing {
-            store: format!("SQLite store {}", path.display()),
+            store: format!(
+                "SQLite store {}",
+                masked_store_url(&path.display().to_string())
+            ),
         });
     }
     open(url).await
 }
 
-macro_rules! dispatch {
-    ($self:ident, $store:ident => $call:expr) => {
-        match $self {
-            AnyStore::Sqlite($store) => $call.await,
-            AnyStore::Postgres($store) => $call.await,
-        }
-    };
-}
-
-impl SeasonStore for AnyStore {
-    fn describe(&self) -> String {
+impl Database for AnyStore {
+    async fn session<T, W>(&self, mode: Mode, work: W) -> Result<T, SeasonError>
+    where
+        T: Send + 'static,
+        W: for<'c, 'd> FnOnce(&'c mut Sql<'d>) -> Work<'c, T> + Send + 'static,
+    {
         match self {
-            AnyStore::Sqlite(store) => store.describe(),
-            AnyStore::Postgres(store) => store.describe(),
+            AnyStore::Sqlite(store) => store.session(mode, work).await,
+            AnyStore::Postgres(store) => store.session(mode, work).await,
         }
     }
 
-    async fn create(
-        &self,
-        name: &str,
-        definition: &SeasonDefinition,
-        schedule: &[ScheduledGame],
-    ) -> Result<Created, SeasonError> {
-        dispatch!(self, s => s.create(name, definition, schedule))
-    }
-
-    async fn definition(&self, name: &str) -> Result<SeasonDefinition, SeasonError> {
-        dispatch!(self, s => s.definition(name))
-    }
-
-    async fn claim(
-        &self,
-        season: &str,
-        worker: &str,
-        lease: Duration,
-        max_failures: u32,
-        tables: Option<&[u32]>,
-    ) -> Result<Option<Claim>, SeasonError> {
-        dispatch!(self, s => s.claim(season, worker, lease, max_failures, tables))
-    }
-
-    async fn heartbeat(&self, claim: &Claim, lease: Duration) -> Result<bool, SeasonError> {
-        dispatch!(self, s => s.heartbeat(claim, lease))
-    }
-
-    async fn record(
-        &self,
-        claim: &Claim,
-        record: &GameRecord,
-        replay: Option<&[u8]>,
-    ) -> Result<bool, SeasonError> {
-        dispatch!(self, s => s.record(claim, record, replay))
-    }
-
-    async fn give_back(
-        &self,
-        claim: &Claim,
-        error: Option<&str>,
-        max_failures: u32,
-    ) -> Result<GivenBack, SeasonError> {
-        dispatch!(self, s => s.give_back(claim, error, max_failures))
-    }
-
-    async fn release_worker(&self, season: &str, worker: &str) -> Result<u64, SeasonError> {
-        dispatch!(self, s => s.release_worker(season, worker))
-    }
-
-    async fn games(&self, season: &str) -> Result<Vec<GameRow>, SeasonError> {
-        dispatch!(self, s => s.games(season))
-    }
-
-    async fn games_after(
-        &self,
-        season: &str,
-        after: u32,
-        limit: u32,
-    ) -> Result<Vec<GameRow>, SeasonError> {
-        dispatch!(self, s => s.games_after(season, after, limit))
-    }
-
-    async fn replay(&self, season: &str, number: u32) -> Result<Option<Vec<u8>>, SeasonError> {
-        dispatch!(self, s => s.replay(season, number))
+    fn store_name(&self) -> String {
+        match self {
+            AnyStore::Sqlite(store) => store.store_name(),
+            AnyStore::Postgres(store) => store.store_name(),
+        }
     }
 }
 
@@ -190,7 +140,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn store_texts_name_sqlite_files_or_postgres_databases() {
+    fn store_texts_name_sqlite_files_or_database_servers() {
         assert_eq!(
             "league.sqlite".parse::<StoreUrl>().unwrap(),
             StoreUrl::Sqlite("league.sqlite".into())
@@ -210,5 +160,41 @@ mod tests {
         assert!(!bad.contains("secret"), "{bad}");
         assert!("mysql://x/y".parse::<StoreUrl>().is_err());
         assert!("".parse::<StoreUrl>().is_err());
+    }
+
+    #[test]
+    fn key_value_texts_name_a_database_server_and_are_refused_without_their_password() {
+        assert_eq!(
+            "host=db user=season password=secret dbname=season"
+                .parse::<StoreUrl>()
+                .unwrap(),
+            StoreUrl::Postgres("host=db user=season password=secret dbname=season".to_owned())
+        );
+        for text in [
+            "host=db password=secret port=notaport",
+            "host=db PASSWORD=secret",
+            "postgres://u@db:notaport/x?password=secret",
+        ] {
+            let bad = text.parse::<StoreUrl>().unwrap_err().to_string();
+            assert!(bad.contains("is no store"), "{bad}");
+            assert!(!bad.contains("secret"), "{bad}");
+        }
+        // A file a person would name a store is still a file.
+        assert_eq!(
+            "./host=db.sqlite".parse::<StoreUrl>().unwrap(),
+            StoreUrl::Sqlite("./host=db.sqlite".into())
+        );
+    }
+
+    #[tokio::test]
+    async fn a_missing_file_is_named_without_a_password() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x password=secret.sqlite");
+        let error = open_existing(path.to_str().unwrap())
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("does not exist"), "{error}");
+        assert!(!error.contains("secret"), "{error}");
     }
 }

@@ -36,6 +36,75 @@ impl SeasonPlayer {
     }
 }
 
+/// The longest player name, in characters: the game server refuses a
+/// `prepare` with a longer display name.
+pub const MAX_NAME_CHARS: usize = spielleiter_server::lobby::MAX_DISPLAY_NAME_CHARS;
+
+/// How much of a refused name a message shows, in characters.
+const SHOWN_NAME_CHARS: usize = 24;
+
+/// Why a name cannot be a player's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InvalidName {
+    /// Nothing but white space.
+    #[error("a player's name is empty")]
+    Empty,
+    /// Longer than the game server takes ([`MAX_NAME_CHARS`]).
+    #[error(
+        "the player name `{shown}` has {length} characters; the game server takes at most {MAX_NAME_CHARS}"
+    )]
+    TooLong {
+        /// The name's beginning, as a message shows it.
+        shown: String,
+        /// Its length in characters.
+        length: usize,
+    },
+    /// A control character (a line break, a tab): the protocol's XML
+    /// cannot carry most of them, and the others would not come back as
+    /// they were written; results, pages and log lines would break.
+    #[error("the player name `{shown}` holds a control character")]
+    ControlCharacter {
+        /// The name with its control characters escaped, as a message
+        /// shows it.
+        shown: String,
+    },
+}
+
+/// Refuses a name the game server would refuse or could not carry
+/// faithfully: empty, longer than [`MAX_NAME_CHARS`], or holding a control
+/// character. Wherever a player's name is defined (a season's players, a
+/// match's or tournament's, a contest's team), it is checked here, so that
+/// the mistake is one line at once and not a failed game later.
+///
+/// # Errors
+///
+/// Why the name cannot be used; the message shows at most its first
+/// characters.
+pub fn check_player_name(name: &str) -> Result<(), InvalidName> {
+    let shown = |name: &str| -> String {
+        let escaped: String = name.escape_debug().collect();
+        match escaped.char_indices().nth(SHOWN_NAME_CHARS) {
+            Some((cut, _)) => format!("{}…", &escaped[..cut]),
+            None => escaped,
+        }
+    };
+    if name.trim().is_empty() {
+        return Err(InvalidName::Empty);
+    }
+    let length = name.chars().count();
+    if length > MAX_NAME_CHARS {
+        return Err(InvalidName::TooLong {
+            shown: shown(name),
+            length,
+        });
+    }
+    if name.chars().any(char::is_control) {
+        return Err(InvalidName::ControlCharacter { shown: shown(name) });
+    }
+    Ok(())
+}
+
 /// A season: everything that decides which games are played and how.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeasonDefinition {
@@ -85,13 +154,15 @@ impl SeasonDefinition {
     ///
     /// # Errors
     ///
-    /// The game or a player is unusable (too few players, a name twice, an
-    /// unknown bot or one that does not play the game).
+    /// The game or a player is unusable (too few players, a name twice or
+    /// one the game server refuses, an unknown bot or one that does not
+    /// play the game).
     pub fn tournament(&self, template: &MatchSettings) -> Result<TournamentSettings, SeasonError> {
         let players = self
             .players
             .iter()
             .map(|p| {
+                check_player_name(&p.name).map_err(|e| SeasonError::Definition(e.to_string()))?;
                 Ok(PlayerSpec {
                     name: p.name.clone(),
                     program: match p.program()? {
@@ -119,8 +190,9 @@ impl SeasonDefinition {
     }
 
     /// Refuses an unusable definition before anything is written: an
-    /// unknown game, too few or twice-named players, an unknown bot, a
-    /// command that is not found on this machine.
+    /// unknown game, too few or twice-named players, a name the game
+    /// server refuses, an unknown bot, a command that is not found on this
+    /// machine.
     ///
     /// # Errors
     ///
@@ -279,6 +351,43 @@ mod tests {
                 .check()
                 .is_ok()
         );
+    }
+
+    #[test]
+    fn names_the_server_refuses_are_refused_where_they_are_defined() {
+        assert_eq!(check_player_name(&"é".repeat(MAX_NAME_CHARS)), Ok(()));
+        let long = "x".repeat(10_000);
+        let error = check_player_name(&long).unwrap_err();
+        assert_eq!(
+            error,
+            InvalidName::TooLong {
+                shown: format!("{}…", "x".repeat(SHOWN_NAME_CHARS)),
+                length: 10_000
+            }
+        );
+        let message = error.to_string();
+        assert!(message.len() < 200, "{message}");
+        assert!(message.contains("at most 100"), "{message}");
+        assert_eq!(
+            check_player_name(&"x".repeat(MAX_NAME_CHARS + 1)),
+            Err(InvalidName::TooLong {
+                shown: format!("{}…", "x".repeat(SHOWN_NAME_CHARS)),
+                length: MAX_NAME_CHARS + 1
+            })
+        );
+        assert_eq!(check_player_name(" \t"), Err(InvalidName::Empty));
+        assert_eq!(
+            check_player_name("two\nlines"),
+            Err(InvalidName::ControlCharacter {
+                shown: "two\\nlines".to_owned()
+            })
+        );
+        // A season with such a name is refused by name, in one line.
+        let season = definition(&[(&long, "builtin:random"), ("b", "builtin:random")]);
+        let refused = season.check().unwrap_err().to_string();
+        assert!(refused.contains("has 10000 characters"), "{refused}");
+        assert!(!refused.contains('\n') && refused.len() < 200, "{refused}");
+        assert!(season.schedule().is_err());
     }
 
     #[test]

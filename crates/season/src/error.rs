@@ -83,6 +83,27 @@ pub enum SeasonError {
     /// The game runner failed (its server, its log directory).
     #[error(transparent)]
     Arena(#[from] spielleiter_arena::ArenaError),
+    /// The store holds no contest.
+    #[error("{store} holds no contest; `spielleiter contest create --store …` makes one")]
+    NoContest {
+        /// The store.
+        store: String,
+    },
+    /// The store holds another contest (a store holds one).
+    #[error("{store} holds the contest `{name}` already, {difference}; a store holds one contest")]
+    OtherContest {
+        /// The store.
+        store: String,
+        /// The contest it holds.
+        name: String,
+        /// How it differs from the one asked for (`not \`Other\``).
+        difference: String,
+    },
+    /// A contest's accounts refused a call as asked (a taken name, a used
+    /// link, no such team): carried through a unit of work so that its
+    /// transaction is rolled back, and handed to the caller as it is.
+    #[error(transparent)]
+    Contest(spielleiter_contest::StoreError),
     /// A stored value cannot be read back.
     #[error("a stored {what} cannot be read: {cause}")]
     Corrupt {

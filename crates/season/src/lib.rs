@@ -12,28 +12,58 @@
 //! - [`definition`]: [`SeasonDefinition`], [`SeasonPlayer`] and the
 //!   schedule.
 //! - [`store`]: the [`SeasonStore`] interface and the schema's
-//!   migrations; [`sqlite`] and [`postgres`] implement it, with the
-//!   decoding of the stored columns they share (`columns`).
+//!   migrations. Its statements (`store_sql`, and `archive_sql` for what
+//!   a game leaves besides its result) are written once for both
+//!   databases on [`sql`], the layer (statements, rows, transactions)
+//!   that [`sqlite`] and [`postgres`] implement as a [`sql::Database`];
+//!   what the stored columns mean is `columns`'.
 //! - [`any_store`]: [`open`] by `--store` text, [`AnyStore`] (either
 //!   store).
+//! - [`contest_sql`]: a contest in the store ([`create_contest`]) and its
+//!   accounts ([`ContestStore`], the web side's
+//!   `spielleiter_contest::ContestAccounts`).
 //! - [`worker`]: [`run_worker`], a worker of a season.
+//! - [`match_season`]: [`run_match`], a match as a season of one table in
+//!   memory, played by this process's worker and resumed from its results
+//!   file.
+//! - [`season_archive`]: [`SeasonArchive`], a season as an archive of
+//!   finished games (`spielleiter_archive::GameArchive`).
+//! - [`url_mask`]: [`masked_store_url`], a store's text as it may be
+//!   shown (every password masked).
 //! - [`report`]: standings and progress from the stored games.
 #![deny(missing_docs)]
 
 pub mod any_store;
+pub(crate) mod archive_sql;
 pub(crate) mod columns;
+#[cfg(feature = "test-suite")]
+pub mod conformance;
+pub mod contest_sql;
 pub mod definition;
 pub mod error;
+pub mod match_season;
 pub mod postgres;
 pub mod report;
+pub mod season_archive;
+pub mod sql;
 pub mod sqlite;
 pub mod store;
+mod store_sql;
+pub mod url_mask;
 pub mod worker;
 
 pub use any_store::{AnyStore, StoreUrl, open, open_existing};
-pub use definition::{ScheduledGame, SeasonDefinition, SeasonPlayer};
+pub use contest_sql::{ContestStore, NewContest, create_contest};
+pub use definition::{
+    InvalidName, MAX_NAME_CHARS, ScheduledGame, SeasonDefinition, SeasonPlayer, check_player_name,
+};
 pub use error::SeasonError;
+pub use match_season::{MatchReport, run_match};
 pub use postgres::PostgresStore;
+pub use season_archive::SeasonArchive;
 pub use sqlite::SqliteStore;
 pub use store::{Claim, Created, GameRow, GameState, GivenBack, SCHEMA_VERSION, SeasonStore};
-pub use worker::{WorkerEvent, WorkerObserver, WorkerReport, WorkerSettings, run_worker};
+pub use url_mask::masked_store_url;
+pub use worker::{
+    WorkerEvent, WorkerObserver, WorkerReport, WorkerSettings, play_tables, run_worker,
+};

@@ -1,9 +1,10 @@
 //! [`SeasonStore`]: where a season's definition, schedule, claims and
-//! results live — one interface, two implementations
-//! ([`SqliteStore`](crate::SqliteStore), one file and no set-up;
-//! [`PostgresStore`](crate::PostgresStore), shared by workers on many
-//! machines), which build on this module; [`open`](crate::open), in
-//! [`any_store`](crate::any_store), picks one by its `--store` text.
+//! results live — one interface, implemented once (`store_sql`) for every
+//! [`Database`](crate::sql::Database): [`SqliteStore`](crate::SqliteStore),
+//! one file and no set-up, and [`PostgresStore`](crate::PostgresStore),
+//! shared by workers on many machines; [`open`](crate::open), in
+//! [`any_store`](crate::any_store), picks one by its `--store` text. The
+//! schema's migrations are here, one list for both databases.
 //!
 //! A game is `waiting`, `running` (claimed by a worker until its lease
 //! ends), `done` (one result) or `failed` (given up after too many
@@ -14,13 +15,17 @@
 
 use std::{future::Future, time::Duration};
 
-use spielleiter_arena::GameRecord;
+use spielleiter_arena::{FinishedGame, GameRecord};
 
-use crate::{SeasonDefinition, definition::ScheduledGame, error::SeasonError};
+use tracing::info;
+
+use crate::{SeasonDefinition, definition::ScheduledGame, error::SeasonError, sql::Sql};
 
 /// The newest schema version this program writes and reads. Version 1:
-/// seasons and games.
-pub const SCHEMA_VERSION: i64 = 1;
+/// seasons and games; 2: each game's players' logs and wire log
+/// (`archive_sql`); 3: a contest and its groups, teams, accounts, invite
+/// links and sessions (`contest_sql`).
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -136,6 +141,14 @@ pub trait SeasonStore: Send + Sync {
         schedule: &[ScheduledGame],
     ) -> impl Future<Output = Result<Created, SeasonError>> + Send;
 
+    /// The names of the seasons the store holds, in order (a command
+    /// without `--name` takes the store's only season).
+    ///
+    /// # Errors
+    ///
+    /// The store fails.
+    fn season_names(&self) -> impl Future<Output = Result<Vec<String>, SeasonError>> + Send;
+
     /// The season's definition.
     ///
     /// # Errors
@@ -177,8 +190,9 @@ pub trait SeasonStore: Send + Sync {
         lease: Duration,
     ) -> impl Future<Output = Result<bool, SeasonError>> + Send;
 
-    /// Stores the game's result and gzipped replay in one transaction,
-    /// only under a valid claim; false (nothing written) otherwise.
+    /// Stores the finished game — its result, its replay (gzipped), its
+    /// players' logs and its wire log — in one transaction, only under a
+    /// valid claim; false (nothing written) otherwise.
     ///
     /// # Errors
     ///
@@ -186,8 +200,7 @@ pub trait SeasonStore: Send + Sync {
     fn record(
         &self,
         claim: &Claim,
-        record: &GameRecord,
-        replay: Option<&[u8]>,
+        game: &FinishedGame,
     ) -> impl Future<Output = Result<bool, SeasonError>> + Send;
 
     /// Gives a claimed game back: after a failure outside the players
@@ -249,11 +262,50 @@ pub trait SeasonStore: Send + Sync {
         season: &str,
         number: u32,
     ) -> impl Future<Output = Result<Option<Vec<u8>>, SeasonError>> + Send;
+
+    /// The log of player `player` (an index of the game's record's
+    /// players) of game `number`, if stored.
+    ///
+    /// # Errors
+    ///
+    /// The store fails.
+    fn player_log(
+        &self,
+        season: &str,
+        number: u32,
+        player: usize,
+    ) -> impl Future<Output = Result<Option<Vec<u8>>, SeasonError>> + Send;
+
+    /// The gzipped wire log of game `number`, if stored.
+    ///
+    /// # Errors
+    ///
+    /// The store fails.
+    fn wire_log(
+        &self,
+        season: &str,
+        number: u32,
+    ) -> impl Future<Output = Result<Option<Vec<u8>>, SeasonError>> + Send;
+
+    /// Which logs game `number` keeps, without reading them: the players
+    /// whose logs are stored (in order) and whether its wire log is.
+    ///
+    /// # Errors
+    ///
+    /// The store fails.
+    fn logs_of(
+        &self,
+        season: &str,
+        number: u32,
+    ) -> impl Future<Output = Result<(Vec<usize>, bool), SeasonError>> + Send;
 }
 
-/// The SQL of each schema version, in order; `{BLOB}` is the store's type
-/// of bytes. Never change a released step: add one.
-const MIGRATIONS: &[&str] = &["
+/// The SQL of each schema version, in order, written once for both
+/// databases (see [`crate::sql`]; `{blob}` is the store's type of bytes).
+/// Never change a released step: add one (a new table is a new step).
+const MIGRATIONS: &[&str] = &[
+    // Version 1: seasons and their games.
+    "
 CREATE TABLE seasons (
     name TEXT PRIMARY KEY,
     definition TEXT NOT NULL,
@@ -272,33 +324,128 @@ CREATE TABLE games (
     started_ms BIGINT,
     finished_ms BIGINT,
     record TEXT,
-    replay {BLOB},
+    replay {blob},
     error TEXT,
     PRIMARY KEY (season, number)
 );
 CREATE INDEX games_by_state ON games (season, state, number);
 CREATE INDEX games_open ON games (season, number) WHERE state IN ('waiting', 'running');
-"];
+",
+    // Version 2: the players' logs (capped as a sandboxed player's:
+    // `spielleiter_archive::PLAYER_LOG_BYTES`) and the wire log (gzipped)
+    // of each game, beside its row in `games` (`archive_sql`).
+    "
+CREATE TABLE game_player_logs (
+    season TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    player INTEGER NOT NULL,
+    log {blob} NOT NULL,
+    PRIMARY KEY (season, number, player),
+    FOREIGN KEY (season, number) REFERENCES games (season, number)
+);
+CREATE TABLE game_wire_logs (
+    season TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    log {blob} NOT NULL,
+    PRIMARY KEY (season, number),
+    FOREIGN KEY (season, number) REFERENCES games (season, number)
+);
+",
+    // Version 3: a contest (issue 35) with its championship groups, teams,
+    // accounts, invite links and sessions (`contest_sql`). Names are unique
+    // by their lower-case key within the contest; invite tokens and session
+    // ids are kept only as their SHA-256 digests; truth values are 0 or 1;
+    // instants are seconds since the Unix epoch, as the caller's clock read
+    // them. An invite's `created_by` names no row: its maker may be the
+    // administrator (no account) or a member removed since.
+    "
+CREATE TABLE contests (
+    id {id},
+    name TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    created_ms BIGINT NOT NULL
+);
+CREATE TABLE contest_groups (
+    id {id},
+    contest BIGINT NOT NULL REFERENCES contests (id),
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL,
+    UNIQUE (contest, name_key)
+);
+CREATE TABLE contest_teams (
+    id {id},
+    contest BIGINT NOT NULL REFERENCES contests (id),
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL,
+    group_id BIGINT REFERENCES contest_groups (id),
+    enabled INTEGER NOT NULL DEFAULT 1,
+    auto_accept_friendly INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (contest, name_key)
+);
+CREATE TABLE contest_accounts (
+    id {id},
+    contest BIGINT NOT NULL REFERENCES contests (id),
+    display_name TEXT NOT NULL,
+    login_key TEXT NOT NULL,
+    password_hash TEXT NOT NULL,
+    team BIGINT REFERENCES contest_teams (id),
+    role TEXT CHECK (role IN ('teacher', 'student')),
+    enabled INTEGER NOT NULL DEFAULT 1,
+    UNIQUE (contest, login_key),
+    CHECK ((team IS NULL) = (role IS NULL))
+);
+CREATE INDEX contest_accounts_by_team ON contest_accounts (team, id);
+CREATE TABLE contest_invites (
+    id {id},
+    token {blob} NOT NULL UNIQUE,
+    team BIGINT NOT NULL REFERENCES contest_teams (id),
+    kind TEXT NOT NULL CHECK (kind IN ('teacher', 'student', 'password_reset')),
+    reset_member BIGINT REFERENCES contest_accounts (id),
+    created_by BIGINT,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    used_at BIGINT,
+    withdrawn INTEGER NOT NULL DEFAULT 0,
+    CHECK ((kind = 'password_reset') = (reset_member IS NOT NULL))
+);
+CREATE INDEX contest_invites_by_team ON contest_invites (team, id);
+CREATE INDEX contest_invites_by_member ON contest_invites (reset_member);
+CREATE TABLE contest_sessions (
+    id {id},
+    token {blob} NOT NULL UNIQUE,
+    member BIGINT NOT NULL REFERENCES contest_accounts (id),
+    signed_in_at BIGINT NOT NULL,
+    last_used_at BIGINT NOT NULL,
+    user_agent TEXT NOT NULL,
+    address TEXT NOT NULL
+);
+CREATE INDEX contest_sessions_by_member ON contest_sessions (member);
+",
+];
+
+// A new step raises SCHEMA_VERSION with it.
+const _: () = assert!(MIGRATIONS.len() as i64 == SCHEMA_VERSION);
 
 /// The schema's version table, made where a store has none yet.
 const VERSION_TABLE: &str = "CREATE TABLE spielleiter_schema (version INTEGER NOT NULL);
 INSERT INTO spielleiter_schema VALUES (0);";
 
 /// The SQL batches that bring `store`, whose schema is at `version`, to
-/// [`SCHEMA_VERSION`], `{BLOB}` written as `blob`: first the version table
-/// where it has none (`has_version_table`), then each missing step. None
-/// when it is at the newest version; the caller then records the version.
+/// [`SCHEMA_VERSION`]: first the version table where it has none
+/// (`has_version_table`), then each missing step. None when it is at the
+/// newest version; the caller then records the version.
 ///
 /// # Errors
 ///
 /// [`SeasonError::NewerSchema`] for a schema newer than this program's (the
 /// store is left untouched), [`SeasonError::Corrupt`] for a negative one.
-pub(crate) fn migrations(
+fn migrations(
     store: impl FnOnce() -> String,
     has_version_table: bool,
     version: i64,
-    blob: &str,
-) -> Result<Vec<String>, SeasonError> {
+) -> Result<Vec<&'static str>, SeasonError> {
     if version > SCHEMA_VERSION {
         return Err(SeasonError::NewerSchema {
             store: store(),
@@ -310,23 +457,53 @@ pub(crate) fn migrations(
         what: "schema version",
         cause: version.to_string(),
     })?;
-    let version_table = (!has_version_table).then(|| VERSION_TABLE.to_owned());
+    let version_table = (!has_version_table).then_some(VERSION_TABLE);
     Ok(version_table
         .into_iter()
-        .chain(
-            MIGRATIONS[done..]
-                .iter()
-                .map(|step| step.replace("{BLOB}", blob)),
-        )
+        .chain(MIGRATIONS[done..].iter().copied())
         .collect())
 }
 
-/// The failure message of a game whose worker stopped holding it.
-pub(crate) fn expired_message(failures: i64) -> String {
-    format!(
-        "its worker stopped renewing the lease {failures} times (crash, lost machine or database)"
+/// Brings the schema of the store `db` is connected to (named `store`) to
+/// [`SCHEMA_VERSION`]; in a transaction, so that a failed step leaves the
+/// store as it was and stores opened together migrate once.
+///
+/// # Errors
+///
+/// As [`migrations`], or a statement fails.
+pub(crate) async fn migrate(db: &mut Sql<'_>, store: &str) -> Result<(), SeasonError> {
+    db.lock_schema().await?;
+    let has_version = db.has_table("spielleiter_schema").await?;
+    let version: i64 = if has_version {
+        db.query_opt("SELECT version FROM spielleiter_schema", &[])
+            .await?
+            .map_or(Ok(0), |row| row.get(0))?
+    } else {
+        0
+    };
+    let steps = migrations(|| store.to_owned(), has_version, version)?;
+    if steps.is_empty() {
+        return Ok(());
+    }
+    for step in steps {
+        db.batch(step).await?;
+    }
+    db.execute(
+        "UPDATE spielleiter_schema SET version = $1",
+        &[SCHEMA_VERSION.into()],
     )
+    .await?;
+    info!(store, version = SCHEMA_VERSION, "schema migrated");
+    Ok(())
 }
+
+/// The failure message of a game given up because its worker stopped
+/// holding it: the text before and after the game's count of failures
+/// (the claim's statement joins them, `store_sql`).
+pub(crate) const EXPIRED_MESSAGE: [&str; 2] = [
+    "its worker stopped renewing the lease ",
+    " times (crash, lost machine or database)",
+];
 
 #[cfg(test)]
 mod tests {
@@ -335,19 +512,18 @@ mod tests {
     #[test]
     fn a_store_is_migrated_from_where_its_schema_stands() {
         let store = || "test store".to_owned();
-        let fresh = migrations(store, false, 0, "BYTEA").expect("fresh");
+        let fresh = migrations(store, false, 0).expect("fresh");
         assert_eq!(fresh.len(), 1 + MIGRATIONS.len());
         assert!(fresh[0].starts_with("CREATE TABLE spielleiter_schema"));
-        assert!(fresh[1].contains("replay BYTEA"), "{}", fresh[1]);
-        assert!(fresh.iter().all(|step| !step.contains("{BLOB}")));
-        let current = migrations(store, true, SCHEMA_VERSION, "BLOB").expect("current");
+        assert!(fresh[1].contains("replay {blob}"), "{}", fresh[1]);
+        let current = migrations(store, true, SCHEMA_VERSION).expect("current");
         assert!(current.is_empty());
         assert!(matches!(
-            migrations(store, true, SCHEMA_VERSION + 1, "BLOB"),
+            migrations(store, true, SCHEMA_VERSION + 1),
             Err(SeasonError::NewerSchema { found, .. }) if found == SCHEMA_VERSION + 1
         ));
         assert!(matches!(
-            migrations(store, true, -1, "BLOB"),
+            migrations(store, true, -1),
             Err(SeasonError::Corrupt {
                 what: "schema version",
                 ..

@@ -1,28 +1,42 @@
 //! [`run_worker`]: a worker of a season — claims games from the store, plays
 //! each on the server of its match settings (in its own process: the
-//! `worker` command and `tournament` start one), keeps the claim's lease
-//! alive while the game runs, and writes the result and the gzipped replay
-//! under the claim, or gives the game back when something outside the
-//! players failed. A worker whose lease was lost writes nothing and says
-//! so; a store that cannot be reached is retried with back-off.
+//! `worker` command, `tournament` and `match` start one; [`play_tables`]
+//! plays a season whose tables' settings are given, as `match` does),
+//! keeps the claim's lease alive while the game runs, and writes the
+//! result and the gzipped replay under the claim, or gives the game back
+//! when something outside the players failed. A worker whose lease was
+//! lost writes nothing and says so; a store that cannot be reached is
+//! retried with back-off, and a store or season that is not there yet is
+//! waited for ([`open_when_ready`]), so a worker may start before either.
+//!
+//! The lease is renewed by a task of its own, whatever the game does; a
+//! game is given a bounded time to end once it is stopped (shutdown, lost
+//! lease), and a shutdown ends every wait of the worker at once.
+//!
+//! The replay comes from the server's memory ([`MatchSettings::kept_replays`]),
+//! serialised once by the server and never written to a file, and goes into
+//! the store with the result, the players' logs and the wire log, in one
+//! transaction under the claim ([`SeasonStore::record`]).
 
 use std::{
-    io::Write,
-    path::Path,
     sync::Arc,
     time::{Duration, Instant},
 };
 
-use flate2::{Compression, write::GzEncoder};
-use spielleiter_arena::{GameRecord, MatchSettings, Program, play_table_game};
-use tokio::task::JoinSet;
+use spielleiter_archive::FinishedGame;
+use spielleiter_arena::{ArenaError, GameRecord, MatchSettings, Program, play_table_game};
+use spielleiter_client::ClientError;
+use tokio::{sync::Notify, task::JoinSet};
 use tokio_util::sync::CancellationToken;
 use tracing::{error, info, warn};
 
 use crate::{
+    SeasonDefinition,
+    any_store::{AnyStore, open_existing},
     definition::command_exists,
     error::SeasonError,
     store::{Claim, GameState, GivenBack, SeasonStore},
+    url_mask::masked_store_url,
 };
 
 /// How a worker claims and holds games.
@@ -34,26 +48,39 @@ pub struct WorkerSettings {
     pub slots: usize,
     /// How long a claim holds without a heartbeat.
     pub lease: Duration,
-    /// How often the lease is renewed while the game runs.
+    /// How often the lease is renewed while the game is held (by a task
+    /// of its own, whatever the game does).
     pub heartbeat: Duration,
     /// Failures outside the players after which a game is given up.
     pub max_failures: u32,
     /// How long to wait before asking again when no game can be claimed
-    /// but the season is not over (other workers hold games).
+    /// but the season is not over (other workers hold games); a game
+    /// settled by another slot of this worker ends the wait at once.
     pub poll: Duration,
     /// Whether replays stay files where the server wrote them, named in
     /// the results (a `tournament` on one machine), instead of going into
-    /// the store, gzipped (a worker of a season on many machines).
+    /// the store, gzipped (a worker of a season on many machines, whose
+    /// server keeps them in memory: [`MatchSettings::kept_replays`]).
     pub keep_replay_files: bool,
     /// Whether the games of a player this host cannot start (a command
     /// not found) are left to other workers (a season on many machines),
     /// or played and recorded as that player's crash (a `tournament`,
     /// whose worker is the only one).
     pub leave_unstartable: bool,
+    /// Whether a game that fails outside the players ends the worker with
+    /// that failure once the game is given back (a `match`: its store is
+    /// its own, so nobody would play the game again), instead of being
+    /// tried again up to [`WorkerSettings::max_failures`] times.
+    pub end_at_failure: bool,
+    /// Once cancelled, no game is claimed any more: the games held are
+    /// played to the end and stored, and the worker ends, not interrupted
+    /// (a `match` that found its better player).
+    pub stop_claiming: CancellationToken,
 }
 
 impl WorkerSettings {
-    /// One slot, a 15 s lease renewed every 3 s, 3 failures, a 1 s poll.
+    /// One slot, a 15 s lease renewed every 3 s, 3 failures, a 1 s poll;
+    /// claims until the season is over.
     pub fn new(name: String) -> WorkerSettings {
         WorkerSettings {
             name,
@@ -64,6 +91,8 @@ impl WorkerSettings {
             poll: Duration::from_secs(1),
             keep_replay_files: false,
             leave_unstartable: true,
+            end_at_failure: false,
+            stop_claiming: CancellationToken::new(),
         }
     }
 }
@@ -107,14 +136,32 @@ pub struct WorkerReport {
 /// The first pause after a failed call to the store; it doubles up to
 /// [`MAX_BACKOFF`].
 const FIRST_BACKOFF: Duration = Duration::from_millis(200);
+/// The longest pause between tries: the bound of every back-off, also of
+/// the wait for a store or season that is not there yet.
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
+
+/// How long a stopped game (the worker shut down, or its lease lost) may
+/// take to end: its players killed and its room cancelled. A game that
+/// takes longer is dropped (its programs die with it).
+const WIND_DOWN: Duration = Duration::from_secs(10);
+
+/// What a shutdown does to a call to the store in flight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum InFlight {
+    /// It is dropped: nothing is lost (a look at the season).
+    Abandon,
+    /// It is awaited (the store bounds every call in time): a finished
+    /// game's result is worth the moment.
+    Finish,
+}
 
 /// Calls the store until it answers, pausing with back-off after
 /// transient failures (a lost or refused connection); `None` once
-/// `shutdown` is cancelled.
+/// `shutdown` is cancelled (during a call too, if `in_flight` says so).
 async fn patiently<T, F, Fut>(
     what: &str,
     shutdown: &CancellationToken,
+    in_flight: InFlight,
     mut call: F,
 ) -> Result<Option<T>, SeasonError>
 where
@@ -123,31 +170,201 @@ where
 {
     let mut pause = FIRST_BACKOFF;
     loop {
-        match call().await {
+        let answer = match in_flight {
+            InFlight::Finish => call().await,
+            InFlight::Abandon => tokio::select! {
+                () = shutdown.cancelled() => return Ok(None),
+                answer = call() => answer,
+            },
+        };
+        match answer {
             Ok(value) => return Ok(Some(value)),
             Err(error) if error.is_transient() => {
                 warn!(%error, retry_ms = pause.as_millis() as u64, "{what} failed; trying again");
             }
             Err(error) => return Err(error),
         }
-        tokio::select! {
-            () = shutdown.cancelled() => return Ok(None),
-            () = tokio::time::sleep(pause) => {}
+        if !pause_or_stop(&mut pause, shutdown).await {
+            return Ok(None);
         }
-        pause = (pause * 2).min(MAX_BACKOFF);
+    }
+}
+
+/// Sleeps `pause`, then doubles it up to [`MAX_BACKOFF`]; false (at once)
+/// when `shutdown` is cancelled first.
+async fn pause_or_stop(pause: &mut Duration, shutdown: &CancellationToken) -> bool {
+    tokio::select! {
+        () = shutdown.cancelled() => return false,
+        () = tokio::time::sleep(*pause) => {}
+    }
+    *pause = (*pause * 2).min(MAX_BACKOFF);
+    true
+}
+
+/// Whether a worker that meets `error` before its first game waits and
+/// tries again: the store cannot be reached yet, its SQLite file or the
+/// season is not made yet. Anything else (a bad store text, a newer
+/// schema, an unusable season) stays as it is.
+fn not_there_yet(error: &SeasonError) -> bool {
+    error.is_transient()
+        || matches!(
+            error,
+            SeasonError::Missing { .. } | SeasonError::NoSeason { .. }
+        )
+}
+
+/// Opens the store `url` names and waits until it holds the season
+/// `season` (`None`: the store's only season), trying again with back-off (at most 5 s apart,
+/// each try logged) while the store cannot be reached or the season is not
+/// created yet: workers, their database and `season create` may start in
+/// any order. `None` once `shutdown` is cancelled.
+///
+/// # Errors
+///
+/// The text is no store, the store's schema is newer than this program's,
+/// or the season's definition is unusable.
+pub async fn open_when_ready(
+    url: &str,
+    season: Option<&str>,
+    shutdown: &CancellationToken,
+) -> Result<Option<(AnyStore, String, SeasonDefinition)>, SeasonError> {
+    let mut pause = FIRST_BACKOFF;
+    let store = loop {
+        let opened = tokio::select! {
+            () = shutdown.cancelled() => return Ok(None),
+            opened = open_existing(url) => opened,
+        };
+        match opened {
+            Ok(store) => break store,
+            Err(error) if not_there_yet(&error) => warn!(
+                store = %masked_store_url(url),
+                %error,
+                retry_ms = pause.as_millis() as u64,
+                "the store cannot be opened yet; trying again"
+            ),
+            Err(error) => return Err(error),
+        }
+        if !pause_or_stop(&mut pause, shutdown).await {
+            return Ok(None);
+        }
+    };
+    let season = match season {
+        Some(name) => name.to_owned(),
+        None => match await_only_season(&store, shutdown).await? {
+            Some(name) => name,
+            None => return Ok(None),
+        },
+    };
+    let definition = await_season(&store, &season, shutdown).await?;
+    Ok(definition.map(|definition| (store, season, definition)))
+}
+
+/// The name of the store's only season, waited for with back-off (each try
+/// logged) while the store holds none yet; `None` once `shutdown` is
+/// cancelled.
+///
+/// # Errors
+///
+/// The store fails with something other than a lost connection, or holds
+/// several seasons (then the worker must be told which).
+async fn await_only_season<S: SeasonStore>(
+    store: &S,
+    shutdown: &CancellationToken,
+) -> Result<Option<String>, SeasonError> {
+    let mut pause = FIRST_BACKOFF;
+    loop {
+        let read = tokio::select! {
+            () = shutdown.cancelled() => return Ok(None),
+            read = store.season_names() => read,
+        };
+        match read {
+            Ok(names) => match names.as_slice() {
+                [only] => return Ok(Some(only.clone())),
+                [] => info!(
+                    retry_ms = pause.as_millis() as u64,
+                    "waiting for a season to be created"
+                ),
+                several => {
+                    return Err(SeasonError::Definition(format!(
+                        "the store holds {} seasons ({}); name one with --name",
+                        several.len(),
+                        several.join(", ")
+                    )));
+                }
+            },
+            Err(error) if not_there_yet(&error) => warn!(
+                %error,
+                retry_ms = pause.as_millis() as u64,
+                "cannot read the store's seasons; trying again"
+            ),
+            Err(error) => return Err(error),
+        }
+        if !pause_or_stop(&mut pause, shutdown).await {
+            return Ok(None);
+        }
+    }
+}
+
+/// The definition of `season`, waited for with back-off (each try logged)
+/// while the store cannot be reached or does not hold it yet; `None` once
+/// `shutdown` is cancelled. The definition is checked: a season no worker
+/// can play is an error, not a wait.
+///
+/// # Errors
+///
+/// The store fails otherwise, or the season is unusable.
+async fn await_season<S: SeasonStore>(
+    store: &S,
+    season: &str,
+    shutdown: &CancellationToken,
+) -> Result<Option<SeasonDefinition>, SeasonError> {
+    let mut pause = FIRST_BACKOFF;
+    loop {
+        let read = tokio::select! {
+            () = shutdown.cancelled() => return Ok(None),
+            read = store.definition(season) => read,
+        };
+        match read {
+            Ok(definition) => {
+                // The schedule every worker derives: a definition without
+                // one (an unknown game, a name the server refuses) is no
+                // season to wait for.
+                definition.schedule()?;
+                return Ok(Some(definition));
+            }
+            Err(error @ SeasonError::NoSeason { .. }) => info!(
+                season,
+                %error,
+                retry_ms = pause.as_millis() as u64,
+                "waiting for the season to be created"
+            ),
+            Err(error) if not_there_yet(&error) => warn!(
+                season,
+                %error,
+                retry_ms = pause.as_millis() as u64,
+                "cannot read the season; trying again"
+            ),
+            Err(error) => return Err(error),
+        }
+        if !pause_or_stop(&mut pause, shutdown).await {
+            return Ok(None);
+        }
     }
 }
 
 /// Plays the season's games until none is left to claim and none is held
 /// by another worker, or `shutdown` is cancelled (a game running then is
-/// given back unplayed, without counting as a failure). `template` says
-/// how games are played (the server, limits, log directory); the season's
-/// definition gives the rest.
+/// given back unplayed, without counting as a failure), or
+/// [`WorkerSettings::stop_claiming`] is (the games held are finished).
+/// `template` says how games are played (the server, limits, log
+/// directory); the season's definition gives the rest. A season not created yet is waited for.
 ///
 /// # Errors
 ///
-/// The season does not exist or is unusable, or the store fails with
-/// something other than a lost connection. Results stored before stay.
+/// The season is unusable, the store fails with something other than a
+/// lost connection, or the server refused to administer a game (which is
+/// given back first; with [`WorkerSettings::end_at_failure`], any failure
+/// outside the players). Results stored before stay.
 pub async fn run_worker<S: SeasonStore + 'static>(
     store: Arc<S>,
     season: &str,
@@ -156,9 +373,7 @@ pub async fn run_worker<S: SeasonStore + 'static>(
     shutdown: CancellationToken,
     observer: Option<WorkerObserver>,
 ) -> Result<WorkerReport, SeasonError> {
-    let Some(definition) =
-        patiently("reading the season", &shutdown, || store.definition(season)).await?
-    else {
+    let Some(definition) = await_season(&*store, season, &shutdown).await? else {
         return Ok(WorkerReport {
             interrupted: true,
             ..WorkerReport::default()
@@ -179,9 +394,10 @@ pub async fn run_worker<S: SeasonStore + 'static>(
         .filter(|p| match &p.program {
             Program::Executable { path, .. } => !command_exists(path),
             Program::Builtin(_) => false,
-            // Docker and the image are checked when the game's match starts
-            // (the runner's preflight); a worker without them fails that
-            // game, which another worker then claims.
+            // Docker and the image are not checked here: a worker without
+            // them records the player's games as its crashes (the player
+            // cannot start), as `match` and `tournament` refuse to begin
+            // instead (their preflight).
             Program::Docker(_) => false,
         })
         .map(|p| p.name.as_str())
@@ -204,8 +420,55 @@ pub async fn run_worker<S: SeasonStore + 'static>(
         error!(season, worker = %settings.name, players = %missing.join(", "), playable_tables = playable.len(), "this host cannot start these players (command not found); their games are left to other workers");
         Some(Arc::new(playable))
     };
+    play_season(store, season, matches, tables, settings, shutdown, observer).await
+}
+
+/// Plays the games of `season` as [`run_worker`] does, each on the match
+/// settings of its table (`tables[i]` plays the schedule's table `i`)
+/// instead of the tables the season's definition derives: a season whose
+/// one table is a match with settings of its own (its log directory, its
+/// seed, each player's clock), as `match` plays it.
+///
+/// # Errors
+///
+/// As [`run_worker`]; a game of a table `tables` has not is an error.
+pub async fn play_tables<S: SeasonStore + 'static>(
+    store: Arc<S>,
+    season: &str,
+    tables: Vec<MatchSettings>,
+    settings: &WorkerSettings,
+    shutdown: CancellationToken,
+    observer: Option<WorkerObserver>,
+) -> Result<WorkerReport, SeasonError> {
+    info!(season, worker = %settings.name, slots = settings.slots, tables = tables.len(), "worker starts");
+    play_season(
+        store,
+        season,
+        Arc::new(tables),
+        None,
+        settings,
+        shutdown,
+        observer,
+    )
+    .await
+}
+
+/// Runs the worker's slots until the season is over, `shutdown` is
+/// cancelled, claiming is stopped or a slot fails; `tables` (when given)
+/// are the only tables it claims games of.
+async fn play_season<S: SeasonStore + 'static>(
+    store: Arc<S>,
+    season: &str,
+    matches: Arc<Vec<MatchSettings>>,
+    tables: Option<Arc<Vec<u32>>>,
+    settings: &WorkerSettings,
+    shutdown: CancellationToken,
+    observer: Option<WorkerObserver>,
+) -> Result<WorkerReport, SeasonError> {
     let mut slots = JoinSet::new();
+    let settled = Arc::new(Notify::new());
     for slot in 0..settings.slots.max(1) {
+        let settled = Arc::clone(&settled);
         let store = Arc::clone(&store);
         let matches = Arc::clone(&matches);
         let settings = settings.clone();
@@ -220,7 +483,7 @@ pub async fn run_worker<S: SeasonStore + 'static>(
                 matches,
                 tables.as_deref().map(Vec::as_slice),
                 &settings,
-                slot,
+                (slot, &settled),
                 shutdown,
                 observer,
             )
@@ -255,6 +518,9 @@ pub async fn run_worker<S: SeasonStore + 'static>(
     Ok(report)
 }
 
+/// One slot of a worker: claims and plays games one after the other.
+/// `settled` is told whenever a slot of this worker has settled a game, so
+/// that a slot waiting for the games other slots hold looks again at once.
 #[allow(clippy::too_many_arguments)]
 async fn run_slot<S: SeasonStore + 'static>(
     store: Arc<S>,
@@ -262,13 +528,24 @@ async fn run_slot<S: SeasonStore + 'static>(
     matches: Arc<Vec<MatchSettings>>,
     tables: Option<&[u32]>,
     settings: &WorkerSettings,
-    slot: usize,
+    (slot, settled): (usize, &Notify),
     shutdown: CancellationToken,
     observer: Option<WorkerObserver>,
 ) -> Result<WorkerReport, SeasonError> {
     let mut report = WorkerReport::default();
-    while !shutdown.is_cancelled() {
-        let claimed = patiently("claiming a game", &shutdown, || {
+    let stop_claiming = &settings.stop_claiming;
+    while !shutdown.is_cancelled() && !stop_claiming.is_cancelled() {
+        // Registered before the claim, so that a game a sibling slot
+        // settles while this one claims and reads the season still wakes
+        // it.
+        let sibling_settled = settled.notified();
+        tokio::pin!(sibling_settled);
+        sibling_settled.as_mut().enable();
+        // A claim on its way is awaited (the store bounds it in time) and
+        // given back below: dropped, it could still be taken by the store,
+        // and its game would wait for the lease to run out and then count
+        // as this worker's failure.
+        let claimed = patiently("claiming a game", &shutdown, InFlight::Finish, || {
             store.claim(
                 season,
                 &settings.name,
@@ -283,7 +560,10 @@ async fn run_slot<S: SeasonStore + 'static>(
             Some(Some(claim)) => claim,
             Some(None) => {
                 let Some(games) =
-                    patiently("reading the season", &shutdown, || store.games(season)).await?
+                    patiently("reading the season", &shutdown, InFlight::Abandon, || {
+                        store.games(season)
+                    })
+                    .await?
                 else {
                     break;
                 };
@@ -295,10 +575,22 @@ async fn run_slot<S: SeasonStore + 'static>(
                 }
                 tokio::select! {
                     () = shutdown.cancelled() => break,
+                    () = stop_claiming.cancelled() => break,
+                    () = sibling_settled => continue,
                     () = tokio::time::sleep(settings.poll) => continue,
                 }
             }
         };
+        if stop_claiming.is_cancelled() || shutdown.is_cancelled() {
+            // Told to stop while the claim was on its way: the game goes
+            // back unplayed and uncounted.
+            let _ = tokio::time::timeout(
+                Duration::from_secs(5),
+                store.give_back(&claim, None, settings.max_failures),
+            )
+            .await;
+            break;
+        }
         let Some(table) = matches.get(claim.game.table as usize) else {
             return Err(SeasonError::Corrupt {
                 what: "game",
@@ -309,8 +601,8 @@ async fn run_slot<S: SeasonStore + 'static>(
             });
         };
         info!(season, worker = %settings.name, slot, game = claim.game.number, attempt = claim.attempt, "game claimed");
-        play_claimed(
-            &*store,
+        let played = play_claimed(
+            &store,
             &claim,
             table,
             settings,
@@ -318,14 +610,18 @@ async fn run_slot<S: SeasonStore + 'static>(
             observer.as_ref(),
             &mut report,
         )
-        .await?;
+        .await;
+        settled.notify_waiters();
+        played?;
     }
     Ok(report)
 }
 
-/// Plays one claimed game with its heartbeat and stores what came of it.
-async fn play_claimed<S: SeasonStore>(
-    store: &S,
+/// Plays one claimed game while a task of its own renews the lease, and
+/// stores what came of it. The heartbeat goes on until the claim is
+/// settled (stored, given back or lost), whatever the game does.
+async fn play_claimed<S: SeasonStore + 'static>(
+    store: &Arc<S>,
     claim: &Claim,
     table: &MatchSettings,
     settings: &WorkerSettings,
@@ -335,15 +631,16 @@ async fn play_claimed<S: SeasonStore>(
 ) -> Result<(), SeasonError> {
     let game_stop = shutdown.child_token();
     let lease_lost = CancellationToken::new();
-    let played = {
-        let heartbeat = keep_lease(store, claim, settings, &game_stop, &lease_lost);
-        let game = play_table_game(table, claim.game.table_game, &game_stop);
-        tokio::pin!(game);
-        tokio::select! {
-            result = &mut game => result,
-            () = heartbeat => game.await,
-        }
-    };
+    let _heartbeat = AbortOnDrop(tokio::spawn(keep_lease(
+        Arc::clone(store),
+        claim.clone(),
+        settings.lease,
+        settings.heartbeat,
+        game_stop.clone(),
+        lease_lost.clone(),
+    )));
+    let played = play_stoppably(table, claim, &settings.name, &game_stop).await;
+    let store = &**store;
     let number = claim.game.number;
     let fields = || {
         (
@@ -354,13 +651,18 @@ async fn play_claimed<S: SeasonStore>(
         )
     };
     match played {
-        Ok(Some(mut record)) => {
-            let replay = if settings.keep_replay_files {
-                None
-            } else if let Some(path) = record.replay.take() {
-                packed_replay(&path)
+        Ok(Some(mut finished)) => {
+            if settings.keep_replay_files {
+                // The server wrote the replay (and wire log) to its files,
+                // named in the record; only the result is stored.
+                finished.replay = None;
+                finished.wire_log = None;
+            } else if finished.replay.is_some() {
+                // The record names no file: the replay is the store's.
+                finished.record.replay = None;
             } else {
                 let (season, worker, game, attempt) = fields();
+                let record = &finished.record;
                 warn!(
                     season,
                     worker,
@@ -369,14 +671,14 @@ async fn play_claimed<S: SeasonStore>(
                     room = %record.room,
                     duration_ms = record.duration_ms,
                     causes = ?record.causes,
-                    "the server's replay of this game was not found; the result is stored without it"
+                    "the server kept no replay of this game; the result is stored without it"
                 );
-                None
-            };
-            let stored = patiently("storing a result", shutdown, || {
-                store.record(claim, &record, replay.as_deref())
+            }
+            let stored = patiently("storing a result", shutdown, InFlight::Finish, || {
+                store.record(claim, &finished)
             })
             .await?;
+            let record = finished.record;
             match stored {
                 Some(true) => {
                     let (season, worker, game, attempt) = fields();
@@ -429,7 +731,7 @@ async fn play_claimed<S: SeasonStore>(
         }
         Err(failure) => {
             let text = failure.to_string();
-            let given = patiently("giving a game back", shutdown, || {
+            let given = patiently("giving a game back", shutdown, InFlight::Finish, || {
                 store.give_back(claim, Some(&text), settings.max_failures)
             })
             .await?;
@@ -449,29 +751,77 @@ async fn play_claimed<S: SeasonStore>(
                     warn!(season, worker, game, attempt, error = %text, "game failed outside the players; given back")
                 }
             }
+            // A server that refuses to administer a game (a wrong
+            // passphrase, a room it will not prepare) refuses the next one
+            // alike: the worker stops with the reason instead of failing
+            // game after game.
+            if settings.end_at_failure
+                || matches!(failure, ArenaError::Admin(ClientError::Refused { .. }))
+            {
+                return Err(failure.into());
+            }
         }
     }
     Ok(())
 }
 
-/// Renews the lease every heartbeat until `stop`; when the store says the
-/// claim is no longer valid, cancels `lost` and `stop` (the game is
-/// abandoned: its result could not be stored). A store that cannot be
-/// reached is asked again at the next beat.
-async fn keep_lease<S: SeasonStore>(
-    store: &S,
+/// Plays the claimed game; once `stop` is cancelled, gives it
+/// [`WIND_DOWN`] to end and then drops it (`None`, as a stopped game).
+async fn play_stoppably(
+    table: &MatchSettings,
     claim: &Claim,
-    settings: &WorkerSettings,
+    worker: &str,
     stop: &CancellationToken,
-    lost: &CancellationToken,
+) -> Result<Option<FinishedGame>, ArenaError> {
+    let game = play_table_game(table, claim.game.table_game, stop);
+    tokio::pin!(game);
+    tokio::select! {
+        played = &mut game => return played,
+        () = stop.cancelled() => {}
+    }
+    match tokio::time::timeout(WIND_DOWN, &mut game).await {
+        Ok(played) => played,
+        Err(_) => {
+            warn!(
+                season = %claim.season,
+                worker,
+                game = claim.game.number,
+                attempt = claim.attempt,
+                wind_down_ms = WIND_DOWN.as_millis() as u64,
+                "the stopped game did not end in time; dropped"
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// A task aborted when this is dropped (the heartbeat of a claim that is
+/// settled, however its function returns).
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Renews the lease every `heartbeat` until aborted; when the store says
+/// the claim is no longer valid, cancels `lost` and `stop` (the game is
+/// abandoned: its result could not be stored). A store that cannot be
+/// reached is asked again at the next beat. A task of its own, so that no
+/// game, however stuck, keeps it from beating.
+async fn keep_lease<S: SeasonStore>(
+    store: Arc<S>,
+    claim: Claim,
+    lease: Duration,
+    heartbeat: Duration,
+    stop: CancellationToken,
+    lost: CancellationToken,
 ) {
     let mut last_renewed = Instant::now();
     loop {
-        tokio::select! {
-            () = stop.cancelled() => return,
-            () = tokio::time::sleep(settings.heartbeat) => {}
-        }
-        match store.heartbeat(claim, settings.lease).await {
+        tokio::time::sleep(heartbeat).await;
+        match store.heartbeat(&claim, lease).await {
             Ok(true) => last_renewed = Instant::now(),
             Ok(false) => {
                 lost.cancel();
@@ -487,37 +837,4 @@ async fn keep_lease<S: SeasonStore>(
             ),
         }
     }
-}
-
-/// The replay file gzipped (kept as it is when the server gzipped it),
-/// then removed: the store keeps it now. `None` (and a warning) when it
-/// cannot be read.
-fn packed_replay(path: &Path) -> Option<Vec<u8>> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(error) => {
-            warn!(path = %path.display(), %error, "cannot read the replay; the result is stored without it");
-            return None;
-        }
-    };
-    let packed = if bytes.starts_with(&[0x1f, 0x8b]) {
-        bytes
-    } else {
-        let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
-        if let Err(error) = encoder.write_all(&bytes) {
-            warn!(%error, "cannot compress the replay");
-            return None;
-        }
-        match encoder.finish() {
-            Ok(packed) => packed,
-            Err(error) => {
-                warn!(%error, "cannot compress the replay");
-                return None;
-            }
-        }
-    };
-    if let Err(error) = std::fs::remove_file(path) {
-        warn!(path = %path.display(), %error, "cannot remove the stored replay's file");
-    }
-    Some(packed)
 }

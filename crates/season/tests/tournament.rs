@@ -52,8 +52,9 @@ fn template(server: &LocalServer, dir: &Path) -> MatchSettings {
         Vec::new(),
         "127.0.0.1".to_owned(),
         server.addr().port(),
-        server.passphrase().to_owned(),
+        String::new(),
     );
+    template.in_process = Some(server.in_process().clone());
     template.replay_dir = server.replay_dir().cloned();
     template.log_dir = dir.join("log");
     template

@@ -6,7 +6,9 @@
 //!
 //! What a connection may do depends on its role: anyone may join a game; a
 //! seated player sends moves to its room; an administrator (after
-//! `authenticate`) prepares, observes, pauses, steps and cancels rooms.
+//! `authenticate`, or from the start for an in-process administrator, see
+//! [`crate::in_process`]) prepares, observes, pauses, steps and cancels
+//! rooms.
 
 use std::{
     net::SocketAddr,
@@ -23,8 +25,8 @@ use spielleiter_protocol::{
     error::prefix, games,
 };
 use tokio::{
-    io::AsyncReadExt,
-    net::{TcpStream, tcp::OwnedReadHalf},
+    io::{AsyncRead, AsyncReadExt, AsyncWrite, DuplexStream},
+    net::TcpStream,
     time::Instant,
 };
 use tokio_util::{codec::Decoder, sync::CancellationToken, task::AbortOnDropHandle};
@@ -34,6 +36,7 @@ use crate::{
     clock::sleep_until_some,
     config::Config,
     ids::{ReservationCode, RoomId},
+    in_process::Standing,
     limits::{AuthBackoff, LogBudget},
     lobby::{LobbyError, LobbyHandle, PrepareRequest},
     outbound::{self, ConnId, Outbox},
@@ -107,6 +110,27 @@ pub const WARNS_PER_WINDOW: u32 = 10;
 /// See [`WARNS_PER_WINDOW`].
 pub const WARN_WINDOW: Duration = Duration::from_secs(10);
 
+/// Where a connection comes from, which decides how it may administer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// A TCP client at this address: administers after `authenticate` with
+    /// the passphrase; its guesses wait their turn per address
+    /// ([`AuthBackoff`]).
+    Tcp(SocketAddr),
+    /// A connection from inside the server's process, whose standing is
+    /// fixed from the start ([`crate::in_process`]).
+    InProcess(Standing),
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Tcp(peer) => peer.fmt(f),
+            Origin::InProcess(standing) => standing.fmt(f),
+        }
+    }
+}
+
 /// Serves one accepted connection until it ends.
 pub async fn serve(socket: TcpStream, peer: SocketAddr, id: ConnId, context: ConnectionContext) {
     let span = tracing::info_span!("conn", conn = %id, %peer);
@@ -114,64 +138,101 @@ pub async fn serve(socket: TcpStream, peer: SocketAddr, id: ConnId, context: Con
         if let Err(error) = socket.set_nodelay(true) {
             debug!(%error, "cannot set TCP_NODELAY");
         }
-        let _open = OpenConnection::new(Arc::clone(&context.stats));
         let (read_half, write_half) = socket.into_split();
-        let (outbox, writer) = outbound::channel(id);
-        outbox.set_limit(context.config.player_outbox_bytes);
-        // Aborted when dropped: a writer stuck on a client that does not read
-        // must not outlive its connection.
-        let mut writer =
-            AbortOnDropHandle::new(tokio::spawn(writer.run(write_half).in_current_span()));
-        debug!("connected");
-        let mut connection = Connection {
-            id,
-            peer,
-            outbox,
-            context,
-            seat: None,
-            admin: false,
-            complaints: 0,
-            unfinished: 0,
-            wire: None,
-            seated_now: false,
-        };
-        let mut read_half = read_half;
-        let ended = connection.read_loop(&mut read_half, &mut writer).await;
-        connection.hold_unfinished(0);
-        match ended {
-            Ended::SlowReader => ServerStats::count(&connection.context.stats.slow_readers),
-            Ended::SlowMessage => ServerStats::count(&connection.context.stats.slow_messages),
-            _ => {}
-        }
-        connection.cleanup(ended.leave_cause()).await;
-        if let Some(suppressed) = connection.complaints.checked_sub(COMPLAINTS_AT_INFO)
-            && suppressed > 0
-        {
-            info!(
-                suppressed,
-                "further bad requests of this connection were logged at DEBUG only"
-            );
-        }
-        // At shutdown nobody waits long for stragglers.
-        let linger_for = if connection.context.stopping.is_cancelled() {
-            SHUTDOWN_LINGER
-        } else {
-            LINGER
-        };
-        let closing = connection.context.closing.clone();
-        // A client that does not read would not take its last packets
-        // either: it is dropped at once (the writer with it).
-        if !matches!(ended, Ended::SlowReader) {
-            tokio::select! {
-                () = farewell(read_half, writer, linger_for) => {}
-                // The server is closing every connection: stop waiting.
-                () = closing.cancelled() => {}
-            }
-        }
-        debug!(?ended, "disconnected");
+        run(read_half, write_half, Origin::Tcp(peer), id, context).await;
     }
     .instrument(span)
     .await;
+}
+
+/// Serves one in-process connection (the server's end of its pipe) until
+/// it ends.
+pub async fn serve_in_process(
+    stream: DuplexStream,
+    standing: Standing,
+    id: ConnId,
+    context: ConnectionContext,
+) {
+    let span = tracing::info_span!("conn", conn = %id, peer = %standing);
+    let (read_half, write_half) = tokio::io::split(stream);
+    run(
+        read_half,
+        write_half,
+        Origin::InProcess(standing),
+        id,
+        context,
+    )
+    .instrument(span)
+    .await;
+}
+
+/// Serves a connection, read from `read_half` and written to `write_half`,
+/// until it ends.
+async fn run<R, W>(
+    mut read_half: R,
+    write_half: W,
+    origin: Origin,
+    id: ConnId,
+    context: ConnectionContext,
+) where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Send + 'static,
+{
+    let _open = OpenConnection::new(Arc::clone(&context.stats));
+    let (outbox, writer) = outbound::channel(id);
+    outbox.set_limit(context.config.player_outbox_bytes);
+    // Aborted when dropped: a writer stuck on a client that does not read
+    // must not outlive its connection.
+    let mut writer = AbortOnDropHandle::new(tokio::spawn(writer.run(write_half).in_current_span()));
+    debug!("connected");
+    let mut connection = Connection {
+        id,
+        origin,
+        outbox,
+        context,
+        seat: None,
+        admin: false,
+        complaints: 0,
+        unfinished: 0,
+        wire: None,
+        seated_now: false,
+    };
+    if origin == Origin::InProcess(Standing::Administrator) {
+        connection.become_admin().await;
+    }
+    let ended = connection.read_loop(&mut read_half, &mut writer).await;
+    connection.hold_unfinished(0);
+    match ended {
+        Ended::SlowReader => ServerStats::count(&connection.context.stats.slow_readers),
+        Ended::SlowMessage => ServerStats::count(&connection.context.stats.slow_messages),
+        _ => {}
+    }
+    connection.cleanup(ended.leave_cause()).await;
+    if let Some(suppressed) = connection.complaints.checked_sub(COMPLAINTS_AT_INFO)
+        && suppressed > 0
+    {
+        info!(
+            suppressed,
+            "further bad requests of this connection were logged at DEBUG only"
+        );
+    }
+    // At shutdown nobody waits long for stragglers.
+    let linger_for = if connection.context.stopping.is_cancelled() {
+        SHUTDOWN_LINGER
+    } else {
+        LINGER
+    };
+    let closing = connection.context.closing.clone();
+    // A client that does not read would not take its last packets
+    // either: it is dropped at once (the writer with it).
+    if !matches!(ended, Ended::SlowReader) {
+        tokio::select! {
+            () = farewell(read_half, writer, linger_for) => {}
+            // The server is closing every connection: stop waiting.
+            () = closing.cancelled() => {}
+        }
+    }
+    debug!(?ended, "disconnected");
 }
 
 /// Tells a connection beyond a connection limit why (`text`), and closes
@@ -230,7 +291,7 @@ enum Flow {
 
 struct Connection {
     id: ConnId,
-    peer: SocketAddr,
+    origin: Origin,
     outbox: Outbox,
     context: ConnectionContext,
     /// The room this connection plays in, if any.
@@ -262,7 +323,11 @@ macro_rules! complain {
 }
 
 impl Connection {
-    async fn read_loop(&mut self, socket: &mut OwnedReadHalf, writer: &mut WriterTask) -> Ended {
+    async fn read_loop<R: AsyncRead + Unpin>(
+        &mut self,
+        socket: &mut R,
+        writer: &mut WriterTask,
+    ) -> Ended {
         let config = Arc::clone(&self.context.config);
         let mut decoder =
             FrameDecoder::with_limits(config.max_message_bytes, config.max_nesting_depth);
@@ -635,47 +700,36 @@ impl Connection {
     }
 
     async fn authenticate(&mut self, password: &str, request: &ClientMessage) -> Flow {
-        // The organiser's passphrase, or the secret of this process's own
-        // web side (which prepares people's rooms with it).
-        let config = &self.context.config;
-        let accepted: Vec<String> = [&config.admin_passphrase, &config.web_admin_secret]
-            .into_iter()
-            .flatten()
-            .cloned()
-            .collect();
-        // Without the organiser's passphrase administration stays disabled
-        // as documented for everyone but the web side, whose 128-bit secret
-        // is not worth guessing (so no back-off either).
-        let web_only = config.admin_passphrase.is_none();
-        let web_side = config
-            .web_admin_secret
-            .as_ref()
-            .is_some_and(|secret| constant_time_eq(secret.as_bytes(), password.as_bytes()));
-        if accepted.is_empty() || (web_only && !web_side) {
+        let peer = match self.origin {
+            Origin::Tcp(peer) => peer,
+            // Administrator from the start: nothing to check.
+            Origin::InProcess(Standing::Administrator) => return Flow::Continue,
+            // A player's connection never administers; refused unchecked,
+            // so its attempts cost nobody else anything.
+            Origin::InProcess(Standing::Player) => {
+                complain!(
+                    self,
+                    "authenticate from a player's in-process connection refused"
+                );
+                self.fail_with_request(texts::players_do_not_administer(), request);
+                return Flow::Stop(Ended::ProtocolError);
+            }
+        };
+        let Some(expected) = self.context.config.admin_passphrase.as_deref() else {
             self.reject(&texts::administration_disabled(), request);
             return Flow::Continue;
-        }
+        };
         // Guessing is not free: after a failure, attempts from this address
         // wait their turn, longer with every failure.
-        let ip = self.peer.ip();
+        let ip = peer.ip();
         let turn = self.context.auth.reserve(ip);
         tokio::select! {
             () = tokio::time::sleep_until(turn) => {}
             () = self.context.closing.cancelled() => return Flow::Stop(Ended::Shutdown),
         }
-        // Both compared, in constant time each.
-        let right = accepted.iter().fold(false, |right, expected| {
-            constant_time_eq(expected.as_bytes(), password.as_bytes()) | right
-        });
-        if right {
+        if constant_time_eq(expected.as_bytes(), password.as_bytes()) {
             self.context.auth.succeeded(ip);
-            if !self.admin {
-                self.admin = true;
-                self.outbox
-                    .set_limit(self.context.config.observer_outbox_bytes);
-                info!("administrator authenticated");
-                self.context.lobby.register_admin(self.outbox.clone()).await;
-            }
+            self.become_admin().await;
             return Flow::Continue;
         }
         // A wrong passphrase costs the connection, as on the official
@@ -684,7 +738,7 @@ impl Connection {
         ServerStats::count(&self.context.stats.failed_authentications);
         if let Some(suppressed) = self.context.auth.log_allowed() {
             warn!(
-                peer = %self.peer,
+                %peer,
                 failures = self.context.auth.failures(ip),
                 suppressed,
                 "wrong administrator passphrase"
@@ -692,6 +746,17 @@ impl Connection {
         }
         self.fail_with_request(texts::authentication_failed(), request);
         Flow::Stop(Ended::ProtocolError)
+    }
+
+    /// The connection administers from now on (once).
+    async fn become_admin(&mut self) {
+        if !self.admin {
+            self.admin = true;
+            self.outbox
+                .set_limit(self.context.config.observer_outbox_bytes);
+            info!("administrator authenticated");
+            self.context.lobby.register_admin(self.outbox.clone()).await;
+        }
     }
 
     async fn administrate(&mut self, request: &ClientMessage) {
@@ -820,7 +885,11 @@ impl Connection {
 /// Lets the writer flush what is queued and end the document, reading and
 /// discarding what the client still sends; a writer that cannot finish in
 /// time (the client does not read) is aborted.
-async fn farewell(mut socket: OwnedReadHalf, mut writer: WriterTask, linger_for: Duration) {
+async fn farewell<R: AsyncRead + Unpin>(
+    mut socket: R,
+    mut writer: WriterTask,
+    linger_for: Duration,
+) {
     let finished = writer.is_finished();
     let drain = async {
         if !finished {
@@ -834,7 +903,7 @@ async fn farewell(mut socket: OwnedReadHalf, mut writer: WriterTask, linger_for:
 }
 
 /// Reads and discards until the client closes or `duration` is over.
-async fn linger(socket: &mut OwnedReadHalf, duration: Duration) {
+async fn linger<R: AsyncRead + Unpin>(socket: &mut R, duration: Duration) {
     let mut sink = [0u8; 4096];
     let until = Instant::now() + duration;
     while let Ok(Ok(n)) = tokio::time::timeout_at(until, socket.read(&mut sink)).await {

@@ -20,6 +20,8 @@
 //! - [`server`]: the accept loop, the connection limits and the shutdown
 //!   sequence; [`run`] is the entry point. [`limits`]: the limits per peer
 //!   address.
+//! - [`in_process`]: connections from the server's own process (an
+//!   administrator without a passphrase, players that cannot administer).
 //! - [`connection`]: one task per client reading its stream; [`outbound`]:
 //!   its bounded send queue, written by the senders themselves while the
 //!   socket takes it, and its writer task for the rest.
@@ -41,6 +43,7 @@ pub mod config;
 pub mod connection;
 pub mod ending;
 pub mod ids;
+pub mod in_process;
 pub mod limits;
 pub mod lobby;
 pub mod outbound;

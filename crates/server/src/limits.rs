@@ -1,6 +1,8 @@
 //! Limits per peer address: how many connections one address holds
 //! ([`AddressSlots`]), how fast it may guess the administrator passphrase
-//! ([`AuthBackoff`]), and [`LogBudget`], which keeps a flood of refusals from
+//! ([`AuthBackoff`]), the address ranges of trusted proxies whose word on a
+//! client's address counts ([`AddressRange`]), and [`LogBudget`], which
+//! keeps a flood of refusals from
 //! flooding the log; and the process's open-file limit, raised at start
 //! ([`raise_open_file_limit`]) so that the connection caps, not a default
 //! of 1,024, decide how many connections the server holds.
@@ -30,6 +32,74 @@ fn key(ip: IpAddr) -> IpAddr {
             IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !u128::from(u64::MAX)))
         }
         other => other,
+    }
+}
+
+/// An address, or a network of them (`10.0.0.0/8`, `fd00::/8`), as a
+/// setting names trusted proxies. An IPv4 address written as IPv6
+/// (`::ffff:1.2.3.4`) is the IPv4 address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AddressRange {
+    network: IpAddr,
+    prefix: u8,
+}
+
+impl AddressRange {
+    /// Whether `ip` is in the range.
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        let ip = ip.to_canonical();
+        ip.is_ipv4() == self.network.is_ipv4() && masked(ip, self.prefix) == self.network
+    }
+}
+
+/// `ip` with every bit after the first `prefix` cleared.
+fn masked(ip: IpAddr, prefix: u8) -> IpAddr {
+    match ip {
+        IpAddr::V4(v4) => {
+            let mask = u32::MAX.checked_shl(32 - u32::from(prefix)).unwrap_or(0);
+            IpAddr::V4((v4.to_bits() & mask).into())
+        }
+        IpAddr::V6(v6) => {
+            let mask = u128::MAX.checked_shl(128 - u32::from(prefix)).unwrap_or(0);
+            IpAddr::V6((v6.to_bits() & mask).into())
+        }
+    }
+}
+
+impl std::str::FromStr for AddressRange {
+    type Err = String;
+
+    /// `ADDRESS` or `ADDRESS/PREFIX` (the prefix at most 32 for IPv4, 128
+    /// for IPv6).
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let text = text.trim();
+        let (address, prefix) = match text.split_once('/') {
+            Some((address, prefix)) => (address, Some(prefix)),
+            None => (text, None),
+        };
+        let network = address
+            .parse::<IpAddr>()
+            .map_err(|_| format!("`{text}` is no IP address or ADDRESS/PREFIX network"))?
+            .to_canonical();
+        let bits = if network.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            Some(prefix) => prefix
+                .parse::<u8>()
+                .ok()
+                .filter(|&p| p <= bits)
+                .ok_or_else(|| format!("`{text}`: the prefix must be a number from 0 to {bits}"))?,
+            None => bits,
+        };
+        Ok(AddressRange {
+            network: masked(network, prefix),
+            prefix,
+        })
+    }
+}
+
+impl std::fmt::Display for AddressRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.network, self.prefix)
     }
 }
 
@@ -108,11 +178,15 @@ impl Drop for AddressSlot {
 /// least the initial delay after the one before, also before any failure
 /// (a burst on many connections is no faster than one after another). A
 /// success resets the address.
+///
+/// The same back-off keeps other keys than addresses where guesses are
+/// counted per something else ([`BackoffKey`]): the web side's logins per
+/// account name.
 #[derive(Debug)]
-pub struct AuthBackoff {
+pub struct AuthBackoff<K = IpAddr> {
     initial: Duration,
     max: Duration,
-    addresses: Mutex<HashMap<IpAddr, Failures>>,
+    addresses: Mutex<HashMap<K, Failures>>,
     log: Mutex<LogBudget>,
 }
 
@@ -128,14 +202,47 @@ struct Failures {
 const BACKOFF_TABLE_PRUNE: usize = 10_000;
 
 impl AuthBackoff {
-    /// A back-off from `initial` to `max`.
+    /// A back-off per address from `initial` to `max`.
     pub fn new(initial: Duration, max: Duration) -> AuthBackoff {
+        AuthBackoff::keyed(initial, max)
+    }
+}
+
+/// What an [`AuthBackoff`] counts failures per: an address (as its limits
+/// count it), or another key.
+pub trait BackoffKey: Copy + Eq + std::hash::Hash {
+    /// The key failures are counted under (an IPv6 address's /64).
+    fn counted_as(self) -> Self;
+}
+
+impl BackoffKey for IpAddr {
+    fn counted_as(self) -> IpAddr {
+        key(self)
+    }
+}
+
+/// A digest of a name (the web side's logins count failures per account
+/// name, known or not).
+impl BackoffKey for u64 {
+    fn counted_as(self) -> u64 {
+        self
+    }
+}
+
+impl<K: BackoffKey> AuthBackoff<K> {
+    /// A back-off per key from `initial` to `max`.
+    pub fn keyed(initial: Duration, max: Duration) -> AuthBackoff<K> {
         AuthBackoff {
             initial,
             max,
             addresses: Mutex::default(),
             log: Mutex::new(LogBudget::new(10, Duration::from_secs(10))),
         }
+    }
+
+    /// The delay after the first failure.
+    pub fn initial_delay(&self) -> Duration {
+        self.initial
     }
 
     fn delay(&self, failures: u32) -> Duration {
@@ -150,21 +257,21 @@ impl AuthBackoff {
 
     /// When an attempt from `ip` may be checked; the attempt after it has
     /// to wait its turn behind this one.
-    pub fn reserve(&self, ip: IpAddr) -> Instant {
+    pub fn reserve(&self, ip: K) -> Instant {
         self.reserve_within(ip, Duration::MAX)
             .unwrap_or_else(Instant::now)
     }
 
     /// [`AuthBackoff::reserve`] if the turn comes within `wait`; `None`
     /// (and nothing reserved) if it comes later.
-    pub fn reserve_within(&self, ip: IpAddr, wait: Duration) -> Option<Instant> {
+    pub fn reserve_within(&self, ip: K, wait: Duration) -> Option<Instant> {
         let now = Instant::now();
         let mut addresses = self
             .addresses
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         self.prune(&mut addresses, now);
-        let entry = addresses.entry(key(ip)).or_insert(Failures {
+        let entry = addresses.entry(ip.counted_as()).or_insert(Failures {
             count: 0,
             next: now,
         });
@@ -183,7 +290,7 @@ impl AuthBackoff {
 
     /// Forgets the addresses whose back-off has long run out, when there
     /// are many.
-    fn prune(&self, addresses: &mut HashMap<IpAddr, Failures>, now: Instant) {
+    fn prune(&self, addresses: &mut HashMap<K, Failures>, now: Instant) {
         if addresses.len() >= BACKOFF_TABLE_PRUNE {
             let max = self.max;
             addresses.retain(|_, entry| entry.next + max > now);
@@ -191,14 +298,14 @@ impl AuthBackoff {
     }
 
     /// An attempt from `ip` failed.
-    pub fn failed(&self, ip: IpAddr) {
+    pub fn failed(&self, ip: K) {
         let now = Instant::now();
         let mut addresses = self
             .addresses
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         self.prune(&mut addresses, now);
-        let entry = addresses.entry(key(ip)).or_insert(Failures {
+        let entry = addresses.entry(ip.counted_as()).or_insert(Failures {
             count: 0,
             next: now,
         });
@@ -207,21 +314,23 @@ impl AuthBackoff {
     }
 
     /// An attempt from `ip` succeeded: its back-off is over.
-    pub fn succeeded(&self, ip: IpAddr) {
+    pub fn succeeded(&self, ip: K) {
         let mut addresses = self
             .addresses
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        addresses.remove(&key(ip));
+        addresses.remove(&ip.counted_as());
     }
 
     /// The failures recorded for `ip`.
-    pub fn failures(&self, ip: IpAddr) -> u32 {
+    pub fn failures(&self, ip: K) -> u32 {
         let addresses = self
             .addresses
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        addresses.get(&key(ip)).map_or(0, |entry| entry.count)
+        addresses
+            .get(&ip.counted_as())
+            .map_or(0, |entry| entry.count)
     }
 
     /// Whether a failure may be logged now; see [`LogBudget::allow`].
@@ -410,6 +519,38 @@ mod tests {
         // A success forgets the address: the next attempt goes at once.
         backoff.succeeded(fresh);
         assert_eq!(backoff.reserve(fresh), Instant::now());
+    }
+
+    #[test]
+    fn address_ranges_hold_their_addresses_and_nothing_else() {
+        let range = |text: &str| text.parse::<AddressRange>().expect(text);
+        let ip = |text: &str| text.parse::<IpAddr>().expect(text);
+        let loopback = range("127.0.0.1");
+        assert!(loopback.contains(ip("127.0.0.1")));
+        assert!(loopback.contains(ip("::ffff:127.0.0.1")));
+        assert!(!loopback.contains(ip("127.0.0.2")));
+        assert!(!loopback.contains(ip("::1")));
+        let private = range("10.0.0.0/8");
+        assert!(private.contains(ip("10.255.3.4")));
+        assert!(!private.contains(ip("11.0.0.1")));
+        let v6 = range("fd00::/8");
+        assert!(v6.contains(ip("fd12::1")));
+        assert!(!v6.contains(ip("fe80::1")));
+        assert!(!v6.contains(ip("10.0.0.1")));
+        let everyone = range("0.0.0.0/0");
+        assert!(everyone.contains(ip("192.0.2.1")));
+        assert_eq!(range(" ::ffff:10.1.2.3/16 "), range("10.1.0.0/16"));
+        assert_eq!(range("10.1.2.3/16").to_string(), "10.1.0.0/16");
+        for bad in [
+            "",
+            "10.0.0.0/33",
+            "::/129",
+            "10.0.0/8",
+            "proxy",
+            "10.0.0.1/x",
+        ] {
+            assert!(bad.parse::<AddressRange>().is_err(), "{bad}");
+        }
     }
 
     #[tokio::test(start_paused = true)]

@@ -1,13 +1,11 @@
-//! The replay store: everything about replay files lives under this module.
-//! [`names`] says how a replay is named at each step of its life, this
-//! file writes them while games run, and [`archive`] reads the finished
-//! ones (listing, opening by name, finding a room's, loading; gzip
-//! included), [`blksgf`] writes a classic game as Pentobi's record, and
-//! [`wire_log`] keeps a game's wire log next to its replay (`--wire-log`)
+//! The replay store: writing replays while games run. This file writes
+//! them, and [`wire_log`] keeps a game's wire log next to its replay (`--wire-log`)
 //! through the same thread; `job` holds what the thread is sent and
-//! `partial` a replay's file while it is written. The web side, the match
-//! runner and the command line use it and keep no file names or formats of
-//! their own.
+//! `partial` a replay's file while it is written. How a replay is named
+//! ([`names`]) and how finished ones are read ([`archive`]: listing,
+//! opening by name, finding a room's, loading; gzip included) are the
+//! archive crate's (`spielleiter_archive`), through which the web side, the
+//! match runner and the command line read them.
 //!
 //! Writing: one thread owns every open replay file; rooms hand it their
 //! packets through a channel and never wait for the disk. Each game streams
@@ -16,6 +14,13 @@
 //! finished replay is never half-written. `NAME` ends with the room id, so
 //! it is unique without looking at the directory: a game costs one create,
 //! one write per round of writing, and one rename.
+//!
+//! A season's worker keeps its replays in memory instead
+//! ([`ReplaySettings::kept`], [`kept`]): the same thread serialises each
+//! game's document once, in the same layout, with the seats' think times as
+//! the room measured them and the wire log beside it, and hands it to the
+//! worker, which stores it in the season's store; no file is written or
+//! read.
 //!
 //! The file layout is the official one (`replay.md`): `<protocol>` and a line
 //! break, each recorded packet at column 0 followed by a line break, and a
@@ -35,12 +40,17 @@
 //! writes it in a batch costs a fraction of that and keeps the rooms' path
 //! free of disk work.
 
-pub mod archive;
-pub mod blksgf;
 mod job;
-pub mod names;
+pub mod kept;
 mod partial;
 pub mod wire_log;
+
+/// The finished replays of a directory, now the archive's
+/// ([`spielleiter_archive::directory`]); the path stays for the server's
+/// readers.
+pub use spielleiter_archive::directory as archive;
+/// Replay file names, now the archive's ([`spielleiter_archive::names`]).
+pub use spielleiter_archive::names;
 
 use std::{
     collections::HashMap,
@@ -55,11 +65,17 @@ use bytes::Bytes;
 use tokio::sync::oneshot;
 use tracing::{debug, info};
 
-pub use self::job::ReplayFailure;
+pub use self::{
+    job::{Published, ReplayFailure},
+    kept::KeptReplays,
+};
+use spielleiter_archive::{ThinkTimes, publish::lock};
+
 use self::{
     job::{Job, SeatCounters, WireJob},
+    kept::KEPT_REPLAY_BYTES,
     names::{PARTIAL, UNFINISHED, WIRE_PARTIAL, WIRE_UNFINISHED, compressing, file_stem},
-    partial::{PartialFile, lock},
+    partial::PartialFile,
     wire_log::{IN_FLIGHT_PER_SEAT, Life, WireFiles, WireLog},
 };
 
@@ -71,13 +87,18 @@ const GATHER: std::time::Duration = std::time::Duration::from_millis(20);
 /// Where and how replays are written.
 #[derive(Clone, Debug)]
 pub struct ReplaySettings {
-    /// The directory, created if missing.
+    /// The directory, created if missing (unused when the replays are
+    /// kept in memory).
     pub dir: PathBuf,
     /// Whether finished replays are gzip-compressed.
     pub gzip: bool,
     /// The most bytes of one seat a wire log keeps (`--wire-log`); a "cut
     /// here" line marks where it stopped.
     pub wire_log_bytes: usize,
+    /// Keep finished replays (and wire logs) in memory for the process that
+    /// runs the server instead of writing files: a season's worker, which
+    /// stores each game in its season's store.
+    pub kept: Option<KeptReplays>,
 }
 
 /// Why the replay directory cannot take replays.
@@ -148,6 +169,10 @@ impl ReplayStore {
     /// The directory is not usable ([`ReplayDirError`] inside the I/O
     /// error), or the thread cannot be started.
     pub fn start(settings: ReplaySettings) -> std::io::Result<ReplayStore> {
+        if settings.kept.is_some() {
+            // No file is written: the directory is not looked at.
+            return ReplayStore::spawn(Writer::new(settings));
+        }
         check_dir(&settings.dir)?;
         match recover_unfinished(&settings.dir) {
             Ok(0) => {}
@@ -196,7 +221,11 @@ impl ReplayStore {
         let stem = file_stem(game_type, room, names);
         // A closed channel means the thread is gone; recording is then a
         // no-op, which the recorder reports when the game finishes.
-        let _ = self.jobs.send(Job::Open { id, stem });
+        let _ = self.jobs.send(Job::Open {
+            id,
+            stem,
+            room: room.to_owned(),
+        });
         ReplayRecorder {
             id,
             jobs: self.jobs.clone(),
@@ -222,13 +251,26 @@ impl ReplayRecorder {
         });
     }
 
-    /// Ends the document and waits until the file is in its final place.
+    /// The move that led to the state recorded next took seat `seat`
+    /// `think_time` (the figure the state's packet records): a replay kept
+    /// in memory hands its seats' think times to its runner without the
+    /// document being read again.
+    pub fn think_time(&self, seat: usize, think_time: std::time::Duration) {
+        let _ = self.jobs.send(Job::Think {
+            id: self.id,
+            seat,
+            think_time,
+        });
+    }
+
+    /// Ends the document and waits until the file is in its final place
+    /// (or the replay is kept in memory).
     ///
     /// # Errors
     ///
     /// The replay could not be written (its partial file has been
     /// removed), or the replay thread is gone.
-    pub async fn finish(self) -> Result<PathBuf, ReplayFailure> {
+    pub async fn finish(self) -> Result<Published, ReplayFailure> {
         let gone = || {
             ReplayFailure::new(
                 Path::new(""),
@@ -243,11 +285,81 @@ impl ReplayRecorder {
     }
 }
 
+/// Where an open replay goes.
+enum Sink {
+    /// A file in the replay directory.
+    File(PartialFile),
+    /// Memory, for the runner ([`ReplaySettings::kept`]).
+    Memory(MemoryReplay),
+}
+
+/// A replay kept in memory while its game runs: the document so far and the
+/// seats' think times, at most [`KEPT_REPLAY_BYTES`].
+struct MemoryReplay {
+    room: String,
+    document: Vec<u8>,
+    think_times: Vec<ThinkTimes>,
+    /// [`KEPT_REPLAY_BYTES`] (lower in tests).
+    limit: usize,
+}
+
+impl MemoryReplay {
+    fn new(room: String, limit: usize) -> MemoryReplay {
+        MemoryReplay {
+            room,
+            document: b"<protocol>\n".to_vec(),
+            think_times: Vec::new(),
+            limit,
+        }
+    }
+
+    /// Appends a packet in the file's layout; refuses one that would take
+    /// the document past the bound (room for its end kept).
+    fn append(&mut self, packet: &[u8]) -> std::io::Result<()> {
+        if self.document.len() + packet.len() + 1 + END.len() > self.limit {
+            return Err(std::io::Error::other(format!(
+                "the replay is larger than the {} bytes kept in memory",
+                self.limit
+            )));
+        }
+        self.document.extend_from_slice(packet);
+        self.document.push(b'\n');
+        Ok(())
+    }
+
+    fn think(&mut self, seat: usize, think_time: std::time::Duration) {
+        if seat >= self.think_times.len() {
+            // Seats are a game's few; a seat number beyond any game's is
+            // not worth a vector.
+            if seat >= 64 {
+                return;
+            }
+            self.think_times.resize(seat + 1, ThinkTimes::default());
+        }
+        self.think_times[seat].add(think_time);
+    }
+
+    /// The finished document.
+    fn finish(mut self) -> (String, Vec<u8>, Vec<ThinkTimes>) {
+        self.document.extend_from_slice(END);
+        (self.room, self.document, self.think_times)
+    }
+}
+
+/// The document's end.
+const END: &[u8] = b"</protocol>";
+
+/// A replay the thread has finished, before the game's room is told.
+enum Finished {
+    File(PathBuf),
+    Memory(MemoryReplay),
+}
+
 /// The replay thread's state: every open replay.
 struct Writer {
     settings: ReplaySettings,
     /// Open replays, or why one failed (reported when its game ends).
-    open: HashMap<u64, Result<PartialFile, ReplayFailure>>,
+    open: HashMap<u64, Result<Sink, ReplayFailure>>,
     /// Replays with packets queued since the last round of writing.
     dirty: Vec<u64>,
     /// The wire logs, which follow their replays.
@@ -261,7 +373,7 @@ struct Writer {
 impl Writer {
     fn new(settings: ReplaySettings) -> Writer {
         Writer {
-            wire: WireFiles::new(&settings.dir, settings.gzip),
+            wire: WireFiles::new(&settings.dir, settings.gzip, settings.kept.clone()),
             settings,
             open: HashMap::new(),
             dirty: Vec::new(),
@@ -279,21 +391,43 @@ impl Writer {
             let mut job = Some(first);
             while let Some(current) = job.take() {
                 match current {
-                    Job::Open { id, stem } => {
-                        let file = PartialFile::create(&self.settings.dir, &stem)
-                            .map_err(|cause| ReplayFailure::new(&self.settings.dir, cause));
-                        if file.is_ok() {
-                            // The document's start goes out with the first packets.
-                            self.dirty.push(id);
-                        }
-                        self.open.insert(id, file);
+                    Job::Open { id, stem, room } => {
+                        let sink = if self.settings.kept.is_some() {
+                            Ok(Sink::Memory(MemoryReplay::new(room, KEPT_REPLAY_BYTES)))
+                        } else {
+                            let file = PartialFile::create(&self.settings.dir, &stem)
+                                .map_err(|cause| ReplayFailure::new(&self.settings.dir, cause));
+                            if file.is_ok() {
+                                // The document's start goes out with the first packets.
+                                self.dirty.push(id);
+                            }
+                            file.map(Sink::File)
+                        };
+                        self.open.insert(id, sink);
                     }
-                    Job::Append { id, packet } => {
-                        if let Some(Ok(file)) = self.open.get_mut(&id) {
+                    Job::Append { id, packet } => match self.open.get_mut(&id) {
+                        Some(Ok(Sink::File(file))) => {
                             if file.queued.is_empty() {
                                 self.dirty.push(id);
                             }
                             file.queued.push(packet);
+                        }
+                        Some(slot @ Ok(Sink::Memory(_))) => {
+                            if let Ok(Sink::Memory(memory)) = slot
+                                && let Err(cause) = memory.append(&packet)
+                            {
+                                *slot = Err(ReplayFailure::new(Path::new("memory"), cause));
+                            }
+                        }
+                        _ => {}
+                    },
+                    Job::Think {
+                        id,
+                        seat,
+                        think_time,
+                    } => {
+                        if let Some(Ok(Sink::Memory(memory))) = self.open.get_mut(&id) {
+                            memory.think(seat, think_time);
                         }
                     }
                     Job::Finish { id, done } => finishing.push((id, done)),
@@ -305,9 +439,7 @@ impl Writer {
             // A finishing game's last packets and the document's end go out
             // in its last write.
             for (id, done) in finishing.drain(..) {
-                let published = self.publish(id);
-                self.wire.replay_published(id, &published);
-                let _ = done.send(published);
+                let _ = done.send(self.publish(id));
             }
             for id in std::mem::take(&mut self.dirty) {
                 self.append(id, false);
@@ -335,7 +467,7 @@ impl Writer {
         let Some(slot) = self.open.get_mut(&id) else {
             return;
         };
-        let Ok(file) = slot else {
+        let Ok(Sink::File(file)) = slot else {
             return;
         };
         if file.queued.is_empty() && file.written > 0 && !last {
@@ -354,14 +486,38 @@ impl Writer {
         }
     }
 
-    fn publish(&mut self, id: u64) -> Result<PathBuf, ReplayFailure> {
+    /// Finishes replay `id` and tells its wire log; a replay kept in
+    /// memory goes to [`ReplaySettings::kept`].
+    fn publish(&mut self, id: u64) -> Result<Published, ReplayFailure> {
+        let finished = self.finish_replay(id);
+        let wire_pending = self.wire.replay_published(id, &finished);
+        match finished {
+            Ok(Finished::File(path)) => Ok(Published::File(path)),
+            Ok(Finished::Memory(memory)) => {
+                let (room, document, think_times) = memory.finish();
+                let bytes = document.len();
+                if let Some(kept) = &self.settings.kept {
+                    kept.keep_replay(&room, document, think_times, wire_pending);
+                }
+                debug!(room, bytes, "replay kept in memory");
+                Ok(Published::Kept { room })
+            }
+            Err(failure) => Err(failure),
+        }
+    }
+
+    fn finish_replay(&mut self, id: u64) -> Result<Finished, ReplayFailure> {
         self.append(id, true);
-        let file = self.open.remove(&id).ok_or_else(|| {
+        let sink = self.open.remove(&id).ok_or_else(|| {
             ReplayFailure::new(
                 &self.settings.dir,
                 std::io::Error::other("the replay was never opened"),
             )
         })??;
+        let file = match sink {
+            Sink::File(file) => file,
+            Sink::Memory(memory) => return Ok(Finished::Memory(memory)),
+        };
         let partial = file.path.clone();
         let started = std::time::Instant::now();
         let published = file.publish(self.settings.gzip);
@@ -377,7 +533,9 @@ impl Writer {
                 let _ = std::fs::remove_file(compressing(&partial));
             }
         }
-        published.map_err(|cause| ReplayFailure::new(&partial, cause))
+        published
+            .map(Finished::File)
+            .map_err(|cause| ReplayFailure::new(&partial, cause))
     }
 }
 
@@ -466,7 +624,6 @@ mod tests {
     use std::io::Read;
 
     use super::*;
-    use super::{names::PLAIN, partial::publish_without_clobbering};
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!(
@@ -477,11 +634,20 @@ mod tests {
         dir
     }
 
+    /// The file a replay was published as.
+    fn file(published: Published) -> PathBuf {
+        match published {
+            Published::File(path) => path,
+            other => panic!("no file: {other:?}"),
+        }
+    }
+
     fn store(dir: &Path, gzip: bool) -> ReplayStore {
         ReplayStore::start(ReplaySettings {
             dir: dir.to_owned(),
             gzip,
             wire_log_bytes: wire_log::DEFAULT_WIRE_LOG_BYTES,
+            kept: None,
         })
         .expect("thread")
     }
@@ -496,7 +662,7 @@ mod tests {
         recorder.record(Bytes::from_static(
             b"<room roomId=\"r\">\n  <data class=\"y\"/>\n</room>",
         ));
-        let path = recorder.finish().await.expect("replay written");
+        let path = recorder.finish().await.map(file).expect("replay written");
         assert!(
             path.to_string_lossy().ends_with("_alice_bob_r.xml"),
             "{path:?}"
@@ -524,7 +690,7 @@ mod tests {
         for n in 0..count {
             recorder.record(Bytes::from(format!("<p n=\"{n}\"/>")));
         }
-        let path = recorder.finish().await.expect("replay written");
+        let path = recorder.finish().await.map(file).expect("replay written");
         let text = std::fs::read_to_string(&path).expect("readable");
         let expected: String = (0..count).map(|n| format!("<p n=\"{n}\"/>\n")).collect();
         assert_eq!(text, format!("<protocol>\n{expected}</protocol>"));
@@ -556,7 +722,7 @@ mod tests {
             std::fs::read_to_string(&partial).expect("readable"),
             "<protocol>\n<room roomId=\"r\"/>\n"
         );
-        let done = recorder.finish().await.expect("published");
+        let done = recorder.finish().await.map(file).expect("published");
         assert!(!partial.exists());
         assert!(done.exists());
         std::fs::remove_dir_all(dir).ok();
@@ -574,7 +740,7 @@ mod tests {
             let recorder = store.open("swc_2021_blokus", "r", &["a", "b"]);
             log.attach(&recorder, vec!["a".to_owned(), "b".to_owned()]);
             tap.written(&Bytes::from_static(b"\n  <joined roomId=\"r\"/>"));
-            let replay = recorder.finish().await.expect("replay written");
+            let replay = recorder.finish().await.map(file).expect("replay written");
             drop(log);
             let name = replay.file_name().and_then(|n| n.to_str()).expect("name");
             let [wire_name, _] = names::wire_log_names(name).expect("a replay name");
@@ -648,7 +814,7 @@ mod tests {
         let dir = temp_dir("gzip");
         let recorder = store(&dir, true).open("swc_2021_blokus", "r", &["a", "b"]);
         recorder.record(Bytes::from_static(b"<room roomId=\"r\"/>"));
-        let path = recorder.finish().await.expect("published");
+        let path = recorder.finish().await.map(file).expect("published");
         assert!(path.to_string_lossy().ends_with(".xml.gz"), "{path:?}");
         let mut text = String::new();
         std::io::Read::read_to_string(
@@ -674,32 +840,15 @@ mod tests {
         let second = store.open("g", "room-2", &["a", "b"]);
         // The same room twice (not done by the server) is numbered, not lost.
         let third = store.open("g", "room-1", &["a", "b"]);
-        let p1 = first.finish().await.expect("first");
-        let p2 = second.finish().await.expect("second");
-        let p3 = third.finish().await.expect("third");
+        let p1 = first.finish().await.map(file).expect("first");
+        let p2 = second.finish().await.map(file).expect("second");
+        let p3 = third.finish().await.map(file).expect("third");
         assert!(p1.to_string_lossy().ends_with("_a_b_room-1.xml"), "{p1:?}");
         assert!(p2.to_string_lossy().ends_with("_a_b_room-2.xml"), "{p2:?}");
         assert!(
             p3.to_string_lossy().ends_with("_a_b_room-1_2.xml"),
             "{p3:?}"
         );
-        std::fs::remove_dir_all(dir).ok();
-    }
-
-    #[test]
-    fn publishing_never_overwrites_a_replay() {
-        let dir = temp_dir("taken");
-        std::fs::write(dir.join("s.xml"), "earlier").expect("taken name");
-        let finished = dir.join("s.xml.partial");
-        std::fs::write(&finished, "later").expect("finished");
-        let published = publish_without_clobbering(&finished, &dir, "s", PLAIN).expect("moved");
-        assert_eq!(published, dir.join("s_2.xml"));
-        assert_eq!(
-            std::fs::read_to_string(dir.join("s.xml")).expect("kept"),
-            "earlier"
-        );
-        assert_eq!(std::fs::read_to_string(published).expect("moved"), "later");
-        assert!(!finished.exists());
         std::fs::remove_dir_all(dir).ok();
     }
 
@@ -718,6 +867,7 @@ mod tests {
             dir: file.join("sub"),
             gzip: false,
             wire_log_bytes: wire_log::DEFAULT_WIRE_LOG_BYTES,
+            kept: None,
         });
         assert!(started.is_err());
         std::fs::remove_file(file).ok();
@@ -751,6 +901,7 @@ mod tests {
             dir: dir.clone(),
             gzip: false,
             wire_log_bytes: wire_log::DEFAULT_WIRE_LOG_BYTES,
+            kept: None,
         });
         writer.disk_space = Some(100);
         let store = ReplayStore::spawn(writer).expect("thread");
@@ -813,5 +964,101 @@ mod tests {
         assert!(live_partial.exists(), "a file being written stays");
         assert!(live.finish().await.is_ok());
         std::fs::remove_dir_all(dir).ok();
+    }
+
+    fn kept_store(kept: &KeptReplays) -> ReplayStore {
+        ReplayStore::start(ReplaySettings {
+            // Never made: nothing is written when replays are kept.
+            dir: std::env::temp_dir().join(format!("spielleiter-never-{}", uuid::Uuid::new_v4())),
+            gzip: true,
+            wire_log_bytes: wire_log::DEFAULT_WIRE_LOG_BYTES,
+            kept: Some(kept.clone()),
+        })
+        .expect("thread")
+    }
+
+    #[tokio::test]
+    async fn a_kept_replay_is_the_official_document_with_the_rooms_think_times() {
+        let kept = KeptReplays::default();
+        let store = kept_store(&kept);
+        let recorder = store.open("swc_2021_blokus", "room-7", &["a", "b"]);
+        recorder.record(Bytes::from_static(
+            b"<room roomId=\"room-7\">\n  <data class=\"x\"/>\n</room>",
+        ));
+        recorder.think_time(1, std::time::Duration::from_micros(1500));
+        recorder.record(Bytes::from_static(b"<room roomId=\"room-7\"/>"));
+        recorder.think_time(0, std::time::Duration::from_micros(700));
+        recorder.think_time(1, std::time::Duration::from_micros(2500));
+        let published = recorder.finish().await.expect("kept");
+        assert_eq!(
+            published,
+            Published::Kept {
+                room: "room-7".to_owned()
+            }
+        );
+        assert_eq!(published.path(), None);
+        let game = kept
+            .take("room-7", std::time::Duration::from_secs(5))
+            .await
+            .expect("the kept game");
+        assert_eq!(
+            String::from_utf8(game.replay).expect("text"),
+            "<protocol>\n<room roomId=\"room-7\">\n  <data class=\"x\"/>\n</room>\n<room roomId=\"room-7\"/>\n</protocol>"
+        );
+        assert_eq!(
+            game.think_times,
+            [
+                ThinkTimes {
+                    moves: 1,
+                    total_micros: 700,
+                    max_micros: 700
+                },
+                ThinkTimes {
+                    moves: 2,
+                    total_micros: 4000,
+                    max_micros: 2500
+                }
+            ]
+        );
+        assert!(game.wire_log.is_none());
+        assert_eq!(kept.serialised(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_kept_replays_wire_log_follows_it_into_memory() {
+        let kept = KeptReplays::default();
+        let store = kept_store(&kept);
+        let log = store.wire_log(2);
+        let tap = log.tap(0);
+        tap.received(b"<protocol><join/>");
+        let recorder = store.open("swc_2021_blokus", "r", &["a", "b"]);
+        log.attach(&recorder, vec!["a".to_owned(), "b".to_owned()]);
+        tap.written(&Bytes::from_static(b"<joined roomId=\"r\"/>"));
+        recorder.record(Bytes::from_static(b"<room roomId=\"r\"/>"));
+        recorder.finish().await.expect("kept");
+        let waiting = tokio::spawn({
+            let kept = kept.clone();
+            async move { kept.take("r", std::time::Duration::from_secs(10)).await }
+        });
+        drop(log);
+        drop(tap);
+        let game = waiting.await.expect("task").expect("the kept game");
+        let text = String::from_utf8(game.wire_log.expect("the wire log")).expect("text");
+        assert!(text.starts_with("# Spielleiter wire log"), "{text}");
+        assert!(
+            text.contains("seat 0 (a): 17 bytes received\n  |<protocol><join/>\n"),
+            "{text}"
+        );
+        assert!(text.contains("<joined roomId=\"r\"/>"), "{text}");
+    }
+
+    #[test]
+    fn a_replay_past_the_memory_bound_is_refused_not_grown() {
+        let mut memory = MemoryReplay::new("r".to_owned(), 64);
+        memory.append(&[b'x'; 20]).expect("within the bound");
+        let error = memory.append(&[b'x'; 40]).expect_err("past the bound");
+        assert!(error.to_string().contains("64 bytes"), "{error}");
+        let (_, document, _) = memory.finish();
+        assert!(document.len() <= 64, "{}", document.len());
     }
 }

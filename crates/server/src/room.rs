@@ -363,9 +363,10 @@ struct Room {
     last_move_read_at: Option<Instant>,
     /// The buffer size for the next memento: the last one's and some.
     memento_size: usize,
-    /// The think time of the last applied move until the replay has the
-    /// state it led to (a move played while paused is recorded later).
-    unrecorded_think_time: Option<std::time::Duration>,
+    /// The seat and think time of the last applied move until the replay
+    /// has the state it led to (a move played while paused is recorded
+    /// later).
+    unrecorded_think_time: Option<(usize, std::time::Duration)>,
     /// Whether the players have been sent the current state. A paused room
     /// keeps moves from them; resume and step send the state only if one
     /// was kept, so an administrator's pause storm costs the players
@@ -547,7 +548,7 @@ impl Room {
         self.commands.close();
         let replay = match self.replay.take() {
             Some(recorder) => match recorder.finish().await {
-                Ok(path) => path.display().to_string(),
+                Ok(published) => published.to_string(),
                 Err(failure) => {
                     // The result went out already; only the record is lost.
                     ServerStats::count(&self.stats.replays_lost);
@@ -708,6 +709,12 @@ impl Room {
         } else {
             None
         };
+        // The recorder hands the seats' think times on as measured here (a
+        // replay kept in memory is not read again for them).
+        if let (Some((seat, took)), Some(replay)) = (think_time, &self.replay) {
+            replay.think_time(seat, took);
+        }
+        let think_time = think_time.map(|(_, took)| took);
         let packet = wire::memento(
             &self.id,
             &self.game,
@@ -834,7 +841,7 @@ impl Room {
                 );
                 ServerStats::count(&self.stats.moves);
                 self.last_move_read_at = Some(read_at);
-                self.unrecorded_think_time = Some(took);
+                self.unrecorded_think_time = Some((seat, took));
                 // A paused room holds the new state back from the players
                 // until the next step, unless the game is over: the last
                 // state comes before the result, and into the replay.
@@ -1424,6 +1431,7 @@ mod tests {
             dir: dir.clone(),
             gzip: false,
             wire_log_bytes: crate::replay::wire_log::DEFAULT_WIRE_LOG_BYTES,
+            kept: None,
         })
         .expect("a replay store");
         let room = empty_room_with_replay(Some(LIMITS), Some(store));

@@ -30,10 +30,11 @@ use tracing::{error, info, warn};
 use crate::{
     config::Config,
     connection::{self, ConnectionContext},
+    in_process::{InProcess, InProcessError, InProcessRequests},
     limits::{AddressSlots, AuthBackoff, LogBudget},
     lobby::{self, LobbySettings},
     outbound::ConnId,
-    replay::{ReplaySettings, ReplayStore},
+    replay::{KeptReplays, ReplaySettings, ReplayStore},
     stats::ServerStats,
     texts,
 };
@@ -107,11 +108,14 @@ pub async fn run_with_stats(
     stats: Arc<ServerStats>,
 ) -> std::io::Result<()> {
     let auth = Arc::new(AuthBackoff::for_config(&config));
-    run_shared(listener, config, shutdown, stats, auth).await
+    let (_, in_process) = InProcess::channel();
+    run_shared(listener, config, shutdown, stats, auth, in_process).await
 }
 
 /// [`run_with_stats`] with the passphrase back-off `auth`, which the web
-/// side shares (a guess over HTTP costs the same as one on the game port).
+/// side shares (a guess over HTTP costs the same as one on the game port),
+/// also serving the connections opened through the [`InProcess`] door
+/// whose requests are `in_process`.
 ///
 /// # Errors
 ///
@@ -122,7 +126,23 @@ pub async fn run_shared(
     shutdown: impl Future<Output = ()>,
     stats: Arc<ServerStats>,
     auth: Arc<AuthBackoff>,
+    in_process: InProcessRequests,
 ) -> std::io::Result<()> {
+    serve(listener, config, shutdown, stats, auth, in_process, None).await
+}
+
+/// [`run_shared`]; with `kept`, finished replays are kept in memory for the
+/// process that embeds the server instead of written to files.
+async fn serve(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()>,
+    stats: Arc<ServerStats>,
+    auth: Arc<AuthBackoff>,
+    in_process: InProcessRequests,
+    kept: Option<KeptReplays>,
+) -> std::io::Result<()> {
+    let mut in_process = in_process.receiver;
     for warning in config.warnings() {
         warn!("{warning}");
     }
@@ -132,13 +152,20 @@ pub async fn run_shared(
     let closing = CancellationToken::new();
     let stopping = CancellationToken::new();
     let seed = config.seed.unwrap_or_else(rand::random);
-    let replays = match config.replays {
-        true => Some(ReplayStore::start(ReplaySettings {
+    let replays = match (config.replays, kept) {
+        (_, Some(kept)) => Some(ReplayStore::start(ReplaySettings {
             dir: config.replay_dir.clone(),
             gzip: config.replay_gzip,
             wire_log_bytes: config.wire_log_bytes,
+            kept: Some(kept),
         })?),
-        false => None,
+        (true, None) => Some(ReplayStore::start(ReplaySettings {
+            dir: config.replay_dir.clone(),
+            gzip: config.replay_gzip,
+            wire_log_bytes: config.wire_log_bytes,
+            kept: None,
+        })?),
+        (false, None) => None,
     };
     let replay_store = replays.clone();
     let lobby = lobby::spawn(
@@ -206,10 +233,32 @@ pub async fn run_shared(
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
             },
+            Some(request) = in_process.recv() => {
+                let id = ConnId(next_id.fetch_add(1, Ordering::Relaxed));
+                match Arc::clone(&permits).try_acquire_owned() {
+                    Ok(permit) => {
+                        let context = context.clone();
+                        let _ = request.served.send(Ok(()));
+                        tracker.spawn(async move {
+                            connection::serve_in_process(request.stream, request.standing, id, context).await;
+                            drop(permit);
+                        });
+                    }
+                    Err(_) => {
+                        if let Some(suppressed) = refusal_log.allow() {
+                            warn!(standing = %request.standing, limit = config.max_connections, suppressed, "connection limit reached; refusing an in-process connection");
+                        }
+                        ServerStats::count(&context.stats.refused_connections);
+                        let _ = request.served.send(Err(InProcessError::Full(config.max_connections)));
+                    }
+                }
+            }
             () = &mut shutdown => break,
         }
     }
     drop(listener);
+    // Opening an in-process connection fails from now on.
+    drop(in_process);
     stopping.cancel();
     info!(
         grace_secs = config.shutdown_grace.as_secs(),
@@ -303,8 +352,11 @@ pub struct EmbeddedServer {
     addr: SocketAddr,
     stats: Arc<ServerStats>,
     auth: Arc<AuthBackoff>,
+    in_process: InProcess,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<std::io::Result<()>>>,
+    /// Where finished replays go when they are kept in memory.
+    kept: Option<KeptReplays>,
 }
 
 impl EmbeddedServer {
@@ -317,7 +369,27 @@ impl EmbeddedServer {
     /// ([`ReplayDirError`](crate::replay::ReplayDirError) inside the I/O
     /// error), or the address cannot be bound.
     pub async fn start(config: Config) -> std::io::Result<EmbeddedServer> {
-        if config.replays {
+        EmbeddedServer::start_with(config, None).await
+    }
+
+    /// Starts a server as [`start`](Self::start) does that keeps every
+    /// finished game's replay (and wire log) in memory for this process
+    /// ([`kept_replays`](Self::kept_replays)) instead of writing files,
+    /// whatever `config` says of replay files: a season's worker stores
+    /// each game in its season's store.
+    ///
+    /// # Errors
+    ///
+    /// The address cannot be bound.
+    pub async fn start_keeping_replays(config: Config) -> std::io::Result<EmbeddedServer> {
+        EmbeddedServer::start_with(config, Some(KeptReplays::default())).await
+    }
+
+    async fn start_with(
+        config: Config,
+        kept: Option<KeptReplays>,
+    ) -> std::io::Result<EmbeddedServer> {
+        if config.replays && kept.is_none() {
             crate::replay::check_dir(&config.replay_dir)?;
         }
         let listener = TcpListener::bind(config.listen_addr()).await?;
@@ -325,7 +397,8 @@ impl EmbeddedServer {
         let stats = Arc::new(ServerStats::default());
         let auth = Arc::new(AuthBackoff::for_config(&config));
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(run_shared(
+        let (in_process, requests) = InProcess::channel();
+        let task = tokio::spawn(serve(
             listener,
             config,
             async move {
@@ -333,14 +406,24 @@ impl EmbeddedServer {
             },
             Arc::clone(&stats),
             Arc::clone(&auth),
+            requests,
+            kept.clone(),
         ));
         Ok(EmbeddedServer {
             addr,
             stats,
             auth,
+            in_process,
             stop: Some(stop),
             task: Some(task),
+            kept,
         })
+    }
+
+    /// The finished games this server keeps in memory, when it was started
+    /// with [`start_keeping_replays`](Self::start_keeping_replays).
+    pub fn kept_replays(&self) -> Option<&KeptReplays> {
+        self.kept.as_ref()
     }
 
     /// Where the server listens.
@@ -356,6 +439,12 @@ impl EmbeddedServer {
     /// The server's passphrase back-off, for a web side next to it.
     pub fn auth(&self) -> &Arc<AuthBackoff> {
         &self.auth
+    }
+
+    /// The door for connections from this process: an administrator
+    /// without a passphrase, players that cannot administer.
+    pub fn in_process(&self) -> &InProcess {
+        &self.in_process
     }
 
     /// Shuts the server down as SIGINT would, and waits until it has.

@@ -97,3 +97,10 @@ pub fn display_name_too_long(length: usize, limit: usize) -> String {
 pub fn shutting_down() -> String {
     format!("{SERVER_EXCEPTION}: The server is shutting down and starts no new games")
 }
+
+/// `authenticate` on a player's connection that cannot administer (an
+/// in-process player connection, such as a person's seat on the web side).
+pub fn players_do_not_administer() -> String {
+    "sc.server.network.AuthenticationFailedException: Failed to authenticate as administrator: a player's connection cannot administer"
+        .to_owned()
+}

@@ -1,15 +1,23 @@
 //! Test support for the workspace's binaries run as a user runs them: a
 //! program run in a directory and its output read, the free ports,
-//! waits and scripts those tests share. A dev-dependency of `spielleiter`
-//! and `spielleiter-bench`; no product build links it.
+//! waits and scripts those tests share, and a PostgreSQL server a test
+//! starts itself ([`Postgres`]). A dev-dependency of `spielleiter`,
+//! `spielleiter-season` and `spielleiter-bench`; no product build links it.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
+#[cfg(unix)]
+mod postgres;
+
 use std::{
+    io::{BufRead, BufReader},
     net::TcpListener,
     path::{Path, PathBuf},
-    process::{Command, Output},
+    process::{Child, Command, Output, Stdio},
     time::{Duration, Instant},
 };
+
+#[cfg(unix)]
+pub use postgres::{POSTGRES_PASSWORD, Postgres};
 
 /// A binary under test: its path (a test's `env!("CARGO_BIN_EXE_…")`,
 /// which only the binary's own crate's tests have) and the environment
@@ -48,6 +56,49 @@ impl Program {
         command
     }
 
+    /// Starts `serve` with `args` on free ports (replays off) in `dir`, and
+    /// reads its log up to the line that names the web side's address.
+    pub fn serve(&self, dir: &Path, args: &[&str]) -> Served {
+        let mut child = self
+            .command(dir)
+            .args([
+                "serve",
+                "--port",
+                "0",
+                "--http-port",
+                "0",
+                "--replays",
+                "false",
+            ])
+            .args(args)
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let mut served = Served {
+            child,
+            address: String::new(),
+            log: Vec::new(),
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            assert!(Instant::now() < deadline, "no web address logged in time");
+            let line = lines
+                .next()
+                .unwrap_or_else(|| panic!("the server ended before serving: {:?}", served.log))
+                .unwrap();
+            served.log.push(line.clone());
+            if let Some((_, rest)) = line.split_once("web pages on http://") {
+                served.address = rest.split('/').next().unwrap().to_owned();
+                // Keep reading the log so that the server never blocks on it.
+                std::thread::spawn(move || for _ in lines {});
+                return served;
+            }
+        }
+    }
+
     /// Runs the binary with `args` in `dir` to its end.
     pub fn run(&self, dir: &Path, args: &[&str]) -> Output {
         self.command(dir).args(args).output().unwrap()
@@ -64,6 +115,24 @@ impl Program {
             String::from_utf8_lossy(&output.stderr)
         );
         text
+    }
+}
+
+/// A `serve` started by [`Program::serve`]; killed when the test ends,
+/// however it ends.
+#[derive(Debug)]
+pub struct Served {
+    child: Child,
+    /// The web side's address (`host:port`).
+    pub address: String,
+    /// The log lines up to the one that names the address.
+    pub log: Vec<String>,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 

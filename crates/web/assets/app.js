@@ -22,6 +22,14 @@ const sl = (() => {
     return node;
   }
 
+  /** `text` cut to `limit` characters with an ellipsis, its whole in the
+   * element's tooltip: long names do not widen a table. */
+  function shortened(tag, text, limit, attributes = {}) {
+    const whole = String(text);
+    if (whole.length <= limit) return el(tag, attributes, whole);
+    return el(tag, { ...attributes, title: whole }, whole.slice(0, limit - 1) + "…");
+  }
+
   function gameName(id) {
     return gameTitles[id] || id || "unknown game";
   }
@@ -95,23 +103,23 @@ const sl = (() => {
   /** The players of a position: marker, name, points. */
   function playerRows(players) {
     return players.map((p, seat) => el("tr", { "data-seat": seat },
-      el("td", { class: p.to_move ? "to-move" : "" }, p.name),
+      shortened("td", p.name, 28, { class: p.to_move ? "to-move" : "" }),
       el("td", { class: "number" }, points(p))));
   }
 
-  /** The result: who won, and each player's cause, score and reason. */
+  /** The result: who won, and each player's score and cause (its reason
+   * under it), in three columns that fit the page's side column. */
   function resultBlock(result, names) {
     if (!result) return [];
     const rows = result.scores.map((score, seat) => el("tr", {},
-      el("td", {}, names[seat] || seat),
-      el("td", {}, score.cause),
+      shortened("td", names[seat] || seat, 28),
       el("td", { class: "number" }, score.score || score.parts.join(" · ")),
-      el("td", { class: "muted" }, score.reason)));
+      el("td", {}, score.cause, ...(score.reason ? [el("div", { class: "muted reason" }, score.reason)] : []))));
     return [
       el("h2", {}, "Result: " + result.summary),
       el("table", { class: "result" },
-        el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Cause"),
-          el("th", { class: "number" }, "Score"), el("th", {}, "Reason"))),
+        el("thead", {}, el("tr", {}, el("th", {}, "Player"),
+          el("th", { class: "number" }, "Score"), el("th", {}, "Cause"))),
         el("tbody", {}, ...rows)),
     ];
   }
@@ -120,6 +128,8 @@ const sl = (() => {
   function roomPage() {
     const id = decodeURIComponent(location.pathname.split("/")[2] || "");
     document.title = "Room " + id.slice(0, 8) + " · Spielleiter";
+    // Sent here from the play page of someone else's seat.
+    $("seat-note").hidden = new URLSearchParams(location.search).get("seat") !== "another";
     let view = null;
     let clock = null;
     const showClock = () => {
@@ -215,15 +225,19 @@ const sl = (() => {
         $("replays").tBodies[0].replaceChildren(...replays.map((r) => {
           const summary = r.summary;
           const link = el("a", { href: "/replays/" + encodeURIComponent(r.name) }, "view");
-          const players = summary ? summary.players.join(" vs ") : "…";
+          // Each player on a line of its own, long names shortened (the
+          // whole name on hover).
+          const players = summary
+            ? summary.players.map((name) => shortened("div", name, 28, { class: "player" }))
+            : ["…"];
           const outcome = summary ? (summary.error ? "unreadable: " + summary.error : summary.outcome) : "…";
           return el("tr", { "data-name": r.name },
             el("td", {}, gameName(r.game)),
-            el("td", {}, players),
-            el("td", {}, outcome),
+            el("td", { class: "players" }, ...players),
+            el("td", { class: "outcome" }, shortened("span", outcome, 60)),
             el("td", { class: "number" }, summary && !summary.error ? summary.turns : ""),
             el("td", { class: "muted" }, when(r.modified)),
-            el("td", {}, link, el("div", { class: "muted file" }, r.name)));
+            el("td", { class: "replay" }, link, shortened("div", r.name, 48, { class: "muted file" })));
         }));
         $("no-replays").hidden = replays.length > 0;
         if (replays.some((r) => !r.summary)) timer = setTimeout(load, 1000);
@@ -243,8 +257,11 @@ const sl = (() => {
 
   /** `/replays/{name}` or `/season/games/{number}` (a season's stored
    * replay): step through a replay by its move list, buttons, slider,
-   * arrow keys, or autoplay; it opens at the final position with the
-   * result. */
+   * arrow keys, or autoplay. Positions are counted by the game's turns, as
+   * the move list numbers them (skipped turns listed too, so that the
+   * numbers run on); `?turn=N` opens the position of turn N, and the
+   * address always names the position shown. Without it the replay opens
+   * at the final position with the result. */
   function replayPage() {
     const parts = location.pathname.split("/");
     const fromSeason = parts[1] === "season";
@@ -260,6 +277,8 @@ const sl = (() => {
       slider.max = Math.max(frames.length - 1, 0);
       let index = 0;
       let playing = null;
+      // The turn the address asked for, kept in it when first shown.
+      let turnShown = null;
       const moveRows = [];
       const show = (next) => {
         if (frames.length === 0) return;
@@ -270,22 +289,42 @@ const sl = (() => {
         board.dataset.turn = frame.turn;
         board.dataset.index = index;
         slider.value = index;
-        let position = "position " + (index + 1) + " of " + frames.length + " · turn " + frame.turn;
+        let position = "turn " + frame.turn + " of " + lastTurn;
+        if (index === 0) position += " · the start";
         if (frame.words) position += " · last move: " + frame.words;
         if (frame.think_micros !== null) position += " (" + thinkText(frame.think_micros) + ")";
         $("position").textContent = position;
+        // The address names the position shown: copied, it opens here
+        // (a turn asked for keeps its number, a skipped turn's too).
+        const address = new URL(location.href);
+        address.searchParams.set("turn", turnShown === null ? frame.turn : turnShown);
+        turnShown = null;
+        history.replaceState(null, "", address.pathname + address.search);
+        $("link").href = address.pathname + address.search;
         $("players").tBodies[0].replaceChildren(...playerRows(frame.players));
         for (const row of moveRows) row.classList.toggle("current", Number(row.dataset.index) === index);
-        // The current move in view within the list, without scrolling the
-        // page itself.
-        const current = moveRows.find((row) => Number(row.dataset.index) === index);
+        // The current rows (a move and the turns skipped after it) in view
+        // within the list, without scrolling the page itself.
+        const current = moveRows.filter((row) => Number(row.dataset.index) === index);
         const list = $("moves").parentElement;
-        if (current) {
-          const row = current.getBoundingClientRect();
+        if (current.length > 0) {
+          const first = current[0].getBoundingClientRect();
+          const last = current[current.length - 1].getBoundingClientRect();
           const box = list.getBoundingClientRect();
-          if (row.top < box.top + row.height) list.scrollTop -= box.top + row.height - row.top;
-          else if (row.bottom > box.bottom) list.scrollTop += row.bottom - box.bottom;
+          if (first.top < box.top + first.height) list.scrollTop -= box.top + first.height - first.top;
+          else if (last.bottom > box.bottom) list.scrollTop += last.bottom - box.bottom;
         }
+      };
+      /** The frame of turn `turn`: the one whose move list rows include it,
+       * else the last at or before it. */
+      const frameOfTurn = (turn) => {
+        const listed = frames.findIndex((frame) => (frame.turns || []).some((t) => t.turn === turn));
+        if (listed >= 0) return listed;
+        let found = 0;
+        frames.forEach((frame, i) => {
+          if (frame.turn <= turn) found = i;
+        });
+        return found;
       };
       const stop = () => {
         clearInterval(playing);
@@ -306,18 +345,22 @@ const sl = (() => {
       if (replay.errors.length) $("result").append(el("p", { class: "muted" }, replay.errors.join(" ")));
       $("downloads").replaceChildren(...replay.downloads.map((d) =>
         el("a", { href: d.href, download: "", class: "download" }, "Download " + d.label)));
+      const lastTurn = frames.length ? frames[frames.length - 1].turn : 0;
+      // One row per turn: the move that led to a position, then each turn
+      // the rules skipped after it (a colour that could place nothing).
       frames.forEach((frame, i) => {
-        if (!frame.words) return;
-        const who = frame.mover === null ? "" : replay.players[frame.mover] || "";
-        const row = el("tr", { "data-index": i, title: who },
-          el("td", { class: "number muted" }, frame.turn),
-          el("td", {}, frame.words),
-          el("td", { class: "number think" }, thinkText(frame.think_micros)));
-        row.onclick = () => {
-          stop();
-          show(i);
-        };
-        moveRows.push(row);
+        (frame.turns || []).forEach((turn) => {
+          const who = turn.skipped || frame.mover === null ? "" : replay.players[frame.mover] || "";
+          const row = el("tr", { "data-index": i, "data-turn": turn.turn, title: who, class: turn.skipped ? "skipped" : null },
+            el("td", { class: "number muted" }, turn.turn),
+            el("td", {}, turn.words),
+            el("td", { class: "number think" }, turn.skipped ? "" : thinkText(frame.think_micros)));
+          row.onclick = () => {
+            stop();
+            show(i);
+          };
+          moveRows.push(row);
+        });
       });
       $("moves").tBodies[0].replaceChildren(...moveRows);
       $("no-moves").hidden = moveRows.length > 0;
@@ -341,8 +384,15 @@ const sl = (() => {
           show(targets[event.key]);
         }
       });
-      // A replay is studied from its end: the final position and result.
-      show(frames.length - 1);
+      // `?turn=N`: the position of turn N (a skipped turn's is the position
+      // its row leads to); otherwise the replay is studied from its end.
+      const asked = new URLSearchParams(location.search).get("turn");
+      if (asked !== null && Number.isInteger(Number(asked))) {
+        turnShown = Number(asked);
+        show(frameOfTurn(turnShown));
+      } else {
+        show(frames.length - 1);
+      }
     }).catch((error) => showError($("error"), error));
   }
 
@@ -420,5 +470,6 @@ const sl = (() => {
     loginPage,
     // For the play page's own script (play.js).
     el,
+    shortened,
   };
 })();

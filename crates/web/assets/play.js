@@ -1,9 +1,11 @@
 // The page where a person plays (play.html): at /play the form that opens
-// a seat, at /play/{id} the seat's board. The legal moves come from the
-// server (each a list of fields, from the rules); this script only draws
-// them and matches clicks against them, so it holds no rules of a game. A
-// click that matches none is sent to the server to say why (from the
-// rules' mistake), never played.
+// a seat, at /play/{id} the seat's board. The board is the watch pages'
+// picture (an SVG from the server's renderer, with each colour's pieces
+// beside it); over its fields lies a grid of clear cells for the clicks and
+// the page's marks. The legal moves come from the server (each a list of
+// fields, from the rules); this script only draws them and matches clicks
+// against them, so it holds no rules of a game. A click that matches none
+// is sent to the server to say why (from the rules' mistake), never played.
 "use strict";
 
 (() => {
@@ -20,6 +22,7 @@
       const error = new Error(body.error || response.statusText);
       error.status = response.status;
       error.login = body.login;
+      error.room = body.room;
       throw error;
     }
     return body;
@@ -152,18 +155,23 @@
       from: null,
       hover: null,
       sending: false,
-      // The fields that changed with the last state (the others' moves).
-      changed: new Set(),
+      // Each colour's last placement the page saw (fields "x,y"), marked
+      // on the board: the others' moves since the person's last turn.
+      recent: new Map(),
+      // The picture shown (its SVG), drawn again only when it changes.
+      picture: "",
       // When this page saw the open move request (for a timed person).
       askedAt: 0,
     };
 
     const cellNode = (x, y) => $("grid").querySelector(`[data-x="${x}"][data-y="${y}"]`);
 
+    /** Shows `text` in the message's own place (empty: nothing), which
+     *  keeps its height so that nothing under it moves. */
     function say(text) {
       const node = $("message");
       node.textContent = text || "";
-      node.hidden = !text;
+      node.classList.toggle("shown", Boolean(text));
     }
 
     function choices() {
@@ -316,11 +324,16 @@
       }
       const piece = view.board.pieces.find((p) => p.name === name);
       if (!piece || piece.left === 0) {
-        say(`You have placed your ${name} already.`);
+        say(`You have placed your ${piece ? piece.words : name} already.`);
+        return;
+      }
+      const first = firstPiece(view);
+      if (first && first.name !== name) {
+        say(`Every colour's first piece is the ${first.words}: choose it.`);
         return;
       }
       if (!placements().some((c) => c.piece === name)) {
-        say(`The ${name} fits nowhere on the board now: choose another piece.`);
+        say(`The ${piece.words} fits nowhere on the board now: choose another piece.`);
         return;
       }
       state.piece = name;
@@ -339,6 +352,13 @@
       }
     }
 
+    /** The piece the colour to move must place first, if the game asks
+     *  for one now. */
+    function firstPiece(view) {
+      const name = view.board.first_piece;
+      return name ? view.board.pieces.find((p) => p.name === name) || null : null;
+    }
+
     function rotate() {
       state.turns = (state.turns + 1) % 4;
       render();
@@ -349,18 +369,26 @@
       render();
     }
 
+    /** The picture, and the clear grid over its fields (where the
+     *  picture's `data-board` says they lie), with the page's marks. */
     function renderGrid(view) {
       const board = view.board;
       const grid = $("grid");
-      const size = board.width > 12 ? 26 : board.width > 4 ? 44 : 72;
-      grid.style.setProperty("--cell", `${size}px`);
-      grid.style.gridTemplateColumns = `repeat(${board.width}, var(--cell))`;
+      if (state.picture !== board.svg) {
+        $("picture").innerHTML = board.svg;
+        state.picture = board.svg;
+        const svg = $("picture").querySelector("svg");
+        const [left, top, field] = ((svg && svg.dataset.board) || "0 0 0").split(" ").map(Number);
+        grid.style.left = `${left + 1}px`;
+        grid.style.top = `${top + 1}px`;
+        grid.style.gridTemplateColumns = `repeat(${board.width}, ${field}px)`;
+        grid.style.gridTemplateRows = `repeat(${board.height}, ${field}px)`;
+      }
       if (grid.childElementCount !== board.width * board.height) {
         grid.replaceChildren();
         for (let y = 0; y < board.height; y++) {
           for (let x = 0; x < board.width; x++) {
-            const node = el("div", { class: "cell", "data-x": x, "data-y": y });
-            grid.append(node);
+            grid.append(el("div", { class: "cell", "data-x": x, "data-y": y }));
           }
         }
       }
@@ -388,26 +416,29 @@
         for (const c of fieldMoves()) for (const f of c.cells) marks.add(`${f[0]},${f[1]}`);
       }
       const previewKeys = new Set(preview.map(([x, y]) => `${x},${y}`));
+      const recent = new Set();
+      for (const fields of state.recent.values()) for (const key of fields) recent.add(key);
       for (const node of grid.children) {
         const x = Number(node.dataset.x);
         const y = Number(node.dataset.y);
         const cell = board.cells[y * board.width + x];
         const key = `${x},${y}`;
         const classes = ["cell"];
-        let fill = cell.fill;
+        if (cell.fill) node.dataset.fill = cell.fill;
+        else delete node.dataset.fill;
         if (previewKeys.has(key)) {
           classes.push("preview");
           if (!previewOk) classes.push("bad");
-          if (!fill) fill = board.color;
+          node.dataset.preview = board.color || "";
+        } else {
+          delete node.dataset.preview;
         }
-        if (fill) classes.push(`fill-${fill}`);
-        if (state.changed.has(key) && !previewKeys.has(key)) classes.push("last");
         if (marks.has(key)) classes.push("target");
+        else if (recent.has(key) && !previewKeys.has(key)) classes.push("recent");
         const isFrom = state.from && state.from[0] === x && state.from[1] === y;
         if (isFrom) classes.push("from");
         else if (movable.has(key)) classes.push("movable");
         node.className = classes.join(" ");
-        node.textContent = cell.text || "";
       }
     }
 
@@ -417,6 +448,7 @@
       panel.hidden = pieces.length === 0 || view.phase !== "playing";
       if (panel.hidden) return;
       const fitting = new Set(placements().map((c) => c.piece));
+      const first = firstPiece(view);
       const list = $("pieces");
       list.replaceChildren();
       for (const piece of pieces) {
@@ -425,13 +457,22 @@
         const w = Math.max(...shape.map((c) => c[0])) + 1;
         const h = Math.max(...shape.map((c) => c[1])) + 1;
         const classes = ["piece"];
+        let title = piece.words;
         if (selected) classes.push("selected");
-        if (piece.left === 0) classes.push("used");
-        else if (view.your_turn && !fitting.has(piece.name)) classes.push("stuck");
+        if (piece.left === 0) {
+          classes.push("used");
+          title += " (placed already)";
+        } else if (first && first.name !== piece.name) {
+          classes.push("stuck");
+          title += ` (the first piece is the ${first.words})`;
+        } else if (view.your_turn && !fitting.has(piece.name)) {
+          classes.push("stuck");
+          title += " (fits nowhere now)";
+        }
         const node = el("button", {
           type: "button",
           class: classes.join(" "),
-          title: piece.words,
+          title,
           "data-piece": piece.name,
           style: `grid-template-columns: repeat(${w}, 9px); grid-template-rows: repeat(${h}, 9px);`,
         });
@@ -487,10 +528,15 @@
       document.body.dataset.request = String(view.request);
       // Before the first state there is no board to draw or explain.
       document.querySelector(".play-board").hidden = view.board.width === 0;
+      $("note").textContent = view.board.note || "";
       $("key").textContent = `${view.board.key || ""}${view.soft_ms ? ` · your moves are timed (${view.soft_ms / 1000} s)` : " · your moves are untimed"}`;
       const body = $("players").querySelector("tbody");
-      body.replaceChildren(...view.players.map((p, seat) => el("tr", {},
-        el("td", { class: p.to_move && view.phase === "playing" ? "to-move" : null }, `${p.name}${seat === view.seat ? " (you)" : ""}`),
+      const seatColors = view.board.seat_colors || [];
+      body.replaceChildren(...view.players.map((p, seat) => el("tr", { "data-seat": seat },
+        el("td", { class: p.to_move && view.phase === "playing" ? "to-move" : null },
+          sl.shortened("span", p.name, 24), seat === view.seat ? " (you)" : ""),
+        el("td", { class: "colors" }, ...(seatColors[seat] || []).map((color) =>
+          el("span", { class: "color", "data-color": color }, el("span", { class: `swatch fill-${color}` }), color, " "))),
         el("td", { class: "number" }, p.score || p.points.join(" · ")))));
       const result = $("result");
       result.replaceChildren();
@@ -560,15 +606,21 @@
         const shown = JSON.stringify([view.phase, view.request, view.your_turn, view.turn, view.message, view.result, view.board]);
         if (shown !== state.shown) {
           const newRequest = !state.view || state.view.request !== view.request;
-          if (state.view && state.view.board.cells.length === view.board.cells.length) {
+          // The fields each colour newly covers are its latest placement
+          // (a colour places once a round, so a poll that missed a state
+          // still tells the colours apart).
+          if (view.board.pieces.length > 0 && state.view
+            && state.view.board.cells.length === view.board.cells.length) {
             const before = state.view.board.cells;
-            const changed = new Set();
+            const placed = new Map();
             view.board.cells.forEach((cell, i) => {
-              if (cell.fill !== before[i].fill || cell.text !== before[i].text) {
-                changed.add(`${i % view.board.width},${Math.floor(i / view.board.width)}`);
+              if (cell.fill && cell.fill !== before[i].fill) {
+                const key = `${i % view.board.width},${Math.floor(i / view.board.width)}`;
+                if (!placed.has(cell.fill)) placed.set(cell.fill, []);
+                placed.get(cell.fill).push(key);
               }
             });
-            if (changed.size > 0) state.changed = changed;
+            for (const [color, fields] of placed) state.recent.set(color, fields);
           }
           state.view = view;
           state.shown = shown;
@@ -580,6 +632,11 @@
         }
         if (view.phase === "over" || view.phase === "left") return;
       } catch (error) {
+        // Someone else's seat: its room, to watch.
+        if (error.status === 403 && error.room) {
+          window.location.replace(`/rooms/${encodeURIComponent(error.room)}?seat=another`);
+          return;
+        }
         showError(error);
         if (error.status === 403 || error.status === 404) return;
       }
@@ -592,7 +649,9 @@
       const view = state.view;
       const clock = $("clock");
       const running = view && view.soft_ms && view.your_turn && view.phase === "playing";
-      clock.hidden = !running;
+      // A timed person's clock keeps its line, so that the panel stays put.
+      clock.hidden = !(view && view.soft_ms && view.phase === "playing");
+      clock.style.visibility = running ? "visible" : "hidden";
       if (!running) return;
       const elapsed = (Date.now() - state.askedAt) / 1000;
       const soft = view.soft_ms / 1000;

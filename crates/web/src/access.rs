@@ -17,14 +17,28 @@
 //! `spielleiter_failed_authentications_total` and logged at WARN (within
 //! the back-off's log budget).
 
-use std::{net::IpAddr, sync::Arc};
+use std::{
+    net::IpAddr,
+    sync::{Arc, Mutex, PoisonError},
+    time::Duration,
+};
 
 use axum::http::{HeaderMap, header};
+use spielleiter_contest::TokenDigest;
 use spielleiter_server::{config::HttpPublic, limits::AuthBackoff, stats::ServerStats};
+use tokio::time::Instant;
 use tracing::warn;
+
+use crate::accounts::secrets;
 
 /// The name of the session cookie.
 pub const SESSION_COOKIE: &str = "spielleiter_session";
+
+/// How long an administrator's login lasts, however used.
+pub const ADMIN_SESSION: Duration = Duration::from_secs(12 * 3600);
+
+/// The most administrator logins live at once; one more ends the oldest.
+pub const MAX_ADMIN_SESSIONS: usize = 16;
 
 /// The access rules of one web side.
 #[derive(Clone)]
@@ -33,8 +47,11 @@ pub struct Access {
     open: bool,
     /// The administrator passphrase, if administration is on.
     passphrase: Option<String>,
-    /// The session cookie's value after a login; random per process.
-    session: String,
+    /// The administrator's live logins: the digest of each login's own
+    /// random cookie (256 bits, drawn at the login) and when it was made.
+    /// Nothing about them is constant or derived: logging out ends one,
+    /// and all end with the process.
+    sessions: Arc<Mutex<Vec<(TokenDigest, Instant)>>>,
 }
 
 impl std::fmt::Debug for Access {
@@ -64,7 +81,7 @@ impl Access {
         Access {
             open,
             passphrase: passphrase.filter(|p| !p.is_empty()),
-            session: uuid::Uuid::new_v4().simple().to_string(),
+            sessions: Arc::default(),
         }
     }
 
@@ -94,25 +111,76 @@ impl Access {
         if self.open || self.has_session(headers) {
             return Ok(true);
         }
-        let Some(passphrase) = &self.passphrase else {
-            return Ok(false);
-        };
         // One guess per request, whatever the number of headers.
-        let Some(token) = bearer(headers) else {
+        self.bearer_is_passphrase(headers, peer, guard).await
+    }
+
+    /// Whether the request carries a live administrator's login cookie
+    /// (random, not a guess at the passphrase).
+    pub fn has_session(&self, headers: &HeaderMap) -> bool {
+        self.session_of(headers).is_some()
+    }
+
+    /// The administrator's login cookie the request carries, if it does and
+    /// the login is live.
+    pub fn session_of<'h>(&self, headers: &'h HeaderMap) -> Option<&'h str> {
+        // Without a passphrase nobody has logged in.
+        self.passphrase.as_ref()?;
+        let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
+        let now = Instant::now();
+        sessions.retain(|(_, made)| now.duration_since(*made) < ADMIN_SESSION);
+        cookies(headers).find_map(|(name, value)| {
+            let live = name == SESSION_COOKIE
+                && secrets::well_formed(value)
+                && sessions
+                    .iter()
+                    .any(|(digest, _)| *digest == secrets::digest(value));
+            live.then_some(value)
+        })
+    }
+
+    /// Ends the administrator's login of `cookie`, if it is one.
+    pub fn end_session(&self, cookie: &str) {
+        let digest = secrets::digest(cookie);
+        self.sessions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|(d, _)| *d != digest);
+    }
+
+    /// A new login: its own random cookie, of which only the digest is kept.
+    fn new_session(&self) -> String {
+        let secret = secrets::new_token();
+        let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
+        let now = Instant::now();
+        sessions.retain(|(_, made)| now.duration_since(*made) < ADMIN_SESSION);
+        if sessions.len() >= MAX_ADMIN_SESSIONS {
+            // Oldest first: they were pushed in order.
+            sessions.remove(0);
+        }
+        sessions.push((secrets::digest(&secret), now));
+        secret
+    }
+
+    /// Whether the request's bearer token, from `peer`, is the
+    /// passphrase (a guess, checked by `guard`; no token, no guess).
+    ///
+    /// # Errors
+    ///
+    /// The address has guessed wrong so often that its turn is too far off.
+    pub async fn bearer_is_passphrase(
+        &self,
+        headers: &HeaderMap,
+        peer: IpAddr,
+        guard: &Guard,
+    ) -> Result<bool, TooSoon> {
+        let (Some(passphrase), Some(token)) = (&self.passphrase, bearer(headers)) else {
             return Ok(false);
         };
         guard.check(peer, token, passphrase, "bearer token").await
     }
 
-    /// Whether the request carries this process's session cookie (random,
-    /// not a guess at the passphrase).
-    pub fn has_session(&self, headers: &HeaderMap) -> bool {
-        self.passphrase.is_some()
-            && cookies(headers)
-                .any(|(name, value)| name == SESSION_COOKIE && same(value, &self.session))
-    }
-
-    /// The session cookie's value if `passphrase`, given from `peer`, is
+    /// A new login's cookie value if `passphrase`, given from `peer`, is
     /// the administrator's (a guess, checked by `guard`).
     ///
     /// # Errors
@@ -123,12 +191,12 @@ impl Access {
         passphrase: &str,
         peer: IpAddr,
         guard: &Guard,
-    ) -> Result<Option<&str>, TooSoon> {
+    ) -> Result<Option<String>, TooSoon> {
         let Some(expected) = self.passphrase.as_deref() else {
             return Ok(None);
         };
         let right = guard.check(peer, passphrase, expected, "login").await?;
-        Ok(right.then_some(self.session.as_str()))
+        Ok(right.then(|| self.new_session()))
     }
 }
 
@@ -154,6 +222,13 @@ impl Guard {
     /// Checks with `backoff` (the game port's), counting into `stats`.
     pub fn new(backoff: Arc<AuthBackoff>, stats: Arc<ServerStats>) -> Guard {
         Guard { backoff, stats }
+    }
+
+    /// The game port's back-off per address, which every guess at the
+    /// passphrase over HTTP shares (the contest's door keeps its own counts,
+    /// and shares only its log budget).
+    pub(crate) fn backoff(&self) -> &AuthBackoff {
+        &self.backoff
     }
 
     /// Whether `given`, from `peer`, is `expected`; first waits the
@@ -351,6 +426,20 @@ mod tests {
         // Another process has another session.
         let other = Access::new(OUTSIDE, HttpPublic::Auto, Some("secret words".into()));
         assert!(!other.has_session(&headers(header::COOKIE, &cookie)));
+        // Each login has its own cookie; a login ends when logged out, and
+        // after ADMIN_SESSION however used.
+        let again = access
+            .log_in("secret words", ADMIN, &guard)
+            .await
+            .expect("checked")
+            .expect("the passphrase");
+        assert_ne!(again, session);
+        let again = format!("{SESSION_COOKIE}={again}");
+        access.end_session(&session);
+        assert!(!watch(headers(header::COOKIE, &cookie)).await);
+        assert!(watch(headers(header::COOKIE, &again)).await);
+        tokio::time::advance(ADMIN_SESSION).await;
+        assert!(!watch(headers(header::COOKIE, &again)).await);
     }
 
     #[tokio::test(start_paused = true)]

@@ -3,19 +3,23 @@
 
 use std::{path::PathBuf, sync::Arc};
 
+use spielleiter_archive::{DirArchive, GameArchive};
 use spielleiter_server::{
     limits::{AddressSlots, AuthBackoff},
     stats::ServerStats,
 };
 use tokio::sync::Semaphore;
 
+// Each part is named in the file that defines it, never through the
+// handler module above it: the handlers import `App`, and `App` imports no
+// handler.
 use crate::{
     access::{self, Access},
-    archive::SummaryCache,
+    archive::summaries::SummaryCache,
     connections::WebLimits,
-    live::{Boards, EventPacer},
-    play::{PlaySettings, Seats},
-    season::SeasonSource,
+    live::{boards::Boards, pacer::EventPacer},
+    play::{registry::Seats, settings::PlaySettings},
+    season::source::SeasonSource,
 };
 
 /// Event streams open at once; more are refused until one ends.
@@ -57,7 +61,8 @@ pub struct App {
     pub(crate) access: Access,
     /// Checks guesses at the passphrase.
     pub(crate) guard: access::Guard,
-    pub(crate) replay_dir: Option<PathBuf>,
+    /// The replay directory's games; `None` when replays are off.
+    pub(crate) replays: Option<Arc<dyn GameArchive>>,
     /// One permit per open event stream.
     pub(crate) streams: Arc<Semaphore>,
     /// Event streams per address.
@@ -72,6 +77,8 @@ pub struct App {
     pub(crate) play: Option<Seats>,
     /// The replay list's summaries of the files read so far.
     pub(crate) summaries: SummaryCache,
+    /// The contest's accounts and pages (`/contest`), if a contest is served.
+    pub(crate) contest: Option<Arc<crate::accounts::Door>>,
 }
 
 impl App {
@@ -88,7 +95,7 @@ pub(crate) fn app_state(
     settings: WebSettings,
     season: Option<Arc<dyn SeasonSource>>,
 ) -> (Arc<App>, WebLimits) {
-    app_state_with(stats, settings, season, None)
+    app_state_with(stats, settings, season, None, None)
 }
 
 /// The state the handlers share, with people's seats when `play` is
@@ -98,8 +105,10 @@ pub(crate) fn app_state_with(
     settings: WebSettings,
     season: Option<Arc<dyn SeasonSource>>,
     play: Option<PlaySettings>,
+    contest: Option<Arc<crate::accounts::Door>>,
 ) -> (Arc<App>, WebLimits) {
     let app = Arc::new(App {
+        contest,
         play: play
             .filter(|settings| settings.max_seats > 0)
             .map(Seats::new),
@@ -107,7 +116,10 @@ pub(crate) fn app_state_with(
         guard: access::Guard::new(settings.auth, Arc::clone(&stats)),
         stats,
         access: settings.access,
-        replay_dir: settings.replay_dir,
+        // The pages never store a game: the compression setting is unused.
+        replays: settings
+            .replay_dir
+            .map(|dir| Arc::new(DirArchive::new(dir, false)) as Arc<dyn GameArchive>),
         streams: Arc::new(Semaphore::new(MAX_STREAMS)),
         stream_slots: AddressSlots::new(
             settings.limits.max_streams_per_ip,

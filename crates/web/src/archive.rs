@@ -1,40 +1,37 @@
 //! Finished games from the replay directory: the list with each game's
 //! players, outcome and length (kept in a bounded [`SummaryCache`]), one
-//! replay for the viewer (every position drawn, each move in words with its
-//! think time), and the downloads (the file as stored, Pentobi's record of
-//! a classic game). Finished replays are shown to everyone. The files are the replay store's
-//! ([`spielleiter_server::replay::archive`]): only finished replays, by
-//! name, never through a symbolic link; an answer names a replay by its
-//! name, never by its path on the server.
+//! replay for the viewer and its downloads (the file as stored, and its
+//! game's record for another program where the game has one), shaped as
+//! the [`viewer`] shapes a game of any archive. Finished replays are shown
+//! to everyone. The games are read through the archive ([`GameArchive`],
+//! here the directory's [`DirArchive`](spielleiter_archive::DirArchive)):
+//! only finished replays, by name, never through a symbolic link; an answer
+//! names a replay by its name, never by its path on the server.
 
 use std::{
-    path::{Path as FilePath, PathBuf},
     sync::Arc,
     time::{Duration, Instant},
 };
 
 use axum::{
     Json,
-    body::Body,
     extract::{Path, Query, State},
-    http::header,
-    response::{IntoResponse, Response},
+    response::Response,
 };
 use serde::{Deserialize, Serialize};
-use spielleiter_render::{last_move_in_words, seat_name};
+use spielleiter_archive::{ArchivedGame, GameArchive, ReplaySummary};
+use spielleiter_protocol::games::record_format;
+use spielleiter_render::seat_name;
 use spielleiter_rules::GameType;
-use spielleiter_server::replay::{
-    archive::{self as store, LoadError, LoadedReplay, ReplayFile, ReplaySummary},
-    blksgf::ClassicRecord,
-};
 
-mod summaries;
+pub(crate) mod summaries;
 
 pub use self::summaries::SummaryCache;
 use crate::{
     app::App,
-    error::ApiError,
-    views::{self, PlayerView, ResultView},
+    error::{ApiError, archive_error, with_causes},
+    viewer::{self, DownloadView, PENTOBI_RECORD, ReplayView, download, load, record_download},
+    views,
 };
 
 /// A replay in the list.
@@ -80,59 +77,9 @@ pub struct ListFilter {
     pub player: Option<String>,
 }
 
-/// One position of a replay.
-#[derive(Debug, Serialize)]
-pub struct FrameView {
-    /// The game's turn counter.
-    pub turn: u32,
-    /// The seats with their points at this position.
-    pub players: Vec<PlayerView>,
-    /// The board.
-    pub svg: String,
-    /// The seat whose move led to this position, if a move did.
-    pub mover: Option<usize>,
-    /// That move in words (`Blue places the T tetromino on …`).
-    pub words: Option<String>,
-    /// Its think time in whole microseconds, as the replay records it (from
-    /// the move request written to the move read); `null` where the replay
-    /// has none. An integer, so that the page rounds it for people in one
-    /// place and every reader of this JSON gets the recorded figure exactly.
-    pub think_micros: Option<u64>,
-}
-
-/// A file the viewer offers for download.
-#[derive(Debug, Serialize)]
-pub struct DownloadView {
-    /// What it is, e.g. `replay (.xml.gz)`.
-    pub label: String,
-    /// Its address.
-    pub href: String,
-}
-
-/// A replay for the viewer.
-#[derive(Debug, Serialize)]
-pub struct ReplayView {
-    /// The file name.
-    pub name: String,
-    /// The game's protocol id.
-    pub game: &'static str,
-    /// The room the game was played in.
-    pub room: Option<String>,
-    /// The players' names in seat order.
-    pub players: Vec<String>,
-    /// Every recorded position, in order.
-    pub frames: Vec<FrameView>,
-    /// The result, if the replay has one.
-    pub result: Option<ResultView>,
-    /// Recorded room errors (a rule violation).
-    pub errors: Vec<String>,
-    /// The files to download: the replay as stored, and for classic
-    /// Blokus Pentobi's record.
-    pub downloads: Vec<DownloadView>,
-}
-
-fn replay_dir(app: &App) -> Result<PathBuf, ApiError> {
-    app.replay_dir
+/// The replay directory's archive, or why there is none.
+pub(crate) fn replays(app: &App) -> Result<Arc<dyn GameArchive>, ApiError> {
+    app.replays
         .clone()
         .ok_or_else(|| ApiError::NotFound("replays are off".to_owned()))
 }
@@ -181,13 +128,22 @@ fn summary_view(summary: &Result<ReplaySummary, String>) -> SummaryView {
     }
 }
 
-/// The entries of `files` that pass `filter`, with the summaries known or
-/// read within [`SUMMARY_BUDGET`]. A file not read yet passes a player
+/// The summary of replay `key`, or why it cannot be read (its error and
+/// causes, as the list shows them).
+async fn summarise(archive: &dyn GameArchive, key: &str) -> Result<ReplaySummary, String> {
+    let stored = archive.replay(key).await.map_err(|e| with_causes(&e))?;
+    tokio::task::spawn_blocking(move || stored.summary().map_err(|e| with_causes(&e)))
+        .await
+        .map_err(|e| e.to_string())?
+}
+
+/// The entries of `games` that pass `filter`, with the summaries known or
+/// read within [`SUMMARY_BUDGET`]. A replay not read yet passes a player
 /// filter (its players are not known), so that it is not lost from view;
 /// its summary is `null`.
-fn entries(
-    dir: &FilePath,
-    files: &[ReplayFile],
+async fn entries(
+    archive: &dyn GameArchive,
+    games: &[ArchivedGame],
     filter: &ListFilter,
     cache: &SummaryCache,
 ) -> Vec<ReplayEntry> {
@@ -199,20 +155,21 @@ fn entries(
         .map(|p| p.trim().to_lowercase())
         .filter(|p| !p.is_empty());
     let mut out = Vec::new();
-    for file in files {
+    for file in games {
         if let (Some(wanted), Some(game)) = (wanted_game, file.game)
             && game.id() != wanted
         {
             continue;
         }
-        let summary = cache.get(file).or_else(|| {
-            (Instant::now() < deadline).then(|| {
-                let summary =
-                    store::summary_named(dir, &file.name).map_err(|error| with_causes(&error));
-                cache.put(file, summary.clone(), files);
-                summary
-            })
-        });
+        let summary = match cache.get(file) {
+            Some(summary) => Some(summary),
+            None if Instant::now() < deadline => {
+                let summary = summarise(archive, &file.key).await;
+                cache.put(file, summary.clone(), games);
+                Some(summary)
+            }
+            None => None,
+        };
         let game = file.game.or_else(|| {
             summary
                 .as_ref()
@@ -234,7 +191,7 @@ fn entries(
             continue;
         }
         out.push(ReplayEntry {
-            name: file.name.clone(),
+            name: file.key.clone(),
             game: game.map(GameType::id),
             bytes: file.bytes,
             modified: views::unix_seconds(file.modified),
@@ -245,37 +202,21 @@ fn entries(
 }
 
 /// `GET /api/replays?game=ID&player=TEXT`: the finished replays, newest
-/// first (at most [`store::LIST_LIMIT`] files are looked at), each with
+/// first (at most [`LIST_LIMIT`](spielleiter_archive::directory::LIST_LIMIT)
+/// files are looked at), each with
 /// its players, winner and length.
 pub async fn list(
     State(app): State<Arc<App>>,
     Query(filter): Query<ListFilter>,
 ) -> Result<Json<Vec<ReplayEntry>>, ApiError> {
-    let dir = replay_dir(&app)?;
-    let listed = tokio::task::spawn_blocking(move || {
-        let files = store::list(&dir)?;
-        Ok::<_, std::io::Error>(entries(&dir, &files, &filter, &app.summaries))
-    })
-    .await
-    .map_err(|e| ApiError::Internal(e.to_string()))?
-    .map_err(|e| ApiError::Internal(e.to_string()))?;
-    Ok(Json(listed))
-}
-
-/// The error of a replay named in a request, as the answer says it.
-fn named_error(error: LoadError) -> ApiError {
-    match error {
-        LoadError::BadName(name) => ApiError::NotFound(format!("{name:?} is not a replay's name")),
-        // A symbolic link is no replay here: nothing is said about where
-        // it points.
-        error @ LoadError::NotAFile(_) => {
-            tracing::warn!(%error, "a replay's name in the replay directory is no regular file; not followed");
-            ApiError::NotFound("no such replay".to_owned())
-        }
-        error if error.is_not_found() => ApiError::NotFound("no such replay".to_owned()),
-        // The store's errors name the replay by its name, not its path.
-        error => ApiError::Unreadable(with_causes(&error)),
-    }
+    let archive = replays(&app)?;
+    let games = archive
+        .list()
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(Json(
+        entries(&*archive, &games, &filter, &app.summaries).await,
+    ))
 }
 
 /// The downloads of the replay file `name` of the replay directory.
@@ -290,21 +231,13 @@ fn file_downloads(name: &str, game: GameType) -> Vec<DownloadView> {
         label: format!("replay ({ending})"),
         href: format!("{base}/file"),
     }];
-    if is_classic(game) {
+    if let Some(format) = record_format(game) {
         downloads.push(DownloadView {
-            label: "Pentobi record (.blksgf)".to_owned(),
-            href: format!("{base}/blksgf"),
+            label: format.label.to_owned(),
+            href: format!("{base}/{}", format.name),
         });
     }
     downloads
-}
-
-/// Whether `game` is classic Blokus, which Pentobi's record knows.
-pub(crate) fn is_classic(game: GameType) -> bool {
-    matches!(
-        game,
-        GameType::BlokusClassic | GameType::BlokusClassic3 | GameType::BlokusClassic2
-    )
 }
 
 /// `name` as one segment of an address: everything but letters, digits and
@@ -327,16 +260,12 @@ pub async fn replay(
     State(app): State<Arc<App>>,
     Path(name): Path<String>,
 ) -> Result<Json<ReplayView>, ApiError> {
-    let dir = replay_dir(&app)?;
-    let loaded = tokio::task::spawn_blocking(move || {
-        store::load_named(&dir, &name).map(|replay| {
-            let downloads = file_downloads(&name, replay.game);
-            view(name, replay, downloads)
-        })
-    })
-    .await
-    .map_err(|e| ApiError::Internal(e.to_string()))?;
-    loaded.map(Json).map_err(named_error)
+    let archive = replays(&app)?;
+    let stored = archive.replay(&name).await.map_err(archive_error)?;
+    let file = stored.bytes.name.clone();
+    let loaded = load(stored).await?;
+    let downloads = file_downloads(&file, loaded.game);
+    Ok(Json(viewer::view(file, loaded, downloads)))
 }
 
 /// `GET /api/replays/{name}/file`: the replay file as stored (`.xml`, or
@@ -345,34 +274,9 @@ pub async fn file(
     State(app): State<Arc<App>>,
     Path(name): Path<String>,
 ) -> Result<Response, ApiError> {
-    let dir = replay_dir(&app)?;
-    let opened = {
-        let name = name.clone();
-        tokio::task::spawn_blocking(move || store::open_named_file(&dir, &name))
-            .await
-            .map_err(|e| ApiError::Internal(e.to_string()))?
-    };
-    let file = opened.map_err(named_error)?;
-    // A finished replay is never written again: its size is its length.
-    let length = file
-        .metadata()
-        .map_err(|e| ApiError::Internal(e.to_string()))?
-        .len();
-    let content_type = if name.ends_with(".gz") {
-        "application/gzip"
-    } else {
-        "application/xml"
-    };
-    let stream = tokio_util::io::ReaderStream::new(tokio::fs::File::from_std(file));
-    Ok((
-        [
-            (header::CONTENT_TYPE, content_type.to_owned()),
-            (header::CONTENT_DISPOSITION, attachment(&name)),
-            (header::CONTENT_LENGTH, length.to_string()),
-        ],
-        Body::from_stream(stream),
-    )
-        .into_response())
+    let archive = replays(&app)?;
+    let stored = archive.replay(&name).await.map_err(archive_error)?;
+    download(stored)
 }
 
 /// `GET /api/replays/{name}/blksgf`: a classic Blokus replay as Pentobi's
@@ -381,118 +285,10 @@ pub async fn blksgf(
     State(app): State<Arc<App>>,
     Path(name): Path<String>,
 ) -> Result<Response, ApiError> {
-    let dir = replay_dir(&app)?;
-    let record = {
-        let name = name.clone();
-        tokio::task::spawn_blocking(move || {
-            store::read_named(&dir, &name)
-                .map_err(named_error)
-                .and_then(|(game, replay)| {
-                    ClassicRecord::of_replay(game, &replay)
-                        .map_err(|error| ApiError::NotFound(error.to_string()))
-                })
-        })
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))??
-    };
-    Ok(blksgf_response(&record, &name))
-}
-
-/// Pentobi's record of `record` as a download named after `name`.
-pub(crate) fn blksgf_response(record: &ClassicRecord, name: &str) -> Response {
-    let stem = name.trim_end_matches(".gz").trim_end_matches(".xml");
-    (
-        [
-            (
-                header::CONTENT_TYPE,
-                "application/x-blokus-sgf; charset=utf-8".to_owned(),
-            ),
-            (
-                header::CONTENT_DISPOSITION,
-                attachment(&format!("{stem}.blksgf")),
-            ),
-        ],
-        record.blksgf(),
-    )
-        .into_response()
-}
-
-/// `attachment; filename="NAME"` with every character outside a replay
-/// name's (letters, digits, `-._`) replaced by `_`.
-pub(crate) fn attachment(name: &str) -> String {
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    format!("attachment; filename=\"{safe}\"")
-}
-
-/// An error's message followed by its causes, as one line.
-pub(crate) fn with_causes(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut cause = error.source();
-    while let Some(next) = cause {
-        text.push_str(": ");
-        text.push_str(&next.to_string());
-        cause = next.source();
-    }
-    text
-}
-
-/// The viewer's replay: every position drawn, each with the move that led
-/// there in words and its think time; `downloads` as the route offers
-/// them.
-pub(crate) fn view(name: String, replay: LoadedReplay, downloads: Vec<DownloadView>) -> ReplayView {
-    let names = &replay.names;
-    let result = replay.result.as_ref().map(|r| views::result(r, names));
-    let last = replay.positions.len().saturating_sub(1);
-    let frames = replay
-        .positions
-        .iter()
-        .enumerate()
-        .map(|(index, game)| {
-            let notes = match &result {
-                Some(result) if index == last => vec![format!("result: {}", result.summary)],
-                _ => Vec::new(),
-            };
-            let words = index
-                .checked_sub(1)
-                .and_then(|before| replay.positions.get(before))
-                .and_then(|before| last_move_in_words(before, game));
-            FrameView {
-                turn: spielleiter_rules::Game::turn(game),
-                players: views::players(game, names, &[]),
-                svg: views::board_svg(game, names, notes, words.clone()),
-                mover: words.as_ref().and_then(|_| replay.mover(index)),
-                words,
-                think_micros: replay
-                    .think_times
-                    .get(index)
-                    .copied()
-                    .flatten()
-                    .map(|t| u64::try_from(t.as_micros()).unwrap_or(u64::MAX)),
-            }
-        })
-        .collect();
-    let players = (0..replay.game.player_count())
-        .map(|seat| seat_name(names, seat))
-        .collect();
-    ReplayView {
-        name,
-        game: replay.game.id(),
-        room: replay.room_id,
-        players,
-        frames,
-        result,
-        errors: replay.errors,
-        downloads,
-    }
+    let archive = replays(&app)?;
+    let stored = archive.replay(&name).await.map_err(archive_error)?;
+    let file = stored.bytes.name.clone();
+    record_download(stored, PENTOBI_RECORD, &file).await
 }
 
 #[cfg(test)]

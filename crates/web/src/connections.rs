@@ -26,14 +26,14 @@ use axum::{
     Router,
     body::Body,
     extract::{ConnectInfo, FromRequestParts},
-    http::request::Parts,
+    http::{HeaderMap, request::Parts},
     routing::future::RouteFuture,
 };
 use hyper::{Request, body::Incoming, server::conn::http1};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use spielleiter_server::{
     Config,
-    limits::{AddressSlots, LogBudget},
+    limits::{AddressRange, AddressSlots, LogBudget},
     stats::ServerStats,
 };
 use tokio::{
@@ -62,6 +62,9 @@ pub struct WebLimits {
     /// How long a connection may take nothing of what is sent to it, and a
     /// request other than an event stream may take to its answer.
     pub stall_timeout: Duration,
+    /// The reverse proxies whose `X-Forwarded-For` names the client a
+    /// request counts as coming from ([`client_address`]).
+    pub trusted_proxies: Vec<AddressRange>,
 }
 
 impl WebLimits {
@@ -74,6 +77,7 @@ impl WebLimits {
             max_streams_per_ip: config.http_max_streams_per_ip,
             header_timeout: config.http_header_timeout,
             stall_timeout: config.http_stall_timeout,
+            trusted_proxies: config.http_trusted_proxies.clone(),
         }
     }
 }
@@ -84,16 +88,26 @@ impl Default for WebLimits {
     }
 }
 
-/// The peer's address, as the accept loop hands it to each request; the
+/// The address a request counts as coming from, for the passphrase
+/// back-off and the caps per address of seats and event streams: its TCP
+/// peer, or behind a trusted proxy the client the proxy names
+/// ([`client_address`]), as the accept loop hands it to each request; the
 /// unspecified address when the router is called without one (a test
-/// calling it in-process).
+/// calling it in-process). The connection caps count TCP peers.
 #[derive(Clone, Copy, Debug)]
 pub struct Peer(pub IpAddr);
+
+/// The client address [`WithPeer`] found for a request.
+#[derive(Clone, Copy, Debug)]
+struct Client(IpAddr);
 
 impl<S: Send + Sync> FromRequestParts<S> for Peer {
     type Rejection = Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Peer, Infallible> {
+        if let Some(Client(client)) = parts.extensions.get::<Client>() {
+            return Ok(Peer(*client));
+        }
         Ok(Peer(
             parts
                 .extensions
@@ -101,6 +115,46 @@ impl<S: Send + Sync> FromRequestParts<S> for Peer {
                 .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip()),
         ))
     }
+}
+
+/// The address a request from `peer` counts as coming from: `peer`, unless
+/// it is one of the `trusted` proxies; then the client they name in
+/// `X-Forwarded-For`: the last address there that is no trusted proxy.
+/// Each proxy appends the address it got the request from, so what a client
+/// wrote into the header itself comes before and is never believed. A
+/// trusted peer whose header names nobody usable counts as itself (or as the
+/// last trusted proxy it names).
+pub fn client_address(peer: IpAddr, headers: &HeaderMap, trusted: &[AddressRange]) -> IpAddr {
+    let is_trusted = |ip: IpAddr| trusted.iter().any(|range| range.contains(ip));
+    if !is_trusted(peer) {
+        return peer;
+    }
+    let hops = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .rev()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.rsplit(','));
+    let mut client = peer;
+    for hop in hops {
+        // Something else than an address: nothing before it is believed.
+        let Some(ip) = hop_address(hop.trim()) else {
+            break;
+        };
+        client = ip;
+        if !is_trusted(ip) {
+            break;
+        }
+    }
+    client.to_canonical()
+}
+
+/// An address as a proxy writes it into `X-Forwarded-For`: `1.2.3.4`,
+/// `2001:db8::1`, or with a port (`1.2.3.4:5678`, `[2001:db8::1]:5678`).
+fn hop_address(hop: &str) -> Option<IpAddr> {
+    hop.parse::<IpAddr>()
+        .ok()
+        .or_else(|| hop.parse::<SocketAddr>().ok().map(|addr| addr.ip()))
 }
 
 /// The answer a connection over a cap gets, written if the socket takes it
@@ -125,6 +179,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let permits = Arc::new(Semaphore::new(limits.max_connections));
     let slots = AddressSlots::new(limits.max_connections_per_ip, limits.loopback_exempt);
+    let trusted: Arc<[AddressRange]> = limits.trusted_proxies.clone().into();
     let mut accept_log = LogBudget::new(10, Duration::from_secs(10));
     let mut refusal_log = LogBudget::new(10, Duration::from_secs(10));
     let closing = CancellationToken::new();
@@ -154,7 +209,11 @@ pub async fn serve(
                         refuse(&socket, &stats);
                         continue;
                     };
-                    let service = WithPeer { router: router.clone(), peer };
+                    let service = WithPeer {
+                        router: router.clone(),
+                        peer,
+                        trusted: Arc::clone(&trusted),
+                    };
                     let socket = StallLimited::new(socket, limits.stall_timeout);
                     let connection = builder.serve_connection(TokioIo::new(socket), service);
                     let closing = closing.clone();
@@ -303,11 +362,13 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for StallLimited<T> {
 }
 
 /// The router with the peer's address put into each request, as axum's
-/// `ConnectInfo` would.
+/// `ConnectInfo` would, and the client address it counts as
+/// ([`client_address`]).
 #[derive(Clone)]
 struct WithPeer {
     router: Router,
     peer: SocketAddr,
+    trusted: Arc<[AddressRange]>,
 }
 
 impl hyper::service::Service<Request<Incoming>> for WithPeer {
@@ -316,7 +377,9 @@ impl hyper::service::Service<Request<Incoming>> for WithPeer {
     type Future = RouteFuture<Infallible>;
 
     fn call(&self, mut request: Request<Incoming>) -> Self::Future {
+        let client = client_address(self.peer.ip(), request.headers(), &self.trusted);
         request.extensions_mut().insert(ConnectInfo(self.peer));
+        request.extensions_mut().insert(Client(client));
         tower_service::Service::call(&mut self.router.clone(), request.map(Body::new))
     }
 }

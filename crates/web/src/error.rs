@@ -6,6 +6,7 @@ use axum::{
     http::StatusCode,
     response::{IntoResponse, Response},
 };
+use spielleiter_archive::{ArchiveError, LoadError};
 
 /// A refusal of a JSON route.
 #[derive(Debug)]
@@ -75,4 +76,39 @@ impl IntoResponse for ApiError {
         )
             .into_response()
     }
+}
+
+/// The error of a replay named in a request, as the answer says it.
+pub(crate) fn archive_error(error: ArchiveError) -> ApiError {
+    match error {
+        ArchiveError::Load(LoadError::BadName(name)) => {
+            ApiError::NotFound(format!("{name:?} is not a replay's name"))
+        }
+        // A symbolic link is no replay here: nothing is said about where
+        // it points.
+        ArchiveError::Load(error @ LoadError::NotAFile(_)) => {
+            tracing::warn!(%error, "a replay's name in the replay directory is no regular file; not followed");
+            ApiError::NotFound("no such replay".to_owned())
+        }
+        ArchiveError::NotFound(what) => ApiError::NotFound(what),
+        error if error.is_not_found() => ApiError::NotFound("no such replay".to_owned()),
+        // The archive's errors name the replay by its name, not its path.
+        ArchiveError::Load(error) => ApiError::Unreadable(with_causes(&error)),
+        error => {
+            tracing::warn!(error = %with_causes(&error), "the archive failed");
+            ApiError::Internal(error.to_string())
+        }
+    }
+}
+
+/// An error's message followed by its causes, as one line.
+pub(crate) fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(next) = cause {
+        text.push_str(": ");
+        text.push_str(&next.to_string());
+        cause = next.source();
+    }
+    text
 }

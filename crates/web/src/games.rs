@@ -8,7 +8,7 @@ use spielleiter_rules::GameType;
 /// One hosted game.
 #[derive(Debug, Serialize, PartialEq, Eq)]
 pub struct GameView {
-    /// The protocol id (`gameType`), e.g. `swc_2021_blokus`.
+    /// The protocol id (`gameType`).
     pub id: &'static str,
     /// The title for people, e.g. `Blokus 2021`.
     pub title: &'static str,

@@ -12,8 +12,9 @@
 //! room, so watching never lets anyone move, and
 //! a slow or busy page never slows a game (see [`live`]). The one way in
 //! is a person's own seat ([`play`]): an ordinary player connection to the
-//! game port, whose moves go through the same wire and rules as any
-//! client's, and only from the browser that opened it.
+//! game server (in-process, and unable to administer), whose moves go
+//! through the same wire and rules as any client's, and only from the
+//! browser that opened it.
 //!
 //! # Routes
 //!
@@ -24,6 +25,7 @@
 //! | `/replays`, `/replays/{name}` | the replays, and a viewer for one |
 //! | `/season`, `/season/games/{n}` | the season of `serve --store` ([`season`]), and a game's replay in the viewer |
 //! | `/login` | the administrator's login (see [`access`]) |
+//! | `/contest`, `/contest/…` | the teams' door: login, invite links, accounts, a team's and the organisers' pages ([`accounts`], with `router_with_contest`) |
 //! | `/api/rooms`, `/api/rooms/{id}`, `/api/rooms/{id}/events`, `/api/rooms/{id}/board.svg` | the rooms' JSON, event stream and board |
 //! | `/api/replays`, `/api/replays/{name}` | the replays' JSON (the list with players, winner and length, filtered by `?game=` and `?player=`) |
 //! | `/api/replays/{name}/file`, `/api/replays/{name}/blksgf` | a replay as stored, and a classic game as Pentobi's record, to download |
@@ -39,12 +41,16 @@
 //! The pages are plain HTML with a little JavaScript, embedded in the
 //! binary (`assets/`).
 //!
+//! Every route is decided by one access rule ([`route_access`]; the
+//! matrix of routes and viewers is `ACCESS.md` beside the manifest).
+//!
 //! The web side has a budget of its own ([`connections`]): connections in
 //! all and per address, a time limit for a request's headers, event
 //! streams per address; guesses at the passphrase share the game port's
 //! back-off ([`access`]).
 
 pub mod access;
+pub mod accounts;
 pub mod app;
 pub mod archive;
 pub mod connections;
@@ -55,8 +61,10 @@ pub mod live;
 pub mod metrics;
 mod pages;
 pub mod play;
+pub mod route_access;
 mod routes;
 pub mod season;
+pub mod viewer;
 pub mod views;
 pub mod wire_log;
 
@@ -65,5 +73,5 @@ pub use crate::{
     app::{App, MAX_STREAMS, WebSettings},
     connections::{WebLimits, serve},
     embedded::EmbeddedWeb,
-    routes::{router, router_with, router_with_season},
+    routes::{router, router_with, router_with_contest, router_with_season},
 };

@@ -16,13 +16,13 @@
 //! board and the room's small view, written out as one buffer (the board
 //! as a line of its own, not escaped into the JSON).
 
-use std::{convert::Infallible, net::IpAddr, sync::Arc, time::Duration};
+use std::{convert::Infallible, sync::Arc, time::Duration};
 
 use axum::{
     Json,
     body::{Body, Bytes},
     extract::{Path, State},
-    http::{HeaderMap, header},
+    http::header,
     response::{IntoResponse, Response},
 };
 use futures_util::stream::{self, Stream};
@@ -37,8 +37,8 @@ use tokio::{
     time::Instant,
 };
 
-mod boards;
-mod pacer;
+pub(crate) mod boards;
+pub(crate) mod pacer;
 
 pub use self::{
     boards::Boards,
@@ -48,6 +48,7 @@ use crate::{
     app::App,
     connections::Peer,
     error::ApiError,
+    route_access::Who,
     views::{self, RoomView},
 };
 
@@ -74,12 +75,8 @@ pub struct RoomList {
 
 /// `GET /api/rooms`: the open rooms (when allowed) and the last finished
 /// games.
-pub async fn list(
-    State(app): State<Arc<App>>,
-    Peer(peer): Peer,
-    headers: HeaderMap,
-) -> Result<Json<RoomList>, ApiError> {
-    let live = app.access.may_watch(&headers, peer, &app.guard).await?;
+pub async fn list(State(app): State<Arc<App>>, who: Who) -> Result<Json<RoomList>, ApiError> {
+    let live = who.may_watch(&app);
     let rooms = if live {
         app.stats
             .rooms
@@ -110,15 +107,10 @@ pub async fn list(
 
 /// The newest snapshot of room `id`: a running room's only when the
 /// request may watch, a finished room's to everyone.
-async fn snapshot(
-    app: &App,
-    id: &str,
-    peer: IpAddr,
-    headers: &HeaderMap,
-) -> Result<Arc<RoomSnapshot>, ApiError> {
+fn snapshot(app: &App, id: &str, who: &Who) -> Result<Arc<RoomSnapshot>, ApiError> {
     let id = RoomId::from(id);
     if let Some(room) = app.stats.rooms.watch(&id) {
-        if !app.access.may_watch(headers, peer, &app.guard).await? {
+        if !who.may_watch(app) {
             return Err(unauthorized(app));
         }
         return Ok(Arc::clone(&room.borrow()));
@@ -139,10 +131,9 @@ fn unauthorized(app: &App) -> ApiError {
 pub async fn room(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-    Peer(peer): Peer,
-    headers: HeaderMap,
+    who: Who,
 ) -> Result<Json<RoomView>, ApiError> {
-    let snapshot = snapshot(&app, &id, peer, &headers).await?;
+    let snapshot = snapshot(&app, &id, &who)?;
     Ok(Json(views::room(&snapshot, true)))
 }
 
@@ -150,10 +141,9 @@ pub async fn room(
 pub async fn board(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-    Peer(peer): Peer,
-    headers: HeaderMap,
+    who: Who,
 ) -> Result<Response, ApiError> {
-    let snapshot = snapshot(&app, &id, peer, &headers).await?;
+    let snapshot = snapshot(&app, &id, &who)?;
     let svg = views::board_svg(&snapshot.game, &snapshot.names, Vec::new(), None);
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
 }
@@ -166,11 +156,11 @@ pub async fn events(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     Peer(peer): Peer,
-    headers: HeaderMap,
+    who: Who,
 ) -> Result<Response, ApiError> {
     let id = RoomId::from(id.as_str());
     let source = match app.stats.rooms.watch(&id) {
-        Some(room) if app.access.may_watch(&headers, peer, &app.guard).await? => Source::Live(room),
+        Some(room) if who.may_watch(&app) => Source::Live(room),
         Some(_) => return Err(unauthorized(&app)),
         None => match app.stats.rooms.finished_room(&id) {
             Some(last) => Source::Finished(Some(last)),
@@ -337,7 +327,7 @@ mod tests {
             ),
             stats,
             access: Access::new(IpAddr::V4(Ipv4Addr::LOCALHOST), HttpPublic::Auto, None),
-            replay_dir: None,
+            replays: None,
             season: None,
             streams: Arc::new(Semaphore::new(MAX_STREAMS)),
             stream_slots: AddressSlots::new(2, false),
@@ -345,6 +335,7 @@ mod tests {
             pacer: EventPacer::default(),
             play: None,
             summaries: crate::archive::SummaryCache::default(),
+            contest: None,
         })
     }
 

@@ -100,6 +100,12 @@ pub struct WebFigures {
     /// People's seats refused since the start because the address held its
     /// share.
     pub seats_refused_per_address: u64,
+    /// Questions why a click is no move refused since the start because
+    /// their seat asked more than its budget.
+    pub questions_refused: u64,
+    /// Contest logins since the start: succeeded, failed (unknown name or
+    /// wrong password, one count), throttled (refused unchecked).
+    pub contest_logins: [u64; 3],
 }
 
 /// Every metric family, as of now.
@@ -257,6 +263,25 @@ pub fn families(stats: &ServerStats, web: WebFigures) -> Vec<MetricFamily> {
                 counter(web.seats_refused_per_address, &[("reason", "per_address")]),
             ],
         ),
+        family(
+            "spielleiter_play_questions_refused_total",
+            &format!(
+                "Questions why a click is no move (/api/play/ID/why) refused with 429: their seat asked more than {} a second.",
+                play::QUESTIONS_PER_SECOND
+            ),
+            MetricType::COUNTER,
+            vec![counter(web.questions_refused, &[])],
+        ),
+        family(
+            "spielleiter_contest_logins_total",
+            "Contest logins (/contest/login, and the current password of a password change), by outcome: succeeded, failed (an unknown name or a wrong password, alike), throttled (refused unchecked: the name's or the address's back-off too far off).",
+            MetricType::COUNTER,
+            ["succeeded", "failed", "throttled"]
+                .iter()
+                .zip(web.contest_logins)
+                .map(|(outcome, count)| counter(count, &[("outcome", outcome)]))
+                .collect(),
+        ),
     ]
 }
 
@@ -269,6 +294,12 @@ pub async fn metrics(State(app): State<Arc<App>>) -> impl IntoResponse {
         seats_opened: app.play.as_ref().map_or(0, play::Seats::opened),
         seats_refused_full: refused.0,
         seats_refused_per_address: refused.1,
+        questions_refused: app.play.as_ref().map_or(0, play::Seats::questions_refused),
+        contest_logins: app.contest.as_ref().map_or([0; 3], |door| {
+            let logins = door.logins();
+            [&logins.succeeded, &logins.failed, &logins.throttled]
+                .map(|count| count.load(std::sync::atomic::Ordering::Relaxed))
+        }),
     };
     let families = families(&app.stats, web);
     let encoder = TextEncoder::new();

@@ -91,7 +91,16 @@ pub async fn log_in(
 ) -> Response {
     match app.access.log_in(&login.passphrase, peer, &app.guard).await {
         Ok(Some(session)) => {
-            let cookie = format!("{SESSION_COOKIE}={session}; Path=/; HttpOnly; SameSite=Strict");
+            // Secure where the contest's cookies are (served over TLS).
+            let secure = app.contest.as_ref().is_some_and(|door| door.secure_cookies);
+            let cookie = crate::accounts::secrets::cookie(
+                SESSION_COOKIE,
+                &session,
+                "/",
+                "Strict",
+                i64::try_from(crate::access::ADMIN_SESSION.as_secs()).unwrap_or(i64::MAX),
+                secure,
+            );
             ([(header::SET_COOKIE, cookie)], Redirect::to("/")).into_response()
         }
         Ok(None) => Redirect::to("/login?failed").into_response(),

@@ -19,17 +19,23 @@
 //! address's seat is free again once its game has a result or the seat
 //! has left), so that one visitor cannot lock everyone else out; request bodies
 //! are capped at [`MAX_BODY_BYTES`]; a seat whose page sends no request for
-//! [`PlaySettings::idle_limit`] leaves its game (and loses it by the
-//! rules); a move waits at most [`ANSWER_LIMIT`] for the seat's task.
+//! [`PlaySettings::idle_limit`], or that does not move for as long while it
+//! is its turn (a page that only polls holds the room as surely as a silent
+//! one), leaves its game (and loses it by the rules); a move waits at most
+//! [`ANSWER_LIMIT`] for the seat's task; a seat asks why a click is no move
+//! (`/why`) at most [`QUESTIONS_PER_SECOND`] times a second on the long run
+//! ([`QUESTIONS_AT_ONCE`] at once), beyond that it is answered `429` (and
+//! counted in `/metrics`), so that a page asking in a loop does not take the
+//! time other games need.
 //!
 //! [`Access`]: crate::access::Access
 
 mod blokus;
 pub mod board;
 mod ostseeschach;
-mod registry;
+pub(crate) mod registry;
 pub mod seat;
-mod settings;
+pub(crate) mod settings;
 spielleiter_rules::test_games! {
     mod counting;
     mod tictactoe;
@@ -49,7 +55,9 @@ use spielleiter_rules::GameType;
 
 use self::seat::{Other, SeatRequest};
 pub use self::{
-    registry::{ANSWER_LIMIT, PlayError, SEAT_COOKIE_PREFIX, Seats},
+    registry::{
+        ANSWER_LIMIT, PlayError, QUESTIONS_AT_ONCE, QUESTIONS_PER_SECOND, SEAT_COOKIE_PREFIX, Seats,
+    },
     settings::PlaySettings,
 };
 use crate::{app::App, connections::Peer, error::ApiError};
@@ -226,17 +234,14 @@ fn seats(app: &App) -> Result<&Seats, PlayError> {
 pub async fn open(
     State(app): State<Arc<App>>,
     Peer(peer): Peer,
+    who: crate::route_access::Who,
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, Response> {
     let seats = seats(&app).map_err(IntoResponse::into_response)?;
-    // Opening a room needs what watching running games needs.
-    let allowed = app
-        .access
-        .may_watch(&headers, peer, &app.guard)
-        .await
-        .map_err(|too_soon| ApiError::from(too_soon).into_response())?;
-    if !allowed {
+    // Opening a room needs what watching running games needs (the access
+    // layer asked already; asked again here, where the seat is opened).
+    if !who.may_watch(&app) {
         return Err(ApiError::Unauthorized {
             login: app.access.can_log_in(),
         }
@@ -273,7 +278,19 @@ pub async fn view(
     Query(query): Query<ViewQuery>,
     headers: HeaderMap,
 ) -> Result<Response, PlayError> {
-    let handle = seats(&app)?.holder(&id, &headers)?;
+    let seats = seats(&app)?;
+    let handle = match seats.holder(&id, &headers) {
+        // Someone else's seat: the page shows its room to watch instead.
+        Err(PlayError::NotYours) => {
+            let body = serde_json::json!({
+                "error": PlayError::NotYours.to_string(),
+                "login": false,
+                "room": seats.room_of(&id),
+            });
+            return Ok((StatusCode::FORBIDDEN, Json(body)).into_response());
+        }
+        other => other?,
+    };
     let view = handle.view.borrow();
     if query.since == Some(view.version) {
         let unchanged = serde_json::json!({ "version": view.version, "unchanged": true });

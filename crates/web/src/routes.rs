@@ -12,7 +12,7 @@ use spielleiter_server::stats::ServerStats;
 use crate::{
     app::{WebSettings, app_state_with},
     archive, games, live, metrics, pages, play,
-    season::{self, SeasonSource},
+    season::{self, source::SeasonSource},
     wire_log,
 };
 
@@ -40,7 +40,19 @@ pub fn router_with(
     season: Option<Arc<dyn SeasonSource>>,
     play: Option<play::PlaySettings>,
 ) -> Router {
-    let (app, limits) = app_state_with(stats, settings, season, play);
+    router_with_contest(stats, settings, season, play, None)
+}
+
+/// [`router_with`], with the contest's pages (`/contest`) when `contest`
+/// is given.
+pub fn router_with_contest(
+    stats: Arc<ServerStats>,
+    settings: WebSettings,
+    season: Option<Arc<dyn SeasonSource>>,
+    play: Option<play::PlaySettings>,
+    contest: Option<Arc<crate::accounts::Door>>,
+) -> Router {
+    let (app, limits) = app_state_with(stats, settings, season, play, contest);
     let stall_timeout = limits.stall_timeout;
     // The play routes read small JSON bodies only.
     let play_routes = Router::new()
@@ -52,6 +64,7 @@ pub fn router_with(
         .layer(axum::extract::DefaultBodyLimit::max(play::MAX_BODY_BYTES));
     Router::new()
         .merge(play_routes)
+        .merge(crate::accounts::pages::routes())
         .route("/play", get(play::page))
         .route("/play/{id}", get(play::page))
         .route("/assets/play.js", get(play::script))
@@ -83,6 +96,11 @@ pub fn router_with(
             "/api/season/games/{number}/replay.blksgf",
             get(season::replay_blksgf),
         )
+        .route(
+            "/api/season/games/{number}/logs/{player}",
+            get(season::player_log),
+        )
+        .route("/api/season/games/{number}/wire", get(season::wire_log))
         .route("/api/games", get(games::list))
         .route("/metrics", get(metrics::metrics))
         .route("/healthz", get(pages::health))
@@ -92,6 +110,11 @@ pub fn router_with(
             time_limited(stall_timeout, request, next)
         }))
         .route("/api/rooms/{id}/events", get(live::events))
+        // Every route is decided by the one access rule.
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&app),
+            crate::route_access::decide,
+        ))
         .fallback(pages::not_found)
         .with_state(app)
 }

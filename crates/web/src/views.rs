@@ -20,7 +20,7 @@ pub struct PlayerView {
     /// The game's own score parts as they stand (Blokus: the points).
     pub points: Vec<i64>,
     /// The same parts for people, each with its name: `81 points · place
-    /// 2`, `3 ambers · 1 light pieces ahead`.
+    /// 2`, `3 ambers · light piece ahead: 4`.
     pub score: String,
     /// Whether the seat is to move.
     pub to_move: bool,
@@ -92,6 +92,31 @@ pub struct RoomView {
     pub svg: Option<String>,
 }
 
+/// One turn of a replay's move list: the move, or a turn the rules skipped.
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct TurnView {
+    /// The turn's number; a move list's numbers run on without gaps.
+    pub turn: u32,
+    /// The move, or why the turn had none, in words.
+    pub words: String,
+    /// Whether the rules skipped the turn (a colour that could place
+    /// nothing).
+    pub skipped: bool,
+}
+
+/// Every turn from `before` to `after` (one move apart) for a move list:
+/// the move, then the turns the rules skipped after it.
+pub fn turns(before: &AnyGame, after: &AnyGame) -> Vec<TurnView> {
+    spielleiter_render::turns_in_words(before, after)
+        .into_iter()
+        .map(|turn| TurnView {
+            turn: turn.turn,
+            words: turn.words,
+            skipped: turn.skipped,
+        })
+        .collect()
+}
+
 /// The seats of `game` with the names `names`.
 pub fn players(game: &AnyGame, names: &[String], seated: &[bool]) -> Vec<PlayerView> {
     // The game's own parts are its result's fragments after the win points.
@@ -124,8 +149,10 @@ fn part_label(fragment: &str) -> String {
         .map_or_else(|| english.clone(), str::to_owned)
 }
 
-/// `81 points · place 2`: each part with its label (a place reads better
-/// with the number after it).
+/// `81 points · place 2 · light piece ahead: 3`: each part with its label.
+/// A part that is no amount reads better with its label first: a place,
+/// and Ostseeschach's distance of the furthest light piece (the pictures
+/// word it so too).
 fn score_text(points: &[impl std::fmt::Display], labels: &[String]) -> String {
     points
         .iter()
@@ -133,6 +160,7 @@ fn score_text(points: &[impl std::fmt::Display], labels: &[String]) -> String {
         .map(
             |(index, value)| match labels.get(index).map(String::as_str) {
                 Some("place") => format!("place {value}"),
+                Some(label) if label.ends_with(" ahead") => format!("{label}: {value}"),
                 Some(label) => quantity(&value.to_string(), label),
                 None => value.to_string(),
             },
@@ -143,7 +171,7 @@ fn score_text(points: &[impl std::fmt::Display], labels: &[String]) -> String {
 
 /// `value label` as a person says it: the label in lower case (the
 /// league game's wire names its part `Cells`), and in the singular for one
-/// ("1 amber", "1 light piece ahead").
+/// ("1 amber", "1 cell").
 fn quantity(value: &str, label: &str) -> String {
     const SINGULAR: [(&str, &str); 4] = [
         ("points", "point"),
@@ -306,14 +334,13 @@ mod tests {
         );
         assert_eq!(
             score_text(
-                &[1, 0, 1],
+                &[1, 3],
                 &[
-                    "ambers".into(),
-                    "light pieces ahead".into(),
-                    "light pieces ahead".into()
+                    english("Bernsteine"),
+                    part_label(&english("Leichtfiguren Vorne"))
                 ]
             ),
-            "1 amber · 0 light pieces ahead · 1 light piece ahead"
+            "1 amber · light piece ahead: 3"
         );
         assert_eq!(
             score_text(&[4, 1], &["Cells".into(), "win points".into()]),

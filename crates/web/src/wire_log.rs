@@ -5,15 +5,17 @@
 //!
 //! The log holds more than the replay (the players' raw requests, their
 //! reservation codes, the exact timing), so it is shown to whoever may
-//! watch running games ([`Access::may_watch`](crate::Access::may_watch)):
+//! watch running games ([`Who::may_see_logs`](crate::route_access::Who::may_see_logs)):
 //! everyone where the pages are open, the administrator where running
-//! games need the login. The file is the replay store's
-//! ([`archive::open_wire_log`]): by the replay's name, never through a
+//! games need the login. The log is the archive's
+//! ([`GameArchive::wire_log`](spielleiter_archive::GameArchive::wire_log)): by the replay's name, never through a
 //! symbolic link, streamed rather than read whole. A compressed log
-//! (`NAME.wire.txt.gz`) is sent as it is stored, with `Content-Encoding:
-//! gzip`, to a client that accepts gzip, and unpacked on the fly (to at
-//! most [`MAX_UNPACKED_BYTES`]) for one that does not; every answer says
-//! `Vary: Accept-Encoding`, so that a cache keeps the two apart.
+//! (`NAME.wire.txt.gz`, and every log of a season's store) is sent as it
+//! is stored, with `Content-Encoding: gzip`, to a client that accepts gzip,
+//! and unpacked on the fly (to at most [`MAX_UNPACKED_BYTES`]) for one that
+//! does not (`text_response`, which a season game's players' logs use
+//! too); every answer says `Vary: Accept-Encoding`, so that a cache keeps
+//! the two apart.
 
 use std::{
     io::{BufReader, Read},
@@ -27,9 +29,9 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use futures_util::TryStreamExt;
-use spielleiter_server::replay::archive::{self, LoadError};
+use spielleiter_archive::{ArchiveError, Body as Stored, LoadError, StoredBytes};
 
-use crate::{app::App, connections::Peer, error::ApiError};
+use crate::{app::App, error::ApiError, route_access::Who};
 
 /// The replay page's script that shows the wire log.
 pub(crate) const SCRIPT: &str = include_str!("../assets/wire.js");
@@ -55,32 +57,23 @@ const CHUNKS_IN_FLIGHT: usize = 2;
 pub async fn wire_log(
     State(app): State<Arc<App>>,
     Path(name): Path<String>,
-    Peer(peer): Peer,
+    who: Who,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let dir = app
-        .replay_dir
-        .clone()
-        .ok_or_else(|| ApiError::NotFound("replays are off".to_owned()))?;
-    if !app.access.may_watch(&headers, peer, &app.guard).await? {
+    let replays = crate::archive::replays(&app)?;
+    if !who.may_see_logs(&app) {
         return Err(ApiError::Unauthorized {
             login: app.access.can_log_in(),
         });
     }
-    let opened = {
-        let name = name.clone();
-        tokio::task::spawn_blocking(move || archive::open_wire_log(&dir, &name))
-    }
-    .await
-    .map_err(|e| ApiError::Internal(e.to_string()))?;
-    let (file, gzip) = match opened {
-        Ok(opened) => opened,
-        Err(LoadError::BadName(name)) => {
+    let stored = match replays.wire_log(&name).await {
+        Ok(stored) => stored,
+        Err(ArchiveError::Load(LoadError::BadName(name))) => {
             return Err(ApiError::NotFound(format!(
                 "{name:?} is not a replay's name"
             )));
         }
-        Err(error @ LoadError::NotAFile(_)) => {
+        Err(ArchiveError::Load(error @ LoadError::NotAFile(_))) => {
             tracing::warn!(%error, "a wire log's name in the replay directory is no regular file; not followed");
             return Err(ApiError::NotFound("no wire log of this replay".to_owned()));
         }
@@ -89,13 +82,29 @@ pub async fn wire_log(
                 "no wire log of this replay (the server keeps them with --wire-log)".to_owned(),
             ));
         }
-        Err(error) => return Err(ApiError::Internal(crate::archive::with_causes(&error))),
+        Err(error) => return Err(ApiError::Internal(crate::error::with_causes(&error))),
     };
-    let send_packed = gzip && accepts_gzip(&headers);
-    let body = if gzip && !send_packed {
-        Body::from_stream(unpacked(file, name, MAX_UNPACKED_BYTES))
-    } else {
-        Body::from_stream(chunks(tokio::fs::File::from_std(file), name))
+    Ok(text_response(stored, &headers))
+}
+
+/// A stored text (a wire log, a player's log) as the answer: as it is
+/// stored to a client that accepts gzip (with `Content-Encoding: gzip` when
+/// compressed), unpacked on the fly to at most [`MAX_UNPACKED_BYTES`] for
+/// one that does not; never read whole from a file.
+pub(crate) fn text_response(stored: StoredBytes, headers: &HeaderMap) -> Response {
+    let StoredBytes { name, gzip, body } = stored;
+    let send_packed = gzip && accepts_gzip(headers);
+    let body = match body {
+        Stored::File(file) if gzip && !send_packed => {
+            Body::from_stream(unpacked(file, name, MAX_UNPACKED_BYTES))
+        }
+        Stored::File(file) => Body::from_stream(chunks(tokio::fs::File::from_std(file), name)),
+        Stored::Memory(bytes) if gzip && !send_packed => Body::from_stream(unpacked(
+            std::io::Cursor::new(bytes),
+            name,
+            MAX_UNPACKED_BYTES,
+        )),
+        Stored::Memory(bytes) => Body::from(bytes),
     };
     let mut response = (
         [
@@ -111,7 +120,7 @@ pub async fn wire_log(
             .headers_mut()
             .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
     }
-    Ok(response)
+    response
 }
 
 /// Whether a request with `headers` accepts a gzip-encoded answer (RFC
@@ -155,7 +164,7 @@ pub fn accepts_gzip(headers: &HeaderMap) -> bool {
 /// client goes away. A file that is no gzip ends the answer early (the
 /// client sees it cut), logged as a read error is.
 fn unpacked(
-    file: std::fs::File,
+    file: impl Read + Send + 'static,
     name: String,
     limit: u64,
 ) -> impl futures_util::Stream<Item = std::io::Result<Bytes>> + Send {

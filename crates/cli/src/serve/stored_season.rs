@@ -1,7 +1,10 @@
 //! The season page's source for `serve --store`: a season read from its
 //! store (SQLite or PostgreSQL) through the web crate's read-only
 //! [`SeasonSource`], so that the web crate need not depend on the season
-//! crate, which sits above it.
+//! crate, which sits above it. Its standings, rating and progress are
+//! computed here; its finished games (replays, players' logs, wire logs)
+//! the pages read through the season's archive ([`SeasonArchive`]), the
+//! one interface to finished games.
 //!
 //! The season is read at most once per [`SNAPSHOT_AGE`] however many pages
 //! ask (one read at a time; the others wait for it and share it), and only
@@ -18,8 +21,10 @@ use std::{
 };
 
 use anyhow::Context;
-use spielleiter_rules::GameType;
-use spielleiter_season::{AnyStore, GameRow, GameState, SeasonDefinition, SeasonStore, report};
+use spielleiter_archive::GameArchive;
+use spielleiter_season::{
+    AnyStore, GameRow, GameState, SeasonArchive, SeasonDefinition, SeasonStore, report,
+};
 use spielleiter_web::season::{
     GameEntry, GamesPage, ProgressView, RatingRow, SeasonOverview, SeasonSource, SourceFuture,
     StandingRow, WorkerRow,
@@ -51,10 +56,11 @@ struct Reads {
 /// The season's store and what does not change.
 #[derive(Debug)]
 struct Season {
-    store: AnyStore,
+    store: Arc<AnyStore>,
+    /// The season's finished games, for the replay viewer and the logs.
+    archive: Arc<SeasonArchive<AnyStore>>,
     name: String,
     definition: SeasonDefinition,
-    game: GameType,
 }
 
 /// One read of the season: its games (by number, from 1) and its tables.
@@ -64,25 +70,28 @@ struct Snapshot {
     overview: SeasonOverview,
 }
 
-/// Opens the season `name` of the store `url`.
+/// Opens the season `name` of the store `url` (`None`: its only season).
 ///
 /// # Errors
 ///
-/// The store cannot be opened, holds no such season, or the season's game
-/// is not hosted.
-pub async fn open(url: &str, name: &str) -> anyhow::Result<Arc<dyn SeasonSource>> {
+/// The store cannot be opened, holds no such season (or, without a name,
+/// not exactly one), or the season's game is not hosted.
+pub async fn open(url: &str, name: Option<&str>) -> anyhow::Result<Arc<dyn SeasonSource>> {
     let store = spielleiter_season::open_existing(url)
         .await
         .context("cannot open the season's store (--store, SPIELLEITER_STORE or season.store)")?;
+    let name = crate::season::season_name(&store, name).await?;
+    let name = name.as_str();
     let definition = store.definition(name).await?;
-    let game = definition.game_type()?;
-    tracing::info!(season = name, store = %store.describe(), "the season page shows season {name}");
+    tracing::info!(season = name, store = %store.describe(), "the season page shows its season");
+    let store = Arc::new(store);
+    let archive = Arc::new(SeasonArchive::open(Arc::clone(&store), name).await?);
     Ok(Arc::new(StoredSeason {
         season: Arc::new(Season {
+            archive,
             store,
             name: name.to_owned(),
             definition,
-            game,
         }),
         reads: tokio::sync::Mutex::new(Reads::default()),
     }))
@@ -246,17 +255,7 @@ impl SeasonSource for StoredSeason {
         Box::pin(self.games(first, limit))
     }
 
-    fn replay(&self, number: u32) -> SourceFuture<'_, Option<(GameType, Vec<u8>)>> {
-        let season = &self.season;
-        Box::pin(async move {
-            // Both stores keep their waiting off the runtime's threads
-            // (SQLite's calls run on blocking threads).
-            let replay = season
-                .store
-                .replay(&season.name, number)
-                .await
-                .map_err(|e| e.to_string())?;
-            Ok(replay.map(|bytes| (season.game, bytes)))
-        })
+    fn archive(&self) -> Arc<dyn GameArchive> {
+        Arc::clone(&self.season.archive) as Arc<dyn GameArchive>
     }
 }

@@ -1,11 +1,14 @@
-//! Text for people: a game result with names, points and causes. Used by
-//! `play`, `demo` and `replay show` (the boards come from the renderer,
-//! `spielleiter-render`).
+//! Each game in the terminal, one module per game: text for people (a game
+//! result with names, points and causes, used by `play`, `demo` and
+//! `replay show`; the boards come from the renderer, `spielleiter-render`)
+//! and the game's report in `spielleiter perft`
+//! ([`PerftReport`](crate::perft::PerftReport)).
 //!
 //! Every game presents itself with a [`Presentation`] through [`GameView`],
 //! implemented in its own module here ([`blokus`] for the 20×20 Blokus
-//! games, [`ostseeschach2022`], [`bcl`]); [`presentation`] is generated from
-//! the rules catalogue's list, so a game without a view does not compile.
+//! games, [`ostseeschach2022`], [`bcl`]) with its perft report;
+//! [`presentation`] and `perft::run` are generated from the rules
+//! catalogue's list, so a game without a view or a report does not compile.
 //! The plain presentation ([`Plain`]) names seats by label (`team ONE`) and
 //! lists the points; a game that wants no more says so in its `impl`.
 

@@ -250,3 +250,101 @@ async fn admin_requests_are_written_as_the_protocol_describes() {
         ]
     );
 }
+
+fn blokus_prepare() -> Prepare {
+    Prepare {
+        seed: None,
+        wire_log: false,
+        game_type: Some("swc_2021_blokus".to_owned()),
+        pause: false,
+        slots: Vec::new(),
+    }
+}
+
+/// An error packet of any shape answers the request awaited: with or
+/// without a message, empty or with content, self-closing or not, echoing
+/// no request or one that cannot be read. A server that leaves out the
+/// echo (as ours does for a request too long to repeat) never leaves the
+/// client waiting. The server keeps the connection open, so a client
+/// that held such a packet would wait for ever (the test's limit).
+#[tokio::test]
+async fn an_error_packet_of_any_shape_refuses_the_request_awaited() {
+    let shapes = [
+        ("<errorpacket/>", ""),
+        ("<errorpacket></errorpacket>", ""),
+        ("<errorpacket message=\"name too long\"/>", "name too long"),
+        (
+            "<errorpacket message=\"name too long\">some text</errorpacket>",
+            "name too long",
+        ),
+        (
+            "<errorpacket><unexpected a=\"1\"><deeper/></unexpected></errorpacket>",
+            "",
+        ),
+        (
+            "<errorpacket message=\"two&#10;lines\" other=\"x\"></errorpacket>",
+            "two\nlines",
+        ),
+        // An echo of no request this client sends cannot be of another
+        // of its requests.
+        (
+            "<errorpacket message=\"x\"><originalRequest class=\"noSuchRequest\"/></errorpacket>",
+            "x",
+        ),
+        (
+            "<errorpacket message=\"y\"><originalRequest/></errorpacket>",
+            "y",
+        ),
+    ];
+    for (packet, expected) in shapes {
+        let (mut client, mut server) = connected_pair().await;
+        let script = tokio::spawn(async move {
+            assert!(matches!(
+                server.recv().await,
+                Some(ClientMessage::Prepare(_))
+            ));
+            server.send_raw(packet).await;
+            // The connection stays open until the client is done.
+            server.recv().await;
+        });
+        let answer = tokio::time::timeout(
+            std::time::Duration::from_secs(5),
+            client.prepare(blokus_prepare()),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("no answer to `prepare` after {packet}"));
+        match answer {
+            Err(ClientError::Refused { request, message }) => {
+                assert_eq!(
+                    (request, message.as_str()),
+                    ("prepare", expected),
+                    "{packet}"
+                );
+            }
+            other => panic!("expected a refusal of `prepare` after {packet}, got {other:?}"),
+        }
+        client.close().await.unwrap();
+        script.await.unwrap();
+    }
+}
+
+#[test]
+fn a_refusal_is_one_line_with_or_without_a_reason() {
+    let refused = |message: &str| {
+        ClientError::Refused {
+            request: "prepare",
+            message: message.to_owned(),
+        }
+        .to_string()
+    };
+    assert_eq!(
+        refused(""),
+        "the server refused `prepare` without giving a reason"
+    );
+    assert_eq!(
+        refused(" two\nlines\r\u{1b}[31m "),
+        "the server refused `prepare`: two lines [31m"
+    );
+    let long = refused(&"x".repeat(5000));
+    assert!(long.len() < 400 && long.ends_with('…'), "{long}");
+}

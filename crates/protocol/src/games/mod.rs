@@ -34,8 +34,10 @@ spielleiter_rules::test_games! {
     pub mod tictactoe;
 }
 pub mod ostseeschach2022;
+mod record_format;
 mod wire_game;
 
+pub use record_format::{RecordError, RecordFormat};
 pub(crate) use wire_game::WireGame;
 use wire_game::score_definition_of;
 pub use wire_game::{INVALID_FORMAT_TEXT, WireEntry};
@@ -160,6 +162,49 @@ macro_rules! wire_catalogue {
         pub fn score_definition(game: GameType) -> Vec<ScoreFragment> {
             match game {
                 $($(#[cfg($cfg)])? GameType::$variant => score_definition_of::<<entry::$variant as WireEntry>::Wire>(),)*
+            }
+        }
+
+        /// The format `game`'s replays are written in for another program
+        /// (`replay export`, the viewer's downloads), if it has one.
+        pub fn record_format(game: GameType) -> Option<&'static RecordFormat> {
+            match game {
+                $($(#[cfg($cfg)])? GameType::$variant => <<entry::$variant as WireEntry>::Wire as WireGame>::RECORD.map(|record| record.format),)*
+            }
+        }
+
+        /// `states`, a replay's of `game` in order, as a record in `format`.
+        ///
+        /// # Errors
+        ///
+        /// `format` is not `game`'s, a state is of another game, or the
+        /// states are no game played from the start.
+        pub(crate) fn write_record(
+            game: GameType,
+            format: &'static RecordFormat,
+            states: &[GameState],
+        ) -> Result<String, RecordError> {
+            match game {
+                $(
+                    $(#[cfg($cfg)])?
+                    GameType::$variant => {
+                        let record = match <<entry::$variant as WireEntry>::Wire as WireGame>::RECORD {
+                            Some(record) if record.format == format => record,
+                            _ => return Err(RecordError::NotFor { format, game }),
+                        };
+                        let states = states
+                            .iter()
+                            .map(|state| match state {
+                                GameState::$variant(state) => Ok(&**state),
+                                other => Err(RecordError::Inconsistent(format!(
+                                    "a {} state in a {game} replay",
+                                    other.game_type()
+                                ))),
+                            })
+                            .collect::<Result<Vec<_>, _>>()?;
+                        (record.write)(&states).map_err(RecordError::Inconsistent)
+                    }
+                )*
             }
         }
 
@@ -355,6 +400,21 @@ macro_rules! wire_catalogue {
 }
 
 spielleiter_rules::for_each_game!(wire_catalogue);
+
+impl RecordFormat {
+    /// The record format named `name` (`blksgf`).
+    ///
+    /// # Errors
+    ///
+    /// No game has a format of that name.
+    pub fn named(name: &str) -> Result<&'static RecordFormat, RecordError> {
+        GameType::ALL
+            .iter()
+            .filter_map(|&game| record_format(game))
+            .find(|format| format.name == name)
+            .ok_or_else(|| RecordError::UnknownFormat(name.to_owned()))
+    }
+}
 
 // The catalogue's enums from a game's own state and move types: here, with
 // the enums, so that the game folders never name the catalogue.

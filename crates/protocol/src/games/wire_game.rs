@@ -1,11 +1,13 @@
 //! What each game implements to be on the wire: [`WireGame`] (its state
-//! and move XML, move classes, score fragments, texts and season) and
+//! and move XML, move classes, score fragments, texts, season and record
+//! format for another program, if any) and
 //! [`WireEntry`] (the types its marker in the rules catalogue names). The
 //! game folders implement them; the catalogue ([`games`](super)) joins the
 //! games through them, so the folders never name the catalogue.
 
 use spielleiter_rules::{CatalogueEntry, Game};
 
+use super::record_format::GameRecord;
 use crate::{
     dialect::Dialect,
     error::DecodeError,
@@ -30,6 +32,10 @@ pub(crate) trait WireGame {
 
     /// The season the game speaks.
     const DIALECT: &'static Dialect;
+
+    /// The game's record in another program's format (Pentobi's
+    /// `.blksgf` for classic Blokus), or `None` where it has none.
+    const RECORD: Option<GameRecord<Self::State>>;
 
     /// The game's own score fragments, which follow the win points in a
     /// result's definition (one per part of [`Game::score`]).

@@ -9,6 +9,13 @@
 //!   the cells in Pentobi's notation (`BLUE a20,b20,c20`: column letter,
 //!   row number, `a1` the lower-left field, so `a20` is x = 0, y = 0), or
 //!   `COLOR pass`. [`PentobiCells`] writes a placement's cells.
+//!
+//! Classic Blokus is written in Pentobi's notation wherever people read it
+//! (the board's axes, the move lists, the play page, the pictures, the
+//! `.blksgf` records): [`pentobi_column`], [`pentobi_row`] and
+//! [`pentobi_field`] name a field `(x, y)` of the rules, and
+//! [`parse_pentobi_field`] reads one back. The Software-Challenge seasons
+//! keep their wire's `(x, y)`, (0,0) top left.
 
 use core::{fmt, str::FromStr};
 
@@ -121,6 +128,47 @@ pub fn parse_classic(line: &str) -> Result<Move, ParseMoveError> {
         .ok_or(ParseMoveError::Cells)
 }
 
+/// The letter of column `x` in Pentobi's notation: `a` for the leftmost
+/// (x = 0) to `t` for the rightmost of the 20×20 board; `None` off the
+/// board.
+pub fn pentobi_column(x: i32) -> Option<char> {
+    let side = BOARD_SIZE as i32;
+    (0..side).contains(&x).then(|| char::from(b'a' + x as u8))
+}
+
+/// The number of row `y` in Pentobi's notation, counted from the bottom:
+/// `20` for the top row (y = 0), `1` for the bottom row (y = 19); `None`
+/// off the board.
+pub fn pentobi_row(y: i32) -> Option<u32> {
+    let side = BOARD_SIZE as i32;
+    (0..side).contains(&y).then(|| (side - y) as u32)
+}
+
+/// The name of field `(x, y)` in Pentobi's notation (`a20` is the top-left
+/// field (0, 0), `t1` the bottom-right (19, 19)); `None` off the board.
+pub fn pentobi_field(x: i32, y: i32) -> Option<PentobiField> {
+    Some(PentobiField {
+        column: pentobi_column(x)?,
+        row: pentobi_row(y)?,
+    })
+}
+
+/// A field's name in Pentobi's notation, from [`pentobi_field`]; its
+/// `Display` writes it (`a20`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PentobiField {
+    /// The column's letter, `a`..`t`.
+    pub column: char,
+    /// The row's number from the bottom, `1`..`20`.
+    pub row: u32,
+}
+
+impl fmt::Display for PentobiField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.column, self.row)
+    }
+}
+
 /// The field `(x, y)` of a Pentobi field name on the 20×20 board: a column
 /// letter `a`..`t` and a row number `1`..`20` counted from the bottom.
 pub fn parse_pentobi_field(name: &str) -> Option<(i32, i32)> {
@@ -151,8 +199,11 @@ impl fmt::Display for PentobiCells<'_> {
         cells.sort_unstable_by_key(|&(x, y)| (-y, x));
         for (index, &(x, y)) in cells.iter().enumerate() {
             let separator = if index == 0 { "" } else { "," };
-            let column = char::from(b'a' + x as u8);
-            write!(f, "{separator}{column}{}", BOARD_SIZE as i32 - y)?;
+            // A placement of the rules lies on the board.
+            match pentobi_field(x, y) {
+                Some(field) => write!(f, "{separator}{field}")?,
+                None => write!(f, "{separator}?")?,
+            }
         }
         Ok(())
     }
@@ -247,6 +298,29 @@ mod tests {
         }
         assert_eq!(parse_pentobi_field("a20"), Some((0, 0)));
         assert_eq!(parse_pentobi_field("t1"), Some((19, 19)));
+    }
+
+    #[test]
+    fn fields_are_named_from_the_bottom_left() {
+        let name = |x, y| pentobi_field(x, y).map(|field| field.to_string());
+        assert_eq!(name(0, 0).as_deref(), Some("a20"));
+        assert_eq!(name(0, 19).as_deref(), Some("a1"));
+        assert_eq!(name(19, 19).as_deref(), Some("t1"));
+        assert_eq!(name(2, 16).as_deref(), Some("c4"));
+        assert_eq!(pentobi_column(19), Some('t'));
+        assert_eq!(pentobi_row(0), Some(20));
+        for off in [-1, 20, i32::MIN, i32::MAX] {
+            assert_eq!(pentobi_column(off), None);
+            assert_eq!(pentobi_row(off), None);
+            assert_eq!(pentobi_field(off, 0), None);
+            assert_eq!(pentobi_field(0, off), None);
+        }
+        for y in 0..20 {
+            for x in 0..20 {
+                let name = pentobi_field(x, y).expect("on the board").to_string();
+                assert_eq!(parse_pentobi_field(&name), Some((x, y)), "{name}");
+            }
+        }
     }
 
     #[test]

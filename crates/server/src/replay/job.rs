@@ -1,6 +1,7 @@
 //! The replay thread's jobs: what the store, the recorders and the wire
-//! logs' taps send it ([`Job`], [`WireJob`]), and why a replay failed
-//! ([`ReplayFailure`]), which a finished recorder is answered with.
+//! logs' taps send it ([`Job`], [`WireJob`]), and where a finished replay
+//! went ([`Published`]) or why it failed ([`ReplayFailure`]), which a
+//! finished recorder is answered with.
 
 use std::{
     path::{Path, PathBuf},
@@ -16,20 +17,59 @@ pub(super) enum Job {
     Open {
         id: u64,
         stem: String,
+        room: String,
     },
     Append {
         id: u64,
         packet: Bytes,
     },
+    /// The think time of the move whose state comes next.
+    Think {
+        id: u64,
+        seat: usize,
+        think_time: std::time::Duration,
+    },
     Finish {
         id: u64,
-        done: oneshot::Sender<Result<PathBuf, ReplayFailure>>,
+        done: oneshot::Sender<Result<Published, ReplayFailure>>,
     },
     /// About a wire log ([`wire_log`](super::wire_log)).
     Wire(WireJob),
     /// Answered once everything sent before it is on disk (the wire logs
     /// their connections have let go of included).
     Flush(oneshot::Sender<()>),
+}
+
+/// Where a finished replay went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Published {
+    /// The file in the replay directory.
+    File(PathBuf),
+    /// Kept in memory for the server's runner
+    /// ([`KeptReplays`](super::KeptReplays)), under the game's room id.
+    Kept {
+        /// The room.
+        room: String,
+    },
+}
+
+impl std::fmt::Display for Published {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Published::File(path) => write!(f, "{}", path.display()),
+            Published::Kept { .. } => f.write_str("kept in memory"),
+        }
+    }
+}
+
+impl Published {
+    /// The file, when the replay was written to one.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Published::File(path) => Some(path),
+            Published::Kept { .. } => None,
+        }
+    }
 }
 
 /// Why a game's replay was not written.

@@ -1,17 +1,20 @@
 //! A replay's file while it is written ([`PartialFile`]): created and
 //! locked under its partial name, written in the file's layout, published
-//! under its final name without overwriting another; and the lock and
-//! gzip compression a wire log's file uses as well.
+//! under its final name without overwriting another (the archive's
+//! [`publish`](spielleiter_archive::publish), whose lock and gzip
+//! compression a wire log's file uses as well).
 
 use std::{
-    fs::File,
     io::{IoSlice, Write},
     path::{Path, PathBuf},
 };
 
 use bytes::Bytes;
 
-use super::names::{GZIP, PARTIAL, PLAIN, compressing, numbered};
+use spielleiter_archive::names::{GZIP, PARTIAL, PLAIN, compressing, numbered};
+pub(super) use spielleiter_archive::publish::{
+    LockedFile, compress, lock, publish_without_clobbering,
+};
 
 /// A replay being written: `dir/STEM.xml.partial` (numbered if taken, which
 /// a room id in the stem makes unheard of), locked while it is written.
@@ -131,78 +134,4 @@ impl PartialFile {
         drop(file);
         published
     }
-}
-
-/// A partial file, locked (on Unix) so that another server's start does
-/// not take it for a crash's leftover.
-#[cfg(unix)]
-pub(super) type LockedFile = nix::fcntl::Flock<File>;
-#[cfg(not(unix))]
-pub(super) type LockedFile = File;
-
-#[cfg(unix)]
-pub(super) fn lock(file: File) -> std::io::Result<LockedFile> {
-    nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock)
-        .map_err(|(_, errno)| std::io::Error::from(errno))
-}
-
-#[cfg(not(unix))]
-pub(super) fn lock(file: File) -> std::io::Result<LockedFile> {
-    Ok(file)
-}
-
-/// Gives `finished` the first free name `STEM[_N]SUFFIX` in `dir`, never
-/// overwriting a replay. The stem names the room, so the first name is free
-/// and one rename that refuses to replace claims it; where that rename is
-/// not available, or the name is taken after all, a hard link claims the
-/// first free name atomically, and where the file system has no hard links,
-/// a checked rename is the fallback.
-pub(super) fn publish_without_clobbering(
-    finished: &Path,
-    dir: &Path,
-    stem: &str,
-    suffix: &str,
-) -> std::io::Result<PathBuf> {
-    let first = dir.join(format!("{stem}{suffix}"));
-    if rename_no_replace(finished, &first).is_ok() {
-        return Ok(first);
-    }
-    for attempt in 1u32.. {
-        let target = dir.join(format!("{}{suffix}", numbered(stem, attempt)));
-        match std::fs::hard_link(finished, &target) {
-            Ok(()) => {
-                std::fs::remove_file(finished)?;
-                return Ok(target);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(_) if !target.exists() => {
-                std::fs::rename(finished, &target)?;
-                return Ok(target);
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    unreachable!("u32 attempts exhausted")
-}
-
-/// Renames `from` to `to` unless `to` exists, in one system call.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<()> {
-    use nix::fcntl::{AT_FDCWD, RenameFlags, renameat2};
-    renameat2(AT_FDCWD, from, AT_FDCWD, to, RenameFlags::RENAME_NOREPLACE)
-        .map_err(std::io::Error::from)
-}
-
-/// Elsewhere the caller's linking fallback does the work.
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn rename_no_replace(_from: &Path, _to: &Path) -> std::io::Result<()> {
-    Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
-}
-
-pub(super) fn compress(source: &Path, target: &Path) -> std::io::Result<()> {
-    let text = std::fs::read(source)?;
-    let file = File::create(target)?;
-    let mut encoder = flate2::write::GzEncoder::new(file, flate2::Compression::default());
-    encoder.write_all(&text)?;
-    encoder.finish()?.sync_data()
 }

@@ -35,9 +35,10 @@ use bytes::Bytes;
 use tracing::{debug, warn};
 
 use super::{
+    Finished, KeptReplays, Sink,
     job::{Entry, EntryKind, Job, ReplayFailure, SeatCounters, WireJob},
     names::{PARTIAL, WIRE_GZIP, WIRE_PARTIAL, WIRE_PARTIAL_GZIP, WIRE_PLAIN, finished_stem},
-    partial::{LockedFile, PartialFile, compress, lock},
+    partial::{LockedFile, compress, lock},
 };
 
 /// The default cap of one seat's log in bytes of the wire (a 2027 Blokus
@@ -183,6 +184,8 @@ impl SeatTap {
 pub(super) struct WireFiles {
     dir: PathBuf,
     gzip: bool,
+    /// Where the logs of replays kept in memory go.
+    kept: Option<KeptReplays>,
     logs: HashMap<u64, LogFile>,
     /// Logs whose close arrived this round: finished after the round's
     /// replays are published.
@@ -216,16 +219,27 @@ enum FileState {
         /// The finished replay's stem, once it is published.
         published: Option<String>,
     },
+    /// The text is kept in memory for the server's runner, beside replay
+    /// `replay`, which is kept in memory too (under the room's id).
+    Kept {
+        replay: u64,
+        room: String,
+        /// The text so far.
+        kept: Vec<u8>,
+        /// Whether the replay is finished.
+        published: bool,
+    },
     /// The replay (or this file) could not be written: the log is
     /// dropped.
     Lost,
 }
 
 impl WireFiles {
-    pub(super) fn new(dir: &Path, gzip: bool) -> WireFiles {
+    pub(super) fn new(dir: &Path, gzip: bool, kept: Option<KeptReplays>) -> WireFiles {
         WireFiles {
             dir: dir.to_owned(),
             gzip,
+            kept,
             logs: HashMap::new(),
             closing: Vec::new(),
         }
@@ -236,7 +250,7 @@ impl WireFiles {
     pub(super) fn handle(
         &mut self,
         job: WireJob,
-        replays: &HashMap<u64, Result<PartialFile, ReplayFailure>>,
+        replays: &HashMap<u64, Result<Sink, ReplayFailure>>,
     ) {
         match job {
             WireJob::Open { id, seats, cap } => {
@@ -258,7 +272,16 @@ impl WireFiles {
                 };
                 log.names = names;
                 log.state = match replays.get(&replay) {
-                    Some(Ok(partial)) => match create_partial(&partial.path) {
+                    Some(Ok(Sink::Memory(memory))) => {
+                        log.text = header(log.cap, &log.names);
+                        FileState::Kept {
+                            replay,
+                            room: memory.room.clone(),
+                            kept: Vec::new(),
+                            published: false,
+                        }
+                    }
+                    Some(Ok(Sink::File(partial))) => match create_partial(&partial.path) {
                         Ok((file, path)) => {
                             log.text = header(log.cap, &log.names);
                             FileState::Writing {
@@ -295,15 +318,32 @@ impl WireFiles {
         }
     }
 
-    /// Replay `replay` was published as `result` (its final path): its
-    /// wire log takes the same name when it is finished, or goes with a
-    /// replay that failed.
+    /// Replay `replay` was finished as `result` (its final path, or kept
+    /// in memory): its wire log takes the same name when it is finished
+    /// (or follows it into memory), or goes with a replay that failed.
+    /// Returns whether a wire log of the replay is still to come.
     pub(super) fn replay_published(
         &mut self,
         replay: u64,
-        result: &Result<PathBuf, ReplayFailure>,
-    ) {
+        result: &Result<Finished, ReplayFailure>,
+    ) -> bool {
+        let mut to_come = false;
         for log in self.logs.values_mut() {
+            if let FileState::Kept {
+                replay: of,
+                published,
+                ..
+            } = &mut log.state
+                && *of == replay
+            {
+                if matches!(result, Ok(Finished::Memory(_))) {
+                    *published = true;
+                    to_come = true;
+                } else {
+                    log.state = FileState::Lost;
+                }
+                continue;
+            }
             let FileState::Writing {
                 replay: of,
                 published,
@@ -316,10 +356,14 @@ impl WireFiles {
             if *of != replay {
                 continue;
             }
-            let stem = result.as_ref().ok().and_then(|path| {
-                let name = path.file_name()?.to_str()?;
-                finished_stem(name).map(str::to_owned)
-            });
+            let stem = match result {
+                Ok(Finished::File(path)) => path
+                    .file_name()
+                    .and_then(|name| name.to_str())
+                    .and_then(finished_stem)
+                    .map(str::to_owned),
+                _ => None,
+            };
             match stem {
                 Some(stem) => *published = Some(stem),
                 None => {
@@ -328,6 +372,7 @@ impl WireFiles {
                 }
             }
         }
+        to_come
     }
 
     /// Writes what the round gathered and finishes the logs closed in it.
@@ -363,14 +408,26 @@ impl WireFiles {
             );
         }
         write_text(&mut log);
-        let FileState::Writing {
-            file,
-            path,
-            published,
-            ..
-        } = log.state
-        else {
-            return;
+        let (file, path, published) = match log.state {
+            FileState::Writing {
+                file,
+                path,
+                published,
+                ..
+            } => (file, path, published),
+            FileState::Kept {
+                room,
+                kept,
+                published,
+                ..
+            } => {
+                match (&self.kept, published) {
+                    (Some(to), true) => to.keep_wire_log(&room, Some(kept)),
+                    _ => debug!(room, "wire log of an unfinished replay dropped"),
+                }
+                return;
+            }
+            FileState::Waiting | FileState::Lost => return,
         };
         let Some(stem) = published else {
             debug!(path = %path.display(), "wire log of an unfinished replay left as it is");
@@ -392,12 +449,14 @@ impl WireFiles {
 /// the text to the log's file; on failure (a full disk) the log is given
 /// up.
 fn write_text(log: &mut LogFile) {
-    let FileState::Writing { file, path, .. } = &mut log.state else {
-        if matches!(log.state, FileState::Lost) {
+    match &mut log.state {
+        FileState::Lost => {
             log.pending = Vec::new();
+            return;
         }
-        return;
-    };
+        FileState::Waiting => return,
+        FileState::Writing { .. } | FileState::Kept { .. } => {}
+    }
     log.pending.sort_by_key(|entry| entry.at);
     for entry in log.pending.drain(..) {
         format_entry(&mut log.text, &entry, &log.names);
@@ -405,6 +464,15 @@ fn write_text(log: &mut LogFile) {
     if log.text.is_empty() {
         return;
     }
+    let (file, path) = match &mut log.state {
+        FileState::Writing { file, path, .. } => (file, path),
+        FileState::Kept { kept, .. } => {
+            // Bounded as the file is: by the seats' caps.
+            kept.append(&mut log.text);
+            return;
+        }
+        FileState::Waiting | FileState::Lost => return,
+    };
     if let Err(error) = file.write_all(&log.text) {
         warn!(%error, path = %path.display(), "cannot write a wire log; it is given up");
         let _ = std::fs::remove_file(&*path);

@@ -115,3 +115,51 @@ fn the_refusal_states_its_length() {
         "{text}"
     );
 }
+
+#[test]
+fn a_request_counts_as_from_the_client_a_trusted_proxy_names() {
+    let ip = |text: &str| text.parse::<IpAddr>().expect(text);
+    let range = |text: &str| text.parse::<AddressRange>().expect(text);
+    let forwarded = |values: &[&str]| {
+        let mut headers = HeaderMap::new();
+        for value in values {
+            headers.append(
+                "x-forwarded-for",
+                axum::http::HeaderValue::from_str(value).expect("a value"),
+            );
+        }
+        headers
+    };
+    let proxy = ip("127.0.0.1");
+    let trusted = [range("127.0.0.1"), range("10.0.0.0/8")];
+    // The proxy's own word on its client.
+    let one = forwarded(&["192.0.2.1"]);
+    assert_eq!(client_address(proxy, &one, &trusted), ip("192.0.2.1"));
+    // Nobody trusted: the header counts for nothing.
+    assert_eq!(client_address(proxy, &one, &[]), proxy);
+    assert_eq!(
+        client_address(ip("192.0.2.9"), &one, &trusted),
+        ip("192.0.2.9")
+    );
+    // What the client wrote itself comes first and is not believed; proxies
+    // behind the first are skipped, in one header or several.
+    let spoofed = forwarded(&["203.0.113.7, 192.0.2.1, 10.1.1.1"]);
+    assert_eq!(client_address(proxy, &spoofed, &trusted), ip("192.0.2.1"));
+    let split = forwarded(&["203.0.113.7", "192.0.2.1", "10.1.1.1"]);
+    assert_eq!(client_address(proxy, &split, &trusted), ip("192.0.2.1"));
+    // Ports, IPv6 and mapped IPv4.
+    let ported = forwarded(&["[2001:db8::5]:4711"]);
+    assert_eq!(client_address(proxy, &ported, &trusted), ip("2001:db8::5"));
+    let mapped = forwarded(&["::ffff:192.0.2.3"]);
+    assert_eq!(client_address(proxy, &mapped, &trusted), ip("192.0.2.3"));
+    // No header, or nothing usable in it: the proxy itself (or the last
+    // trusted proxy named).
+    assert_eq!(client_address(proxy, &HeaderMap::new(), &trusted), proxy);
+    let garbage = forwarded(&["unknown"]);
+    assert_eq!(client_address(proxy, &garbage, &trusted), proxy);
+    let behind_garbage = forwarded(&["192.0.2.1, unknown, 10.2.2.2"]);
+    assert_eq!(
+        client_address(proxy, &behind_garbage, &trusted),
+        ip("10.2.2.2")
+    );
+}

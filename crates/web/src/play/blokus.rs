@@ -1,14 +1,17 @@
 //! The Blokus games' boards and moves for a person's page: the 20×20
 //! games of four colours (the seasons 2021 and 2027, classic Blokus for
 //! four, three and two players) and the 10×10 BLOKUS Champions League.
+//! Fields are named as each game's pictures name them: Pentobi's notation
+//! for classic Blokus, the wire's `(x,y)` for the seasons.
 
 use spielleiter_protocol::seats::seat_label;
-use spielleiter_render::blokus::piece_noun;
+use spielleiter_render::blokus::{piece_noun, piece_words};
 use spielleiter_rules::{
     blokus::{
         Classic, ClassicMistake, Color, Mistake, Move, PieceKind, PieceSet, Placement, SwcBlokus,
         SwcVariant,
         bcl::{Bcl, BclKind, BclMistake, BclMove, PlaceTo},
+        notation::{PentobiCells, pentobi_field},
     },
     entry,
     team::Team,
@@ -26,14 +29,16 @@ fn fill(color: Color) -> &'static str {
     }
 }
 
-/// The board of a 20×20 game: each field's colour, and the pieces the
-/// colour to move has.
+/// The board of a 20×20 game: each field's colour, the pieces the colour
+/// to move has, and each seat's colours (`seat_colors`).
 fn four_color_board(
     size: usize,
     color_at: impl Fn(i32, i32) -> Option<Color>,
     to_move: Color,
     remaining: PieceSet,
     key: String,
+    seat_colors: impl Fn(usize) -> Vec<Color>,
+    seats: usize,
 ) -> Board {
     let mut board = Board::empty(size, size);
     for y in 0..size as i32 {
@@ -58,51 +63,89 @@ fn four_color_board(
         })
         .collect();
     board.key = key;
+    board.seat_colors = (0..seats)
+        .map(|seat| seat_colors(seat).into_iter().map(fill).collect())
+        .collect();
     board
 }
 
-/// A 20×20 move as the page offers it.
-fn four_color_choice(mv: &Move) -> Choice {
+/// How a 20×20 game writes a placement's fields.
+#[derive(Clone, Copy)]
+enum Fields {
+    /// `(x,y)`, (0,0) top left, as the seasons' wire counts them.
+    Swc,
+    /// Pentobi's notation (classic Blokus): `a20 b20 c20`.
+    Pentobi,
+}
+
+/// A 20×20 move as the page offers it: a placement named by its piece and
+/// fields in the game's notation (`the I tromino on a20 b20 c20`), or a
+/// pass.
+fn four_color_choice(mv: &Move, fields: Fields) -> Choice {
     match mv {
-        Move::Set(placement) => placement_choice(placement),
+        Move::Set(placement) => Choice {
+            label: format!(
+                "{} on {}",
+                piece_words(placement.kind),
+                placement_fields(placement, fields)
+            ),
+            piece: Some(placement.kind.name().to_owned()),
+            from: None,
+            cells: placement.cells().map(|(x, y)| [x, y]).collect(),
+        },
         Move::Skip(color) => Choice {
-            label: format!("{} passes", color.name()),
+            label: format!("Pass ({})", fill(*color)),
             ..Choice::default()
         },
     }
 }
 
-fn placement_choice(placement: &Placement) -> Choice {
-    Choice {
-        label: format!(
-            "{} at {},{}",
-            placement.kind.name(),
-            placement.x,
-            placement.y
-        ),
-        piece: Some(placement.kind.name().to_owned()),
-        from: None,
-        cells: placement.cells().map(|(x, y)| [x, y]).collect(),
+/// A placement's fields in the game's notation, separated by spaces.
+fn placement_fields(placement: &Placement, fields: Fields) -> String {
+    match fields {
+        Fields::Pentobi => PentobiCells(placement).to_string().replace(',', " "),
+        Fields::Swc => {
+            let mut cells: Vec<(i32, i32)> = placement.cells().collect();
+            cells.sort_unstable_by_key(|&(x, y)| (y, x));
+            let cells: Vec<String> = cells.iter().map(|(x, y)| format!("({x},{y})")).collect();
+            cells.join(" ")
+        }
     }
 }
 
-/// The board of a season's game.
+/// The board of a season's game, with its one first piece said in words
+/// (and asked for while the colour to move has placed nothing).
 fn swc_board<V: SwcVariant>(game: &SwcBlokus<V>) -> Board {
     let color = game.current_color();
-    four_color_board(
+    let remaining = game.remaining(color);
+    let mut board = four_color_board(
         spielleiter_rules::blokus::BOARD_SIZE,
         |x, y| game.color_at(x, y),
         color,
-        game.remaining(color),
-        "ONE plays blue and red, TWO yellow and green".to_owned(),
-    )
+        remaining,
+        "ONE plays blue and red, TWO yellow and green · fields (x,y), (0,0) top left".to_owned(),
+        |seat| {
+            Team::ALL
+                .get(seat)
+                .map_or_else(Vec::new, |team| team.colors().to_vec())
+        },
+        Team::ALL.len(),
+    );
+    let start = game.start_piece();
+    board.note = Some(format!(
+        "Every colour's first piece is {}.",
+        piece_words(start)
+    ));
+    let placed_none = PieceKind::ALL.iter().all(|&kind| remaining.contains(kind));
+    board.first_piece = (placed_none && !game.is_over()).then(|| start.name().to_owned());
+    board
 }
 
 /// `GamePlay` for the 20×20 games (the seasons and classic Blokus): the
 /// board drawn by `$board`, a refused click explained by `$refusal`, the
-/// moves all alike.
+/// moves all alike, their fields written as `$fields`.
 macro_rules! four_color_play {
-    ($board:ident, $refusal:ident: $($entry:ident),+) => {
+    ($board:ident, $refusal:ident, $fields:expr; $($entry:ident),+) => {
         $(
             impl GamePlay for entry::$entry {
                 fn board(game: &Self::Game) -> Board {
@@ -110,7 +153,7 @@ macro_rules! four_color_play {
                 }
 
                 fn choice(_game: &Self::Game, mv: &Move) -> Choice {
-                    four_color_choice(mv)
+                    four_color_choice(mv, $fields)
                 }
 
                 fn refusal(game: &Self::Game, attempt: &Attempt) -> String {
@@ -121,7 +164,7 @@ macro_rules! four_color_play {
     };
 }
 
-four_color_play!(swc_board, swc_refusal: Blokus2021, Blokus2027);
+four_color_play!(swc_board, swc_refusal, Fields::Swc; Blokus2021, Blokus2027);
 
 /// Why the placement an attempt names is refused: `place` makes it from
 /// the fields `(x, y)` (with the kind of its shape), `is_legal` is the
@@ -179,8 +222,8 @@ fn swc_refusal<V: SwcVariant>(game: &SwcBlokus<V>, attempt: &Attempt) -> String 
         |mistake| match mistake {
             Mistake::WrongColor => format!("it is not {own}'s turn"),
             Mistake::WrongShape => format!(
-                "each colour's first piece must be the {}",
-                game.start_piece().name()
+                "each colour's first piece must be {}",
+                piece_words(game.start_piece())
             ),
             Mistake::DuplicateShape => format!("that piece is already placed ({own})"),
             Mistake::OutOfBounds => "part of it would be off the board".to_owned(),
@@ -200,11 +243,12 @@ fn swc_refusal<V: SwcVariant>(game: &SwcBlokus<V>, attempt: &Attempt) -> String 
     )
 }
 
-/// The board of a classic game.
+/// The board of a classic game, with each colour's start corner said in
+/// Pentobi's notation.
 fn classic_board(game: &Classic) -> Board {
     let color = game.current_color();
     let players = game.players();
-    let seats: Vec<String> = (0..players.count())
+    let mut seats: Vec<String> = (0..players.count())
         .map(|seat| {
             let colors: Vec<&str> = players
                 .scoring_colors(seat)
@@ -214,16 +258,32 @@ fn classic_board(game: &Classic) -> Board {
             format!("{} plays {}", seat_label(seat), colors.join(" and "))
         })
         .collect();
-    four_color_board(
+    seats.push("fields as in Pentobi: a–t from the left, 1–20 from the bottom".to_owned());
+    let mut board = four_color_board(
         spielleiter_rules::blokus::BOARD_SIZE,
         |x, y| game.color_at(x, y),
         color,
         game.remaining(color),
-        seats.join(", "),
-    )
+        seats.join(" · "),
+        |seat| players.scoring_colors(seat).to_vec(),
+        players.count(),
+    );
+    let corners: Vec<String> = Color::ALL
+        .iter()
+        .map(|&color| {
+            let (x, y) = Classic::start_corner(color);
+            let corner = pentobi_field(x, y).map_or_else(String::new, |f| f.to_string());
+            format!("{} {corner}", fill(color))
+        })
+        .collect();
+    board.note = Some(format!(
+        "Each colour's first piece, any of its 21, covers its own corner: {}.",
+        corners.join(", ")
+    ));
+    board
 }
 
-four_color_play!(classic_board, classic_refusal: BlokusClassic, BlokusClassic3, BlokusClassic2);
+four_color_play!(classic_board, classic_refusal, Fields::Pentobi; BlokusClassic, BlokusClassic3, BlokusClassic2);
 
 /// Why a placement in a classic game is refused, from its
 /// [`ClassicMistake`].
@@ -246,8 +306,9 @@ fn classic_refusal(game: &Classic, attempt: &Attempt) -> String {
             ClassicMistake::NotInOwnCorner => {
                 let (x, y) = Classic::start_corner(color);
                 let side = spielleiter_rules::blokus::BOARD_SIZE as i32;
+                let field = pentobi_field(x, y).map_or_else(String::new, |f| format!(" ({f})"));
                 format!(
-                    "your first {own} piece must cover your start corner, {}",
+                    "your first {own} piece must cover your start corner, {}{field}",
                     corner_words(x, y, side)
                 )
             }
@@ -261,11 +322,11 @@ fn classic_refusal(game: &Classic, attempt: &Attempt) -> String {
     )
 }
 
-/// The page's colour of a BCL player.
+/// The page's colour of a BCL player, as the pictures draw it.
 fn bcl_fill(team: Team) -> &'static str {
     match team {
-        Team::One => "blue",
-        Team::Two => "yellow",
+        Team::One => "orange",
+        Team::Two => "violet",
     }
 }
 
@@ -299,7 +360,8 @@ impl GamePlay for entry::BlokusBcl {
                 left: game.remaining(player, kind),
             })
             .collect();
-        board.key = "ONE plays blue, TWO yellow".to_owned();
+        board.key = "ONE plays orange, TWO violet · fields (row, col), (0,0) top left".to_owned();
+        board.seat_colors = vec![vec![bcl_fill(Team::One)], vec![bcl_fill(Team::Two)]];
         board
     }
 
@@ -336,7 +398,7 @@ impl GamePlay for entry::BlokusBcl {
         match mv {
             BclMove::Place(place) => bcl_choice(place),
             BclMove::Pass(player) => Choice {
-                label: format!("{} passes", player.name()),
+                label: format!("Pass ({})", bcl_fill(*player)),
                 ..Choice::default()
             },
         }
@@ -347,13 +409,106 @@ fn bcl_choice(place: &PlaceTo) -> Choice {
     let cells: Vec<[i32; 2]> = place.cells().map(|(row, col)| [col, row]).collect();
     Choice {
         label: format!(
-            "{} at row {}, column {}",
-            place.kind.name(),
+            "the {} at row {}, column {}",
+            piece_noun(place.kind.name()),
             place.row,
             place.col
         ),
         piece: Some(place.kind.name().to_owned()),
         from: None,
         cells,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use spielleiter_rules::{
+        AnyGame, Game,
+        blokus::{Blokus2027, ClassicPlayers},
+    };
+
+    use super::{super::board, *};
+
+    #[test]
+    fn classic_fields_are_named_in_pentobis_notation_on_the_play_page() {
+        let game = AnyGame::BlokusClassic(Classic::new(ClassicPlayers::Four));
+        let board = board::board(&game);
+        for label in [">a</text>", ">t</text>", ">20</text>", ">1</text>"] {
+            assert!(board.svg.contains(label), "{label}: {}", board.svg);
+        }
+        assert!(board.key.contains("fields as in Pentobi"), "{}", board.key);
+        assert_eq!(
+            board.note.as_deref(),
+            Some(
+                "Each colour's first piece, any of its 21, covers its own corner: \
+                 blue a20, yellow t20, red t1, green a1."
+            )
+        );
+        let choices = board::choices(&game);
+        // BLUE's first piece covers its corner, the top-left field a20.
+        assert!(!choices.is_empty());
+        for (_, choice) in &choices {
+            assert!(choice.label.contains("a20"), "{}", choice.label);
+            assert!(!choice.label.contains('('), "{}", choice.label);
+        }
+        let mono = choices
+            .iter()
+            .find(|(_, c)| c.piece.as_deref() == Some("MONO"))
+            .expect("the monomino fits");
+        assert_eq!(mono.1.label, "the monomino on a20");
+        assert_eq!(
+            board.seat_colors,
+            [["blue"], ["yellow"], ["red"], ["green"]]
+        );
+        assert_eq!(board.first_piece, None, "any piece may come first");
+        let two = board::board(&AnyGame::BlokusClassic2(Classic::new(ClassicPlayers::Two)));
+        assert_eq!(two.seat_colors, [["blue", "red"], ["yellow", "green"]]);
+    }
+
+    #[test]
+    fn a_seasons_fields_are_its_wires_and_its_first_piece_is_said_in_words() {
+        let mut game = AnyGame::Blokus2027(Blokus2027::new(PieceKind::PentoX));
+        let board = board::board(&game);
+        assert_eq!(
+            board.note.as_deref(),
+            Some("Every colour's first piece is the X pentomino.")
+        );
+        assert_eq!(board.first_piece.as_deref(), Some("PENTO_X"));
+        assert!(
+            board.key.contains("fields (x,y), (0,0) top left"),
+            "{}",
+            board.key
+        );
+        assert!(board.svg.contains(">19</text>") && board.svg.contains(">0</text>"));
+        assert_eq!(board.seat_colors, [["blue", "red"], ["yellow", "green"]]);
+        let choices = board::choices(&game);
+        let label = &choices[0].1.label;
+        assert!(
+            label.starts_with("the X pentomino on (") && label.ends_with(')'),
+            "{label}"
+        );
+        // Once every colour has placed its first piece, none is asked for;
+        // the rule is still said.
+        for _ in 0..4 {
+            let (mv, _) = board::choices(&game).into_iter().next().expect("a move");
+            game.play(&mv).expect("legal");
+        }
+        let later = board::board(&game);
+        assert_eq!(later.first_piece, None);
+        assert_eq!(later.note, board.note);
+        // The refusal of another first piece names the X as people do.
+        let first = AnyGame::Blokus2027(Blokus2027::new(PieceKind::PentoX));
+        let refusal = board::refusal(
+            &first,
+            &board::Attempt {
+                piece: Some("MONO".to_owned()),
+                cells: vec![[0, 0]],
+                from: None,
+            },
+        );
+        assert_eq!(
+            refusal,
+            "The monomino cannot go there: each colour's first piece must be the X pentomino."
+        );
     }
 }

@@ -1,5 +1,7 @@
-//! What a person's page draws and offers, per game: the board as cells,
-//! the pieces of the colour to move, and each legal move as the page
+//! What a person's page draws and offers, per game: the board as the watch
+//! pages draw it (the renderer's SVG, each colour's pieces beside it) with
+//! its fields as cells for the page's clicks and marks, the pieces of the
+//! colour to move, each seat's colours, and each legal move as the page
 //! offers it ([`GamePlay`], one `impl` in each game's file of this folder).
 //! The moves themselves always come from the rules crate's
 //! `for_each_legal_move`; this layer only says where on the board each one
@@ -9,6 +11,7 @@
 //! ([`GamePlay::refusal`]).
 
 use serde::Serialize;
+use spielleiter_render::{Labels, picture};
 use spielleiter_rules::{AnyGame, AnyMove, CatalogueEntry, Game, entry};
 
 /// A field of the board as the page draws it.
@@ -50,6 +53,19 @@ pub struct Board {
     /// A line for people under the board: what the letters mean, whose
     /// colours are whose.
     pub key: String,
+    /// The board as the watch pages draw it: the renderer's SVG of the board
+    /// alone (coordinates as the game names them, piece outlines, tokens,
+    /// each colour's pieces beside it); its root's `data-board` says where
+    /// the fields lie, for the page's own marks over them.
+    pub svg: String,
+    /// Each seat's colours as the page names them (`blue`), in seat order.
+    pub seat_colors: Vec<Vec<&'static str>>,
+    /// A rule of the game said in words before the moves, e.g. `Every
+    /// colour's first piece is the X pentomino.`
+    pub note: Option<String>,
+    /// The piece the colour to move must place now, by its wire name, while
+    /// it has placed none in a game with one first piece for all colours.
+    pub first_piece: Option<String>,
 }
 
 impl Board {
@@ -141,14 +157,17 @@ macro_rules! play_catalogue {
         $(#[cfg($cfg:meta)])?
         $variant:ident { $($field:tt)* }
     )*) => {
-        /// The board of `game` as its game's file draws it.
-        pub fn board(game: &AnyGame) -> Board {
-            match game {
+        /// The board of `any` as its game's file describes it, drawn as
+        /// the watch pages draw it.
+        pub fn board(any: &AnyGame) -> Board {
+            let mut board = match any {
                 $(
                     $(#[cfg($cfg)])?
                     AnyGame::$variant(game) => <entry::$variant as GamePlay>::board(game),
                 )*
-            }
+            };
+            board.svg = picture(any, &Labels::default()).board_svg();
+            board
         }
 
         /// Why `attempt` is no legal move in `game`, as its game's file

@@ -98,6 +98,7 @@ impl GamePlay for entry::Ostseeschach2022 {
             }
         }
         board.color = Some(fill(game.team_to_move()));
+        board.seat_colors = Team::ALL.iter().map(|&team| vec![fill(team)]).collect();
         board.key = "ONE red, TWO blue · H cockle (Herzmuschel) · M gull (Möwe) · S starfish \
                      (Seestern) · R seal (Robbe) · a number: a tower's height"
             .to_owned();

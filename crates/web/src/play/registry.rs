@@ -25,8 +25,9 @@ use tokio::{
 use tracing::info;
 
 use super::{
-    PlaySettings, board,
+    board,
     seat::{self, Command, SeatRequest, SeatTask, SeatView},
+    settings::PlaySettings,
 };
 
 /// How long a move waits for the seat's task to take it.
@@ -38,6 +39,16 @@ const ENDED_SEATS_KEPT: usize = 16;
 
 /// The name of a seat's cookie is this and the seat's id.
 pub const SEAT_COOKIE_PREFIX: &str = "spielleiter_seat_";
+
+/// Questions why a click is no move (`/why`) a seat may ask per second, on
+/// the long run. A person clicks a few times a second at most; each
+/// question has the seat's task look through the position's moves, so a
+/// page asking thousands of times a second would take the time other
+/// games need.
+pub const QUESTIONS_PER_SECOND: u32 = 5;
+
+/// Questions a seat may ask at once, beyond [`QUESTIONS_PER_SECOND`].
+pub const QUESTIONS_AT_ONCE: u32 = 10;
 
 /// The registry of people's seats: handles to their tasks, no game state.
 #[derive(Debug)]
@@ -56,6 +67,9 @@ pub struct Seats {
     /// Seats refused since the start because the address held its share
     /// (for `/metrics`).
     refused_per_address: AtomicU64,
+    /// Questions (`/why`) refused since the start because their seat asked
+    /// more than its budget (for `/metrics`).
+    refused_questions: AtomicU64,
     seats: Mutex<HashMap<String, Arc<SeatHandle>>>,
 }
 
@@ -67,6 +81,38 @@ pub(super) struct SeatHandle {
     commands: mpsc::Sender<Command>,
     last_seen: watch::Sender<Instant>,
     opened: Instant,
+    /// The seat's budget of questions (`/why`).
+    questions: Mutex<QuestionBudget>,
+}
+
+/// A seat's budget of questions: [`QUESTIONS_AT_ONCE`] at once, one more
+/// every `1 / QUESTIONS_PER_SECOND` seconds.
+#[derive(Debug)]
+struct QuestionBudget {
+    /// When the budget is whole again: each question moves it on by one
+    /// interval.
+    whole_at: Instant,
+}
+
+impl QuestionBudget {
+    const INTERVAL: Duration = Duration::from_millis(1000 / QUESTIONS_PER_SECOND as u64);
+
+    fn new() -> QuestionBudget {
+        QuestionBudget {
+            whole_at: Instant::now(),
+        }
+    }
+
+    /// Takes a question from the budget; `false` if it is spent.
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let whole_at = self.whole_at.max(now);
+        if whole_at >= now + Self::INTERVAL * QUESTIONS_AT_ONCE {
+            return false;
+        }
+        self.whole_at = whole_at + Self::INTERVAL;
+        true
+    }
 }
 
 impl SeatHandle {
@@ -86,6 +132,7 @@ impl Seats {
             opened: AtomicU64::new(0),
             refused_full: AtomicU64::new(0),
             refused_per_address: AtomicU64::new(0),
+            refused_questions: AtomicU64::new(0),
             settings,
             seats: Mutex::default(),
         }
@@ -108,6 +155,12 @@ impl Seats {
             self.refused_full.load(Ordering::Relaxed),
             self.refused_per_address.load(Ordering::Relaxed),
         )
+    }
+
+    /// The questions (`/why`) refused since the start because their seat
+    /// asked more than its budget.
+    pub fn questions_refused(&self) -> u64 {
+        self.refused_questions.load(Ordering::Relaxed)
     }
 
     pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<SeatHandle>>> {
@@ -166,6 +219,7 @@ impl Seats {
             commands,
             last_seen,
             opened: Instant::now(),
+            questions: Mutex::new(QuestionBudget::new()),
         });
         {
             let mut seats = self.lock();
@@ -192,6 +246,15 @@ impl Seats {
         }
         handle.last_seen.send_replace(Instant::now());
         Ok(handle)
+    }
+
+    /// The room of seat `id`, for anyone who has its address: the page of
+    /// someone else's seat shows that room to watch (the room's own page
+    /// decides who may).
+    pub fn room_of(&self, id: &str) -> Option<String> {
+        let handle = self.lock().get(id).cloned()?;
+        let room = handle.view.borrow().room_id.clone();
+        Some(room)
     }
 
     /// What the page of seat `id` shows.
@@ -230,8 +293,9 @@ impl Seats {
     ///
     /// # Errors
     ///
-    /// No such seat, not the secret, a seat that has ended, or a request
-    /// that is no longer open.
+    /// No such seat, not the secret, a seat that has ended, a request that
+    /// is no longer open, or a seat that asked more than
+    /// [`QUESTIONS_PER_SECOND`] (beyond [`QUESTIONS_AT_ONCE`]).
     pub async fn explain(
         &self,
         id: &str,
@@ -240,6 +304,15 @@ impl Seats {
         attempt: board::Attempt,
     ) -> Result<String, PlayError> {
         let handle = self.holder(id, headers)?;
+        let asked = handle
+            .questions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        if !asked {
+            self.refused_questions.fetch_add(1, Ordering::Relaxed);
+            return Err(PlayError::TooManyQuestions);
+        }
         ask(&handle, |reply| Command::Explain {
             request,
             attempt,
@@ -336,6 +409,11 @@ pub enum PlayError {
     /// The request itself is wrong.
     #[error("{0}")]
     BadRequest(String),
+    /// The seat asked why a click is no move more often than it may.
+    #[error(
+        "too many questions: a seat may ask why a click is no move {QUESTIONS_PER_SECOND} times a second; wait a moment"
+    )]
+    TooManyQuestions,
 }
 
 /// The refusal of a seat to an address that plays in `games` games.
@@ -353,7 +431,9 @@ impl IntoResponse for PlayError {
         let status = match self {
             PlayError::Off | PlayError::NoSeat => StatusCode::NOT_FOUND,
             PlayError::Full(_) | PlayError::Busy => StatusCode::SERVICE_UNAVAILABLE,
-            PlayError::AddressHoldsItsShare(_) => StatusCode::TOO_MANY_REQUESTS,
+            PlayError::AddressHoldsItsShare(_) | PlayError::TooManyQuestions => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             PlayError::Open(_) => StatusCode::BAD_GATEWAY,
             PlayError::NotYours => StatusCode::FORBIDDEN,
             PlayError::Ended => StatusCode::GONE,

@@ -1,9 +1,9 @@
-//! One person's seat: the room prepared for it through the game port's
-//! administration, the built-in bots of the other seats, and the task that
-//! holds the person's player connection, publishes what the page shows
-//! and sends the person's moves. The seat is an ordinary player to the
-//! server: its moves go through the same wire, rules and clock as any
-//! client's.
+//! One person's seat: the room prepared for it by an in-process
+//! administrator of the game server, the built-in bots of the other seats,
+//! and the task that holds the person's player connection (in-process too,
+//! and unable to administer), publishes what the page shows and sends the
+//! person's moves. The seat is an ordinary player to the server: its moves
+//! go through the same wire, rules and clock as any client's.
 
 use std::time::Duration;
 
@@ -14,7 +14,7 @@ use spielleiter_protocol::{
     GameMove, Prepare, ServerMessage, SlotDescriptor, english::english, room::RoomData,
 };
 use spielleiter_rules::{AnyGame, AnyMove, Game, GameType};
-use spielleiter_server::limits::AddressSlot;
+use spielleiter_server::{in_process::InProcessError, limits::AddressSlot};
 use tokio::{
     sync::{OwnedSemaphorePermit, mpsc, oneshot, watch},
     time::Instant,
@@ -186,6 +186,9 @@ pub enum OpenError {
     /// The game server refused or failed.
     #[error("the game server: {0}")]
     Server(#[from] ClientError),
+    /// The game server took no further connection.
+    #[error("the game server: {0}")]
+    Door(#[from] InProcessError),
     /// Preparing took too long.
     #[error("the game server did not answer in time")]
     TimedOut,
@@ -202,8 +205,8 @@ pub struct Opened {
     names: Vec<String>,
 }
 
-/// Prepares a room for `request` on the game server of `settings` with its
-/// administrator secret, starts the bots and takes the person's seat.
+/// Prepares a room for `request` on the game server of `settings` through
+/// its in-process door, starts the bots and takes the person's seat.
 ///
 /// # Errors
 ///
@@ -259,10 +262,11 @@ async fn prepare_and_join(
     request: &SeatRequest,
     bots: Vec<Option<spielleiter_bots::AnyBot>>,
 ) -> Result<Opened, OpenError> {
-    let (addr, secret) = (settings.game_addr, settings.secret.as_str());
     let seats = seat_order(request);
-    let mut admin = Connection::connect(addr).await?;
-    admin.authenticate(secret).await?;
+    // The game server of this process, administered in-process: no
+    // passphrase crosses a socket, and nobody's guesses at one delay it.
+    let door = &settings.server;
+    let mut admin = Connection::over(door.administrator().await?).await?;
     let prepared = admin
         .prepare(Prepare {
             seed: None,
@@ -284,7 +288,7 @@ async fn prepare_and_join(
     // The room lives on without its administrator.
     let _ = admin.close().await;
     let room_id = prepared.room_id.clone();
-    let mut connection = Connection::connect(addr).await?;
+    let mut connection = Connection::over(door.player().await?).await?;
     let person_code = prepared
         .reservations
         .get(request.seat)
@@ -306,7 +310,7 @@ async fn prepare_and_join(
                 let Some(Some(bot)) = bots.next() else {
                     continue;
                 };
-                let mut bot_connection = Connection::connect(addr).await?;
+                let mut bot_connection = Connection::over(door.player().await?).await?;
                 bot_connection.join_prepared(code, request.game).await?;
                 let options = PlayOptions {
                     think: settings.bot_think,
@@ -354,7 +358,7 @@ async fn prepare_and_join(
         your_turn: false,
         choices: Vec::new(),
         codes,
-        server: addr.to_string(),
+        server: settings.game_addr.to_string(),
         result: None,
         message: None,
         version: 0,
@@ -364,6 +368,19 @@ async fn prepare_and_join(
         view,
         names,
     })
+}
+
+/// `duration` in whole minutes, rounded up.
+fn minutes(duration: Duration) -> u64 {
+    duration.as_secs().div_ceil(60)
+}
+
+/// Sleeps until `at`, or for ever without one.
+async fn sleep_until_some(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
 }
 
 fn millis(duration: Duration) -> u64 {
@@ -403,8 +420,12 @@ pub struct SeatTask {
     pub commands: mpsc::Receiver<Command>,
     /// When the page last asked for anything.
     pub last_seen: watch::Receiver<Instant>,
-    /// How long the page may stay silent.
+    /// How long the page may stay silent, and how long the person may take
+    /// for a move while it is their turn (a page that only polls holds the
+    /// room as surely as a silent one).
     pub idle_limit: Duration,
+    /// Since when the server has waited for the person's move, if it does.
+    on_turn_since: Option<Instant>,
     /// The names of the seats, for the result.
     names: Vec<String>,
     /// The position of the last state.
@@ -439,6 +460,7 @@ impl SeatTask {
             commands,
             last_seen,
             idle_limit,
+            on_turn_since: None,
             names,
             game: None,
             moves: Vec::new(),
@@ -454,6 +476,7 @@ impl SeatTask {
         info!(seat_id = %self.id, %room, "a person took a seat");
         while let Some(connection) = self.connection.as_mut() {
             let idle_at = *self.last_seen.borrow() + self.idle_limit;
+            let move_due = self.on_turn_since.map(|since| since + self.idle_limit);
             tokio::select! {
                 // Reading is cancel-safe: a packet half read stays in the
                 // connection's buffer for the next call.
@@ -474,10 +497,15 @@ impl SeatTask {
                 },
                 () = tokio::time::sleep_until(idle_at) => {
                     if *self.last_seen.borrow() + self.idle_limit <= Instant::now() {
-                        let minutes = self.idle_limit.as_secs().div_ceil(60);
+                        let minutes = minutes(self.idle_limit);
                         warn!(seat_id = %self.id, %room, "a person's page stopped asking; the seat leaves");
                         self.leave(format!("You left the game: your page sent no request for {minutes} minutes.")).await;
                     }
+                }
+                () = sleep_until_some(move_due) => {
+                    let minutes = minutes(self.idle_limit);
+                    warn!(seat_id = %self.id, %room, "a person did not move on their turn; the seat leaves");
+                    self.leave(format!("You left the game: it was your turn for {minutes} minutes without a move.")).await;
                 }
             }
         }
@@ -506,6 +534,7 @@ impl SeatTask {
                     let turn = game.turn();
                     self.game = Some(game);
                     self.moves.clear();
+                    self.on_turn_since = None;
                     self.publish(|view| {
                         view.phase = Phase::Playing;
                         view.board = board;
@@ -532,6 +561,7 @@ impl SeatTask {
                 let (moves, choices): (Vec<AnyMove>, Vec<Choice>) =
                     board::choices(game).into_iter().unzip();
                 self.moves = moves;
+                self.on_turn_since = Some(Instant::now());
                 self.publish(|view| {
                     view.request += 1;
                     view.your_turn = true;
@@ -548,6 +578,7 @@ impl SeatTask {
                 // The game is over: the address may play another while
                 // this one's page still shows the result.
                 self.address_slot = None;
+                self.on_turn_since = None;
                 let result = result(&game_result, &self.names);
                 self.publish(|view| {
                     view.result = Some(result);
@@ -597,6 +628,7 @@ impl SeatTask {
         match sent {
             Ok(Ok(())) => {
                 self.moves.clear();
+                self.on_turn_since = None;
                 self.publish(|view| {
                     view.your_turn = false;
                     view.choices.clear();

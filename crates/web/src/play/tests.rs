@@ -21,8 +21,6 @@ use super::{
 };
 use crate::{access::Access, app::WebSettings};
 
-const SECRET: &str = "the web side's secret";
-
 /// The address the person's browser opens seats from.
 const PERSON: std::net::IpAddr = std::net::IpAddr::V4(std::net::Ipv4Addr::new(192, 0, 2, 1));
 
@@ -30,7 +28,6 @@ async fn game_server() -> EmbeddedServer {
     let config = Config {
         port: 0,
         replays: false,
-        web_admin_secret: Some(SECRET.to_owned()),
         ..Config::default()
     };
     EmbeddedServer::start(config).await.expect("a game server")
@@ -39,7 +36,7 @@ async fn game_server() -> EmbeddedServer {
 fn settings(server: &EmbeddedServer, max_seats: usize, idle_limit: Duration) -> PlaySettings {
     PlaySettings {
         game_addr: server.addr(),
-        secret: SECRET.to_owned(),
+        server: server.in_process().clone(),
         max_seats,
         // One address opens every seat of these tests.
         max_seats_per_address: max_seats,
@@ -239,6 +236,45 @@ async fn a_seat_whose_page_is_silent_leaves_its_game() {
     let server = game_server().await;
     let idle = Duration::from_secs(120);
     let seats = Seats::new(settings(&server, 1, idle));
+    // The other seat waits for a client of the person's own: the person is
+    // not on turn (a turn has a limit of its own).
+    let (id, secret) = seats
+        .open(
+            PERSON,
+            &request(GameType::Ostseeschach2022, vec![Other::Code]),
+        )
+        .await
+        .expect("a seat");
+    let holder = cookie(&id, &secret);
+    until(&seats, &id, &holder, |v| v.phase == Phase::Waiting).await;
+    // The page does not ask: nothing happens until the idle limit. Time is
+    // paused from here; the waiting room has no timer before it.
+    tokio::time::pause();
+    tokio::time::sleep(idle - Duration::from_secs(1)).await;
+    assert_eq!(
+        seats.lock().get(&id).expect("kept").view.borrow().phase,
+        Phase::Waiting
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    tokio::time::resume();
+    until_no_seat_runs(&seats).await;
+    let view = seats.view(&id, &holder).expect("still readable");
+    assert_eq!(view.phase, Phase::Left, "{:?}", view.message);
+    assert!(
+        view.message
+            .as_deref()
+            .is_some_and(|m| m.contains("no request for 2 minutes")),
+        "{:?}",
+        view.message
+    );
+    assert_eq!(seats.running(), 0);
+}
+
+#[tokio::test]
+async fn a_seat_that_polls_but_does_not_move_on_its_turn_leaves_its_game() {
+    let server = game_server().await;
+    let idle = Duration::from_secs(120);
+    let seats = Seats::new(settings(&server, 1, idle));
     let (id, secret) = seats
         .open(
             PERSON,
@@ -251,24 +287,24 @@ async fn a_seat_whose_page_is_silent_leaves_its_game() {
         .expect("a seat");
     let holder = cookie(&id, &secret);
     until(&seats, &id, &holder, |v| v.your_turn).await;
-    // The person thinks, the page does not ask: nothing happens until the
-    // idle limit. Time is paused from here; the untimed person's seat and
-    // the waiting bot have no timer before it.
+    // The page asks every few seconds, as an open page does, but the person
+    // never moves. Time is paused from here; the untimed person's seat and
+    // the waiting bot have no timer before the limit.
     tokio::time::pause();
-    tokio::time::sleep(idle - Duration::from_secs(1)).await;
-    assert_eq!(
-        seats.lock().get(&id).expect("kept").view.borrow().phase,
-        Phase::Playing
-    );
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    let polled = |seats: &Seats| seats.view(&id, &holder).expect("readable");
+    for _ in 0..(idle.as_secs() / 5 - 1) {
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        assert_eq!(polled(&seats).phase, Phase::Playing);
+    }
+    tokio::time::sleep(Duration::from_secs(6)).await;
     tokio::time::resume();
     until_no_seat_runs(&seats).await;
-    let view = seats.view(&id, &holder).expect("still readable");
+    let view = polled(&seats);
     assert_eq!(view.phase, Phase::Left, "{:?}", view.message);
     assert!(
         view.message
             .as_deref()
-            .is_some_and(|m| m.contains("no request for 2 minutes")),
+            .is_some_and(|m| m.contains("your turn for 2 minutes without a move")),
         "{:?}",
         view.message
     );
@@ -293,7 +329,6 @@ async fn a_seat_opened_with_the_wire_log_leaves_one_next_to_its_replay() {
     let config = Config {
         port: 0,
         replay_dir: dir.clone(),
-        web_admin_secret: Some(SECRET.to_owned()),
         ..Config::default()
     };
     let server = EmbeddedServer::start(config).await.expect("a game server");
@@ -465,10 +500,11 @@ async fn a_person_plays_every_game_of_the_catalogue_to_its_end() {
 }
 
 #[tokio::test]
-async fn without_a_passphrase_the_game_port_takes_only_the_web_secret() {
+async fn seats_open_in_process_while_nobody_administers_over_tcp() {
     use spielleiter_client::{ClientError, Connection};
     use spielleiter_protocol::{Prepare, ServerMessage, SlotDescriptor};
 
+    // No passphrase: administration over TCP is disabled.
     let server = game_server().await;
     let prepare = || Prepare {
         seed: None,
@@ -507,11 +543,30 @@ async fn without_a_passphrase_the_game_port_takes_only_the_web_secret() {
         "{texts:?}"
     );
     assert_eq!(ServerStats::get(&server.stats().failed_authentications), 0);
-    // The web side's secret: a room.
-    let mut web = Connection::connect(server.addr()).await.expect("connects");
-    web.authenticate(SECRET).await.expect("sent");
-    let prepared = web.prepare(prepare()).await.expect("prepared");
-    assert_eq!(prepared.reservations.len(), 2);
+    // The web side's seats need no passphrase: a seat opens.
+    let seats = Seats::new(settings(&server, 1, Duration::from_secs(600)));
+    let (id, secret) = seats
+        .open(
+            PERSON,
+            &request(GameType::Blokus2027, vec![Other::Bot(BotKind::Random)]),
+        )
+        .await
+        .expect("a seat");
+    let holder = cookie(&id, &secret);
+    until(&seats, &id, &holder, |v| v.your_turn).await;
+    // A player's in-process connection (what the seats use) cannot
+    // administer: refused at once, nothing counted, nobody delayed.
+    let pipe = server.in_process().player().await.expect("a pipe");
+    let mut player = Connection::over(pipe).await.expect("speaks");
+    player.authenticate("anything").await.expect("sent");
+    let refused = player.prepare(prepare()).await;
+    let Err(ClientError::Refused { message, .. }) = refused else {
+        panic!("prepare by a player: {refused:?}");
+    };
+    assert!(message.contains("cannot administer"), "{message}");
+    assert_eq!(ServerStats::get(&server.stats().failed_authentications), 0);
+    let loopback = std::net::IpAddr::from([127, 0, 0, 1]);
+    assert_eq!(server.auth().failures(loopback), 0);
 }
 
 #[tokio::test]
@@ -656,6 +711,93 @@ async fn the_metrics_count_the_seats_open_now_and_opened_in_all() {
     assert!(text.contains("spielleiter_play_seats 0\n"), "{text}");
     assert!(
         text.contains("spielleiter_play_seats_opened_total 1\n"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_seat_asks_why_a_click_is_no_move_within_its_budget() {
+    let server = game_server().await;
+    let loopback = std::net::IpAddr::from([127, 0, 0, 1]);
+    let mut router = router(&server, Access::new(loopback, HttpPublic::Auto, None));
+    let body = br#"{"game": "swc_2022_ostseeschach", "seat": 0, "others": ["random"]}"#;
+    let request = Request::post("/api/play")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_vec()))
+        .expect("a request");
+    let response = router.call(request).await.expect("infallible");
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let pair = response.headers()[header::SET_COOKIE]
+        .to_str()
+        .expect("text")
+        .split(';')
+        .next()
+        .expect("name=secret")
+        .to_owned();
+    let id = pair
+        .strip_prefix(SEAT_COOKIE_PREFIX)
+        .and_then(|rest| rest.split_once('='))
+        .expect("the seat's id")
+        .0
+        .to_owned();
+    let mut call = |method: &str, path: String, body: String| {
+        let request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(header::COOKIE, pair.clone())
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body))
+            .expect("a request");
+        let future = router.call(request);
+        async move {
+            let response = future.await.expect("infallible");
+            let status = response.status();
+            let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+                .await
+                .expect("a body");
+            let json = serde_json::from_slice::<serde_json::Value>(&bytes).expect("JSON");
+            (status, json)
+        }
+    };
+    let mut view = serde_json::Value::Null;
+    for _ in 0..1000 {
+        view = call("GET", format!("/api/play/{id}"), String::new())
+            .await
+            .1;
+        if view["your_turn"] == true {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(view["your_turn"], true, "{view}");
+    // A click off the board, asked about as fast as a page can: time stands
+    // still.
+    let why =
+        serde_json::json!({ "request": view["request"], "cells": [[-1, -1]], "from": [-1, -1] })
+            .to_string();
+    tokio::time::pause();
+    for asked in 0..QUESTIONS_AT_ONCE {
+        let (status, answer) = call("POST", format!("/api/play/{id}/why"), why.clone()).await;
+        assert_eq!(status, StatusCode::OK, "question {asked}: {answer}");
+        assert!(answer["reason"].is_string(), "{answer}");
+    }
+    for _ in 0..100 {
+        let (status, answer) = call("POST", format!("/api/play/{id}/why"), why.clone()).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{answer}");
+        let error = answer["error"].as_str().expect("a reason");
+        assert!(error.starts_with("too many questions"), "{error}");
+    }
+    // The budget comes back as time goes on: one question per interval.
+    let interval = Duration::from_millis(1000 / u64::from(QUESTIONS_PER_SECOND));
+    tokio::time::advance(interval).await;
+    let (status, _) = call("POST", format!("/api/play/{id}/why"), why.clone()).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = call("POST", format!("/api/play/{id}/why"), why.clone()).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    tokio::time::resume();
+    let text = metrics(&mut router).await;
+    assert!(
+        text.contains("spielleiter_play_questions_refused_total 101\n"),
         "{text}"
     );
 }
@@ -901,6 +1043,14 @@ async fn a_refused_click_is_explained_over_http_without_a_move() {
     // Only the seat's holder asks, and only for the open request.
     let stranger = http(web, person, "POST", &why_path, None, &attempt.to_string()).await;
     assert_eq!(stranger.status, 403, "{}", stranger.body);
+    // Someone else's page of the seat learns its room, to watch, and
+    // nothing of the seat.
+    let watcher = http(web, person, "GET", &view_path, None, "").await;
+    assert_eq!(watcher.status, 403, "{}", watcher.body);
+    let watcher = watcher.json();
+    assert_eq!(watcher["room"], view["room_id"], "{watcher}");
+    assert!(watcher["room"].is_string(), "{watcher}");
+    assert!(watcher.get("choices").is_none() && watcher.get("board").is_none());
     let stale = serde_json::json!({ "request": request + 1, "piece": name, "cells": cells });
     let stale = http(
         web,

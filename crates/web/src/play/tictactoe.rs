@@ -28,6 +28,7 @@ impl GamePlay for entry::TestTicTacToe {
             };
         }
         board.key = "ONE marks X, TWO marks O".to_owned();
+        board.seat_colors = vec![vec!["red"], vec!["blue"]];
         board
     }
 

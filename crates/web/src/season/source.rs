@@ -2,10 +2,10 @@
 //! the web side's read-only view of a season's store, which the season
 //! crate, above this one, implements.
 
-use std::{future::Future, pin::Pin};
+use std::{future::Future, pin::Pin, sync::Arc};
 
 use serde::Serialize;
-use spielleiter_rules::GameType;
+use spielleiter_archive::GameArchive;
 
 /// A future a [`SeasonSource`] returns.
 pub type SourceFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, String>> + Send + 'a>>;
@@ -20,9 +20,9 @@ pub trait SeasonSource: Send + Sync + std::fmt::Debug {
     /// how many games the season has.
     fn games(&self, first: u32, limit: u32) -> SourceFuture<'_, GamesPage>;
 
-    /// The gzipped replay of game `number` and the game it is of; `None`
-    /// when no replay is stored for it.
-    fn replay(&self, number: u32) -> SourceFuture<'_, Option<(GameType, Vec<u8>)>>;
+    /// The season's games as an archive (a game's key is its number): its
+    /// replays, players' logs and wire logs.
+    fn archive(&self) -> Arc<dyn GameArchive>;
 }
 
 /// A season at a glance.

@@ -32,7 +32,10 @@ pub use self::{
     state::{IN_GAME, STATE_CLASS, State},
     texts::{BclTexts, mistake_text},
 };
-use super::wire_game::{WireEntry, WireGame};
+use super::{
+    record_format::GameRecord,
+    wire_game::{WireEntry, WireGame},
+};
 use crate::{
     dialect::{CloseElement, Dialect, MoveRequestClass, ResultLayout},
     error::DecodeError,
@@ -70,6 +73,8 @@ impl WireGame for BlokusBcl {
     type Move = WireMove;
 
     const DIALECT: &'static Dialect = &DIALECT;
+
+    const RECORD: Option<GameRecord<Self::State>> = None;
 
     fn score_fragments() -> Vec<ScoreFragment> {
         vec![ScoreFragment {

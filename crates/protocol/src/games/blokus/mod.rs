@@ -21,7 +21,7 @@ pub use self::{
     moves::{MoveClasses, WireMove, describe_move, german_name},
     texts::{mistake_move_description, mistake_names_move, mistake_text},
 };
-use super::wire_game::WireGame;
+use super::{record_format::GameRecord, wire_game::WireGame};
 use crate::{
     dialect::Dialect,
     error::DecodeError,
@@ -72,6 +72,8 @@ impl<B: BlokusSeason> WireGame for B {
     type Move = WireMove;
 
     const DIALECT: &'static Dialect = B::DIALECT;
+
+    const RECORD: Option<GameRecord<Self::State>> = None;
 
     fn score_fragments() -> Vec<ScoreFragment> {
         vec![ScoreFragment {

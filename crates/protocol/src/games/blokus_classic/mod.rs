@@ -13,8 +13,10 @@
 //! - the score parts: the seat's points, then its place.
 //!
 //! The three games share everything but the number of seats, which
-//! [`ClassicWire`] takes as a parameter.
+//! [`ClassicWire`] takes as a parameter, and their record for Pentobi
+//! ([`blksgf`]).
 
+pub mod blksgf;
 pub mod state;
 
 use spielleiter_rules::{
@@ -26,6 +28,7 @@ use spielleiter_rules::{
 pub use self::state::State;
 use super::{
     blokus::{MoveClasses, WireMove, moves, texts},
+    record_format::GameRecord,
     wire_game::{WireEntry, WireGame},
 };
 use crate::{
@@ -109,6 +112,11 @@ impl<const SEATS: usize> WireGame for ClassicWire<SEATS> {
     type Move = WireMove;
 
     const DIALECT: &'static Dialect = &SEASON_2021;
+
+    const RECORD: Option<GameRecord<State>> = Some(GameRecord {
+        format: &blksgf::BLKSGF,
+        write: |states| blksgf::write(players_of::<SEATS>(), states),
+    });
 
     fn score_fragments() -> Vec<ScoreFragment> {
         vec![

@@ -19,7 +19,10 @@
 
 use spielleiter_rules::{entry, counting::{Count, Counting as Rules, CountingMistake, SEATS}};
 
-use super::wire_game::{WireEntry, WireGame};
+use super::{
+    record_format::GameRecord,
+    wire_game::{WireEntry, WireGame},
+};
 use crate::{
     dialect::{CloseElement, Dialect, MoveRequestClass, ResultLayout},
     error::{DecodeError, MoveError},
@@ -60,6 +63,8 @@ impl WireGame for Counting {
     type Move = Count;
 
     const DIALECT: &'static Dialect = &DIALECT;
+
+    const RECORD: Option<GameRecord<Self::State>> = None;
 
     fn score_fragments() -> Vec<ScoreFragment> {
         vec![ScoreFragment {

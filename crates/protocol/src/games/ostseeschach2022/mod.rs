@@ -18,7 +18,10 @@ pub use self::{
     season::{SEASON_2022, Season2022, left_reason_2022},
     state::{State, wire_order},
 };
-use super::wire_game::{INVALID_FORMAT_TEXT, WireEntry, WireGame, score_definition_of};
+use super::{
+    record_format::GameRecord,
+    wire_game::{INVALID_FORMAT_TEXT, WireEntry, WireGame, score_definition_of},
+};
 use crate::{
     dialect::Dialect,
     error::DecodeError,
@@ -63,6 +66,8 @@ impl WireGame for Ostseeschach2022 {
     type Move = WireMove;
 
     const DIALECT: &'static Dialect = &SEASON_2022;
+
+    const RECORD: Option<GameRecord<Self::State>> = None;
 
     fn score_fragments() -> Vec<ScoreFragment> {
         [AMBERS_FRAGMENT, LIGHT_LEAD_FRAGMENT]

@@ -20,6 +20,7 @@ use spielleiter_rules::{
 
 use super::{
     blokus2021::SEASON_2021,
+    record_format::GameRecord,
     wire_game::{WireEntry, WireGame},
 };
 use crate::{
@@ -58,6 +59,8 @@ impl WireGame for TicTacToe {
     type Move = Mark;
 
     const DIALECT: &'static Dialect = &SEASON_2021;
+
+    const RECORD: Option<GameRecord<Self::State>> = None;
 
     fn score_fragments() -> Vec<ScoreFragment> {
         vec![ScoreFragment {

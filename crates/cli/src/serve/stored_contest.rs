@@ -1,0 +1,102 @@
+//! What `serve --store` shows of its store: the season page when the
+//! store holds a season (or `--season` names one), and the contest's door
+//! — its teams' pages under `/contest` — when it holds a contest
+//! (`spielleiter contest create`). The door's accounts are the store's
+//! contest tables ([`ContestStore`]); its passwords' parameters, cookies and
+//! public address are the configuration's.
+
+use std::sync::Arc;
+
+use anyhow::Context;
+use spielleiter_contest::ContestAccounts;
+use spielleiter_season::{AnyStore, ContestStore, SeasonError, SeasonStore};
+use spielleiter_server::{Config, limits::AuthBackoff};
+use spielleiter_web::{
+    accounts::{Door, DoorSettings, PasswordParams, system_clock},
+    season::SeasonSource,
+};
+
+use super::stored_season;
+
+/// What a store gives the web side.
+pub struct StorePages {
+    /// The season page's source, if the store holds a season to show.
+    pub season: Option<Arc<dyn SeasonSource>>,
+    /// The contest's door, if the store holds a contest.
+    pub contest: Option<Arc<Door>>,
+}
+
+/// Opens the store `url` for the web side: its contest's door, if it holds
+/// a contest; its season (`season_name`, or its only one), if it holds any
+/// or `season_name` names one. A store that holds neither stops the start,
+/// as a store without its season always did.
+///
+/// # Errors
+///
+/// The store cannot be opened, the season named is not there, the door's
+/// settings are out of range (the password parameters, the public
+/// address).
+pub async fn open(
+    url: &str,
+    season_name: Option<&str>,
+    config: &Config,
+    auth: &AuthBackoff,
+) -> anyhow::Result<StorePages> {
+    let store = Arc::new(
+        spielleiter_season::open_existing(url)
+            .await
+            .context("cannot open the store (--store, SPIELLEITER_STORE or season.store)")?,
+    );
+    let contest = match ContestStore::open(Arc::clone(&store)).await {
+        Ok(contest) => Some(door(contest, config, auth)?),
+        Err(SeasonError::NoContest { .. }) => None,
+        Err(error) => return Err(error.into()),
+    };
+    let wants_season =
+        contest.is_none() || season_name.is_some() || !store.season_names().await?.is_empty();
+    let season = if wants_season {
+        Some(stored_season::open(url, season_name).await?)
+    } else {
+        None
+    };
+    Ok(StorePages { season, contest })
+}
+
+/// The door of `contest` with the configuration's settings.
+fn door(
+    contest: ContestStore<AnyStore>,
+    config: &Config,
+    auth: &AuthBackoff,
+) -> anyhow::Result<Arc<Door>> {
+    let public_url = match &config.http_public_url {
+        Some(url) => Some(
+            crate::web_url::parse_web_url(url)
+                .map_err(|why| anyhow::anyhow!("http.public_url (--http-public-url) {why}"))?,
+        ),
+        None => None,
+    };
+    tracing::info!(
+        contest = %contest.record().name,
+        store = %contest.describe(),
+        secure_cookies = config.http_secure_cookies,
+        public_url = public_url.as_deref().unwrap_or("the address a request came to"),
+        "the contest's pages are served under /contest"
+    );
+    let settings = DoorSettings {
+        store: Arc::new(contest),
+        passwords: PasswordParams {
+            memory_kib: config.contest_password_memory_kib,
+            iterations: config.contest_password_passes,
+            parallelism: config.contest_password_lanes,
+        },
+        secure_cookies: config.http_secure_cookies,
+        public_url,
+        clock: system_clock(),
+    };
+    let door = Door::new(settings, auth).map_err(|error| {
+        anyhow::anyhow!(
+            "{error} (contest.password_memory_kib, contest.password_passes, contest.password_lanes)"
+        )
+    })?;
+    Ok(Arc::new(door))
+}

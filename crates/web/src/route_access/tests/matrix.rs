@@ -1,0 +1,342 @@
+//! The access matrix: every route the router serves (listed from the
+//! router itself), asked as each kind of viewer, against the answer
+//! `ACCESS.md` documents. A route without a row in `ACCESS.md` or in
+//! [`ROUTES`] fails, and so does a documented row the router does not
+//! serve. Each cell is asked on a site of its own, so that a change one
+//! viewer makes (removing a member, logging out) cannot change another
+//! cell's answer.
+
+#![allow(clippy::unwrap_used)]
+
+use std::{collections::BTreeSet, time::SystemTime};
+
+use spielleiter_contest::{ContestAccounts, InviteKind, Timestamp};
+use spielleiter_rules::{
+    AnyGame,
+    blokus::{Blokus, PieceKind},
+};
+use spielleiter_server::showroom::{RoomPhase, RoomSnapshot};
+
+use crate::accounts::{
+    secrets::{self, ACCOUNT_COOKIE, FORM_COOKIE},
+    testing::{Browser, START, Site, encode, token_of},
+};
+use crate::route_access::ROUTES;
+
+/// The documented matrix.
+const DOC: &str = include_str!("../../../ACCESS.md");
+
+/// The viewers of the matrix's columns, in its order.
+const VIEWERS: [&str; 6] = [
+    "anonymous",
+    "T's student",
+    "T's teacher",
+    "U's teacher",
+    "organiser",
+    "administrator",
+];
+
+/// One documented row: method, route, an answer per viewer.
+#[derive(Debug)]
+struct Row {
+    method: String,
+    route: String,
+    answers: Vec<u16>,
+}
+
+fn documented() -> Vec<Row> {
+    DOC.lines()
+        .filter(|line| line.starts_with("| GET") || line.starts_with("| POST"))
+        .map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+            assert_eq!(cells.len(), 2 + VIEWERS.len() + 1, "{line}");
+            Row {
+                method: cells[0].to_owned(),
+                route: cells[1].trim_matches('`').to_owned(),
+                answers: cells[2..2 + VIEWERS.len()]
+                    .iter()
+                    .map(|cell| cell.parse().unwrap_or_else(|_| panic!("{line}")))
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// The routes of the router, from its own description (axum lists each
+/// route's path as `RouteId(n): "path"`).
+fn router_paths(router: &axum::Router) -> BTreeSet<String> {
+    let text = format!("{router:?}");
+    let mut paths = BTreeSet::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("RouteId(") {
+        rest = &rest[at + "RouteId(".len()..];
+        let Some(quote) = rest.find(": \"") else {
+            break;
+        };
+        let after = &rest[quote + 3..];
+        let end = after.find('"').unwrap();
+        let path = &after[..end];
+        // axum's own route of the fallback (the page of an unknown address).
+        if !path.contains("__private__axum_fallback") {
+            paths.insert(path.to_owned());
+        }
+        rest = &after[end..];
+    }
+    paths
+}
+
+/// A site with two teams (T with a teacher and a student, U with a
+/// teacher), an organiser, an open student link of T and a running room;
+/// and the browser of `viewer` signed in on it.
+struct Fixture {
+    site: Site,
+    team_t: i64,
+    student: i64,
+    invite: i64,
+    token: String,
+    session: i64,
+}
+
+async fn fixture() -> Fixture {
+    let site = Site::new().await;
+    let team_t = site.team("T").await;
+    let team_u = site.team("U").await;
+    site.organiser("Grace").await;
+    let link = |team| {
+        let site = &site;
+        async move {
+            let token = secrets::new_token();
+            let invite = spielleiter_contest::Invite::new(
+                team,
+                InviteKind::Teacher,
+                None,
+                Timestamp(START),
+                &spielleiter_contest::ContestSettings::default(),
+            );
+            site.store
+                .add_invite(&secrets::digest(&token), &invite)
+                .await
+                .unwrap();
+            token
+        }
+    };
+    let t_link = link(team_t).await;
+    let u_link = link(team_u).await;
+    let mut t_teacher = site.browser([192, 0, 2, 10]);
+    t_teacher.join(&t_link, "Tess").await;
+    site.browser([192, 0, 2, 11]).join(&u_link, "Ulla").await;
+    let page = t_teacher
+        .post(&format!("/contest/teams/{team_t}/invites"), &[])
+        .await;
+    let student_link = token_of(&page.body);
+    let mut student = site.browser([192, 0, 2, 12]);
+    student.join(&student_link, "Stu").await;
+    let page = t_teacher
+        .post(&format!("/contest/teams/{team_t}/invites"), &[])
+        .await;
+    let token = token_of(&page.body);
+    let stored = site
+        .store
+        .invite(&secrets::digest(&token))
+        .await
+        .unwrap()
+        .unwrap();
+    let student_id = site
+        .store
+        .credentials("stu")
+        .await
+        .unwrap()
+        .unwrap()
+        .account
+        .id;
+    let session = site
+        .store
+        .sessions(student_id, Timestamp(START))
+        .await
+        .unwrap()[0]
+        .id;
+    std::mem::forget(site.stats.rooms.open(RoomSnapshot {
+        id: "live".into(),
+        names: std::sync::Arc::from(vec!["alice".to_owned(), "bob".to_owned()]),
+        seated: vec![true, true],
+        phase: RoomPhase::Running,
+        game: AnyGame::Blokus2021(Blokus::new(PieceKind::PentoL)),
+        pending: None,
+        result: None,
+        opened: SystemTime::UNIX_EPOCH,
+        version: 0,
+    }));
+    Fixture {
+        site,
+        team_t: team_t.0,
+        student: student_id.0,
+        invite: stored.id.0,
+        token,
+        session: session.0,
+    }
+}
+
+/// The browser of `viewer` on `site`, signed in, with a form cookie.
+async fn browser_of<'s>(site: &'s Site, viewer: &str) -> Browser<'s> {
+    let mut browser = site.browser([198, 51, 100, 1]);
+    match viewer {
+        "anonymous" => {}
+        "T's student" => drop(browser.log_in("Stu").await),
+        "T's teacher" => drop(browser.log_in("Tess").await),
+        "U's teacher" => drop(browser.log_in("Ulla").await),
+        "organiser" => drop(browser.log_in("Grace").await),
+        "administrator" => browser.log_in_as_administrator().await,
+        other => panic!("no viewer {other}"),
+    }
+    browser.get("/contest/login").await;
+    browser
+}
+
+impl Fixture {
+    /// The route with its parameters filled in.
+    fn path(&self, route: &str) -> String {
+        route
+            .replace("{team}", &self.team_t.to_string())
+            .replace("{member}", &self.student.to_string())
+            .replace("{invite}", &self.invite.to_string())
+            .replace("{session}", &self.session.to_string())
+            .replace("{token}", &self.token)
+            .replace("{id}", "live")
+            .replace("{name}", "replay_swc_2021_blokus_x.xml")
+            .replace("{number}", "1")
+            .replace("{player}", "1")
+            .replace("{file}", "app.css")
+    }
+}
+
+/// The status of `method route` asked by `viewer` on a site of its own;
+/// a POST carries the CSRF token its form would (the session's, or the
+/// form cookie's for the login and invite forms), and nothing else.
+async fn answer(method: &str, route: &str, viewer: &str) -> u16 {
+    let fixture = fixture().await;
+    let mut browser = browser_of(&fixture.site, viewer).await;
+    let path = fixture.path(route);
+    let cookies = browser
+        .cookies
+        .iter()
+        .map(|(name, value)| format!("{name}={value}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let form = (method == "POST").then(|| {
+        let secret = if route == "/contest/login" || route.starts_with("/contest/invite/") {
+            browser.cookies.get(FORM_COOKIE)
+        } else {
+            (browser.cookies.get(ACCOUNT_COOKIE))
+                .or_else(|| browser.cookies.get(crate::access::SESSION_COOKIE))
+        };
+        let token = secret.map(|s| secrets::csrf_token(s)).unwrap_or_default();
+        encode(&[("csrf", &token)])
+    });
+    let status = fixture
+        .site
+        .status(method, &path, &cookies, form, browser.peer)
+        .await;
+    browser.cookies.clear();
+    status.as_u16()
+}
+
+#[tokio::test]
+async fn every_route_answers_each_viewer_as_documented() {
+    let doc = documented();
+    let router = fixture().await.site.router;
+    let paths = router_paths(&router);
+    assert!(paths.len() >= 50 && paths.contains("/healthz"), "{paths:?}");
+    let mut wrong = Vec::new();
+    for path in &paths {
+        if !doc.iter().any(|row| &row.route == path) {
+            wrong.push(format!("{path}: served, but not in ACCESS.md"));
+        }
+        if !ROUTES.iter().any(|row| row.path == path) {
+            wrong.push(format!("{path}: served, but without a row in ROUTES"));
+        }
+    }
+    for row in &doc {
+        if !paths.contains(&row.route) {
+            wrong.push(format!("{}: in ACCESS.md, but not served", row.route));
+        }
+        if !ROUTES
+            .iter()
+            .any(|rule| rule.path == row.route && rule.method == row.method)
+        {
+            wrong.push(format!(
+                "{} {}: in ACCESS.md, but not in ROUTES",
+                row.method, row.route
+            ));
+        }
+    }
+    // Every method a route serves is documented: the administrator is
+    // answered 405 for the others.
+    for path in &paths {
+        for method in ["GET", "POST"] {
+            let documented = doc.iter().any(|r| &r.route == path && r.method == method);
+            if !documented && answer(method, path, "administrator").await != 405 {
+                wrong.push(format!("{method} {path}: served, but not in ACCESS.md"));
+            }
+        }
+    }
+    let mut actual = String::new();
+    for row in &doc {
+        let mut answers = Vec::new();
+        for viewer in VIEWERS {
+            answers.push(answer(&row.method, &row.route, viewer).await);
+        }
+        if answers != row.answers {
+            wrong.push(format!(
+                "{} {}: {answers:?}, ACCESS.md says {:?}",
+                row.method, row.route, row.answers
+            ));
+        }
+        actual.push_str(&format!(
+            "| {} | `{}` | {} |\n",
+            row.method,
+            row.route,
+            answers
+                .iter()
+                .map(u16::to_string)
+                .collect::<Vec<_>>()
+                .join(" | ")
+        ));
+    }
+    assert!(
+        wrong.is_empty(),
+        "{}\n\nthe answers:\n{actual}",
+        wrong.join("\n")
+    );
+}
+
+#[tokio::test]
+async fn a_route_without_a_rule_is_refused() {
+    use tower_service::Service;
+    let (app, _) = crate::app::app_state(
+        std::sync::Arc::default(),
+        crate::WebSettings::new(
+            crate::Access::new(
+                [127, 0, 0, 1].into(),
+                spielleiter_server::config::HttpPublic::Everyone,
+                None,
+            ),
+            None,
+        ),
+        None,
+    );
+    let mut router = axum::Router::new()
+        .route("/unruled", axum::routing::get(|| async { "served" }))
+        .route("/healthz", axum::routing::get(|| async { "ok" }))
+        .layer(axum::middleware::from_fn_with_state(
+            std::sync::Arc::clone(&app),
+            super::decide,
+        ))
+        .with_state(app);
+    for (path, expected) in [("/unruled", 500), ("/healthz", 200)] {
+        let request = axum::http::Request::get(path)
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let response = router.call(request).await.unwrap();
+        assert_eq!(response.status().as_u16(), expected, "{path}");
+    }
+}
