@@ -6,7 +6,6 @@
 
 use std::{
     fs::OpenOptions,
-    io::Write,
     path::{Path, PathBuf},
     process::Stdio,
 };
@@ -128,16 +127,18 @@ pub(crate) fn launch(program: &Program, invitation: &Invitation<'_>) -> Result<L
 /// Appended: the logs of earlier runs (a resumed match, another match with
 /// the same names) stay.
 fn open_log(program: &Program, invitation: &Invitation<'_>) -> Result<std::fs::File, String> {
-    let mut log = OpenOptions::new()
+    let log = OpenOptions::new()
         .create(true)
         .append(true)
         .open(&invitation.log_path)
         .map_err(|e| format!("cannot open {}: {e}", invitation.log_path.display()))?;
-    let _ = writeln!(
-        log,
-        "[spielleiter] {} game {}: {program}",
-        jiff::Zoned::now().strftime("%Y-%m-%d %H:%M:%S"),
-        invitation.game_number
+    spielleiter_sandbox::append_note(
+        &log,
+        format_args!(
+            "[spielleiter] {} game {}: {program}",
+            jiff::Zoned::now().strftime("%Y-%m-%d %H:%M:%S"),
+            invitation.game_number
+        ),
     );
     Ok(log)
 }
@@ -185,8 +186,12 @@ impl Launched {
     pub(crate) async fn kill(&mut self, why: &str) {
         match self {
             Launched::Program { child, log_path } => {
-                if let Ok(mut log) = OpenOptions::new().append(true).open(&*log_path) {
-                    let _ = writeln!(log, "\n[spielleiter] killed: {why}");
+                if let Ok(log) = OpenOptions::new().append(true).open(&*log_path) {
+                    // The program may be printing: the note is one write.
+                    spielleiter_sandbox::append_note(
+                        &log,
+                        format_args!("\n[spielleiter] killed: {why}"),
+                    );
                 }
                 #[cfg(unix)]
                 if let Some(pid) = child.id().and_then(|id| i32::try_from(id).ok()) {

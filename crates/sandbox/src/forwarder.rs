@@ -14,11 +14,10 @@
 //! and a seat opens new connections at a bounded rate.
 
 use std::{
-    io::Write,
     os::unix::fs::PermissionsExt,
     path::{Path, PathBuf},
     sync::{
-        Arc, Mutex, PoisonError,
+        Arc,
         atomic::{AtomicBool, Ordering},
     },
     time::{Duration, Instant},
@@ -72,7 +71,7 @@ impl Forwarder {
         socket: &Path,
         host: &str,
         port: u16,
-        mut log: std::fs::File,
+        log: std::fs::File,
         started: Instant,
     ) -> std::io::Result<Forwarder> {
         let listener = UnixListener::bind(socket)?;
@@ -86,7 +85,7 @@ impl Forwarder {
             let mut first_closed_log = log.try_clone().ok();
             // Where a connection notes why it was ended, once per player.
             let notes = Arc::new(Notes {
-                log: log.try_clone().ok().map(Mutex::new),
+                log: log.try_clone().ok(),
                 noted: AtomicBool::new(false),
             });
             loop {
@@ -94,10 +93,12 @@ impl Forwarder {
                     accepted = listener.accept() => {
                         let Ok((player, _)) = accepted else { continue };
                         if std::mem::take(&mut first) {
-                            let _ = writeln!(
-                                log,
-                                "[spielleiter sandbox] the player connected {} ms after its container was started",
-                                started.elapsed().as_millis()
+                            crate::append_note(
+                                &log,
+                                format_args!(
+                                    "[spielleiter sandbox] the player connected {} ms after its container was started",
+                                    started.elapsed().as_millis()
+                                ),
                             );
                         }
                         let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
@@ -116,11 +117,13 @@ impl Forwarder {
                         connections.spawn(async move {
                             let _slot = slot;
                             carry(player, &host, port, &notes).await;
-                            if let Some(mut log) = closed_log {
-                                let _ = writeln!(
-                                    log,
-                                    "[spielleiter sandbox] the player's connection closed {} ms after its container was started",
-                                    started.elapsed().as_millis()
+                            if let Some(log) = closed_log {
+                                crate::append_note(
+                                    &log,
+                                    format_args!(
+                                        "[spielleiter sandbox] the player's connection closed {} ms after its container was started",
+                                        started.elapsed().as_millis()
+                                    ),
                                 );
                             }
                         });
@@ -140,7 +143,7 @@ impl Forwarder {
 /// one note per player, so that a player cannot fill the log with them.
 #[derive(Debug)]
 struct Notes {
-    log: Option<Mutex<std::fs::File>>,
+    log: Option<std::fs::File>,
     noted: AtomicBool,
 }
 
@@ -153,10 +156,11 @@ impl Notes {
         }
         tracing::info!(%why, "a sandboxed player's connection cut");
         if let Some(log) = &self.log {
-            let mut log = log.lock().unwrap_or_else(PoisonError::into_inner);
-            let _ = writeln!(
+            crate::append_note(
                 log,
-                "\n[spielleiter sandbox] {why}: the connection was closed (further ones are not noted)"
+                format_args!(
+                    "\n[spielleiter sandbox] {why}: the connection was closed (further ones are not noted)"
+                ),
             );
         }
     }

@@ -26,6 +26,7 @@
 //! - `docker`: calls of the Docker client, bounded in time; the checks
 //!   before a match and the sweep ([`preflight`]).
 //! - `forwarder`: the host's end of a player's connection.
+//! - [`append_note`]: a note in a seat's log, written whole.
 //! - [`upload`]: checking and unpacking a team's upload; [`build`]:
 //!   building a player image from it ([`build_player_image`]).
 #![deny(missing_docs)]
@@ -37,6 +38,7 @@ mod forwarder;
 pub mod limits;
 pub mod player;
 mod program;
+mod seat_log;
 pub mod upload;
 
 pub use build::{
@@ -47,6 +49,7 @@ pub use error::SandboxError;
 pub use limits::{RELAY_PATH, SandboxLimits};
 pub use player::{SandboxedPlayer, Seat};
 pub use program::SandboxedProgram;
+pub use seat_log::append_note;
 pub use upload::{UploadError, UploadLimits};
 
 /// Before the first game of a match with sandboxed players: fails with one

@@ -4,7 +4,6 @@
 
 use std::{
     fs::File,
-    io::Write,
     os::unix::fs::PermissionsExt,
     path::PathBuf,
     process::Stdio,
@@ -171,10 +170,12 @@ impl SandboxedPlayer {
                 describe(status.code(), out_of_memory)
             }
         };
-        let _ = writeln!(
-            self.log,
-            "\n[spielleiter sandbox] the container ended: {how} ({} ms after it was started)",
-            self.started.elapsed().as_millis()
+        crate::append_note(
+            &self.log,
+            format_args!(
+                "\n[spielleiter sandbox] the container ended: {how} ({} ms after it was started)",
+                self.started.elapsed().as_millis()
+            ),
         );
         self.finish().await;
         how
@@ -182,7 +183,10 @@ impl SandboxedPlayer {
 
     /// Ends the container by force, notes why in the log, and removes it.
     pub async fn kill(&mut self, why: &str) {
-        let _ = writeln!(self.log, "\n[spielleiter sandbox] killed: {why}");
+        crate::append_note(
+            &self.log,
+            format_args!("\n[spielleiter sandbox] killed: {why}"),
+        );
         self.remove().await;
         let _ = self.client.start_kill();
         let _ = self.client.wait().await;
@@ -206,11 +210,13 @@ impl SandboxedPlayer {
         match docker::call(&["rm", "--force", "--volumes", &self.name], CALL_TIMEOUT).await {
             Ok(_) => {
                 self.removed = true;
-                let _ = writeln!(
-                    self.log,
-                    "[spielleiter sandbox] container {} removed in {} ms",
-                    self.name,
-                    started.elapsed().as_millis()
+                crate::append_note(
+                    &self.log,
+                    format_args!(
+                        "[spielleiter sandbox] container {} removed in {} ms",
+                        self.name,
+                        started.elapsed().as_millis()
+                    ),
                 );
             }
             Err(error) if error.contains("No such container") => self.removed = true,
