@@ -179,27 +179,69 @@ impl Drop for AddressSlot {
 /// (a burst on many connections is no faster than one after another). A
 /// success resets the address.
 ///
+/// The count *decays*: one failure is forgiven per [`FORGIVE_EVERY`],
+/// whatever happens meanwhile, so that an organiser's occasional typos (or
+/// a school's, behind one address) never add up to the longest delay for
+/// good, while a guesser, who fails faster than that, still climbs to it
+/// and stays there.
+///
 /// The same back-off keeps other keys than addresses where guesses are
 /// counted per something else ([`BackoffKey`]): the web side's logins per
-/// account name.
+/// account name, and per name and address.
 #[derive(Debug)]
 pub struct AuthBackoff<K = IpAddr> {
     initial: Duration,
     max: Duration,
-    addresses: Mutex<HashMap<K, Failures>>,
+    entries: Mutex<HashMap<K, Failures>>,
     log: Mutex<LogBudget>,
 }
 
+/// One failure is forgiven per this much time, whatever happens meanwhile.
+pub const FORGIVE_EVERY: Duration = Duration::from_secs(60);
+
+/// More keys than this in the table: the ones whose failures are all
+/// forgiven and whose turn has passed are forgotten.
+const BACKOFF_TABLE_PRUNE: usize = 10_000;
+
+/// More keys than this even after pruning (a flood from many addresses):
+/// every key not waiting for a turn is forgotten; the table stays bounded.
+const BACKOFF_TABLE_CAP: usize = 100_000;
+
 #[derive(Clone, Copy, Debug)]
 struct Failures {
+    /// Failures not forgiven as of `counted_at`.
     count: u32,
+    /// When `count` was last brought up to date.
+    counted_at: Instant,
     /// When the next attempt may be checked.
     next: Instant,
 }
 
-/// More addresses than this in the table: the ones whose back-off has long
-/// run out are forgotten.
-const BACKOFF_TABLE_PRUNE: usize = 10_000;
+impl Failures {
+    fn new(now: Instant) -> Failures {
+        Failures {
+            count: 0,
+            counted_at: now,
+            next: now,
+        }
+    }
+
+    /// Forgives what the time since `counted_at` forgives.
+    fn decay(&mut self, now: Instant) {
+        let elapsed = now.saturating_duration_since(self.counted_at);
+        let forgiven = elapsed.as_secs() / FORGIVE_EVERY.as_secs().max(1);
+        if forgiven == 0 {
+            return;
+        }
+        let forgiven = u32::try_from(forgiven).unwrap_or(u32::MAX);
+        self.count = self.count.saturating_sub(forgiven);
+        self.counted_at = if self.count == 0 {
+            now
+        } else {
+            self.counted_at + FORGIVE_EVERY * forgiven
+        };
+    }
+}
 
 impl AuthBackoff {
     /// A back-off per address from `initial` to `max`.
@@ -229,13 +271,20 @@ impl BackoffKey for u64 {
     }
 }
 
+/// A name's digest and an address, counted as each is alone.
+impl BackoffKey for (u64, IpAddr) {
+    fn counted_as(self) -> (u64, IpAddr) {
+        (self.0, key(self.1))
+    }
+}
+
 impl<K: BackoffKey> AuthBackoff<K> {
-    /// A back-off per key from `initial` to `max`.
+    /// A back-off per key from `initial` to `max` (at least `initial`).
     pub fn keyed(initial: Duration, max: Duration) -> AuthBackoff<K> {
         AuthBackoff {
             initial,
-            max,
-            addresses: Mutex::default(),
+            max: max.max(initial),
+            entries: Mutex::default(),
             log: Mutex::new(LogBudget::new(10, Duration::from_secs(10))),
         }
     }
@@ -255,6 +304,27 @@ impl<K: BackoffKey> AuthBackoff<K> {
         }
     }
 
+    /// Runs `work` on the entry of `key`, brought up to date; keeps the
+    /// table bounded.
+    fn with<T>(&self, key: K, work: impl FnOnce(&mut Failures, Instant) -> T) -> T {
+        let now = Instant::now();
+        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        if entries.len() >= BACKOFF_TABLE_PRUNE {
+            entries.retain(|_, entry| {
+                entry.decay(now);
+                entry.count > 0 || entry.next > now
+            });
+            if entries.len() >= BACKOFF_TABLE_CAP {
+                entries.retain(|_, entry| entry.next > now);
+            }
+        }
+        let entry = entries
+            .entry(key.counted_as())
+            .or_insert_with(|| Failures::new(now));
+        entry.decay(now);
+        work(entry, now)
+    }
+
     /// When an attempt from `ip` may be checked; the attempt after it has
     /// to wait its turn behind this one.
     pub fn reserve(&self, ip: K) -> Instant {
@@ -265,22 +335,20 @@ impl<K: BackoffKey> AuthBackoff<K> {
     /// [`AuthBackoff::reserve`] if the turn comes within `wait`; `None`
     /// (and nothing reserved) if it comes later.
     pub fn reserve_within(&self, ip: K, wait: Duration) -> Option<Instant> {
-        let now = Instant::now();
-        let mut addresses = self
-            .addresses
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        self.prune(&mut addresses, now);
-        let entry = addresses.entry(ip.counted_as()).or_insert(Failures {
-            count: 0,
-            next: now,
-        });
-        let at = entry.next.max(now);
-        if at.duration_since(now) > wait {
-            return None;
-        }
-        entry.next = at + self.delay(entry.count.max(1));
-        Some(at)
+        self.with(ip, |entry, now| {
+            let at = entry.next.max(now);
+            if at.duration_since(now) > wait {
+                return None;
+            }
+            entry.next = at + self.delay(entry.count.max(1));
+            Some(at)
+        })
+    }
+
+    /// How long an attempt under `key` is slowed now, at most `ceiling`,
+    /// reserving nothing: a delay that can neither refuse nor queue anyone.
+    pub fn slowing(&self, key: K, ceiling: Duration) -> Duration {
+        self.with(key, |entry, _| self.delay(entry.count).min(ceiling))
     }
 
     /// The longest delay between two attempts from one address.
@@ -288,49 +356,25 @@ impl<K: BackoffKey> AuthBackoff<K> {
         self.max
     }
 
-    /// Forgets the addresses whose back-off has long run out, when there
-    /// are many.
-    fn prune(&self, addresses: &mut HashMap<K, Failures>, now: Instant) {
-        if addresses.len() >= BACKOFF_TABLE_PRUNE {
-            let max = self.max;
-            addresses.retain(|_, entry| entry.next + max > now);
-        }
-    }
-
     /// An attempt from `ip` failed.
     pub fn failed(&self, ip: K) {
-        let now = Instant::now();
-        let mut addresses = self
-            .addresses
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        self.prune(&mut addresses, now);
-        let entry = addresses.entry(ip.counted_as()).or_insert(Failures {
-            count: 0,
-            next: now,
+        self.with(ip, |entry, now| {
+            entry.count = entry.count.saturating_add(1);
+            entry.next = entry.next.max(now + self.delay(entry.count));
         });
-        entry.count = entry.count.saturating_add(1);
-        entry.next = entry.next.max(now + self.delay(entry.count));
     }
 
     /// An attempt from `ip` succeeded: its back-off is over.
     pub fn succeeded(&self, ip: K) {
-        let mut addresses = self
-            .addresses
+        self.entries
             .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        addresses.remove(&ip.counted_as());
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&ip.counted_as());
     }
 
-    /// The failures recorded for `ip`.
+    /// The failures recorded for `ip` and not forgiven yet.
     pub fn failures(&self, ip: K) -> u32 {
-        let addresses = self
-            .addresses
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        addresses
-            .get(&ip.counted_as())
-            .map_or(0, |entry| entry.count)
+        self.with(ip, |entry, _| entry.count)
     }
 
     /// Whether a failure may be logged now; see [`LogBudget::allow`].
@@ -519,6 +563,51 @@ mod tests {
         // A success forgets the address: the next attempt goes at once.
         backoff.succeeded(fresh);
         assert_eq!(backoff.reserve(fresh), Instant::now());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn failures_are_forgiven_over_time_and_a_guesser_still_climbs() {
+        let backoff = AuthBackoff::new(Duration::from_millis(100), Duration::from_secs(10));
+        let organiser = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 4));
+        // A typo every two minutes for two hours: never more than one
+        // failure counts, and no attempt waits longer than the initial
+        // delay.
+        for _ in 0..60 {
+            let turn = backoff.reserve(organiser);
+            assert!(turn <= Instant::now() + Duration::from_millis(100));
+            backoff.failed(organiser);
+            assert!(backoff.failures(organiser) <= 1);
+            tokio::time::advance(Duration::from_secs(120)).await;
+        }
+        // A guesser at one try per second climbs to the longest delay.
+        let guesser = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 5));
+        for _ in 0..20 {
+            backoff.failed(guesser);
+            tokio::time::advance(Duration::from_secs(1)).await;
+        }
+        assert_eq!(backoff.failures(guesser), 20);
+        assert!(backoff.reserve(guesser) >= Instant::now() + Duration::from_secs(9));
+        // Half an hour of quiet forgives thirty failures: the address is
+        // as good as new, not held at the longest delay for good.
+        tokio::time::advance(Duration::from_secs(30 * 60)).await;
+        assert_eq!(backoff.failures(guesser), 0);
+        let now = Instant::now();
+        assert_eq!(backoff.reserve(guesser), now);
+        assert_eq!(backoff.reserve(guesser), now + Duration::from_millis(100));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn slowing_never_exceeds_its_ceiling_nor_reserves() {
+        let backoff: AuthBackoff<u64> =
+            AuthBackoff::keyed(Duration::from_millis(100), Duration::from_secs(10));
+        for _ in 0..30 {
+            backoff.failed(7);
+        }
+        let ceiling = Duration::from_secs(2);
+        for _ in 0..100 {
+            assert_eq!(backoff.slowing(7, ceiling), ceiling);
+        }
+        assert_eq!(backoff.slowing(8, ceiling), Duration::ZERO);
     }
 
     #[test]

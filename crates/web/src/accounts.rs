@@ -35,7 +35,6 @@ mod tests;
 pub mod throttle;
 
 pub use self::passwords::{PasswordError, PasswordParams, Passwords};
-use self::throttle::Throttle;
 
 /// The most bytes of a contest form: its fields are a few names and
 /// passwords; a larger body is refused before it is read whole.
@@ -111,12 +110,12 @@ pub struct Door {
     /// Guesses per address (wrong passwords, unknown invite links, taken
     /// names), on the schedule of the game port's back-off, forgiven over
     /// time ([`throttle`]).
-    pub(crate) by_address: Throttle<IpAddr>,
+    pub(crate) by_address: AuthBackoff<IpAddr>,
     /// Wrong passwords per account name (known or not) and address.
-    pub(crate) by_name_and_address: Throttle<(u64, IpAddr)>,
+    pub(crate) by_name_and_address: AuthBackoff<(u64, IpAddr)>,
     /// Wrong passwords per account name from anywhere: only slows, by at
     /// most [`throttle::NAME_CEILING`].
-    pub(crate) by_name: Throttle<u64>,
+    pub(crate) by_name: AuthBackoff<u64>,
     pub(crate) secure_cookies: bool,
     pub(crate) public_url: Option<String>,
     pub(crate) clock: Clock,
@@ -145,12 +144,18 @@ impl Door {
     ) -> Result<Door, PasswordError> {
         Ok(Door {
             passwords: Passwords::new(settings.passwords)?,
-            by_address: Throttle::new(address_backoff.initial_delay(), address_backoff.max_delay()),
-            by_name_and_address: Throttle::new(
+            by_address: AuthBackoff::keyed(
                 address_backoff.initial_delay(),
                 address_backoff.max_delay(),
             ),
-            by_name: Throttle::new(address_backoff.initial_delay(), address_backoff.max_delay()),
+            by_name_and_address: AuthBackoff::keyed(
+                address_backoff.initial_delay(),
+                address_backoff.max_delay(),
+            ),
+            by_name: AuthBackoff::keyed(
+                address_backoff.initial_delay(),
+                address_backoff.max_delay(),
+            ),
             store: settings.store,
             secure_cookies: settings.secure_cookies,
             public_url: settings.public_url,
