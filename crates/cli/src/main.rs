@@ -9,6 +9,7 @@ mod demo;
 mod environment;
 mod game_help;
 mod health;
+mod log_filter;
 mod match_command;
 mod perft;
 mod pictures;

@@ -18,7 +18,7 @@ use spielleiter_web::{Access, WebLimits, WebSettings};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
-use tracing_subscriber::{EnvFilter, fmt, prelude::*};
+use tracing_subscriber::{fmt, prelude::*};
 
 /// Settings of the server: every setting of the server's table that has a
 /// flag, each also given as the environment variable shown; a flag beats
@@ -394,10 +394,7 @@ fn check_open_files(config: &Config) -> anyhow::Result<()> {
 }
 
 fn init_logging(config: &Config) -> anyhow::Result<()> {
-    let filter = match std::env::var("RUST_LOG") {
-        Ok(value) if !value.is_empty() => EnvFilter::try_new(value).context("invalid RUST_LOG")?,
-        _ => EnvFilter::try_new(&config.log_level).context("invalid log level")?,
-    };
+    let filter = crate::log_filter::from_env_or(&config.log_level, "log level")?;
     let registry = tracing_subscriber::registry().with(filter);
     match config.log_format {
         // Logs go to standard error; standard output is for results.

@@ -11,7 +11,7 @@ use clap::Args;
 use spielleiter_season::{WorkerSettings, run_worker, worker::open_when_ready};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
-use tracing_subscriber::{EnvFilter, fmt, prelude::*};
+use tracing_subscriber::{fmt, prelude::*};
 
 use crate::{
     arena_options::{GameOptions, Venue, prepare},
@@ -117,10 +117,7 @@ fn host_name() -> String {
 /// Runs the worker until the season is over; Ctrl-C or SIGTERM gives the
 /// running games back, in whatever state the worker is.
 pub fn run(args: &WorkerArgs) -> anyhow::Result<()> {
-    let filter = match std::env::var("RUST_LOG") {
-        Ok(value) if !value.is_empty() => EnvFilter::try_new(value).context("invalid RUST_LOG")?,
-        _ => EnvFilter::new("warn,spielleiter_season=info"),
-    };
+    let filter = crate::log_filter::from_env_or("warn,spielleiter_season=info", "log filter")?;
     let _ = tracing_subscriber::registry()
         .with(filter)
         .with(
