@@ -538,20 +538,17 @@ impl<D: Database> ContestStore<D> {
         comment: &str,
         now: Timestamp,
     ) -> Result<StoredVersion, SeasonError> {
-        let probe = SeasonPlayer {
-            name: "version".to_owned(),
-            start: player.trim().to_owned(),
-        };
-        if probe.start.is_empty() {
+        let player = player.trim().to_owned();
+        if player.is_empty() {
             return refuse("the player is empty (builtin:BOT, docker:IMAGE or a command)".into());
         }
-        if let Err(error) = probe.program() {
-            return refuse(format!("the player is refused: {error}"));
+        if let Err(error) = player.parse::<spielleiter_arena::Program>() {
+            return refuse(format!("the player `{player}` is refused: {error}"));
         }
         if let Err(error) = check_comment(comment) {
             return refuse(error.to_string());
         }
-        let (contest, player, comment) = (self.contest.id.0, probe.start, comment.to_owned());
+        let (contest, comment) = (self.contest.id.0, comment.to_owned());
         self.db
             .transaction(move |db| {
                 Box::pin(async move {
