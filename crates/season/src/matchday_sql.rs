@@ -653,6 +653,7 @@ impl<D: Database> ContestStore<D> {
                             owner.name,
                             match versions.len() {
                                 0 => "none".to_owned(),
+                                1 => "version 1".to_owned(),
                                 n => format!("versions 1 to {n}"),
                             }
                         ));
