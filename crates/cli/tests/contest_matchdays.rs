@@ -4,7 +4,8 @@
 //! version, played by the `random` stand-in; the others built-in bots)
 //! playing three championship matchdays of six games per encounter, each
 //! encounter's season played by two `spielleiter worker` processes at
-//! once. Every matchday has three encounters and one team sitting out, no
+//! once, one of them killed (SIGKILL) while it holds a game, on SQLite and
+//! on PostgreSQL (`postgres` in the test's name). Every matchday has three encounters and one team sitting out, no
 //! pair meets twice, every game has one result, and `contest standings
 //! --json` equals the official rules worked out here by hand from the
 //! stored results.
@@ -15,12 +16,12 @@ use std::{
     path::Path,
     process::{Child, Output, Stdio},
     sync::Arc,
-    time::Instant,
+    time::{Duration, Instant},
 };
 
 use spielleiter_contest::{ContestAccounts, Entry, Phase, TeamId};
 use spielleiter_season::{ContestStore, GameState, SeasonStore, StoredEncounter};
-use spielleiter_test_support::{Program, succeeded};
+use spielleiter_test_support::{Postgres, Program, succeeded, wait_until};
 
 /// The binary, without settings from the developer's environment.
 const SPIELLEITER: Program = Program::new(env!("CARGO_BIN_EXE_spielleiter")).without(&[
@@ -207,6 +208,11 @@ fn worker(dir: &Path, store: &str, season: &str, name: &str) -> KillOnDrop {
             name,
             "--log-dir",
             &format!("log-{name}"),
+            // A killed worker's game is claimed again soon.
+            "--lease-ms",
+            "3000",
+            "--heartbeat-ms",
+            "500",
         ])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -231,7 +237,23 @@ struct Hand {
 fn seven_teams_play_three_championship_matchdays_on_workers() {
     let dir = tempfile_dir("seven-teams");
     let path = dir.join("contest.sqlite");
-    let store = path.to_str().unwrap();
+    seven_teams(&dir, path.to_str().unwrap());
+}
+
+#[test]
+fn seven_teams_play_three_championship_matchdays_on_workers_postgres() {
+    let dir = tempfile_dir("seven-teams-postgres");
+    let server = Postgres::shared();
+    let database = server.fresh_database();
+    seven_teams(&dir, &server.url(&database));
+}
+
+/// The seven teams' three matchdays on `store`, the test's files in `dir`
+/// (removed at the end). On matchday 2 one worker is killed (SIGKILL)
+/// while it holds a game: the other worker of its season plays that game
+/// once its lease runs out.
+fn seven_teams(dir: &Path, store: &str) {
+    let dir = dir.to_path_buf();
     succeeded(&contest(
         &dir,
         store,
@@ -348,6 +370,33 @@ fn seven_teams_play_three_championship_matchdays_on_workers() {
             encounters.push(stored.clone());
         }
         assert_eq!(teams.len(), 7);
+        if matchday == 2 {
+            // The first season's first worker dies while it holds a game.
+            let season = report.encounters[0].0.season.clone().unwrap();
+            let victim = format!("m2-{season}-1");
+            let mut held = None;
+            wait_until(
+                "the worker to hold a game",
+                Duration::from_secs(60),
+                Duration::from_millis(5),
+                || {
+                    let games = runtime.block_on(opened.games(&season)).unwrap();
+                    held = games
+                        .iter()
+                        .find(|g| {
+                            g.state == GameState::Running
+                                && g.worker.as_deref() == Some(victim.as_str())
+                        })
+                        .map(|g| g.game.number);
+                    held.is_some()
+                },
+            );
+            let mut killed = workers.remove(0);
+            let mut child = killed.0.take().unwrap();
+            child.kill().unwrap();
+            child.wait().unwrap();
+            eprintln!("killed {victim} holding game {held:?} of {season}");
+        }
         for mut worker in workers {
             let output = worker.0.take().unwrap().wait_with_output().unwrap();
             assert!(
