@@ -5,7 +5,9 @@
 //! per encounter, seeds from the encounter's key), the same games in a
 //! fresh store; results from the stored games deciding each encounter; a
 //! forfeit without games; refusals that leave every row as it was; a
-//! store of schema version 3 gaining the tables.
+//! store of schema version 3 gaining the tables; versions added and
+//! activated at once through two connections numbered apart, with one
+//! active version and one activation record per activation.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
 #[macro_use]
@@ -31,6 +33,7 @@ both_stores!(
     a_team_without_a_version_forfeits_when_the_settings_say_so,
     a_refused_change_leaves_every_row_as_it_was,
     a_store_of_schema_version_3_gains_the_matchday_tables,
+    versions_added_and_activated_at_once_through_two_connections_stay_one_per_number_and_one_active,
 );
 
 const NOW: Timestamp = Timestamp(1_800_000_000);
@@ -525,4 +528,45 @@ async fn a_store_of_schema_version_3_gains_the_matchday_tables(test: TestStore) 
         .unwrap();
     assert_eq!(version.number, VersionNumber(1));
     assert_eq!(store.team(team.id).await.unwrap().name, "Owls");
+}
+
+async fn versions_added_and_activated_at_once_through_two_connections_stay_one_per_number_and_one_active(
+    test: TestStore,
+) {
+    let first = contest(&test, ContestSettings::default()).await;
+    let second = ContestStore::open(Arc::new(test.open_again().await.unwrap()))
+        .await
+        .unwrap();
+    let team = teams(&first, &["Owls"]).await[0];
+    for round in 0..5 {
+        let (a, b) = tokio::join!(
+            first.add_version(team, "builtin:greedy", "a", NOW),
+            second.add_version(team, "builtin:random", "b", NOW),
+        );
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_ne!(a.number, b.number, "round {round}");
+        let (x, y) = tokio::join!(
+            first.activate_version(team, a.number, None, "first", NOW),
+            second.activate_version(team, b.number, None, "second", NOW),
+        );
+        // Both take turns: each is recorded, and the later one replaced the
+        // earlier.
+        let (x, y) = (x.unwrap(), y.unwrap());
+        assert!(
+            x.replaced == Some(y.version) || y.replaced == Some(x.version),
+            "{x:?} {y:?}"
+        );
+    }
+    let versions = first.versions(team).await.unwrap();
+    let numbers: Vec<u32> = versions.iter().map(|v| v.number.0).collect();
+    assert_eq!(numbers, (1..=10).collect::<Vec<u32>>());
+    assert_eq!(versions.iter().filter(|v| v.active).count(), 1);
+    let history = first.activations(team).await.unwrap();
+    assert_eq!(history.len(), 10);
+    // Each activation replaced the one recorded before it.
+    for pair in history.windows(2) {
+        assert_eq!(pair[1].replaced, Some(pair[0].version));
+    }
+    let active = versions.iter().find(|v| v.active).unwrap();
+    assert_eq!(history.last().unwrap().version, active.id);
 }
