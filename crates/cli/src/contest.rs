@@ -7,7 +7,8 @@
 //! pages `serve --store` shows (`spielleiter_web::accounts`).
 //!
 //! A link is printed once and never stored: the store keeps only its
-//! token's digest.
+//! token's digest. A team's versions, the matchdays and the standings are
+//! `matchdays`'.
 
 use std::sync::Arc;
 
@@ -22,6 +23,8 @@ use spielleiter_season::{
     AnyStore, ContestStore, Created, NewContest, SeasonError, create_contest, sql::Database,
 };
 use spielleiter_web::accounts::{PasswordParams, Passwords, secrets};
+
+mod matchdays;
 
 /// The pages' address a printed link starts with when `--web-url` is not
 /// given: `serve`'s own web port on this machine.
@@ -89,6 +92,27 @@ pub enum ContestCommand {
         #[command(subcommand)]
         command: OrganiserCommand,
     },
+    /// Add, list or activate a team's versions.
+    Version {
+        #[command(subcommand)]
+        command: matchdays::VersionCommand,
+    },
+    /// Make, play (freeze and schedule), show or publish a matchday.
+    Matchday {
+        #[command(subcommand)]
+        command: matchdays::MatchdayCommand,
+    },
+    /// The tables of a phase, from the stored results.
+    Standings(matchdays::StandingsArgs),
+}
+
+/// Who plays for a team without an active version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum StandInArg {
+    /// The built-in `random` bot.
+    Random,
+    /// Nobody: the team loses its encounter's games unplayed.
+    Forfeit,
 }
 
 /// `contest organiser` subcommands.
@@ -151,6 +175,13 @@ pub struct CreateArgs {
     /// [default: from the OS].
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
+    /// Games of an encounter (even: each side moves first in half).
+    #[arg(long, value_name = "N", default_value_t = spielleiter_contest::defaults::GAMES_PER_ENCOUNTER)]
+    games_per_encounter: u32,
+    /// Who plays for a team without an active version at a matchday's
+    /// deadline.
+    #[arg(long, value_enum, default_value = "random")]
+    stand_in: StandInArg,
 }
 
 /// `contest status`.
@@ -241,6 +272,9 @@ pub fn run(command: &ContestCommand) -> anyhow::Result<()> {
             ContestCommand::Organiser {
                 command: OrganiserCommand::Add(args),
             } => add_organiser(args).await,
+            ContestCommand::Version { command } => matchdays::version(command).await,
+            ContestCommand::Matchday { command } => matchdays::matchday(command).await,
+            ContestCommand::Standings(args) => matchdays::standings(args).await,
         }
     })
 }
@@ -270,12 +304,24 @@ async fn create(args: &CreateArgs) -> anyhow::Result<()> {
             error.to_string().replace("team name", "name")
         )
     })?;
+    let settings = ContestSettings {
+        games_per_encounter: args.games_per_encounter,
+        stand_in: match args.stand_in {
+            StandInArg::Random => spielleiter_contest::StandIn::RandomBot,
+            StandInArg::Forfeit => spielleiter_contest::StandIn::Forfeit,
+        },
+        ..ContestSettings::default()
+    };
+    // Refused before the store is opened, in the settings' own words.
+    settings
+        .check()
+        .map_err(|error| anyhow::anyhow!("{error}"))?;
     let store = spielleiter_season::open(&args.store.store).await?;
     let new = NewContest {
         name,
         game: args.game,
         seed: args.seed,
-        settings: ContestSettings::default(),
+        settings,
     };
     let (contest, created) = create_contest(&store, &new, rand::random).await?;
     let store_name = store.store_name();
@@ -406,7 +452,7 @@ async fn status(args: &StatusArgs) -> anyhow::Result<()> {
         };
         println!("  \"{}\"{group}{state}: {listed}", team.name);
     }
-    Ok(())
+    matchdays::status_lines(&store).await
 }
 
 async fn add_team(args: &TeamAddArgs) -> anyhow::Result<()> {

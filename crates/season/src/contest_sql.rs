@@ -173,8 +173,8 @@ async fn read_contest(db: &mut Sql<'_>) -> Result<Option<Contest>, SeasonError> 
 /// The accounts of the store's contest: what the web side's door and the
 /// command line read and write (see the module's documentation).
 pub struct ContestStore<D> {
-    db: Arc<D>,
-    contest: Contest,
+    pub(crate) db: Arc<D>,
+    pub(crate) contest: Contest,
 }
 
 impl<D: Database> fmt::Debug for ContestStore<D> {
@@ -314,9 +314,9 @@ fn digest(token: &TokenDigest) -> Value<'_> {
 }
 
 /// The columns of `contest_teams` (as `t`) that [`team_row`] reads.
-const TEAM_COLUMNS: &str = "t.id, t.name, t.group_id, t.enabled, t.auto_accept_friendly";
+pub(crate) const TEAM_COLUMNS: &str = "t.id, t.name, t.group_id, t.enabled, t.auto_accept_friendly";
 
-fn team_row(row: &Row) -> Result<Team, SeasonError> {
+pub(crate) fn team_row(row: &Row) -> Result<Team, SeasonError> {
     Ok(Team {
         id: TeamId(row.get(0)?),
         name: row.get(1)?,

@@ -104,6 +104,12 @@ pub enum SeasonError {
     /// transaction is rolled back, and handed to the caller as it is.
     #[error(transparent)]
     Contest(spielleiter_contest::StoreError),
+    /// The contest refused a change to its versions or matchdays as asked
+    /// (no such team or version, a matchday played already): one line
+    /// saying why, carried through a unit of work so that its transaction
+    /// is rolled back.
+    #[error("{0}")]
+    Refused(String),
     /// A stored value cannot be read back.
     #[error("a stored {what} cannot be read: {cause}")]
     Corrupt {

@@ -21,7 +21,9 @@
 //!   store).
 //! - [`contest_sql`]: a contest in the store ([`create_contest`]) and its
 //!   accounts ([`ContestStore`], the web side's
-//!   `spielleiter_contest::ContestAccounts`).
+//!   `spielleiter_contest::ContestAccounts`); [`matchday_sql`]: its teams'
+//!   versions and its matchdays, whose encounters are seasons the workers
+//!   play.
 //! - [`worker`]: [`run_worker`], a worker of a season.
 //! - [`match_season`]: [`run_match`], a match as a season of one table in
 //!   memory, played by this process's worker and resumed from its results
@@ -42,13 +44,14 @@ pub mod contest_sql;
 pub mod definition;
 pub mod error;
 pub mod match_season;
+pub mod matchday_sql;
 pub mod postgres;
 pub mod report;
 pub mod season_archive;
 pub mod sql;
 pub mod sqlite;
 pub mod store;
-mod store_sql;
+pub(crate) mod store_sql;
 pub mod url_mask;
 pub mod worker;
 
@@ -59,6 +62,10 @@ pub use definition::{
 };
 pub use error::SeasonError;
 pub use match_season::{MatchReport, run_match};
+pub use matchday_sql::{
+    ActivationRecord, Bye, MatchdayReport, MatchdayState, StoredEncounter, StoredMatchday,
+    StoredVersion,
+};
 pub use postgres::PostgresStore;
 pub use season_archive::SeasonArchive;
 pub use sqlite::SqliteStore;

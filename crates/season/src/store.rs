@@ -24,8 +24,10 @@ use crate::{SeasonDefinition, definition::ScheduledGame, error::SeasonError, sql
 /// The newest schema version this program writes and reads. Version 1:
 /// seasons and games; 2: each game's players' logs and wire log
 /// (`archive_sql`); 3: a contest and its groups, teams, accounts, invite
-/// links and sessions (`contest_sql`).
-pub const SCHEMA_VERSION: i64 = 3;
+/// links and sessions (`contest_sql`); 4: a team's versions and their
+/// activations, matchdays, their encounters and the teams sitting out
+/// (`matchday_sql`).
+pub const SCHEMA_VERSION: i64 = 4;
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -422,6 +424,81 @@ CREATE TABLE contest_sessions (
     address TEXT NOT NULL
 );
 CREATE INDEX contest_sessions_by_member ON contest_sessions (member);
+",
+    // Version 4: a team's versions (issue 36) and the matchdays (issue 37),
+    // `matchday_sql`. A version is numbered within its team and names how
+    // it is started as a season's player does (`builtin:BOT`,
+    // `docker:IMAGE`, a command); its state is how far its build and test
+    // went, and whether it is the team's active one is a flag of its own, at
+    // most one per team (the partial unique index). Every activation is
+    // kept: by an account (`by_member`) or the administrator on the command
+    // line (none), and the name shown either way. An encounter keeps the
+    // entry each side was frozen to at its matchday's deadline and the
+    // season (one per encounter, of its two teams) whose games the workers
+    // play; a forfeited encounter has none. Phases are stored as their
+    // snake-case names, entries as `version`, `stand_in` or `forfeit`.
+    "
+CREATE TABLE contest_versions (
+    id {id},
+    team BIGINT NOT NULL REFERENCES contest_teams (id),
+    number INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    comment TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('uploaded', 'building', 'built', 'build_failed',
+        'testing', 'tested', 'test_failed')),
+    active INTEGER NOT NULL DEFAULT 0 CHECK (active IN (0, 1)),
+    created_at BIGINT NOT NULL,
+    UNIQUE (team, number)
+);
+CREATE UNIQUE INDEX contest_versions_one_active ON contest_versions (team) WHERE active = 1;
+CREATE TABLE contest_activations (
+    id {id},
+    team BIGINT NOT NULL REFERENCES contest_teams (id),
+    version BIGINT NOT NULL REFERENCES contest_versions (id),
+    replaced BIGINT REFERENCES contest_versions (id),
+    by_member BIGINT,
+    by_name TEXT NOT NULL,
+    at BIGINT NOT NULL
+);
+CREATE INDEX contest_activations_by_team ON contest_activations (team, id);
+CREATE TABLE contest_matchdays (
+    id {id},
+    contest BIGINT NOT NULL REFERENCES contests (id),
+    phase TEXT NOT NULL CHECK (phase IN ('trial', 'championship', 'champions_league', 'final')),
+    number INTEGER NOT NULL,
+    deadline BIGINT,
+    timed INTEGER NOT NULL DEFAULT 1 CHECK (timed IN (0, 1)),
+    state TEXT NOT NULL DEFAULT 'planned'
+        CHECK (state IN ('planned', 'scheduled', 'played', 'published')),
+    frozen_at BIGINT,
+    published_at BIGINT,
+    UNIQUE (contest, phase, number)
+);
+CREATE TABLE contest_encounters (
+    id {id},
+    matchday BIGINT NOT NULL REFERENCES contest_matchdays (id),
+    group_id BIGINT REFERENCES contest_groups (id),
+    group_number INTEGER NOT NULL,
+    slot INTEGER NOT NULL,
+    home BIGINT NOT NULL REFERENCES contest_teams (id),
+    away BIGINT NOT NULL REFERENCES contest_teams (id),
+    home_entry TEXT NOT NULL CHECK (home_entry IN ('version', 'stand_in', 'forfeit')),
+    home_version BIGINT REFERENCES contest_versions (id),
+    away_entry TEXT NOT NULL CHECK (away_entry IN ('version', 'stand_in', 'forfeit')),
+    away_version BIGINT REFERENCES contest_versions (id),
+    season TEXT UNIQUE REFERENCES seasons (name),
+    UNIQUE (matchday, group_number, slot),
+    CHECK (home <> away),
+    CHECK ((home_entry = 'version') = (home_version IS NOT NULL)),
+    CHECK ((away_entry = 'version') = (away_version IS NOT NULL))
+);
+CREATE TABLE contest_byes (
+    matchday BIGINT NOT NULL REFERENCES contest_matchdays (id),
+    group_id BIGINT REFERENCES contest_groups (id),
+    group_number INTEGER NOT NULL,
+    team BIGINT NOT NULL REFERENCES contest_teams (id),
+    PRIMARY KEY (matchday, team)
+);
 ",
 ];
 

@@ -35,7 +35,7 @@ fn stored_number(number: u32) -> Option<i64> {
 
 /// Creates season `name` with its schedule, unless a season of that name
 /// is there: then its stored definition.
-async fn create(
+pub(crate) async fn create(
     db: &mut Sql<'_>,
     name: &str,
     definition: &str,

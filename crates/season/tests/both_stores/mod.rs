@@ -102,10 +102,17 @@ impl TestStore {
         }
     }
 
-    /// Drops the tables of schema version 3 (a contest's), as a store of
-    /// an earlier version is without them.
+    /// Drops the tables of schema version 3 (a contest's) and those of
+    /// version 4 that refer to them, as a store of an earlier version is
+    /// without them.
     pub fn drop_contest_tables(&self) {
         for table in [
+            // Schema version 4's, which refer to version 3's.
+            "contest_byes",
+            "contest_encounters",
+            "contest_matchdays",
+            "contest_activations",
+            "contest_versions",
             "contest_sessions",
             "contest_invites",
             "contest_accounts",

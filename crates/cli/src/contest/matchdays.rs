@@ -1,0 +1,614 @@
+//! `spielleiter contest version|matchday|standings`: the organiser's
+//! commands for a team's versions (add one by its player, list them,
+//! activate one) and for the matchdays (make one, freeze and schedule it
+//! now, publish it) and the standings computed from the stored results
+//! (`spielleiter_season::matchday_sql`). A matchday's encounters are
+//! seasons of the store: `spielleiter worker --store URL --name SEASON`
+//! plays each, as any season's.
+//!
+//! Every refusal is one line, and nothing is changed by it.
+
+use std::{collections::BTreeMap, path::PathBuf, str::FromStr};
+
+use anyhow::Context;
+use clap::{Args, Subcommand, ValueEnum};
+use spielleiter_contest::{
+    ContestAccounts, EncounterOutcome, Entry, Phase, Progress, Side, Standings, TeamId, Timestamp,
+    VersionId, VersionNumber,
+};
+use spielleiter_season::{
+    AnyStore, ContestStore, MatchdayReport, MatchdayState, SeasonError, StoredMatchday,
+    sql::Database,
+};
+
+use super::{StoreArgs, now, open, shown, team_named};
+
+/// A phase as the command line names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PhaseArg {
+    /// Trial matchdays: played and shown, never counted.
+    Trial,
+    /// The championship, in groups.
+    Championship,
+    /// The champions league (not played in matchdays yet).
+    Champions,
+}
+
+impl PhaseArg {
+    fn phase(self) -> Phase {
+        match self {
+            PhaseArg::Trial => Phase::Trial,
+            PhaseArg::Championship => Phase::Championship,
+            PhaseArg::Champions => Phase::ChampionsLeague,
+        }
+    }
+}
+
+/// `contest version` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum VersionCommand {
+    /// Add a version to a team: how it is started, as `tournament
+    /// --player` takes it (`builtin:greedy`, `docker:IMAGE`, a command
+    /// line every worker can run).
+    Add(VersionAddArgs),
+    /// A team's versions, the active one marked, and its activations.
+    List(VersionListArgs),
+    /// Make a team's version N its active one: frozen into every later
+    /// matchday.
+    Activate(VersionActivateArgs),
+}
+
+/// `contest version add`.
+#[derive(Debug, Args)]
+pub struct VersionAddArgs {
+    /// The team's name.
+    #[arg(value_name = "TEAM")]
+    team: String,
+    #[command(flatten)]
+    store: StoreArgs,
+    /// How the version is started.
+    #[arg(long, value_name = "SPEC")]
+    player: String,
+    /// A note on the version.
+    #[arg(long, value_name = "TEXT", default_value = "")]
+    comment: String,
+    /// Make it the team's active version at once.
+    #[arg(long)]
+    activate: bool,
+}
+
+/// `contest version list`.
+#[derive(Debug, Args)]
+pub struct VersionListArgs {
+    /// The team's name.
+    #[arg(value_name = "TEAM")]
+    team: String,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+/// `contest version activate`.
+#[derive(Debug, Args)]
+pub struct VersionActivateArgs {
+    /// The team's name.
+    #[arg(value_name = "TEAM")]
+    team: String,
+    /// The version's number in the team.
+    #[arg(value_name = "N")]
+    number: u32,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+/// `contest matchday` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum MatchdayCommand {
+    /// Make the next matchday of a phase.
+    Create(MatchdayCreateArgs),
+    /// Freeze matchday N now (every team's active version; a team without
+    /// one gets the contest's stand-in), pair the teams by the phase's
+    /// round-robin plan and schedule the games for the workers.
+    Play(MatchdayArgs),
+    /// Publish matchday N once every game is played: its line-up and
+    /// results become everybody's.
+    Publish(MatchdayArgs),
+    /// Matchday N: its encounters, their games and results.
+    Show(MatchdayArgs),
+}
+
+/// `contest matchday create`.
+#[derive(Debug, Args)]
+pub struct MatchdayCreateArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+    /// The phase.
+    #[arg(long, value_enum)]
+    phase: PhaseArg,
+    /// When the active versions are to be frozen (RFC 3339 with its
+    /// offset: `2026-12-05T18:00:00Z`); shown to the teams.
+    #[arg(long, value_name = "TIME")]
+    deadline: Option<String>,
+    /// Play its games without the server's clock (no time limit per move).
+    #[arg(long)]
+    untimed: bool,
+}
+
+/// `contest matchday play|publish|show`.
+#[derive(Debug, Args)]
+pub struct MatchdayArgs {
+    /// The matchday's number in its phase.
+    #[arg(value_name = "N")]
+    number: u32,
+    #[command(flatten)]
+    store: StoreArgs,
+    /// The matchday's phase [default: the only phase with a matchday N].
+    #[arg(long, value_enum)]
+    phase: Option<PhaseArg>,
+}
+
+/// `contest standings`.
+#[derive(Debug, Args)]
+pub struct StandingsArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+    /// The phase.
+    #[arg(long, value_enum, default_value = "championship")]
+    phase: PhaseArg,
+    /// Also write the tables to FILE as JSON.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+}
+
+/// `n` things, in the singular for one.
+fn counted(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
+/// A store's refusal as the command's one line; anything else as it is.
+fn refusal(error: SeasonError) -> anyhow::Error {
+    match error {
+        SeasonError::Refused(why) => anyhow::anyhow!(why),
+        other => other.into(),
+    }
+}
+
+pub(super) async fn version(command: &VersionCommand) -> anyhow::Result<()> {
+    match command {
+        VersionCommand::Add(args) => add_version(args).await,
+        VersionCommand::List(args) => list_versions(args).await,
+        VersionCommand::Activate(args) => activate_version(args).await,
+    }
+}
+
+/// Who activates on the command line: the administrator, without an
+/// account.
+const ADMINISTRATOR: &str = "administrator (command line)";
+
+async fn add_version(args: &VersionAddArgs) -> anyhow::Result<()> {
+    let store = open(&args.store).await?;
+    let team = team_named(&store, &args.team).await?;
+    let version = store
+        .add_version(team.id, &args.player, &args.comment, now())
+        .await
+        .map_err(refusal)?;
+    println!(
+        "{} of team \"{}\" added: {}",
+        version.number, team.name, version.player
+    );
+    if args.activate {
+        store
+            .activate_version(team.id, version.number, None, ADMINISTRATOR, now())
+            .await
+            .map_err(refusal)?;
+        println!("it is the team's active version now");
+    }
+    Ok(())
+}
+
+async fn list_versions(args: &VersionListArgs) -> anyhow::Result<()> {
+    let store = open(&args.store).await?;
+    let team = team_named(&store, &args.team).await?;
+    let versions = store.versions(team.id).await.map_err(refusal)?;
+    if versions.is_empty() {
+        println!(
+            "team \"{}\" has no versions; `contest version add \"{}\" --player …` adds one",
+            team.name, team.name
+        );
+        return Ok(());
+    }
+    println!(
+        "team \"{}\": {}",
+        team.name,
+        counted(versions.len(), "version")
+    );
+    for version in &versions {
+        let active = if version.active { " (active)" } else { "" };
+        let comment = if version.comment.is_empty() {
+            String::new()
+        } else {
+            format!(" — {}", version.comment)
+        };
+        println!(
+            "  {}{active}: {} [{:?}], added {}{comment}",
+            version.number,
+            version.player,
+            version.state,
+            shown(version.created_at)
+        );
+    }
+    let number_of = |id: VersionId| {
+        versions
+            .iter()
+            .find(|v| v.id == id)
+            .map_or_else(|| id.to_string(), |v| v.number.0.to_string())
+    };
+    for activation in store.activations(team.id).await.map_err(refusal)? {
+        println!(
+            "  activated: version {} by {} at {}",
+            number_of(activation.version),
+            activation.by_name,
+            shown(activation.at)
+        );
+    }
+    Ok(())
+}
+
+async fn activate_version(args: &VersionActivateArgs) -> anyhow::Result<()> {
+    let store = open(&args.store).await?;
+    let team = team_named(&store, &args.team).await?;
+    let number = VersionNumber(args.number);
+    store
+        .activate_version(team.id, number, None, ADMINISTRATOR, now())
+        .await
+        .map_err(refusal)?;
+    println!(
+        "{number} is the active version of team \"{}\" now",
+        team.name
+    );
+    Ok(())
+}
+
+pub(super) async fn matchday(command: &MatchdayCommand) -> anyhow::Result<()> {
+    match command {
+        MatchdayCommand::Create(args) => create_matchday(args).await,
+        MatchdayCommand::Play(args) => play_matchday(args).await,
+        MatchdayCommand::Publish(args) => publish_matchday(args).await,
+        MatchdayCommand::Show(args) => show_matchday(args).await,
+    }
+}
+
+async fn create_matchday(args: &MatchdayCreateArgs) -> anyhow::Result<()> {
+    let deadline = match &args.deadline {
+        Some(text) => {
+            let at = jiff::Timestamp::from_str(text.trim()).map_err(|_| {
+                anyhow::anyhow!(
+                    "--deadline `{text}` is no time; write it with its offset, e.g. 2026-12-05T18:00:00Z"
+                )
+            })?;
+            Some(Timestamp(at.as_second()))
+        }
+        None => None,
+    };
+    let store = open(&args.store).await?;
+    let made = store
+        .create_matchday(args.phase.phase(), deadline, !args.untimed)
+        .await
+        .map_err(refusal)?;
+    let deadline = made
+        .deadline
+        .map_or_else(String::new, |at| format!(", deadline {}", shown(at)));
+    println!(
+        "matchday {} of the {} made{deadline}; `contest matchday play {}` freezes and schedules it",
+        made.number, made.phase, made.number
+    );
+    Ok(())
+}
+
+/// The phase of matchday `number`: the one given, or the only phase that
+/// has a matchday of that number.
+async fn phase_of(
+    store: &ContestStore<AnyStore>,
+    number: u32,
+    given: Option<PhaseArg>,
+) -> anyhow::Result<Phase> {
+    if let Some(phase) = given {
+        return Ok(phase.phase());
+    }
+    let phases: Vec<Phase> = store
+        .matchdays()
+        .await?
+        .into_iter()
+        .filter(|m| m.number == number)
+        .map(|m| m.phase)
+        .collect();
+    match phases.as_slice() {
+        [phase] => Ok(*phase),
+        [] => anyhow::bail!(
+            "the contest has no matchday {number}; `contest matchday create --phase …` makes one"
+        ),
+        several => anyhow::bail!(
+            "matchday {number} is in {} phases ({}); name one with --phase",
+            several.len(),
+            several
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// The contest's team names by id.
+async fn team_names(store: &ContestStore<AnyStore>) -> anyhow::Result<BTreeMap<TeamId, String>> {
+    Ok(store
+        .teams()
+        .await?
+        .into_iter()
+        .map(|t| (t.id, t.name))
+        .collect())
+}
+
+fn entry_text(entry: Entry, versions: &BTreeMap<VersionId, u32>) -> String {
+    match entry {
+        Entry::Version(id) => versions
+            .get(&id)
+            .map_or_else(|| format!("version id {id}"), |n| format!("version {n}")),
+        Entry::StandIn => "stand-in random".to_owned(),
+        Entry::Forfeit => "forfeit".to_owned(),
+    }
+}
+
+/// Every version's number in its team, by id.
+async fn version_numbers(
+    store: &ContestStore<AnyStore>,
+    teams: &BTreeMap<TeamId, String>,
+) -> anyhow::Result<BTreeMap<VersionId, u32>> {
+    let mut numbers = BTreeMap::new();
+    for team in teams.keys() {
+        for version in store.versions(*team).await.map_err(refusal)? {
+            numbers.insert(version.id, version.number.0);
+        }
+    }
+    Ok(numbers)
+}
+
+fn matchday_title(matchday: &StoredMatchday) -> String {
+    format!("matchday {} of the {}", matchday.number, matchday.phase)
+}
+
+/// Prints a matchday's encounters, byes and how far each is.
+async fn print_report(
+    store: &ContestStore<AnyStore>,
+    report: &MatchdayReport,
+) -> anyhow::Result<()> {
+    let teams = team_names(store).await?;
+    let versions = version_numbers(store, &teams).await?;
+    let name = |team: TeamId| {
+        teams
+            .get(&team)
+            .map_or_else(|| team.to_string(), |n| format!("\"{n}\""))
+    };
+    let (done, all) = report.games;
+    println!(
+        "{}: {}, {}, {done} of {all} games done",
+        matchday_title(&report.matchday),
+        report.matchday.state.as_str(),
+        counted(report.encounters.len(), "encounter")
+    );
+    for (stored, progress) in &report.encounters {
+        let encounter = &stored.encounter;
+        let [home, away] = encounter.pairing.teams();
+        let state = match progress {
+            Progress::Decided(result) => {
+                let outcome = match result.outcome {
+                    EncounterOutcome::Won(Side::Home) => format!("{} wins", name(home)),
+                    EncounterOutcome::Won(Side::Away) => format!("{} wins", name(away)),
+                    EncounterOutcome::Drawn => "drawn".to_owned(),
+                    EncounterOutcome::BothForfeited => "both forfeit".to_owned(),
+                };
+                format!(
+                    "{outcome}, games {}:{} ({} drawn)",
+                    result.wins[0], result.wins[1], result.draws
+                )
+            }
+            Progress::Waiting { missing } => format!("{missing} games to play"),
+            Progress::Play(games) => format!("games {games:?} to schedule"),
+        };
+        let season = stored
+            .season
+            .as_deref()
+            .map_or_else(|| "no games".to_owned(), |s| format!("season {s}"));
+        println!(
+            "  group {} encounter {}: {} ({}) vs {} ({}) — {season}: {state}",
+            encounter.key.group,
+            encounter.key.slot,
+            name(home),
+            entry_text(encounter.entries[0], &versions),
+            name(away),
+            entry_text(encounter.entries[1], &versions),
+        );
+    }
+    for bye in &report.byes {
+        println!("  group {}: {} sits out", bye.group_number, name(bye.team));
+    }
+    Ok(())
+}
+
+async fn play_matchday(args: &MatchdayArgs) -> anyhow::Result<()> {
+    let store = open(&args.store).await?;
+    let phase = phase_of(&store, args.number, args.phase).await?;
+    let report = store
+        .play_matchday(phase, args.number, now())
+        .await
+        .map_err(refusal)?;
+    print_report(&store, &report).await?;
+    let seasons: Vec<&str> = report
+        .encounters
+        .iter()
+        .filter_map(|(e, _)| e.season.as_deref())
+        .collect();
+    if !seasons.is_empty() {
+        println!(
+            "its games wait for the workers: `spielleiter worker --store … --name SEASON` for each of {}",
+            seasons.join(", ")
+        );
+    }
+    Ok(())
+}
+
+async fn publish_matchday(args: &MatchdayArgs) -> anyhow::Result<()> {
+    let store = open(&args.store).await?;
+    let phase = phase_of(&store, args.number, args.phase).await?;
+    let report = store
+        .publish_matchday(phase, args.number, now())
+        .await
+        .map_err(refusal)?;
+    println!("{} published", matchday_title(&report.matchday));
+    Ok(())
+}
+
+async fn show_matchday(args: &MatchdayArgs) -> anyhow::Result<()> {
+    let store = open(&args.store).await?;
+    let phase = phase_of(&store, args.number, args.phase).await?;
+    let report = store
+        .matchday_report(phase, args.number)
+        .await
+        .map_err(refusal)?;
+    print_report(&store, &report).await
+}
+
+/// One line per matchday, for `contest status`.
+pub(super) async fn status_lines(store: &ContestStore<AnyStore>) -> anyhow::Result<()> {
+    let matchdays = store.matchdays().await?;
+    if matchdays.is_empty() {
+        println!("no matchdays yet; `contest matchday create --phase …` makes one");
+        return Ok(());
+    }
+    println!("{}", counted(matchdays.len(), "matchday"));
+    for matchday in matchdays {
+        let line = if matchday.state == MatchdayState::Planned {
+            let deadline = matchday
+                .deadline
+                .map_or_else(String::new, |at| format!(", deadline {}", shown(at)));
+            format!("planned{deadline}")
+        } else {
+            let report = store
+                .matchday_report(matchday.phase, matchday.number)
+                .await
+                .map_err(refusal)?;
+            let (done, all) = report.games;
+            format!(
+                "{}, {}, {done} of {all} games done",
+                report.matchday.state.as_str(),
+                counted(report.encounters.len(), "encounter")
+            )
+        };
+        println!("  {}: {line}", matchday_title(&matchday));
+    }
+    Ok(())
+}
+
+pub(super) async fn standings(args: &StandingsArgs) -> anyhow::Result<()> {
+    let store = open(&args.store).await?;
+    let phase = args.phase.phase();
+    let tables = store.standings(phase).await.map_err(refusal)?;
+    let teams = team_names(&store).await?;
+    let name = |team: TeamId| {
+        teams
+            .get(&team)
+            .cloned()
+            .unwrap_or_else(|| team.to_string())
+    };
+    if tables.is_empty() {
+        println!("the {phase} has no matchday played yet");
+    }
+    for table in &tables {
+        print_table(table, &name);
+    }
+    if let Some(path) = &args.json {
+        let json = standings_json(&store, phase, &tables, &name);
+        let text = serde_json::to_string_pretty(&json).context("cannot write the standings")?;
+        std::fs::write(path, text + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        println!("standings written to {}", path.display());
+    }
+    Ok(())
+}
+
+fn print_table(table: &Standings, name: &impl Fn(TeamId) -> String) {
+    println!(
+        "{}, group {}, after matchday {}:",
+        table.phase, table.group, table.through
+    );
+    for row in &table.rows {
+        let movement = match row.movement() {
+            Some(0) | None => String::new(),
+            Some(up) if up > 0 => format!(" (+{up})"),
+            Some(down) => format!(" ({down})"),
+        };
+        println!(
+            "  {:>2}. \"{}\": {} ranking points, encounters {}-{}-{}, games {}-{}-{}, mean points {:.2}{movement}",
+            row.rank,
+            name(row.team),
+            row.ranking_points,
+            row.encounters_won,
+            row.encounters_drawn,
+            row.encounters_lost,
+            row.games_won,
+            row.games_drawn,
+            row.games - row.games_won - row.games_drawn,
+            row.mean_points()
+        );
+    }
+}
+
+fn standings_json(
+    store: &ContestStore<AnyStore>,
+    phase: Phase,
+    tables: &[Standings],
+    name: &impl Fn(TeamId) -> String,
+) -> serde_json::Value {
+    let groups: Vec<serde_json::Value> = tables
+        .iter()
+        .map(|table| {
+            let rows: Vec<serde_json::Value> = table
+                .rows
+                .iter()
+                .map(|row| {
+                    serde_json::json!({
+                        "rank": row.rank,
+                        "previous_rank": row.previous_rank,
+                        "team": row.team.0,
+                        "team_name": name(row.team),
+                        "ranking_points": row.ranking_points,
+                        "encounters": row.encounters,
+                        "encounters_won": row.encounters_won,
+                        "encounters_drawn": row.encounters_drawn,
+                        "encounters_lost": row.encounters_lost,
+                        "games": row.games,
+                        "games_won": row.games_won,
+                        "games_drawn": row.games_drawn,
+                        "win_points": row.win_points,
+                        "played": row.played,
+                        "points": row.points,
+                    })
+                })
+                .collect();
+            serde_json::json!({
+                "group": table.group,
+                "through": table.through,
+                "rows": rows,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "contest": store.record().name,
+        "store": store.database().store_name(),
+        "phase": phase.title(),
+        "groups": groups,
+    })
+}
