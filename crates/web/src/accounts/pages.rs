@@ -725,7 +725,7 @@ pub(crate) async fn redeem(
                 };
                 match bounded(door.store.join(&digest, &account, door.now())).await {
                     Err(StoreError::Taken(_)) => {
-                        door.by_address.failed(peer.counted_as());
+                        door.by_address.failed(peer);
                         return Err(Refusal::bad_input(NAME_NOT_AVAILABLE));
                     }
                     joined => joined?,
