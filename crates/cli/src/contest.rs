@@ -24,6 +24,7 @@ use spielleiter_season::{
 };
 use spielleiter_web::accounts::{PasswordParams, Passwords, secrets};
 
+mod knockout;
 mod matchdays;
 
 /// The pages' address a printed link starts with when `--web-url` is not
@@ -104,6 +105,12 @@ pub enum ContestCommand {
     },
     /// The tables of a phase, from the stored results.
     Standings(matchdays::StandingsArgs),
+    /// The final's knockout: make its bracket, play, publish or show a
+    /// round.
+    Final {
+        #[command(subcommand)]
+        command: knockout::FinalCommand,
+    },
 }
 
 /// Who plays for a team without an active version.
@@ -275,6 +282,7 @@ pub fn run(command: &ContestCommand) -> anyhow::Result<()> {
             ContestCommand::Version { command } => matchdays::version(command).await,
             ContestCommand::Matchday { command } => matchdays::matchday(command).await,
             ContestCommand::Standings(args) => matchdays::standings(args).await,
+            ContestCommand::Final { command } => knockout::final_round(command).await,
         }
     })
 }

@@ -138,7 +138,7 @@ pub async fn create_contest<D: Database>(
 }
 
 /// The store's contest, if it holds one.
-async fn read_contest(db: &mut Sql<'_>) -> Result<Option<Contest>, SeasonError> {
+pub(crate) async fn read_contest(db: &mut Sql<'_>) -> Result<Option<Contest>, SeasonError> {
     let rows = db
         .query(
             "SELECT id, name, game, seed, settings FROM contests ORDER BY id LIMIT 2",

@@ -23,7 +23,8 @@
 //!   accounts ([`ContestStore`], the web side's
 //!   `spielleiter_contest::ContestAccounts`); [`matchday_sql`]: its teams'
 //!   versions and its matchdays, whose encounters are seasons the workers
-//!   play.
+//!   play; [`knockout_sql`]: the final's bracket and rounds, whose tied
+//!   encounters' seasons grow.
 //! - [`worker`]: [`run_worker`], a worker of a season.
 //! - [`match_season`]: [`run_match`], a match as a season of one table in
 //!   memory, played by this process's worker and resumed from its results
@@ -43,6 +44,7 @@ pub mod conformance;
 pub mod contest_sql;
 pub mod definition;
 pub mod error;
+pub mod knockout_sql;
 pub mod match_season;
 pub mod matchday_sql;
 pub mod postgres;
@@ -61,6 +63,7 @@ pub use definition::{
     InvalidName, MAX_NAME_CHARS, ScheduledGame, SeasonDefinition, SeasonPlayer, check_player_name,
 };
 pub use error::SeasonError;
+pub use knockout_sql::{FinalReport, RoundPlay, RoundReport};
 pub use match_season::{MatchReport, run_match};
 pub use matchday_sql::{
     ActivationRecord, Bye, MatchdayReport, MatchdayState, StoredEncounter, StoredMatchday,

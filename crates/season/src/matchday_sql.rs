@@ -188,7 +188,7 @@ pub struct MatchdayReport {
 }
 
 /// Phase names as stored.
-fn phase_text(phase: Phase) -> &'static str {
+pub(crate) fn phase_text(phase: Phase) -> &'static str {
     match phase {
         Phase::Trial => "trial",
         Phase::Championship => "championship",
@@ -197,7 +197,7 @@ fn phase_text(phase: Phase) -> &'static str {
     }
 }
 
-fn parse_phase(text: &str) -> Result<Phase, SeasonError> {
+pub(crate) fn parse_phase(text: &str) -> Result<Phase, SeasonError> {
     Phase::ALL
         .into_iter()
         .find(|phase| phase_text(*phase) == text)
@@ -230,11 +230,11 @@ fn parse_state(text: &str) -> Result<VersionState, SeasonError> {
         .ok_or_else(|| corrupt("version state", format!("`{text}`")))
 }
 
-fn corrupt(what: &'static str, cause: String) -> SeasonError {
+pub(crate) fn corrupt(what: &'static str, cause: String) -> SeasonError {
     SeasonError::Corrupt { what, cause }
 }
 
-fn refuse<T>(why: String) -> Result<T, SeasonError> {
+pub(crate) fn refuse<T>(why: String) -> Result<T, SeasonError> {
     Err(SeasonError::Refused(why))
 }
 
@@ -248,10 +248,10 @@ pub fn organiser_may_activate(state: VersionState) -> bool {
     matches!(state, VersionState::Built | VersionState::Tested)
 }
 
-const VERSION_COLUMNS: &str =
+pub(crate) const VERSION_COLUMNS: &str =
     "v.id, v.team, v.number, v.player, v.comment, v.state, v.active, v.created_at";
 
-fn version_row(row: &Row) -> Result<StoredVersion, SeasonError> {
+pub(crate) fn version_row(row: &Row) -> Result<StoredVersion, SeasonError> {
     let state: String = row.get(5)?;
     Ok(StoredVersion {
         id: VersionId(row.get(0)?),
@@ -265,10 +265,10 @@ fn version_row(row: &Row) -> Result<StoredVersion, SeasonError> {
     })
 }
 
-const MATCHDAY_COLUMNS: &str =
+pub(crate) const MATCHDAY_COLUMNS: &str =
     "m.id, m.phase, m.number, m.deadline, m.timed, m.state, m.frozen_at, m.published_at";
 
-fn matchday_row(row: &Row) -> Result<StoredMatchday, SeasonError> {
+pub(crate) fn matchday_row(row: &Row) -> Result<StoredMatchday, SeasonError> {
     let phase: String = row.get(1)?;
     let state: String = row.get(5)?;
     Ok(StoredMatchday {
@@ -306,7 +306,11 @@ fn entry_columns(entry: Entry) -> (&'static str, Option<i64>) {
     }
 }
 
-fn encounter_row(row: &Row, phase: Phase, matchday: u32) -> Result<StoredEncounter, SeasonError> {
+pub(crate) fn encounter_row(
+    row: &Row,
+    phase: Phase,
+    matchday: u32,
+) -> Result<StoredEncounter, SeasonError> {
     let home_entry: String = row.get(7)?;
     let away_entry: String = row.get(9)?;
     Ok(StoredEncounter {
@@ -328,7 +332,12 @@ fn encounter_row(row: &Row, phase: Phase, matchday: u32) -> Result<StoredEncount
                 entry_of(&home_entry, row.get(8)?)?,
                 entry_of(&away_entry, row.get(10)?)?,
             ],
-            kind: EncounterKind::RoundRobin,
+            // The final's encounters cannot end drawn.
+            kind: if phase == Phase::Final {
+                EncounterKind::Knockout
+            } else {
+                EncounterKind::RoundRobin
+            },
         },
         season: row.get(11)?,
     })
@@ -347,7 +356,11 @@ pub fn encounter_season_name(key: &EncounterKey) -> String {
 }
 
 /// The contest's team `team`, refused when it has none of that id.
-async fn team_of(db: &mut Sql<'_>, contest: i64, team: TeamId) -> Result<Team, SeasonError> {
+pub(crate) async fn team_of(
+    db: &mut Sql<'_>,
+    contest: i64,
+    team: TeamId,
+) -> Result<Team, SeasonError> {
     let row = db
         .query_opt(
             &format!(
@@ -375,7 +388,7 @@ async fn versions_of(db: &mut Sql<'_>, team: TeamId) -> Result<Vec<StoredVersion
     .collect()
 }
 
-async fn matchday_of(
+pub(crate) async fn matchday_of(
     db: &mut Sql<'_>,
     contest: i64,
     phase: Phase,
@@ -396,7 +409,7 @@ async fn matchday_of(
     }
 }
 
-async fn encounters_of(
+pub(crate) async fn encounters_of(
     db: &mut Sql<'_>,
     matchday: &StoredMatchday,
 ) -> Result<Vec<StoredEncounter>, SeasonError> {
@@ -456,7 +469,7 @@ fn game_result(record: &spielleiter_arena::GameRecord) -> Result<GameResult, Sea
 /// What an encounter needs next, from its season's stored games (a game
 /// without a result — waiting, running or given up — counts as not played
 /// yet), and its games done and all.
-async fn progress_of(
+pub(crate) async fn progress_of(
     db: &mut Sql<'_>,
     contest: &spielleiter_contest::Contest,
     encounter: &StoredEncounter,
@@ -489,7 +502,7 @@ async fn progress_of(
 
 /// The matchday's report; a scheduled matchday whose encounters are all
 /// decided is marked played.
-async fn report_of(
+pub(crate) async fn report_of(
     db: &mut Sql<'_>,
     contest: &spielleiter_contest::Contest,
     mut matchday: StoredMatchday,
@@ -520,6 +533,100 @@ async fn report_of(
         games,
         byes,
     })
+}
+
+/// The teams and their active versions at a deadline, for the seasons of
+/// the encounters frozen then.
+pub(crate) struct FrozenTeams<'a> {
+    /// The contest's teams by id.
+    pub(crate) by_id: &'a BTreeMap<TeamId, &'a Team>,
+    /// Each team's active version, for those with one.
+    pub(crate) active: &'a BTreeMap<TeamId, StoredVersion>,
+}
+
+/// Stores `encounter` of matchday `matchday` and, when both sides play,
+/// its season of the contest's games per encounter (see the module's
+/// documentation; a knockout encounter's extra games are added to it
+/// later, `knockout_sql`).
+///
+/// # Errors
+///
+/// [`SeasonError::Refused`] when the store holds a season of the
+/// encounter's name already; or the store fails.
+pub(crate) async fn insert_encounter(
+    db: &mut Sql<'_>,
+    contest: &spielleiter_contest::Contest,
+    matchday: MatchdayId,
+    group: Option<GroupId>,
+    encounter: &Encounter,
+    teams: &FrozenTeams<'_>,
+    timed: bool,
+) -> Result<(), SeasonError> {
+    let season = if encounter.entries.iter().all(Entry::plays) {
+        let players = encounter
+            .pairing
+            .teams()
+            .into_iter()
+            .zip(encounter.entries)
+            .map(|(team, entry)| SeasonPlayer {
+                name: teams
+                    .by_id
+                    .get(&team)
+                    .map_or_else(|| team.to_string(), |t| t.name.clone()),
+                start: match entry {
+                    Entry::Version(_) => teams
+                        .active
+                        .get(&team)
+                        .map_or_else(String::new, |v| v.player.clone()),
+                    Entry::StandIn | Entry::Forfeit => STAND_IN_PLAYER.to_owned(),
+                },
+            })
+            .collect();
+        let definition = SeasonDefinition {
+            game: contest.game.id().to_owned(),
+            players,
+            games_per_table: contest.settings.games_per_encounter,
+            seed: encounter.key.game_seed(contest.seed, 0),
+            timed,
+        };
+        let schedule = definition.schedule()?;
+        let name = encounter_season_name(&encounter.key);
+        let text = encode_definition(&definition)?;
+        if store_sql::create(db, &name, &text, &schedule)
+            .await?
+            .is_some()
+        {
+            return refuse(format!(
+                "the store holds a season named `{name}` already; an encounter's games need that name"
+            ));
+        }
+        Some(name)
+    } else {
+        None
+    };
+    let (home_entry, home_version) = entry_columns(encounter.entries[0]);
+    let (away_entry, away_version) = entry_columns(encounter.entries[1]);
+    db.execute(
+        "INSERT INTO contest_encounters (matchday, group_id, group_number, \
+         slot, home, away, home_entry, home_version, away_entry, \
+         away_version, season) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        &[
+            matchday.0.into(),
+            group.map(|g| g.0).into(),
+            encounter.key.group.into(),
+            encounter.key.slot.into(),
+            encounter.pairing.home.0.into(),
+            encounter.pairing.away.0.into(),
+            home_entry.into(),
+            home_version.into(),
+            away_entry.into(),
+            away_version.into(),
+            season.as_deref().into(),
+        ],
+    )
+    .await?;
+    Ok(())
 }
 
 impl<D: Database> ContestStore<D> {
@@ -914,65 +1021,17 @@ impl<D: Database> ContestStore<D> {
                             .and_then(|g| g.id)
                     };
                     for encounter in &schedule.encounters {
-                        let season = if encounter.entries.iter().all(Entry::plays) {
-                            let players = encounter
-                                .pairing
-                                .teams()
-                                .into_iter()
-                                .zip(encounter.entries)
-                                .map(|(team, entry)| SeasonPlayer {
-                                    name: by_id
-                                        .get(&team)
-                                        .map_or_else(|| team.to_string(), |t| t.name.clone()),
-                                    start: match entry {
-                                        Entry::Version(_) => active
-                                            .get(&team)
-                                            .map_or_else(String::new, |v| v.player.clone()),
-                                        Entry::StandIn | Entry::Forfeit => {
-                                            STAND_IN_PLAYER.to_owned()
-                                        }
-                                    },
-                                })
-                                .collect();
-                            let definition = SeasonDefinition {
-                                game: contest.game.id().to_owned(),
-                                players,
-                                games_per_table: contest.settings.games_per_encounter,
-                                seed: encounter.key.game_seed(contest.seed, 0),
-                                timed: matchday.timed,
-                            };
-                            let schedule = definition.schedule()?;
-                            let name = encounter_season_name(&encounter.key);
-                            let text = encode_definition(&definition)?;
-                            if store_sql::create(db, &name, &text, &schedule).await?.is_some() {
-                                return refuse(format!(
-                                    "the store holds a season named `{name}` already; an encounter's games need that name"
-                                ));
-                            }
-                            Some(name)
-                        } else {
-                            None
-                        };
-                        let (home_entry, home_version) = entry_columns(encounter.entries[0]);
-                        let (away_entry, away_version) = entry_columns(encounter.entries[1]);
-                        db.execute(
-                            "INSERT INTO contest_encounters (matchday, group_id, group_number, \
-                             slot, home, away, home_entry, home_version, away_entry, \
-                             away_version, season) \
-                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-                            &[
-                                matchday.id.0.into(),
-                                group_id(encounter.key.group).map(|g| g.0).into(),
-                                encounter.key.group.into(),
-                                encounter.key.slot.into(),
-                                encounter.pairing.home.0.into(),
-                                encounter.pairing.away.0.into(),
-                                home_entry.into(),
-                                home_version.into(),
-                                away_entry.into(),
-                                away_version.into(),
-                                season.as_deref().into(),
-                            ],
+                        insert_encounter(
+                            db,
+                            &contest,
+                            matchday.id,
+                            group_id(encounter.key.group),
+                            encounter,
+                            &FrozenTeams {
+                                by_id: &by_id,
+                                active: &active,
+                            },
+                            matchday.timed,
                         )
                         .await?;
                     }

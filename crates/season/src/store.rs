@@ -26,8 +26,9 @@ use crate::{SeasonDefinition, definition::ScheduledGame, error::SeasonError, sql
 /// (`archive_sql`); 3: a contest and its groups, teams, accounts, invite
 /// links and sessions (`contest_sql`); 4: a team's versions and their
 /// activations, matchdays, their encounters and the teams sitting out
-/// (`matchday_sql`).
-pub const SCHEMA_VERSION: i64 = 4;
+/// (`matchday_sql`); 5: the final's bracket, its seeds by place
+/// (`knockout_sql`).
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -300,6 +301,17 @@ pub trait SeasonStore: Send + Sync {
         season: &str,
         number: u32,
     ) -> impl Future<Output = Result<(Vec<usize>, bool), SeasonError>> + Send;
+
+    /// For a worker that finds every game of the season settled: whether
+    /// it has games to play after all. A knockout encounter's season
+    /// (`knockout_sql`) tied after its games gets the next ones here, in
+    /// one transaction, as the contest's rules say; any other season never
+    /// grows.
+    ///
+    /// # Errors
+    ///
+    /// The store fails or holds a result that does not fit its encounter.
+    fn more_games(&self, season: &str) -> impl Future<Output = Result<bool, SeasonError>> + Send;
 }
 
 /// The SQL of each schema version, in order, written once for both
@@ -498,6 +510,27 @@ CREATE TABLE contest_byes (
     group_number INTEGER NOT NULL,
     team BIGINT NOT NULL REFERENCES contest_teams (id),
     PRIMARY KEY (matchday, team)
+);
+",
+    // Version 5: the final's bracket (issue 37, `knockout_sql`): its size,
+    // the phase whose places seeded it, and its teams by place (seed 1 is
+    // the best). Its rounds are matchdays of the phase `final` numbered as
+    // the rounds are (`KnockoutRound::number`), their encounters rows of
+    // `contest_encounters` whose seasons grow by the extra games of a tie;
+    // the winners are not stored, they follow from the stored games.
+    "
+CREATE TABLE contest_brackets (
+    contest BIGINT PRIMARY KEY REFERENCES contests (id),
+    size INTEGER NOT NULL CHECK (size IN (4, 8)),
+    seeded_from TEXT NOT NULL CHECK (seeded_from IN ('championship', 'champions_league')),
+    created_at BIGINT NOT NULL
+);
+CREATE TABLE contest_bracket_seeds (
+    contest BIGINT NOT NULL REFERENCES contest_brackets (contest),
+    seed INTEGER NOT NULL,
+    team BIGINT NOT NULL REFERENCES contest_teams (id),
+    PRIMARY KEY (contest, seed),
+    UNIQUE (contest, team)
 );
 ",
 ];

@@ -435,4 +435,12 @@ impl<D: Database> SeasonStore for D {
         self.run(move |db| Box::pin(async move { archive_sql::logs_of(db, &season, number).await }))
             .await
     }
+
+    async fn more_games(&self, season: &str) -> Result<bool, SeasonError> {
+        let season = season.to_owned();
+        self.transaction(move |db| {
+            Box::pin(async move { crate::knockout_sql::more_games(db, &season).await })
+        })
+        .await
+    }
 }

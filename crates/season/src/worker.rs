@@ -571,6 +571,16 @@ async fn run_slot<S: SeasonStore + 'static>(
                     .iter()
                     .all(|g| matches!(g.state, GameState::Done | GameState::Failed))
                 {
+                    // A tied knockout encounter's season grows by its next
+                    // games here; any other season is over.
+                    let more =
+                        patiently("asking for more games", &shutdown, InFlight::Finish, || {
+                            store.more_games(season)
+                        })
+                        .await?;
+                    if more == Some(true) {
+                        continue;
+                    }
                     break;
                 }
                 tokio::select! {

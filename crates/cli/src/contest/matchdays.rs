@@ -377,7 +377,11 @@ async fn version_numbers(
 }
 
 fn matchday_title(matchday: &StoredMatchday) -> String {
-    format!("matchday {} of the {}", matchday.number, matchday.phase)
+    // The final's matchdays are its rounds.
+    match spielleiter_season::knockout_sql::round_of_number(matchday.number) {
+        Some(round) if matchday.phase == Phase::Final => format!("the {round} of the final"),
+        _ => format!("matchday {} of the {}", matchday.number, matchday.phase),
+    }
 }
 
 /// Prints a matchday's encounters, byes and how far each is.

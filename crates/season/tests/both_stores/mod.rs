@@ -107,7 +107,9 @@ impl TestStore {
     /// without them.
     pub fn drop_contest_tables(&self) {
         for table in [
-            // Schema version 4's, which refer to version 3's.
+            // Schema version 5's and 4's, which refer to version 3's.
+            "contest_bracket_seeds",
+            "contest_brackets",
             "contest_byes",
             "contest_encounters",
             "contest_matchdays",
