@@ -477,10 +477,17 @@ fn seven_teams(dir: &Path, store: &str) {
     assert_eq!(total, 9 * 6);
 
     let json_path = dir.join("standings.json");
+    let csv_path = dir.join("standings.csv");
     let printed = succeeded(&contest(
         &dir,
         store,
-        &["standings", "--json", json_path.to_str().unwrap()],
+        &[
+            "standings",
+            "--json",
+            json_path.to_str().unwrap(),
+            "--csv",
+            csv_path.to_str().unwrap(),
+        ],
     ));
     eprintln!("{printed}");
     assert!(printed.contains("after matchday 3"), "{printed}");
@@ -527,6 +534,27 @@ fn seven_teams(dir: &Path, store: &str) {
             );
         }
         previous = Some(key);
+    }
+    // The CSV holds the JSON's rows, in its order, column by column (no
+    // team name of this test has a comma).
+    let csv = std::fs::read_to_string(&csv_path).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let csv_rows: Vec<Vec<&str>> = lines.map(|line| line.split(',').collect()).collect();
+    assert_eq!(csv_rows.len(), rows.len(), "{csv}");
+    for (fields, row) in csv_rows.iter().zip(rows) {
+        assert_eq!(fields.len(), header.len(), "{csv}");
+        for (column, field) in header.iter().zip(fields) {
+            let expected = match (*column, &row[*column]) {
+                ("group", _) => "1".to_owned(),
+                ("through", _) => "3".to_owned(),
+                ("mean_points", _) => continue,
+                (_, serde_json::Value::String(text)) => format!("\"{text}\""),
+                (_, serde_json::Value::Null) => String::new(),
+                (_, value) => value.to_string(),
+            };
+            assert_eq!(*field, expected, "column {column} of {fields:?}");
+        }
     }
     let status = succeeded(&contest(&dir, store, &["status"]));
     assert!(status.contains("3 matchdays"), "{status}");

@@ -157,6 +157,10 @@ pub struct StandingsArgs {
     /// Also write the tables to FILE as JSON.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Also write the tables to FILE as CSV (a header line, then a line
+    /// per team and group, best first), for a spreadsheet.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
 }
 
 /// `n` things, in the singular for one.
@@ -540,7 +544,62 @@ pub(super) async fn standings(args: &StandingsArgs) -> anyhow::Result<()> {
             .with_context(|| format!("cannot write {}", path.display()))?;
         println!("standings written to {}", path.display());
     }
+    if let Some(path) = &args.csv {
+        std::fs::write(path, standings_csv(&tables, &name))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        println!("standings written to {}", path.display());
+    }
     Ok(())
+}
+
+/// The columns of `contest standings --csv`, as the JSON names them.
+const CSV_HEADER: &str = "group,through,rank,previous_rank,team,team_name,ranking_points,\
+     encounters,encounters_won,encounters_drawn,encounters_lost,games,games_won,games_drawn,\
+     win_points,played,points,mean_points";
+
+/// The tables as CSV (RFC 4180 quoting). A team's name is the one text
+/// a team chose: it is always quoted, and one that a spreadsheet would
+/// read as a formula (`=`, `+`, `-`, `@`, a tab or a carriage return
+/// first) is written with a `'` before it.
+fn standings_csv(tables: &[Standings], name: &impl Fn(TeamId) -> String) -> String {
+    let mut csv = String::from(CSV_HEADER);
+    csv.push_str("\r\n");
+    for table in tables {
+        for row in &table.rows {
+            let previous = row.previous_rank.map(|r| r.to_string()).unwrap_or_default();
+            csv.push_str(&format!(
+                "{},{},{},{previous},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4}\r\n",
+                table.group,
+                table.through,
+                row.rank,
+                row.team.0,
+                csv_text(&name(row.team)),
+                row.ranking_points,
+                row.encounters,
+                row.encounters_won,
+                row.encounters_drawn,
+                row.encounters_lost,
+                row.games,
+                row.games_won,
+                row.games_drawn,
+                row.win_points,
+                row.played,
+                row.points,
+                row.mean_points(),
+            ));
+        }
+    }
+    csv
+}
+
+/// `text` as one quoted CSV field, defused for spreadsheets.
+fn csv_text(text: &str) -> String {
+    let defused = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_owned()
+    };
+    format!("\"{}\"", defused.replace('"', "\"\""))
 }
 
 fn print_table(table: &Standings, name: &impl Fn(TeamId) -> String) {
@@ -615,4 +674,70 @@ fn standings_json(
         "phase": phase.title(),
         "groups": groups,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(rank: u32, team: i64, previous_rank: Option<u32>) -> spielleiter_contest::StandingRow {
+        spielleiter_contest::StandingRow {
+            rank,
+            team: TeamId(team),
+            previous_rank,
+            ranking_points: 4,
+            encounters: 2,
+            encounters_won: 2,
+            encounters_drawn: 0,
+            encounters_lost: 0,
+            games: 12,
+            games_won: 9,
+            games_drawn: 1,
+            win_points: 19,
+            played: 12,
+            points: 50,
+        }
+    }
+
+    #[test]
+    fn csv_has_a_header_and_a_line_per_row_with_every_column() {
+        let tables = [Standings {
+            phase: Phase::Championship,
+            group: 2,
+            through: 3,
+            rows: vec![row(1, 7, Some(2)), row(2, 8, None)],
+        }];
+        let names = |team: TeamId| format!("team {}", team.0);
+        let csv = standings_csv(&tables, &names);
+        let lines: Vec<&str> = csv.split("\r\n").collect();
+        assert_eq!(lines.len(), 4, "{csv:?}");
+        assert_eq!(lines[3], "", "ends with a line break");
+        let columns = lines[0].split(',').count();
+        assert_eq!(columns, 18);
+        assert_eq!(
+            lines[1],
+            "2,3,1,2,7,\"team 7\",4,2,2,0,0,12,9,1,19,12,50,4.1667"
+        );
+        assert_eq!(
+            lines[2],
+            "2,3,2,,8,\"team 8\",4,2,2,0,0,12,9,1,19,12,50,4.1667"
+        );
+        for line in &lines[1..3] {
+            assert_eq!(line.split(',').count(), columns, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_name_is_quoted_and_never_read_as_a_formula() {
+        assert_eq!(csv_text("Die Eulen"), "\"Die Eulen\"");
+        assert_eq!(csv_text("a, \"b\""), "\"a, \"\"b\"\"\"");
+        assert_eq!(csv_text("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        for first in ['+', '-', '@', '\t', '\r'] {
+            assert!(
+                csv_text(&format!("{first}1")).starts_with("\"'"),
+                "{first:?}"
+            );
+        }
+        assert_eq!(csv_text("1+1"), "\"1+1\"");
+    }
 }
