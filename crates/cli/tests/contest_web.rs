@@ -500,3 +500,95 @@ fn a_season_that_is_not_there_or_bad_password_parameters_stop_the_start() {
     let error = String::from_utf8_lossy(&output.stderr);
     assert!(error.contains("contest.password_memory_kib"), "{error}");
 }
+
+/// The season page is everyone's; an encounter's games are seen by others
+/// only once its matchday is published. So `serve --store` of a contest
+/// whose matchdays are played never shows an encounter's season there —
+/// neither as the store's only season nor named with `--season` — and
+/// still starts (two played matchdays are two seasons in the store).
+#[test]
+fn an_encounters_season_is_never_the_season_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = "cup.sqlite";
+    contest(
+        dir.path(),
+        store,
+        &["create", "--game", "blokus_classic_2", "--name", "Cup"],
+    );
+    for team in ["Owls", "Foxes", "Bears"] {
+        contest(dir.path(), store, &["team", "add", team]);
+        contest(
+            dir.path(),
+            store,
+            &[
+                "version",
+                "add",
+                team,
+                "--player",
+                "builtin:random",
+                "--activate",
+            ],
+        );
+    }
+    // Three teams: one encounter and one team sitting out a matchday.
+    contest(
+        dir.path(),
+        store,
+        &["matchday", "create", "--phase", "championship"],
+    );
+    let played = contest(dir.path(), store, &["matchday", "play", "1"]);
+    assert!(played.contains("championship-1-g1-e1"), "{played}");
+
+    // The encounter's season is the store's only season: not shown.
+    {
+        let served = SPIELLEITER.serve(dir.path(), &["--store", store]);
+        let log = served.log.join("\n");
+        assert!(log.contains("the contest's pages"), "{log}");
+        assert!(!log.contains("the season page shows"), "{log}");
+        let mut browser = Browser::new(&served.address);
+        for path in [
+            "/api/season",
+            "/api/season/games",
+            "/api/season/games/1/replay",
+        ] {
+            let reply = browser.get(path);
+            assert_eq!(reply.status, 404, "{path}: {reply:?}");
+        }
+        assert_eq!(browser.get("/contest").status, 200);
+    }
+
+    // A second matchday: two encounters' seasons, and still a start.
+    contest(
+        dir.path(),
+        store,
+        &["matchday", "create", "--phase", "championship"],
+    );
+    contest(dir.path(), store, &["matchday", "play", "2"]);
+    {
+        let served = SPIELLEITER.serve(dir.path(), &["--store", store]);
+        let log = served.log.join("\n");
+        assert!(!log.contains("the season page shows"), "{log}");
+    }
+
+    // Named, it is refused in one line, and the server does not start.
+    let output = SPIELLEITER.run(
+        dir.path(),
+        &[
+            "serve",
+            "--port",
+            "0",
+            "--http-port",
+            "0",
+            "--store",
+            store,
+            "--season",
+            "championship-1-g1-e1",
+        ],
+    );
+    assert!(!output.status.success());
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        error.contains("season `championship-1-g1-e1` is an encounter of the contest \"Cup\""),
+        "{error}"
+    );
+}

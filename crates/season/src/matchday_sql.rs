@@ -938,6 +938,33 @@ impl<D: Database> ContestStore<D> {
         Ok(matchdays)
     }
 
+    /// The seasons of the contest's encounters (every matchday's and every
+    /// knockout round's): their games are the contest's, shown only as its
+    /// publication allows, never on a season page of their own.
+    ///
+    /// # Errors
+    ///
+    /// The store fails.
+    pub async fn encounter_seasons(&self) -> Result<BTreeSet<String>, SeasonError> {
+        let contest = self.contest.id.0;
+        self.db
+            .run(move |db| {
+                Box::pin(async move {
+                    db.query(
+                        "SELECT e.season FROM contest_encounters e \
+                         JOIN contest_matchdays m ON m.id = e.matchday \
+                         WHERE m.contest = $1 AND e.season IS NOT NULL",
+                        &[contest.into()],
+                    )
+                    .await?
+                    .iter()
+                    .map(|row| row.get::<String>(0))
+                    .collect::<Result<BTreeSet<_>, SeasonError>>()
+                })
+            })
+            .await
+    }
+
     /// Freezes and schedules matchday `number` of `phase` now: every
     /// team's active version becomes its entry (without one the contest's
     /// stand-in; a disabled team forfeits), each group's round-robin plan

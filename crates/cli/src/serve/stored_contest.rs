@@ -28,8 +28,9 @@ pub struct StorePages {
 
 /// Opens the store `url` for the web side: its contest's door, if it holds
 /// a contest; its season (`season_name`, or its only one), if it holds any
-/// or `season_name` names one. A store that holds neither stops the start,
-/// as a store without its season always did.
+/// or `season_name` names one — but never a season of the contest's
+/// encounters ([`shown_season`]). A store that holds neither stops the
+/// start, as a store without its season always did.
 ///
 /// # Errors
 ///
@@ -47,19 +48,67 @@ pub async fn open(
             .await
             .context("cannot open the store (--store, SPIELLEITER_STORE or season.store)")?,
     );
-    let contest = match ContestStore::open(Arc::clone(&store)).await {
-        Ok(contest) => Some(door(contest, config, auth)?),
+    let Some(contest) = (match ContestStore::open(Arc::clone(&store)).await {
+        Ok(contest) => Some(contest),
         Err(SeasonError::NoContest { .. }) => None,
         Err(error) => return Err(error.into()),
+    }) else {
+        // A store of seasons only: its season page, as always.
+        let season = stored_season::open(url, season_name).await?;
+        return Ok(StorePages {
+            season: Some(season),
+            contest: None,
+        });
     };
-    let wants_season =
-        contest.is_none() || season_name.is_some() || !store.season_names().await?.is_empty();
-    let season = if wants_season {
-        Some(stored_season::open(url, season_name).await?)
-    } else {
-        None
+    let shown = shown_season(&store, &contest, season_name).await?;
+    let contest = door(contest, config, auth)?;
+    let season = match shown {
+        Some(name) => Some(stored_season::open(url, Some(&name)).await?),
+        None => None,
     };
-    Ok(StorePages { season, contest })
+    Ok(StorePages {
+        season,
+        contest: Some(contest),
+    })
+}
+
+/// The season a contest's store shows on the season page: the one named,
+/// else its only season that is not one of the contest's encounters, else
+/// none. An encounter's season is never shown there: the season page is
+/// everyone's, and an encounter's games are seen by others only once the
+/// organiser publishes its matchday (they are the contest's, read through
+/// `contest matchday show` and `contest final show`).
+async fn shown_season(
+    store: &AnyStore,
+    contest: &ContestStore<AnyStore>,
+    season_name: Option<&str>,
+) -> anyhow::Result<Option<String>> {
+    let encounters = contest.encounter_seasons().await?;
+    if let Some(name) = season_name {
+        anyhow::ensure!(
+            !encounters.contains(name),
+            "season `{name}` is an encounter of the contest \"{}\": its games are shown only as \
+             its matchday's publication allows, not on the season page (`contest matchday show`)",
+            contest.record().name
+        );
+        return Ok(Some(name.to_owned()));
+    }
+    let others: Vec<String> = store
+        .season_names()
+        .await?
+        .into_iter()
+        .filter(|name| !encounters.contains(name))
+        .collect();
+    match others.as_slice() {
+        [] => Ok(None),
+        [only] => Ok(Some(only.clone())),
+        several => anyhow::bail!(
+            "{} holds {} seasons besides the contest's encounters ({}); name one with --season",
+            store.describe(),
+            several.len(),
+            several.join(", ")
+        ),
+    }
 }
 
 /// The door of `contest` with the configuration's settings.
