@@ -1,14 +1,19 @@
 //! `spielleiter worker`: a worker of a season — waits for its store and
 //! season, starts a game server in this process (or plays on a running
 //! one) and plays the season's games from the store until none is left,
-//! `--slots` at a time (see `spielleiter_season::run_worker`). SIGINT and
+//! `--slots` at a time (see `spielleiter_season::run_worker`); with
+//! `--contest`, a worker of the store's contest, playing its encounters'
+//! seasons as they are scheduled (`run_contest_worker`). SIGINT and
 //! SIGTERM end it in whatever it waits for, its running games given back.
 
 use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use spielleiter_season::{WorkerSettings, run_worker, worker::open_when_ready};
+use spielleiter_season::{
+    AnyStore, ContestStore, WorkerSettings, run_worker,
+    worker::{open_contest_when_ready, open_when_ready, run_contest_worker},
+};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
 use tracing_subscriber::{fmt, prelude::*};
@@ -67,8 +72,23 @@ pub struct WorkerArgs {
         value_name = "TEXT"
     )]
     admin_passphrase: Option<String>,
+    /// Play the store's contest: every encounter its matchdays and final
+    /// rounds schedule, one season after another, waiting for the next
+    /// when none is left (instead of one season, --name).
+    #[arg(long, conflicts_with = "name")]
+    contest: bool,
+    /// With --contest: end once no encounter has a game to play, instead
+    /// of waiting for the next matchday.
+    #[arg(long, requires = "contest")]
+    until_idle: bool,
     #[command(flatten)]
     options: WorkerGameOptions,
+}
+
+/// What a worker plays: one season, or a contest's encounters.
+enum Work {
+    Season(String),
+    Contest(Box<ContestStore<AnyStore>>),
 }
 
 /// How a worker plays each game: what of `match`'s options a worker uses.
@@ -168,12 +188,20 @@ async fn run_async(args: &WorkerArgs) -> anyhow::Result<()> {
     let shutdown = on_signals()?;
     // The store and the season are waited for: workers may start before
     // their database and before `season create`.
-    let Some((store, season, _)) =
-        open_when_ready(&args.store.store, args.store.name.as_deref(), &shutdown).await?
-    else {
-        anyhow::bail!(STOPPED);
+    let (store, work) = if args.contest {
+        let Some((store, contest)) = open_contest_when_ready(&args.store.store, &shutdown).await?
+        else {
+            anyhow::bail!(STOPPED);
+        };
+        (store, Work::Contest(Box::new(contest)))
+    } else {
+        let Some((store, season, _)) =
+            open_when_ready(&args.store.store, args.store.name.as_deref(), &shutdown).await?
+        else {
+            anyhow::bail!(STOPPED);
+        };
+        (std::sync::Arc::new(store), Work::Season(season))
     };
-    let store = std::sync::Arc::new(store);
     let options = &args.options;
     let running = args.host.is_some() || args.port.is_some();
     let game_options = GameOptions {
@@ -214,15 +242,30 @@ async fn run_async(args: &WorkerArgs) -> anyhow::Result<()> {
     settings.lease = Duration::from_millis(args.lease_ms);
     settings.heartbeat = Duration::from_millis(args.heartbeat_ms);
     settings.max_failures = args.max_failures;
-    let outcome = run_worker(
-        std::sync::Arc::clone(&store),
-        &season,
-        &template,
-        &settings,
-        shutdown,
-        None,
-    )
-    .await;
+    let outcome = match &work {
+        Work::Season(season) => {
+            run_worker(
+                std::sync::Arc::clone(&store),
+                season,
+                &template,
+                &settings,
+                shutdown,
+                None,
+            )
+            .await
+        }
+        Work::Contest(contest) => {
+            run_contest_worker(
+                std::sync::Arc::clone(&store),
+                contest,
+                &template,
+                &settings,
+                shutdown,
+                args.until_idle,
+            )
+            .await
+        }
+    };
     if let Some(server) = server {
         // Its games are over or given back; a server that does not stop in
         // time is dropped with the process.

@@ -568,3 +568,134 @@ fn seven_teams(dir: &Path, store: &str) {
     drop(accounts);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A worker of the contest (`worker --contest`), not of one season.
+fn contest_worker(dir: &Path, store: &str, name: &str) -> KillOnDrop {
+    let child = SPIELLEITER
+        .command(dir)
+        .args([
+            "worker",
+            "--store",
+            store,
+            "--contest",
+            "--worker-name",
+            name,
+            "--log-dir",
+            &format!("log-{name}"),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    KillOnDrop(Some(child))
+}
+
+/// Two `worker --contest` processes, started before anything is scheduled,
+/// play every encounter of two matchdays as the organiser plays them —
+/// the second while they wait — each game once; a worker with
+/// `--until-idle` then finds nothing and ends; `--contest` with `--name`,
+/// and `--until-idle` without `--contest`, are refused.
+#[test]
+fn contest_workers_play_every_encounter_as_matchdays_come() {
+    let dir = tempfile_dir("contest-workers");
+    let store = "cup.sqlite";
+    succeeded(&contest(
+        &dir,
+        store,
+        &["create", "--game", "blokus_classic_2", "--name", "Cup"],
+    ));
+    for name in ["Owls", "Foxes", "Bears", "Wolves", "Hawks"] {
+        succeeded(&contest(&dir, store, &["team", "add", name]));
+        succeeded(&contest(
+            &dir,
+            store,
+            &[
+                "version",
+                "add",
+                name,
+                "--player",
+                "builtin:random",
+                "--activate",
+            ],
+        ));
+    }
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let opened = std::sync::Arc::new(
+        runtime
+            .block_on(spielleiter_season::open_existing(
+                dir.join(store).to_str().unwrap(),
+            ))
+            .unwrap(),
+    );
+    let accounts = runtime
+        .block_on(ContestStore::open(std::sync::Arc::clone(&opened)))
+        .unwrap();
+    let _workers = [
+        contest_worker(&dir, store, "w1"),
+        contest_worker(&dir, store, "w2"),
+    ];
+    let games_of = |seasons: &BTreeSet<String>| -> Vec<spielleiter_season::GameRow> {
+        seasons
+            .iter()
+            .flat_map(|season| runtime.block_on(opened.games(season)).unwrap())
+            .collect()
+    };
+    for matchday in 1..=2 {
+        succeeded(&contest(
+            &dir,
+            store,
+            &["matchday", "create", "--phase", "championship", "--untimed"],
+        ));
+        succeeded(&contest(
+            &dir,
+            store,
+            &["matchday", "play", &matchday.to_string()],
+        ));
+        let seasons = runtime.block_on(accounts.encounter_seasons()).unwrap();
+        assert_eq!(seasons.len(), 2 * matchday, "{seasons:?}");
+        wait_until(
+            "the contest's workers to play every game",
+            Duration::from_secs(120),
+            Duration::from_millis(50),
+            || {
+                games_of(&seasons)
+                    .iter()
+                    .all(|g| g.state == GameState::Done)
+            },
+        );
+        let games = games_of(&seasons);
+        assert_eq!(games.len(), 12 * matchday);
+        for game in &games {
+            assert_eq!(game.attempt, 1, "claimed once: {game:?}");
+            assert!(game.record.is_some());
+        }
+    }
+    assert!(
+        runtime
+            .block_on(accounts.seasons_to_play())
+            .unwrap()
+            .is_empty()
+    );
+    let idle = succeeded(&SPIELLEITER.run(
+        &dir,
+        &["worker", "--store", store, "--contest", "--until-idle"],
+    ));
+    assert!(idle.contains("0 results stored"), "{idle}");
+    for bad in [
+        &[
+            "worker",
+            "--store",
+            store,
+            "--contest",
+            "--name",
+            "championship-1-g1-e1",
+        ][..],
+        &["worker", "--store", store, "--until-idle"][..],
+    ] {
+        let output = SPIELLEITER.run(&dir, bad);
+        assert!(!output.status.success(), "{bad:?}");
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(error.contains("--contest"), "{bad:?}: {error}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

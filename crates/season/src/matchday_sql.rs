@@ -965,6 +965,36 @@ impl<D: Database> ContestStore<D> {
             .await
     }
 
+    /// The seasons of the contest's encounters that have a game to play
+    /// (waiting, or claimed and perhaps abandoned), the oldest matchday's
+    /// first: what `worker --contest` plays, one after another.
+    ///
+    /// # Errors
+    ///
+    /// The store fails.
+    pub async fn seasons_to_play(&self) -> Result<Vec<String>, SeasonError> {
+        let contest = self.contest.id.0;
+        self.db
+            .run(move |db| {
+                Box::pin(async move {
+                    db.query(
+                        "SELECT e.season FROM contest_encounters e \
+                         JOIN contest_matchdays m ON m.id = e.matchday \
+                         WHERE m.contest = $1 AND e.season IS NOT NULL \
+                         AND EXISTS (SELECT 1 FROM games g WHERE g.season = e.season \
+                                     AND g.state IN ('waiting', 'running')) \
+                         ORDER BY m.id, e.group_number, e.slot",
+                        &[contest.into()],
+                    )
+                    .await?
+                    .iter()
+                    .map(|row| row.get::<String>(0))
+                    .collect::<Result<Vec<_>, SeasonError>>()
+                })
+            })
+            .await
+    }
+
     /// Freezes and schedules matchday `number` of `phase` now: every
     /// team's active version becomes its entry (without one the contest's
     /// stand-in; a disabled team forfeits), each group's round-robin plan

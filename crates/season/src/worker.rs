@@ -31,7 +31,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{error, info, warn};
 
 use crate::{
-    SeasonDefinition,
+    ContestStore, SeasonDefinition,
     any_store::{AnyStore, open_existing},
     definition::command_exists,
     error::SeasonError,
@@ -228,14 +228,34 @@ pub async fn open_when_ready(
     season: Option<&str>,
     shutdown: &CancellationToken,
 ) -> Result<Option<(AnyStore, String, SeasonDefinition)>, SeasonError> {
+    let Some(store) = open_store_when_ready(url, shutdown).await? else {
+        return Ok(None);
+    };
+    let season = match season {
+        Some(name) => name.to_owned(),
+        None => match await_only_season(&store, shutdown).await? {
+            Some(name) => name,
+            None => return Ok(None),
+        },
+    };
+    let definition = await_season(&store, &season, shutdown).await?;
+    Ok(definition.map(|definition| (store, season, definition)))
+}
+
+/// Opens the store `url` names, trying again with back-off while it cannot
+/// be reached; `None` once `shutdown` is cancelled.
+async fn open_store_when_ready(
+    url: &str,
+    shutdown: &CancellationToken,
+) -> Result<Option<AnyStore>, SeasonError> {
     let mut pause = FIRST_BACKOFF;
-    let store = loop {
+    loop {
         let opened = tokio::select! {
             () = shutdown.cancelled() => return Ok(None),
             opened = open_existing(url) => opened,
         };
         match opened {
-            Ok(store) => break store,
+            Ok(store) => return Ok(Some(store)),
             Err(error) if not_there_yet(&error) => warn!(
                 store = %masked_store_url(url),
                 %error,
@@ -247,16 +267,130 @@ pub async fn open_when_ready(
         if !pause_or_stop(&mut pause, shutdown).await {
             return Ok(None);
         }
+    }
+}
+
+/// Opens the store `url` names and waits until it holds a contest, as
+/// [`open_when_ready`] waits for a season: for `worker --contest`.
+///
+/// # Errors
+///
+/// As [`open_when_ready`].
+pub async fn open_contest_when_ready(
+    url: &str,
+    shutdown: &CancellationToken,
+) -> Result<Option<(Arc<AnyStore>, ContestStore<AnyStore>)>, SeasonError> {
+    let Some(store) = open_store_when_ready(url, shutdown).await? else {
+        return Ok(None);
     };
-    let season = match season {
-        Some(name) => name.to_owned(),
-        None => match await_only_season(&store, shutdown).await? {
-            Some(name) => name,
-            None => return Ok(None),
-        },
-    };
-    let definition = await_season(&store, &season, shutdown).await?;
-    Ok(definition.map(|definition| (store, season, definition)))
+    let store = Arc::new(store);
+    let mut pause = FIRST_BACKOFF;
+    loop {
+        match ContestStore::open(Arc::clone(&store)).await {
+            Ok(contest) => return Ok(Some((store, contest))),
+            Err(SeasonError::NoContest { .. }) => info!(
+                retry_ms = pause.as_millis() as u64,
+                "waiting for a contest to be created"
+            ),
+            Err(error) if not_there_yet(&error) => warn!(
+                %error,
+                retry_ms = pause.as_millis() as u64,
+                "cannot read the store's contest; trying again"
+            ),
+            Err(error) => return Err(error),
+        }
+        if !pause_or_stop(&mut pause, shutdown).await {
+            return Ok(None);
+        }
+    }
+}
+
+/// How often a contest's worker with nothing to play looks for new games.
+pub const CONTEST_IDLE_POLL: Duration = Duration::from_secs(5);
+
+/// Plays the contest's encounters as its matchdays and final rounds
+/// schedule them: each season with a game to play
+/// ([`ContestStore::seasons_to_play`], the oldest matchday's first) as
+/// [`run_worker`] plays one, then the next; with nothing to play it looks
+/// again every [`CONTEST_IDLE_POLL`] (said once in the log), or ends when
+/// `until_idle`. A season whose last games other workers hold keeps it
+/// until they are settled, as a season's own worker waits; a tied
+/// knockout encounter's next games come within that season's run.
+///
+/// # Errors
+///
+/// As [`run_worker`]. Results stored before stay.
+pub async fn run_contest_worker(
+    store: Arc<AnyStore>,
+    contest: &ContestStore<AnyStore>,
+    template: &MatchSettings,
+    settings: &WorkerSettings,
+    shutdown: CancellationToken,
+    until_idle: bool,
+) -> Result<WorkerReport, SeasonError> {
+    let mut total = WorkerReport::default();
+    let mut pause = FIRST_BACKOFF;
+    let mut said_idle = false;
+    info!(contest = %contest.record().name, worker = %settings.name, slots = settings.slots, "contest worker starts");
+    loop {
+        if shutdown.is_cancelled() {
+            total.interrupted = true;
+            return Ok(total);
+        }
+        let seasons = tokio::select! {
+            () = shutdown.cancelled() => continue,
+            seasons = contest.seasons_to_play() => seasons,
+        };
+        let seasons = match seasons {
+            Ok(seasons) => {
+                pause = FIRST_BACKOFF;
+                seasons
+            }
+            Err(error) if not_there_yet(&error) => {
+                warn!(%error, retry_ms = pause.as_millis() as u64, "cannot read the contest's games; trying again");
+                if !pause_or_stop(&mut pause, &shutdown).await {
+                    total.interrupted = true;
+                    return Ok(total);
+                }
+                continue;
+            }
+            Err(error) => return Err(error),
+        };
+        if seasons.is_empty() {
+            if until_idle {
+                info!(worker = %settings.name, "no encounter has a game to play; the worker ends");
+                return Ok(total);
+            }
+            if !said_idle {
+                info!(worker = %settings.name, poll_ms = CONTEST_IDLE_POLL.as_millis() as u64, "no encounter has a game to play; waiting for the next");
+                said_idle = true;
+            }
+            tokio::select! {
+                () = shutdown.cancelled() => {}
+                () = tokio::time::sleep(CONTEST_IDLE_POLL) => {}
+            }
+            continue;
+        }
+        said_idle = false;
+        for season in seasons {
+            let report = run_worker(
+                Arc::clone(&store),
+                &season,
+                template,
+                settings,
+                shutdown.clone(),
+                None,
+            )
+            .await?;
+            total.recorded += report.recorded;
+            total.discarded += report.discarded;
+            total.given_back += report.given_back;
+            if report.interrupted {
+                total.interrupted = true;
+                return Ok(total);
+            }
+        }
+    }
 }
 
 /// The name of the store's only season, waited for with back-off (each try
