@@ -556,6 +556,22 @@ fn seven_teams(dir: &Path, store: &str) {
             assert_eq!(*field, expected, "column {column} of {fields:?}");
         }
     }
+    // Matchday 1 taken back and published again.
+    let taken_back = succeeded(&contest(&dir, store, &["matchday", "unpublish", "1"]));
+    assert!(taken_back.contains("no longer published"), "{taken_back}");
+    let status = succeeded(&contest(&dir, store, &["status"]));
+    assert_eq!(
+        status
+            .matches("published, 3 encounters, 18 of 18 games done")
+            .count(),
+        2,
+        "{status}"
+    );
+    refused(
+        &contest(&dir, store, &["matchday", "unpublish", "1"]),
+        "is not published",
+    );
+    succeeded(&contest(&dir, store, &["matchday", "publish", "1"]));
     let status = succeeded(&contest(&dir, store, &["status"]));
     assert!(status.contains("3 matchdays"), "{status}");
     assert_eq!(

@@ -47,8 +47,8 @@ use crate::{
     matchday_sql::{
         FrozenTeams, MATCHDAY_COLUMNS, MatchdayReport, MatchdayState, StoredEncounter,
         StoredMatchday, StoredVersion, VERSION_COLUMNS, corrupt, encounter_row, encounters_of,
-        insert_encounter, matchday_of, matchday_row, parse_phase, phase_text, progress_of, refuse,
-        report_of, version_row,
+        insert_encounter, mark_published, mark_unpublished, matchday_of, matchday_row, parse_phase,
+        phase_text, progress_of, refuse, report_of, version_row,
     },
     sql::{Database, Sql, Value},
 };
@@ -646,14 +646,7 @@ impl<D: Database> ContestStore<D> {
                             ));
                         }
                     }
-                    db.execute(
-                        "UPDATE contest_matchdays SET state = 'published', published_at = $2 \
-                         WHERE id = $1",
-                        &[report.matchday.id.0.into(), now.0.into()],
-                    )
-                    .await?;
-                    report.matchday.state = MatchdayState::Published;
-                    report.matchday.published_at = Some(now);
+                    mark_published(db, &mut report, now).await?;
                     Ok(report)
                 })
             })
@@ -679,12 +672,7 @@ impl<D: Database> ContestStore<D> {
                     if matchday.state != MatchdayState::Published {
                         return refuse(format!("the {round} is not published"));
                     }
-                    db.execute(
-                        "UPDATE contest_matchdays SET state = 'played', published_at = NULL \
-                         WHERE id = $1",
-                        &[matchday.id.0.into()],
-                    )
-                    .await?;
+                    mark_unpublished(db, matchday.id).await?;
                     let matchday =
                         matchday_of(db, contest.id.0, Phase::Final, round.number()).await?;
                     report_of(db, &contest, matchday).await

@@ -629,6 +629,37 @@ pub(crate) async fn insert_encounter(
     Ok(())
 }
 
+/// Publishes the matchday (or knockout round) of `report` at `now`: its
+/// line-up and results become everybody's.
+pub(crate) async fn mark_published(
+    db: &mut Sql<'_>,
+    report: &mut MatchdayReport,
+    now: Timestamp,
+) -> Result<(), SeasonError> {
+    db.execute(
+        "UPDATE contest_matchdays SET state = 'published', published_at = $2 WHERE id = $1",
+        &[report.matchday.id.0.into(), now.0.into()],
+    )
+    .await?;
+    report.matchday.state = MatchdayState::Published;
+    report.matchday.published_at = Some(now);
+    Ok(())
+}
+
+/// Takes a published matchday's (or knockout round's) publication back:
+/// played, its results the organisers' and its two teams' again.
+pub(crate) async fn mark_unpublished(
+    db: &mut Sql<'_>,
+    matchday: MatchdayId,
+) -> Result<(), SeasonError> {
+    db.execute(
+        "UPDATE contest_matchdays SET state = 'played', published_at = NULL WHERE id = $1",
+        &[matchday.0.into()],
+    )
+    .await?;
+    Ok(())
+}
+
 impl<D: Database> ContestStore<D> {
     /// Adds version `player` (how it is started, as a season's player) to
     /// `team`, numbered after the team's last; built, as a player named on
@@ -1185,15 +1216,38 @@ impl<D: Database> ContestStore<D> {
                             ));
                         }
                     }
-                    db.execute(
-                        "UPDATE contest_matchdays SET state = 'published', published_at = $2 \
-                         WHERE id = $1",
-                        &[report.matchday.id.0.into(), now.0.into()],
-                    )
-                    .await?;
-                    report.matchday.state = MatchdayState::Published;
-                    report.matchday.published_at = Some(now);
+                    mark_published(db, &mut report, now).await?;
                     Ok(report)
+                })
+            })
+            .await
+    }
+
+    /// Takes matchday `number` of `phase`'s publication back: its results
+    /// are the organisers' and the two teams' of each encounter again.
+    ///
+    /// # Errors
+    ///
+    /// [`SeasonError::Refused`] — nothing changed — for no such matchday or
+    /// one not published. Or the store fails.
+    pub async fn unpublish_matchday(
+        &self,
+        phase: Phase,
+        number: u32,
+    ) -> Result<MatchdayReport, SeasonError> {
+        let contest = self.contest.clone();
+        self.db
+            .transaction(move |db| {
+                Box::pin(async move {
+                    let matchday = matchday_of(db, contest.id.0, phase, number).await?;
+                    if matchday.state != MatchdayState::Published {
+                        return refuse(format!(
+                            "matchday {number} of the {phase} is not published"
+                        ));
+                    }
+                    mark_unpublished(db, matchday.id).await?;
+                    let matchday = matchday_of(db, contest.id.0, phase, number).await?;
+                    report_of(db, &contest, matchday).await
                 })
             })
             .await

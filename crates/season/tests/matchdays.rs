@@ -313,6 +313,25 @@ async fn a_matchday_is_frozen_into_one_season_per_encounter_and_decided_by_its_g
         refused(store.publish_matchday(Phase::Championship, 1, NOW).await),
         "matchday 1 of the championship is published already"
     );
+    // Taken back, it is played and unpublished, and can be published again.
+    let taken_back = store
+        .unpublish_matchday(Phase::Championship, 1)
+        .await
+        .unwrap();
+    assert_eq!(taken_back.matchday.state, MatchdayState::Played);
+    assert_eq!(taken_back.matchday.published_at, None);
+    let stored = store.matchdays().await.unwrap();
+    assert_eq!(stored[0].state, MatchdayState::Played);
+    assert_eq!(stored[0].published_at, None);
+    assert_eq!(
+        refused(store.unpublish_matchday(Phase::Championship, 1).await),
+        "matchday 1 of the championship is not published"
+    );
+    let again = store
+        .publish_matchday(Phase::Championship, 1, NOW.plus_seconds(120))
+        .await
+        .unwrap();
+    assert_eq!(again.matchday.published_at, Some(NOW.plus_seconds(120)));
     assert!(refused(store.standings(Phase::Trial).await).contains("makes no table"));
 }
 

@@ -112,6 +112,9 @@ pub enum MatchdayCommand {
     /// Publish matchday N once every game is played: its line-up and
     /// results become everybody's.
     Publish(MatchdayArgs),
+    /// Take matchday N's publication back: its results are the
+    /// organisers' and each encounter's two teams' again.
+    Unpublish(MatchdayArgs),
     /// Matchday N: its encounters, their games and results.
     Show(MatchdayArgs),
 }
@@ -281,6 +284,7 @@ pub(super) async fn matchday(command: &MatchdayCommand) -> anyhow::Result<()> {
         MatchdayCommand::Create(args) => create_matchday(args).await,
         MatchdayCommand::Play(args) => play_matchday(args).await,
         MatchdayCommand::Publish(args) => publish_matchday(args).await,
+        MatchdayCommand::Unpublish(args) => unpublish_matchday(args).await,
         MatchdayCommand::Show(args) => show_matchday(args).await,
     }
 }
@@ -476,6 +480,20 @@ async fn publish_matchday(args: &MatchdayArgs) -> anyhow::Result<()> {
         .await
         .map_err(refusal)?;
     println!("{} published", matchday_title(&report.matchday));
+    Ok(())
+}
+
+async fn unpublish_matchday(args: &MatchdayArgs) -> anyhow::Result<()> {
+    let store = open(&args.store).await?;
+    let phase = phase_of(&store, args.number, args.phase).await?;
+    let report = store
+        .unpublish_matchday(phase, args.number)
+        .await
+        .map_err(refusal)?;
+    println!(
+        "{} is no longer published: its results are the organisers' and each encounter's two teams' again",
+        matchday_title(&report.matchday)
+    );
     Ok(())
 }
 
