@@ -12,11 +12,12 @@
 
 #[macro_use]
 mod both_stores;
+mod worker_results;
+use worker_results::play;
 
-use std::{collections::BTreeSet, sync::Arc, time::Duration};
+use std::{collections::BTreeSet, sync::Arc};
 
 use both_stores::TestStore;
-use spielleiter_arena::{Cause, FinishedGame, GameRecord};
 use spielleiter_contest::{
     ContestAccounts, ContestSettings, EncounterOutcome, Entry, Phase, Progress, StandIn, TeamId,
     Timestamp, VersionNumber, VersionState,
@@ -151,39 +152,6 @@ async fn versions_are_numbered_per_team_with_one_active_and_every_activation_kep
     );
     assert!(why.contains("build failed"), "{why}");
     assert_eq!(store.activations(owls).await.unwrap().len(), 2);
-}
-
-/// Records the game of `season` numbered `number` with the given win
-/// points and points (player 1, player 2), through a claim as a worker
-/// does.
-async fn play(store: &AnyStore, season: &str, win_points: [u32; 2], points: [u32; 2]) {
-    let claim = store
-        .claim(season, "test", Duration::from_secs(60), 3, None)
-        .await
-        .unwrap()
-        .expect("a game to claim");
-    let definition = store.definition(season).await.unwrap();
-    let record = GameRecord {
-        game: claim.game.table_game,
-        game_type: definition.game.clone(),
-        players: definition.names(),
-        commands: definition.players.iter().map(|p| p.start.clone()).collect(),
-        starter: 1 + ((claim.game.table_game + 1) % 2) as u8,
-        win_points: win_points.to_vec(),
-        points: points.to_vec(),
-        causes: vec![Cause::Regular; 2],
-        reasons: vec![String::new(); 2],
-        duration_ms: 1,
-        room: "r".to_owned(),
-        replay: None,
-        think_times: Vec::new(),
-    };
-    assert!(
-        store
-            .record(&claim, &FinishedGame::of_record(record))
-            .await
-            .unwrap()
-    );
 }
 
 async fn a_matchday_is_frozen_into_one_season_per_encounter_and_decided_by_its_games(
