@@ -47,8 +47,8 @@ use crate::{
     matchday_sql::{
         FrozenTeams, MATCHDAY_COLUMNS, MatchdayReport, MatchdayState, StoredEncounter,
         StoredMatchday, StoredVersion, VERSION_COLUMNS, corrupt, encounter_row, encounters_of,
-        insert_encounter, mark_published, mark_unpublished, matchday_of, matchday_row, parse_phase,
-        phase_text, progress_of, refuse, report_of, version_row,
+        insert_encounter, matchday_of, matchday_row, parse_phase, phase_text, progress_of,
+        publish_played, refuse, report_of, unpublish_published, version_row,
     },
     sql::{Database, Sql, Value},
 };
@@ -633,21 +633,16 @@ impl<D: Database> ContestStore<D> {
             .transaction(move |db| {
                 Box::pin(async move {
                     let matchday = round_matchday(db, &contest, round).await?;
-                    let mut report = report_of(db, &contest, matchday).await?;
-                    match report.matchday.state {
-                        MatchdayState::Played => {}
-                        MatchdayState::Published => {
-                            return refuse(format!("the {round} is published already"));
-                        }
-                        MatchdayState::Planned | MatchdayState::Scheduled => {
-                            let (done, all) = report.games;
-                            return refuse(format!(
-                                "the {round} is still being played ({done} of {all} games done)"
-                            ));
-                        }
-                    }
-                    mark_published(db, &mut report, now).await?;
-                    Ok(report)
+                    let how_to_play = format!("`contest final play {}`", round_arg(round));
+                    publish_played(
+                        db,
+                        &contest,
+                        matchday,
+                        &format!("the {round}"),
+                        &how_to_play,
+                        now,
+                    )
+                    .await
                 })
             })
             .await
@@ -669,13 +664,7 @@ impl<D: Database> ContestStore<D> {
             .transaction(move |db| {
                 Box::pin(async move {
                     let matchday = round_matchday(db, &contest, round).await?;
-                    if matchday.state != MatchdayState::Published {
-                        return refuse(format!("the {round} is not published"));
-                    }
-                    mark_unpublished(db, matchday.id).await?;
-                    let matchday =
-                        matchday_of(db, contest.id.0, Phase::Final, round.number()).await?;
-                    report_of(db, &contest, matchday).await
+                    unpublish_published(db, &contest, matchday, &format!("the {round}")).await
                 })
             })
             .await

@@ -629,13 +629,32 @@ pub(crate) async fn insert_encounter(
     Ok(())
 }
 
-/// Publishes the matchday (or knockout round) of `report` at `now`: its
-/// line-up and results become everybody's.
-pub(crate) async fn mark_published(
+/// Publishes `matchday` (a matchday, or a knockout round: `title` names
+/// it in refusals, `how_to_play` says how it is played) at `now`: its
+/// line-up and results become everybody's. Refused, nothing changed,
+/// unless every game of it is played.
+pub(crate) async fn publish_played(
     db: &mut Sql<'_>,
-    report: &mut MatchdayReport,
+    contest: &spielleiter_contest::Contest,
+    matchday: StoredMatchday,
+    title: &str,
+    how_to_play: &str,
     now: Timestamp,
-) -> Result<(), SeasonError> {
+) -> Result<MatchdayReport, SeasonError> {
+    let mut report = report_of(db, contest, matchday).await?;
+    match report.matchday.state {
+        MatchdayState::Played => {}
+        MatchdayState::Published => return refuse(format!("{title} is published already")),
+        MatchdayState::Planned => {
+            return refuse(format!("{title} is not played yet ({how_to_play})"));
+        }
+        MatchdayState::Scheduled => {
+            let (done, all) = report.games;
+            return refuse(format!(
+                "{title} is still being played ({done} of {all} games done)"
+            ));
+        }
+    }
     db.execute(
         "UPDATE contest_matchdays SET state = 'published', published_at = $2 WHERE id = $1",
         &[report.matchday.id.0.into(), now.0.into()],
@@ -643,21 +662,28 @@ pub(crate) async fn mark_published(
     .await?;
     report.matchday.state = MatchdayState::Published;
     report.matchday.published_at = Some(now);
-    Ok(())
+    Ok(report)
 }
 
-/// Takes a published matchday's (or knockout round's) publication back:
-/// played, its results the organisers' and its two teams' again.
-pub(crate) async fn mark_unpublished(
+/// Takes `matchday`'s (or a knockout round's) publication back: played,
+/// its results the organisers' and its encounters' teams' again. Refused,
+/// nothing changed, unless it is published.
+pub(crate) async fn unpublish_published(
     db: &mut Sql<'_>,
-    matchday: MatchdayId,
-) -> Result<(), SeasonError> {
+    contest: &spielleiter_contest::Contest,
+    matchday: StoredMatchday,
+    title: &str,
+) -> Result<MatchdayReport, SeasonError> {
+    if matchday.state != MatchdayState::Published {
+        return refuse(format!("{title} is not published"));
+    }
     db.execute(
         "UPDATE contest_matchdays SET state = 'played', published_at = NULL WHERE id = $1",
-        &[matchday.0.into()],
+        &[matchday.id.0.into()],
     )
     .await?;
-    Ok(())
+    let matchday = matchday_of(db, contest.id.0, matchday.phase, matchday.number).await?;
+    report_of(db, contest, matchday).await
 }
 
 impl<D: Database> ContestStore<D> {
@@ -1196,28 +1222,9 @@ impl<D: Database> ContestStore<D> {
             .transaction(move |db| {
                 Box::pin(async move {
                     let matchday = matchday_of(db, contest.id.0, phase, number).await?;
-                    let mut report = report_of(db, &contest, matchday).await?;
-                    match report.matchday.state {
-                        MatchdayState::Played => {}
-                        MatchdayState::Published => {
-                            return refuse(format!(
-                                "matchday {number} of the {phase} is published already"
-                            ));
-                        }
-                        MatchdayState::Planned => {
-                            return refuse(format!(
-                                "matchday {number} of the {phase} is not played yet (`contest matchday play {number}`)"
-                            ));
-                        }
-                        MatchdayState::Scheduled => {
-                            let (done, all) = report.games;
-                            return refuse(format!(
-                                "matchday {number} of the {phase} is still being played ({done} of {all} games done)"
-                            ));
-                        }
-                    }
-                    mark_published(db, &mut report, now).await?;
-                    Ok(report)
+                    let title = format!("matchday {number} of the {phase}");
+                    let how_to_play = format!("`contest matchday play {number}`");
+                    publish_played(db, &contest, matchday, &title, &how_to_play, now).await
                 })
             })
             .await
@@ -1240,14 +1247,8 @@ impl<D: Database> ContestStore<D> {
             .transaction(move |db| {
                 Box::pin(async move {
                     let matchday = matchday_of(db, contest.id.0, phase, number).await?;
-                    if matchday.state != MatchdayState::Published {
-                        return refuse(format!(
-                            "matchday {number} of the {phase} is not published"
-                        ));
-                    }
-                    mark_unpublished(db, matchday.id).await?;
-                    let matchday = matchday_of(db, contest.id.0, phase, number).await?;
-                    report_of(db, &contest, matchday).await
+                    let title = format!("matchday {number} of the {phase}");
+                    unpublish_published(db, &contest, matchday, &title).await
                 })
             })
             .await
