@@ -457,8 +457,12 @@ impl<'a> MatchGame<'a> {
             self.deadline = Instant::now() + DISCONNECT_PATIENCE;
         }
         if self.detected.is_none() && self.turns.give(joined) {
-            self.deadline = Instant::now() + self.settings.connect_timeout;
             let seat = &mut self.seats[joined];
+            // A player that started with the game and has ended already
+            // keeps the short patience its end gave.
+            if seat.exit.is_none() {
+                self.deadline = Instant::now() + self.settings.connect_timeout;
+            }
             if let Some(reason) = seat.not_started.take() {
                 self.detected = Some(Detected {
                     slot: joined,
