@@ -11,6 +11,12 @@
 #                                   e.g. to see a check fail against a
 #                                   mistake (SPIELLEITER_DOCKER can name a
 #                                   client that changes `docker run`'s options)
+#   SANDBOX_ONLY=bench tests/sandbox/run.sh
+#                                   only the timed games (with the native
+#                                   image and the server they need);
+#                                   SANDBOX_BENCH_RUNNER names the binary
+#                                   that runs them (another build, to
+#                                   compare), the one built here by default
 #
 # 1. base images `native`, `python` and `java` from Debian's packages
 #    (docker/sandbox/build-base.sh; the root file systems are cached as
@@ -64,7 +70,7 @@ clock_start=$SECONDS
 
 step() { echo "== $*   [$((SECONDS - clock_start)) s]"; }
 only=${SANDBOX_ONLY:-}
-case "$only" in '' | uploads | hostile) ;; *) echo "SANDBOX_ONLY: uploads or hostile, not $only" >&2 && exit 2 ;; esac
+case "$only" in '' | uploads | hostile | bench) ;; *) echo "SANDBOX_ONLY: uploads, hostile or bench, not $only" >&2 && exit 2 ;; esac
 # Whether the part $1 runs.
 part() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 fail() {
@@ -277,10 +283,12 @@ zip_dir "$java_upload" "$run/java.zip"
 build_player "$run/java.zip" java sl-sandbox-test-java:1
 fi
 
+if [ "$only" != bench ]; then
 hostile=$run/upload-hostile
 mkdir -p "$hostile"
 cp "$here/hostile.py" "$hostile/main.py"
 build_player "$hostile" python sl-sandbox-test-hostile:1
+fi
 
 if part uploads; then
 step "bad uploads: one clear line each, nothing built"
@@ -448,8 +456,12 @@ echo "  java: $(grep '^java ' "$java_log"), $(grep -c '^placed ' "$java_log") pi
 fi
 
 # ---------------------------------------------------------------- hostile
+if part hostile || [ "$only" = bench ]; then
 if part hostile; then
-step "a server on all interfaces, a listener container, and control connections"
+    step "a server on all interfaces, a listener container, and control connections"
+else
+    step "a server on all interfaces"
+fi
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])')
 web_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])')
 passphrase=sandbox-test-passphrase
@@ -461,6 +473,9 @@ for _ in $(seq 100); do
     curl -fsS "http://127.0.0.1:$web_port/healthz" >/dev/null 2>&1 && break
     sleep 0.1
 done
+fi
+
+if part hostile; then
 # The host's address on Docker's bridge (the IPAM configuration names it
 # only when it was configured explicitly).
 bridge_ip=$(docker network inspect bridge --format '{{range .IPAM.Config}}{{.Gateway}}{{end}}')
@@ -724,11 +739,12 @@ echo "  orphan $orphan swept"
 fi
 
 # ---------------------------------------------------------------- benchmark
-if [ -n "${SANDBOX_BENCH:-}" ]; then
-    step "benchmark: 20 games of two sandboxed native players"
+if [ -n "${SANDBOX_BENCH:-}" ] || [ "$only" = bench ]; then
+    bench_runner=${SANDBOX_BENCH_RUNNER:-$spielleiter}
+    step "benchmark: 20 games of two sandboxed native players (runner $bench_runner)"
     mkdir -p "$run/bench"
     bench_started=$(date +%s%N)
-    (cd "$run/bench" && timeout 900 "$spielleiter" match -h 127.0.0.1 -p "$port" \
+    (cd "$run/bench" && timeout 900 "$bench_runner" match -h 127.0.0.1 -p "$port" \
         --admin-passphrase "$passphrase" --player1 "docker:sl-sandbox-test-native:1" \
         --player2 "docker:sl-sandbox-test-native:1" -t 20 --log-dir log \
         --results results.jsonl >output.txt 2>&1) || fail "benchmark: $(tail "$run/bench/output.txt")"
@@ -736,7 +752,7 @@ if [ -n "${SANDBOX_BENCH:-}" ]; then
     # The same 20 games with the same binary as local programs, to compare.
     mkdir -p "$run/bench-local"
     bench_started=$(date +%s%N)
-    (cd "$run/bench-local" && timeout 900 "$spielleiter" match -h 127.0.0.1 -p "$port" \
+    (cd "$run/bench-local" && timeout 900 "$bench_runner" match -h 127.0.0.1 -p "$port" \
         --admin-passphrase "$passphrase" --player1 "$static_binary play --bot greedy" \
         --player2 "$static_binary play --bot greedy" -t 20 --log-dir log \
         --results results.jsonl >output.txt 2>&1) || fail "benchmark: $(tail "$run/bench-local/output.txt")"
@@ -767,6 +783,8 @@ for name, games, directory in (("sandboxed", records, sys.argv[1]), ("local prog
     print("  %s: %d games, %d regular, duration %s; the match %d ms, %d ms a game" % (
         name, len(games), sum(all(c == "REGULAR" for c in r["causes"]) for r in games),
         summary([r["duration_ms"] for r in games]), wall, wall // max(1, len(games))))
+print("  the container's cost: %d ms a game (the medians' difference)" % (
+    statistics.median(r["duration_ms"] for r in records) - statistics.median(r["duration_ms"] for r in local)))
 EOF
 fi
 

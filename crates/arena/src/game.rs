@@ -1,8 +1,10 @@
 //! One game of a match: prepare a room with a reserved slot per seat,
-//! observe it, start the players one after the other (so a player that
+//! observe it, let the players join one after the other (so a player that
 //! never joins is known by name), follow the game as observer until the room
 //! is left, then make sure every player is gone and write down what
-//! happened.
+//! happened. A sandboxed player's container starts with the game (it takes
+//! a few hundred milliseconds), its join held back until its seat's turn;
+//! any other player starts on its seat's turn.
 //!
 //! Whatever a player does, the game ends: a program that ends before it
 //! joined, does not join in time, or holds the game past the match's game
@@ -32,6 +34,7 @@ use spielleiter_protocol::{
     Decimal, Prepare, ScoreCause, ServerMessage, SlotDescriptor, result::GameResult, room::RoomData,
 };
 use spielleiter_rules::Game;
+use spielleiter_sandbox::{JoinTurn, JoinTurns};
 use spielleiter_server::replay::{
     archive::{self, find_published},
     kept::KeptGame,
@@ -84,6 +87,9 @@ struct Seat {
     log: Option<(PathBuf, u64)>,
     /// How the player ended, once it has.
     exit: Option<String>,
+    /// Why a player started before its turn could not be started: the
+    /// failure counts on its turn, as if it had been started then.
+    not_started: Option<String>,
 }
 
 impl Seat {
@@ -156,7 +162,7 @@ pub(crate) async fn play_game(
         awaiting: "the room to be prepared",
         limit: ADMIN_PATIENCE,
     })??;
-    match_game.start_player(0);
+    match_game.start_players();
     if let Some(outcome) = match_game.follow(shutdown).await? {
         return Ok(outcome);
     }
@@ -194,8 +200,8 @@ enum Flow {
 /// One game of the match while it is played, as the administrator sees
 /// it: the prepared room, its seats and players, and what has been seen so
 /// far. The phases are its methods: [`prepare`](Self::prepare) the room,
-/// [`start_player`](Self::start_player) one seat after the other while
-/// [`follow`](Self::follow)ing the game, [`let_players_end`](Self::let_players_end),
+/// [`start_players`](Self::start_players) and give each seat its turn to
+/// join while [`follow`](Self::follow)ing the game, [`let_players_end`](Self::let_players_end),
 /// then [`record`](Self::record) it.
 struct MatchGame<'a> {
     settings: &'a MatchSettings,
@@ -211,6 +217,11 @@ struct MatchGame<'a> {
     /// A reservation per seat.
     codes: Vec<String>,
     seats: Vec<Seat>,
+    /// The seats' turns to join: a seat's comes when the seats before it
+    /// have joined.
+    turns: JoinTurns,
+    /// Each seat's turn, for its player.
+    seat_turns: Vec<JoinTurn>,
     /// How many players the server says have joined.
     joined: usize,
     /// Whether the game has started (a first state was seen).
@@ -271,8 +282,10 @@ impl<'a> MatchGame<'a> {
                 launched: None,
                 log: None,
                 exit: None,
+                not_started: None,
             })
             .collect();
+        let (turns, seat_turns) = JoinTurns::new(slot_players.len());
         Ok(MatchGame {
             settings,
             game,
@@ -283,6 +296,8 @@ impl<'a> MatchGame<'a> {
             room,
             codes,
             seats,
+            turns,
+            seat_turns,
             joined: 0,
             running: false,
             on_turn: None,
@@ -294,6 +309,31 @@ impl<'a> MatchGame<'a> {
         })
     }
 
+    /// Starts the first seat's player, and every later seat's whose start
+    /// is worth doing early ([`starts_early`]): its join waits for its
+    /// turn.
+    fn start_players(&mut self) {
+        self.start_player(0);
+        for slot in 1..self.seats.len() {
+            if self.detected.is_some() {
+                return;
+            }
+            let program = &self.settings.players[self.seats[slot].player].program;
+            if !starts_early(program) {
+                continue;
+            }
+            if let Err(reason) = start_seat(
+                self.settings,
+                self.game,
+                &mut self.seats[slot],
+                &self.codes[slot],
+                self.seat_turns[slot].clone(),
+            ) {
+                self.seats[slot].not_started = Some(reason);
+            }
+        }
+    }
+
     /// Starts the player of seat `slot` with its reservation; a program
     /// that cannot be started is detected as crashed.
     fn start_player(&mut self, slot: usize) {
@@ -302,6 +342,7 @@ impl<'a> MatchGame<'a> {
             self.game,
             &mut self.seats[slot],
             &self.codes[slot],
+            self.seat_turns[slot].clone(),
         ) {
             self.detected = Some(Detected {
                 slot,
@@ -407,20 +448,30 @@ impl<'a> MatchGame<'a> {
         Flow::Continue
     }
 
-    /// `joined` players are in the room: the next player starts once the
-    /// previous one has joined.
+    /// `joined` players are in the room: it is the next seat's turn to
+    /// join (its player starts now unless it started with the game).
     fn on_joined(&mut self, joined: usize) {
         self.joined = joined;
         if self.ended_early.is_some_and(|slot| slot < joined) {
             // It had joined after all: wait for the server.
             self.deadline = Instant::now() + DISCONNECT_PATIENCE;
         }
-        if joined < self.seats.len()
-            && self.seats[joined].launched.is_none()
-            && self.detected.is_none()
-        {
-            self.deadline = Instant::now() + self.settings.connect_timeout;
-            self.start_player(joined);
+        if self.detected.is_none() && self.turns.give(joined) {
+            let seat = &mut self.seats[joined];
+            // A player that started with the game and has ended already
+            // keeps the short patience its end gave.
+            if seat.exit.is_none() {
+                self.deadline = Instant::now() + self.settings.connect_timeout;
+            }
+            if let Some(reason) = seat.not_started.take() {
+                self.detected = Some(Detected {
+                    slot: joined,
+                    cause: Cause::Crashed,
+                    reason,
+                });
+            } else if seat.launched.is_none() {
+                self.start_player(joined);
+            }
         }
     }
 
@@ -430,8 +481,7 @@ impl<'a> MatchGame<'a> {
         self.seats[slot].exit = Some(exit);
         if self.detected.is_none() && self.ended_early.is_none() {
             self.ended_early = Some(slot);
-            // Players are started in slot order, each after the previous
-            // joined.
+            // Players join in slot order, each after the previous one.
             let patience = if self.joined <= slot {
                 JOIN_NEWS_PATIENCE
             } else {
@@ -482,39 +532,45 @@ impl<'a> MatchGame<'a> {
 
     /// The players should end by themselves now that the server has closed
     /// their connections; one that did not move within the hard limit is
-    /// not waited for (it would only cost the grace period).
+    /// not waited for (it would only cost the grace period). The seats end
+    /// side by side: a sandboxed player's container is removed while the
+    /// other seat's is.
     async fn let_players_end(&mut self) {
         let patience = Instant::now() + self.settings.exit_grace;
-        for (slot, seat) in self.seats.iter_mut().enumerate() {
-            if !seat.running() {
-                continue;
-            }
-            let hung = self
-                .result
-                .as_ref()
-                .and_then(|r| r.scores.get(slot))
-                .is_some_and(|score| score.cause == ScoreCause::HardTimeout);
-            if let Some(launched) = &mut seat.launched
-                && hung
-            {
-                launched
-                    .kill("no move within the server's hard limit")
-                    .await;
-                continue;
-            }
-            if let Some(launched) = &mut seat.launched {
+        let grace = self.settings.exit_grace;
+        let result = self.result.as_ref();
+        let ends = self
+            .seats
+            .iter_mut()
+            .enumerate()
+            .map(|(slot, seat)| async move {
+                if !seat.running() {
+                    return;
+                }
+                let hung = result
+                    .and_then(|r| r.scores.get(slot))
+                    .is_some_and(|score| score.cause == ScoreCause::HardTimeout);
+                let Some(launched) = &mut seat.launched else {
+                    return;
+                };
+                if hung {
+                    launched
+                        .kill("no move within the server's hard limit")
+                        .await;
+                    return;
+                }
                 match tokio::time::timeout_at(patience, launched.wait()).await {
                     Ok(exit) => seat.exit = Some(exit),
                     Err(_) => {
                         let why = format!(
                             "still running {} s after the game ended",
-                            self.settings.exit_grace.as_secs_f64()
+                            grace.as_secs_f64()
                         );
                         launched.kill(&why).await;
                     }
                 }
-            }
-        }
+            });
+        join_all(ends.collect()).await;
     }
 
     /// Says goodbye to the server, finds the game's replay and writes down
@@ -676,12 +732,22 @@ async fn think_times(path: PathBuf, slot_players: &[usize]) -> Result<Vec<ThinkT
     Ok(times)
 }
 
-/// Starts the player of `seat` with its reservation.
+/// Whether a later seat's player starts with the game rather than on its
+/// turn: a sandboxed player, whose container takes a few hundred
+/// milliseconds to start (its join waits at its forwarder). A program or a
+/// bot is started on its turn: it would join at once.
+fn starts_early(program: &Program) -> bool {
+    matches!(program, Program::Docker(_))
+}
+
+/// Starts the player of `seat` with its reservation; a sandboxed player
+/// joins on `turn`.
 fn start_seat(
     settings: &MatchSettings,
     game: u32,
     seat: &mut Seat,
     code: &str,
+    turn: JoinTurn,
 ) -> Result<(), String> {
     let spec = &settings.players[seat.player];
     let invitation = Invitation {
@@ -694,6 +760,7 @@ fn start_seat(
             .log_dir
             .join(format!("{}_game{game}.log", file_name_safe(&spec.name))),
         seed: settings.bot_seed(game, seat.player),
+        turn,
     };
     if !matches!(spec.program, Program::Builtin(_)) {
         // The log is appended to: this game's part starts at its end now.
@@ -704,15 +771,39 @@ fn start_seat(
     Ok(())
 }
 
+/// Kills every running player, side by side (a sandboxed player's removal
+/// takes a call of the daemon).
 async fn kill_all(seats: &mut [Seat], why: &str) {
-    for seat in seats {
+    let kills = seats.iter_mut().map(|seat| async move {
         if seat.running()
             && let Some(launched) = &mut seat.launched
         {
             launched.kill(why).await;
             seat.exit = Some(format!("killed: {why}"));
         }
-    }
+    });
+    join_all(kills.collect()).await;
+}
+
+/// Runs `tasks` side by side on this task until each has ended.
+async fn join_all<F: Future<Output = ()>>(tasks: Vec<F>) {
+    let mut tasks: Vec<Option<Pin<Box<F>>>> =
+        tasks.into_iter().map(|t| Some(Box::pin(t))).collect();
+    std::future::poll_fn(|cx| {
+        for slot in &mut tasks {
+            if let Some(task) = slot
+                && task.as_mut().poll(cx).is_ready()
+            {
+                *slot = None;
+            }
+        }
+        if tasks.iter().all(Option::is_none) {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    })
+    .await;
 }
 
 /// Letters, digits, `-`, `_` and `.` stay; anything else becomes `_`, so a

@@ -13,7 +13,7 @@ use std::{
 use spielleiter_bots::{AnyBot, Bot};
 use spielleiter_client::{ClientError, Connection, GameReport, PlayOptions, play};
 use spielleiter_rules::GameType;
-use spielleiter_sandbox::{SandboxedPlayer, Seat};
+use spielleiter_sandbox::{JoinTurn, SandboxedPlayer, Seat};
 use tokio::{process::Child, task::JoinHandle};
 
 use crate::settings::Program;
@@ -32,6 +32,8 @@ pub(crate) struct Invitation<'a> {
     pub game_number: u32,
     /// Seed for a random built-in bot.
     pub seed: u64,
+    /// When a sandboxed player may join (its container may start before).
+    pub turn: JoinTurn,
 }
 
 /// A started player.
@@ -73,6 +75,7 @@ pub(crate) fn launch(program: &Program, invitation: &Invitation<'_>) -> Result<L
                     port: invitation.port,
                     reservation: invitation.reservation,
                     log: open_log(program, invitation)?,
+                    turn: invitation.turn.clone(),
                 },
             )
             .map_err(|e| e.to_string())?;

@@ -11,7 +11,9 @@
 //! reaches the server only once its first packet has been checked, so a
 //! player that only guesses never holds one of the connections the server
 //! admits from the host's address (which every seat on the host shares),
-//! and a seat opens new connections at a bounded rate.
+//! and a seat opens new connections at a bounded rate. Nor does it reach
+//! the server before the seat's turn to join ([`JoinTurn`]): the seats'
+//! containers start at once, their players join one after the other.
 
 use std::{
     os::unix::fs::PermissionsExt,
@@ -35,6 +37,8 @@ use tokio::{
     task::{JoinHandle, JoinSet},
 };
 use tokio_util::codec::Decoder;
+
+use crate::turn::JoinTurn;
 
 /// Connections carried at the same time for one seat (as many as the relay
 /// inside allows).
@@ -64,7 +68,7 @@ pub(crate) struct Forwarder {
 impl Forwarder {
     /// Listens on `socket` (readable and writable by any user: the
     /// container's user connects to it) and carries each connection to
-    /// `host:port`.
+    /// `host:port` once `turn` is given.
     /// The first connection is noted in `log` with the time since
     /// `started` (the container's start cost, BENCHMARKS.md).
     pub(crate) fn start(
@@ -73,6 +77,7 @@ impl Forwarder {
         port: u16,
         log: std::fs::File,
         started: Instant,
+        turn: JoinTurn,
     ) -> std::io::Result<Forwarder> {
         let listener = UnixListener::bind(socket)?;
         std::fs::set_permissions(socket, std::fs::Permissions::from_mode(0o666))?;
@@ -111,12 +116,13 @@ impl Forwarder {
                         }
                         let host = host.clone();
                         let notes = Arc::clone(&notes);
+                        let turn = turn.clone();
                         // The first connection's end is noted too: from it
                         // to the container's end is the cost of stopping.
                         let closed_log = first_closed_log.take();
                         connections.spawn(async move {
                             let _slot = slot;
-                            carry(player, &host, port, &notes).await;
+                            carry(player, &host, port, &notes, turn).await;
                             if let Some(log) = closed_log {
                                 crate::append_note(
                                     &log,
@@ -202,7 +208,13 @@ impl ConnectionRate {
     }
 }
 
-async fn carry(player: tokio::net::UnixStream, host: &str, port: u16, notes: &Notes) {
+async fn carry(
+    player: tokio::net::UnixStream,
+    host: &str,
+    port: u16,
+    notes: &Notes,
+    mut turn: JoinTurn,
+) {
     let (mut from_player, mut to_player) = player.into_split();
     let mut scanner = Scanner::new();
     // The player's first packet is checked before the server hears of the
@@ -215,6 +227,11 @@ async fn carry(player: tokio::net::UnixStream, host: &str, port: u16, notes: &No
             return;
         }
     };
+    // The join waits here, checked, until the seats before this one have
+    // joined; the player meanwhile waits for the server's answer.
+    if !turn.wait().await {
+        return;
+    }
     let server = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect((host, port))).await;
     let mut server = match server {
         Ok(Ok(server)) => server,
@@ -454,8 +471,15 @@ mod tests {
         let port = server.local_addr().expect("addr").port();
         let socket = dir.path().join("game.sock");
         let log = tempfile::tempfile().expect("log");
-        let forwarder =
-            Forwarder::start(&socket, "127.0.0.1", port, log, Instant::now()).expect("forwarder");
+        let forwarder = Forwarder::start(
+            &socket,
+            "127.0.0.1",
+            port,
+            log,
+            Instant::now(),
+            JoinTurn::given(),
+        )
+        .expect("forwarder");
         let mode = std::fs::metadata(&socket)
             .expect("socket")
             .permissions()
@@ -488,6 +512,64 @@ mod tests {
             .expect("the connection ends");
         assert_eq!(read.expect("read"), 0);
         assert!(!socket.exists());
+    }
+
+    #[tokio::test]
+    async fn a_join_reaches_the_server_only_on_its_seat_s_turn() {
+        let dir = tempfile::tempdir().expect("dir");
+        let server = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("listen");
+        let port = server.local_addr().expect("addr").port();
+        let (turns, seats) = crate::turn::JoinTurns::new(3);
+        let forwarders: Vec<(PathBuf, Forwarder)> = seats
+            .into_iter()
+            .enumerate()
+            .skip(1)
+            .map(|(seat, turn)| {
+                let socket = dir.path().join(format!("seat{seat}.sock"));
+                let log = tempfile::tempfile().expect("log");
+                let forwarder =
+                    Forwarder::start(&socket, "127.0.0.1", port, log, Instant::now(), turn)
+                        .expect("forwarder");
+                (socket, forwarder)
+            })
+            .collect();
+        let mut players = Vec::new();
+        for (socket, _) in &forwarders {
+            let mut player = tokio::net::UnixStream::connect(socket)
+                .await
+                .expect("connect");
+            player.write_all(JOIN).await.expect("write");
+            players.push(player);
+        }
+        // Neither join reaches the server before its turn.
+        let early = tokio::time::timeout(Duration::from_millis(300), server.accept()).await;
+        assert!(early.is_err(), "a join reached the server before its turn");
+        // The second seat's turn: its join, and only it.
+        turns.give(1);
+        let (mut accepted, _) = tokio::time::timeout(Duration::from_secs(5), server.accept())
+            .await
+            .expect("the join on its turn")
+            .expect("accept");
+        let mut got = vec![0; JOIN.len()];
+        accepted.read_exact(&mut got).await.expect("read");
+        assert_eq!(got, JOIN);
+        let early = tokio::time::timeout(Duration::from_millis(300), server.accept()).await;
+        assert!(
+            early.is_err(),
+            "the third seat's join came with the second's turn"
+        );
+        // The game is over before the third seat's turn: its connection is
+        // closed, and the server never hears of it.
+        drop(turns);
+        let mut rest = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(5), players[1].read_to_end(&mut rest))
+            .await
+            .expect("the waiting connection is closed");
+        assert_eq!(read.map_or(0, |read| read), 0);
+        let late = tokio::time::timeout(Duration::from_millis(300), server.accept()).await;
+        assert!(late.is_err(), "a join reached the server without its turn");
     }
 
     /// Runs [`requests`] over `stream` sent in pieces of `piece` bytes;
@@ -605,8 +687,15 @@ mod tests {
             let port = server.local_addr().expect("addr").port();
             let log = std::fs::File::create(dir.path().join("seat.log")).expect("log");
             let socket = dir.path().join("game.sock");
-            let forwarder = Forwarder::start(&socket, "127.0.0.1", port, log, Instant::now())
-                .expect("forwarder");
+            let forwarder = Forwarder::start(
+                &socket,
+                "127.0.0.1",
+                port,
+                log,
+                Instant::now(),
+                JoinTurn::given(),
+            )
+            .expect("forwarder");
             Seat {
                 dir,
                 server,

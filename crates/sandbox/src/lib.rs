@@ -26,6 +26,8 @@
 //! - `docker`: calls of the Docker client, bounded in time; the checks
 //!   before a match and the sweep ([`preflight`]).
 //! - `forwarder`: the host's end of a player's connection.
+//! - `turn`: [`JoinTurns`], the order in which a game's seats join while
+//!   their containers start at once.
 //! - [`append_note`]: a note in a seat's log, written whole.
 //! - [`upload`]: checking and unpacking a team's upload; [`build`]:
 //!   building a player image from it ([`build_player_image`]).
@@ -39,6 +41,7 @@ pub mod limits;
 pub mod player;
 mod program;
 mod seat_log;
+mod turn;
 pub mod upload;
 
 pub use build::{
@@ -50,6 +53,7 @@ pub use limits::{RELAY_PATH, SandboxLimits};
 pub use player::{SandboxedPlayer, Seat};
 pub use program::SandboxedProgram;
 pub use seat_log::append_note;
+pub use turn::{JoinTurn, JoinTurns};
 pub use upload::{UploadError, UploadLimits};
 
 /// Before the first game of a match with sandboxed players: fails with one

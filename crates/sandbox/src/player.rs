@@ -26,6 +26,7 @@ use crate::{
     forwarder::Forwarder,
     limits::{ContainerSpec, SECCOMP_PROFILE, SOCKET_NAME},
     program::SandboxedProgram,
+    turn::JoinTurn,
 };
 
 /// How long after the wall-clock limit the runner kills a container whose
@@ -56,6 +57,10 @@ pub struct Seat<'a> {
     pub reservation: &'a str,
     /// The seat's log, opened for appending.
     pub log: File,
+    /// When the seat's player may join: its connections wait at the
+    /// forwarder until then, so its container can start before it is the
+    /// seat's turn.
+    pub turn: JoinTurn,
 }
 
 /// A started sandboxed player.
@@ -104,6 +109,7 @@ impl SandboxedPlayer {
             seat.port,
             seat.log.try_clone().map_err(io)?,
             started,
+            seat.turn,
         )
         .map_err(io)?;
         let args = program.limits.create_args(&ContainerSpec {
