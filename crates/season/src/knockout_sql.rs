@@ -47,7 +47,7 @@ use crate::{
     matchday_sql::{
         FrozenTeams, MATCHDAY_COLUMNS, MatchdayReport, MatchdayState, StoredEncounter,
         StoredMatchday, StoredVersion, VERSION_COLUMNS, corrupt, encounter_row, encounters_of,
-        insert_encounter, matchday_of, matchday_row, parse_phase, phase_text, progress_of,
+        insert_encounters, matchday_of, matchday_row, parse_phase, phase_text, progress_of,
         publish_played, refuse, report_of, unpublish_published, version_row,
     },
     sql::{Database, Sql, Value},
@@ -558,18 +558,15 @@ impl<D: Database> ContestStore<D> {
                         by_id: &by_id,
                         active: &active,
                     };
-                    for encounter in &encounters {
-                        insert_encounter(
-                            db,
-                            &contest,
-                            matchday.id,
-                            None,
-                            encounter,
-                            &frozen,
-                            timed,
-                        )
+                    let encounters: Vec<(
+                        Option<spielleiter_contest::GroupId>,
+                        &spielleiter_contest::Encounter,
+                    )> = encounters
+                        .iter()
+                        .map(|encounter| (None, encounter))
+                        .collect();
+                    insert_encounters(db, &contest, matchday.id, &encounters, &frozen, timed)
                         .await?;
-                    }
                     db.execute(
                         "UPDATE contest_matchdays SET state = 'scheduled', frozen_at = $2 \
                          WHERE id = $1",

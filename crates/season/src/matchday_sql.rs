@@ -38,12 +38,11 @@ use spielleiter_contest::{
 
 use crate::{
     ContestStore, SeasonDefinition, SeasonPlayer,
-    columns::{decode_record, encode_definition},
+    columns::encode_definition,
     contest_sql::{TEAM_COLUMNS, team_row},
     error::SeasonError,
-    sql::{Database, Row, Sql},
+    sql::{Database, Row, Sql, Value},
     store::GameState,
-    store_sql,
 };
 
 /// What plays for a team without an active version when the contest's
@@ -443,10 +442,21 @@ async fn byes_of(db: &mut Sql<'_>, matchday: MatchdayId) -> Result<Vec<Bye>, Sea
     .collect()
 }
 
-/// The result of a stored game for its encounter: the season's player 1
-/// is home, player 2 away (lists of a record are by player, whatever the
-/// seat), more win points win.
-fn game_result(record: &spielleiter_arena::GameRecord) -> Result<GameResult, SeasonError> {
+/// What an encounter counts of a stored game record: the game's number,
+/// each player's win points and points. The rest of the record (names,
+/// commands, causes, think times) is not decoded: the standings read every
+/// game of a phase.
+#[derive(serde::Deserialize)]
+struct RecordResult {
+    game: u32,
+    win_points: Vec<u32>,
+    points: Vec<u32>,
+}
+
+/// The encounter's view of a stored game record (player 1 is home).
+fn game_result(text: &str) -> Result<GameResult, SeasonError> {
+    let record: RecordResult =
+        serde_json::from_str(text).map_err(|e| corrupt("game result", e.to_string()))?;
     let (&[home_wins, away_wins], &[home_points, away_points]) =
         (record.win_points.as_slice(), record.points.as_slice())
     else {
@@ -483,21 +493,64 @@ pub(crate) async fn progress_of(
             )
             .await?;
         for row in &rows {
-            let state: String = row.get(0)?;
-            let record: Option<String> = row.get(1)?;
-            games.push(match (GameState::parse(&state)?, record) {
-                (GameState::Done, Some(record)) => Some(game_result(&decode_record(&record)?)?),
-                _ => None,
-            });
+            games.push(stored_result(row, 0)?);
         }
     }
+    encounter_progress(contest, encounter, &games)
+}
+
+/// The result of a game row's `state` and `record` (columns `first` and
+/// `first + 1`): `None` unless the game is done.
+fn stored_result(row: &Row, first: usize) -> Result<Option<GameResult>, SeasonError> {
+    let state: String = row.get(first)?;
+    let record: Option<String> = row.get(first + 1)?;
+    Ok(match (GameState::parse(&state)?, record) {
+        (GameState::Done, Some(record)) => Some(game_result(&record)?),
+        _ => None,
+    })
+}
+
+/// What `encounter` needs next from its games' results in order (`None`:
+/// not played yet), and its games done and all.
+fn encounter_progress(
+    contest: &spielleiter_contest::Contest,
+    encounter: &StoredEncounter,
+    games: &[Option<GameResult>],
+) -> Result<(Progress, (u32, u32)), SeasonError> {
     let done = games.iter().flatten().count() as u32;
     let all = games.len() as u32;
     let progress = encounter
         .encounter
-        .progress(&contest.settings, contest.seed, &games)
+        .progress(&contest.settings, contest.seed, games)
         .map_err(|e| corrupt("encounter", e.to_string()))?;
     Ok((progress, (done, all)))
+}
+
+/// The results of every game of the matchday's encounters, by season, each
+/// season's in game order: one query for the whole matchday, so that a
+/// report (and the standings, a report per matchday) costs a few queries
+/// however many encounters it has.
+async fn results_of_matchday(
+    db: &mut Sql<'_>,
+    matchday: MatchdayId,
+) -> Result<BTreeMap<String, Vec<Option<GameResult>>>, SeasonError> {
+    let rows = db
+        .query(
+            "SELECT g.season, g.state, g.record FROM games g \
+             JOIN contest_encounters e ON e.season = g.season \
+             WHERE e.matchday = $1 ORDER BY g.season, g.number",
+            &[matchday.0.into()],
+        )
+        .await?;
+    let mut results: BTreeMap<String, Vec<Option<GameResult>>> = BTreeMap::new();
+    for row in &rows {
+        let season: String = row.get(0)?;
+        results
+            .entry(season)
+            .or_default()
+            .push(stored_result(row, 1)?);
+    }
+    Ok(results)
 }
 
 /// The matchday's report; a scheduled matchday whose encounters are all
@@ -509,8 +562,14 @@ pub(crate) async fn report_of(
 ) -> Result<MatchdayReport, SeasonError> {
     let mut encounters = Vec::new();
     let mut games = (0, 0);
+    let results = results_of_matchday(db, matchday.id).await?;
     for encounter in encounters_of(db, &matchday).await? {
-        let (progress, (done, all)) = progress_of(db, contest, &encounter).await?;
+        let played = encounter
+            .season
+            .as_ref()
+            .and_then(|season| results.get(season))
+            .map_or(&[][..], Vec::as_slice);
+        let (progress, (done, all)) = encounter_progress(contest, &encounter, played)?;
         games.0 += done;
         games.1 += all;
         encounters.push((encounter, progress));
@@ -544,25 +603,40 @@ pub(crate) struct FrozenTeams<'a> {
     pub(crate) active: &'a BTreeMap<TeamId, StoredVersion>,
 }
 
-/// Stores `encounter` of matchday `matchday` and, when both sides play,
-/// its season of the contest's games per encounter (see the module's
-/// documentation; a knockout encounter's extra games are added to it
-/// later, `knockout_sql`).
+/// How many rows one `INSERT` of [`insert_encounters`] writes at most
+/// (games: five times as many). Measured on a matchday of 150 encounters
+/// (BENCHMARKS.md, "A contest of 300 teams"): PostgreSQL pays a round trip
+/// per statement (176 ms a row at a time, 40 ms at 10, 31 ms at 100), and
+/// SQLite compiles each long statement anew (7 ms a row at a time, 8 ms
+/// at 10, 32 ms at 100).
+const ROWS_PER_INSERT: usize = 10;
+
+/// Stores `encounters` of matchday `matchday` (each with its group) and,
+/// for each whose sides both play, its season of the contest's games per
+/// encounter (see the module's documentation; a knockout encounter's
+/// extra games are added to it later, `knockout_sql`): a few multi-row
+/// statements for the whole matchday, not a few per encounter.
 ///
 /// # Errors
 ///
-/// [`SeasonError::Refused`] when the store holds a season of the
+/// [`SeasonError::Refused`] when the store holds a season of an
 /// encounter's name already; or the store fails.
-pub(crate) async fn insert_encounter(
+pub(crate) async fn insert_encounters(
     db: &mut Sql<'_>,
     contest: &spielleiter_contest::Contest,
     matchday: MatchdayId,
-    group: Option<GroupId>,
-    encounter: &Encounter,
+    encounters: &[(Option<GroupId>, &Encounter)],
     teams: &FrozenTeams<'_>,
     timed: bool,
 ) -> Result<(), SeasonError> {
-    let season = if encounter.entries.iter().all(Entry::plays) {
+    // Each played encounter's season: its name, definition and games.
+    let mut seasons = Vec::new();
+    let mut season_of = Vec::with_capacity(encounters.len());
+    for (_, encounter) in encounters {
+        if !encounter.entries.iter().all(Entry::plays) {
+            season_of.push(None);
+            continue;
+        }
         let players = encounter
             .pairing
             .teams()
@@ -591,42 +665,119 @@ pub(crate) async fn insert_encounter(
         };
         let schedule = definition.schedule()?;
         let name = encounter_season_name(&encounter.key);
-        let text = encode_definition(&definition)?;
-        if store_sql::create(db, &name, &text, &schedule)
-            .await?
-            .is_some()
-        {
+        seasons.push((name.clone(), encode_definition(&definition)?, schedule));
+        season_of.push(Some(name));
+    }
+    for chunk in seasons.chunks(ROWS_PER_INSERT) {
+        let names: Vec<Value<'_>> = chunk
+            .iter()
+            .map(|(name, ..)| name.as_str().into())
+            .collect();
+        let taken = db
+            .query_opt(
+                &format!(
+                    "SELECT name FROM seasons WHERE name IN ({}) LIMIT 1",
+                    placeholders(chunk.len(), 1, 0)
+                ),
+                &names,
+            )
+            .await?;
+        if let Some(row) = taken {
+            let name: String = row.get(0)?;
             return refuse(format!(
                 "the store holds a season named `{name}` already; an encounter's games need that name"
             ));
         }
-        Some(name)
-    } else {
-        None
-    };
-    let (home_entry, home_version) = entry_columns(encounter.entries[0]);
-    let (away_entry, away_version) = entry_columns(encounter.entries[1]);
-    db.execute(
-        "INSERT INTO contest_encounters (matchday, group_id, group_number, \
-         slot, home, away, home_entry, home_version, away_entry, \
-         away_version, season) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-        &[
-            matchday.0.into(),
-            group.map(|g| g.0).into(),
-            encounter.key.group.into(),
-            encounter.key.slot.into(),
-            encounter.pairing.home.0.into(),
-            encounter.pairing.away.0.into(),
-            home_entry.into(),
-            home_version.into(),
-            away_entry.into(),
-            away_version.into(),
-            season.as_deref().into(),
-        ],
-    )
-    .await?;
+        let mut values: Vec<Value<'_>> = Vec::with_capacity(2 * chunk.len());
+        for (name, definition, _) in chunk {
+            values.extend::<[Value<'_>; 2]>([name.as_str().into(), definition.as_str().into()]);
+        }
+        db.execute(
+            &format!(
+                "INSERT INTO seasons (name, definition, created_ms) VALUES {}",
+                rows_of(chunk.len(), 2, "{now_ms}")
+            ),
+            &values,
+        )
+        .await?;
+    }
+    let games: Vec<(&str, &crate::ScheduledGame)> = seasons
+        .iter()
+        .flat_map(|(name, _, schedule)| schedule.iter().map(move |game| (name.as_str(), game)))
+        .collect();
+    for chunk in games.chunks(5 * ROWS_PER_INSERT) {
+        let mut values: Vec<Value<'_>> = Vec::with_capacity(4 * chunk.len());
+        for (season, game) in chunk {
+            values.push((*season).into());
+            values.extend([game.number, game.table, game.table_game].map(Value::from));
+        }
+        db.execute(
+            &format!(
+                "INSERT INTO games (season, number, table_index, table_game) VALUES {}",
+                rows_of(chunk.len(), 4, "")
+            ),
+            &values,
+        )
+        .await?;
+    }
+    let rows: Vec<_> = encounters.iter().zip(&season_of).collect();
+    for chunk in rows.chunks(ROWS_PER_INSERT) {
+        let mut values: Vec<Value<'_>> = Vec::with_capacity(11 * chunk.len());
+        for ((group, encounter), season) in chunk {
+            let (home_entry, home_version) = entry_columns(encounter.entries[0]);
+            let (away_entry, away_version) = entry_columns(encounter.entries[1]);
+            values.extend::<[Value<'_>; 11]>([
+                matchday.0.into(),
+                group.map(|g| g.0).into(),
+                encounter.key.group.into(),
+                encounter.key.slot.into(),
+                encounter.pairing.home.0.into(),
+                encounter.pairing.away.0.into(),
+                home_entry.into(),
+                home_version.into(),
+                away_entry.into(),
+                away_version.into(),
+                season.as_deref().into(),
+            ]);
+        }
+        db.execute(
+            &format!(
+                "INSERT INTO contest_encounters (matchday, group_id, group_number, \
+                 slot, home, away, home_entry, home_version, away_entry, \
+                 away_version, season) VALUES {}",
+                rows_of(chunk.len(), 11, "")
+            ),
+            &values,
+        )
+        .await?;
+    }
     Ok(())
+}
+
+/// `count` placeholders `$first, $first+1, …` (after `offset` others),
+/// comma-separated.
+fn placeholders(count: usize, first: usize, offset: usize) -> String {
+    (0..count)
+        .map(|i| format!("${}", first + offset + i))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `count` rows of `width` placeholders each, numbered on from `$1`, each
+/// row followed by `extra` (a column's SQL, e.g. `{now_ms}`) when given:
+/// `($1, $2, {now_ms}), ($3, $4, {now_ms})`.
+fn rows_of(count: usize, width: usize, extra: &str) -> String {
+    (0..count)
+        .map(|row| {
+            let mut cells = placeholders(width, 1, row * width);
+            if !extra.is_empty() {
+                cells.push_str(", ");
+                cells.push_str(extra);
+            }
+            format!("({cells})")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Publishes `matchday` (a matchday, or a knockout round: `title` names
@@ -1134,21 +1285,23 @@ impl<D: Database> ContestStore<D> {
                             .find(|g| g.number == number)
                             .and_then(|g| g.id)
                     };
-                    for encounter in &schedule.encounters {
-                        insert_encounter(
-                            db,
-                            &contest,
-                            matchday.id,
-                            group_id(encounter.key.group),
-                            encounter,
-                            &FrozenTeams {
-                                by_id: &by_id,
-                                active: &active,
-                            },
-                            matchday.timed,
-                        )
-                        .await?;
-                    }
+                    let encounters: Vec<(Option<GroupId>, &Encounter)> = schedule
+                        .encounters
+                        .iter()
+                        .map(|encounter| (group_id(encounter.key.group), encounter))
+                        .collect();
+                    insert_encounters(
+                        db,
+                        &contest,
+                        matchday.id,
+                        &encounters,
+                        &FrozenTeams {
+                            by_id: &by_id,
+                            active: &active,
+                        },
+                        matchday.timed,
+                    )
+                    .await?;
                     for team in &schedule.sitting_out {
                         let group = groups
                             .iter()
