@@ -606,9 +606,9 @@ pub(crate) struct FrozenTeams<'a> {
 /// How many rows one `INSERT` of [`insert_encounters`] writes at most
 /// (games: five times as many). Measured on a matchday of 150 encounters
 /// (BENCHMARKS.md, "A contest of 300 teams"): PostgreSQL pays a round trip
-/// per statement (176 ms a row at a time, 40 ms at 10, 31 ms at 100), and
-/// SQLite compiles each long statement anew (7 ms a row at a time, 8 ms
-/// at 10, 32 ms at 100).
+/// per statement (40 ms at 10, 31 ms at 100; 176 ms with a few statements
+/// per encounter), and SQLite compiles each long statement anew (7 ms a
+/// row at a time, 8 ms at 10, 32 ms at 100).
 const ROWS_PER_INSERT: usize = 10;
 
 /// Stores `encounters` of matchday `matchday` (each with its group) and,
