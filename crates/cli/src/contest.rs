@@ -189,6 +189,20 @@ pub struct CreateArgs {
     /// deadline.
     #[arg(long, value_enum, default_value = "random")]
     stand_in: StandInArg,
+    /// When a matchday's or knockout round's results become everybody's:
+    /// when an organiser publishes them, or as soon as every game is
+    /// played (an organiser may still take them back).
+    #[arg(long, value_enum, default_value = "manual")]
+    publication: PublicationArg,
+}
+
+/// When results become public.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PublicationArg {
+    /// `contest matchday publish N` / `contest final publish ROUND`.
+    Manual,
+    /// Once played to the end.
+    Automatic,
 }
 
 /// `contest status`.
@@ -317,6 +331,10 @@ async fn create(args: &CreateArgs) -> anyhow::Result<()> {
         stand_in: match args.stand_in {
             StandInArg::Random => spielleiter_contest::StandIn::RandomBot,
             StandInArg::Forfeit => spielleiter_contest::StandIn::Forfeit,
+        },
+        publication: match args.publication {
+            PublicationArg::Manual => spielleiter_contest::Publication::Manual,
+            PublicationArg::Automatic => spielleiter_contest::Publication::Automatic,
         },
         ..ContestSettings::default()
     };

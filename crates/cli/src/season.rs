@@ -89,6 +89,10 @@ pub enum SeasonCommand {
     /// Print what a player's program printed in a game (or the game's wire
     /// log), as its worker stored it.
     Log(LogArgs),
+    /// Play the season's games that were given up as failed (their
+    /// workers crashed or lost the store too often) again: they wait for
+    /// the workers.
+    Retry(StatusArgs),
 }
 
 /// `season create`.
@@ -117,7 +121,7 @@ pub struct CreateArgs {
     no_timeout: bool,
 }
 
-/// `season status`.
+/// `season status` and `season retry`.
 #[derive(Debug, Args)]
 pub struct StatusArgs {
     #[command(flatten)]
@@ -203,6 +207,7 @@ pub fn run(command: &SeasonCommand) -> anyhow::Result<()> {
             SeasonCommand::Standings(args) => standings(args).await,
             SeasonCommand::Replay(args) => replay(args).await,
             SeasonCommand::Log(args) => log(args).await,
+            SeasonCommand::Retry(args) => retry(args).await,
         }
     })
 }
@@ -264,6 +269,17 @@ async fn status(args: &StatusArgs) -> anyhow::Result<()> {
         store.describe()
     );
     print!("{}", report::Progress::of(&games));
+    Ok(())
+}
+
+async fn retry(args: &StatusArgs) -> anyhow::Result<()> {
+    let (store, name, _) = open_season(&args.store).await?;
+    let retried = store.retry_failed(&name).await?;
+    if retried == 0 {
+        anyhow::bail!("season \"{name}\" has no failed game to play again");
+    }
+    let games = if retried == 1 { "game" } else { "games" };
+    println!("{retried} failed {games} of season \"{name}\" wait for the workers again");
     Ok(())
 }
 

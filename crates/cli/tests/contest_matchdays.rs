@@ -715,3 +715,72 @@ fn contest_workers_play_every_encounter_as_matchdays_come() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A matchday whose deadline has passed is frozen and played by a
+/// `worker --contest` alone, and published at once by a contest that
+/// publishes automatically; with no failed game, `contest matchday retry`
+/// and `contest final retry` are refused in one line.
+#[test]
+fn a_contest_worker_freezes_a_matchday_at_its_deadline_and_publishes_it_when_told_to() {
+    let dir = tempfile_dir("deadline");
+    let store = "cup.sqlite";
+    succeeded(&contest(
+        &dir,
+        store,
+        &[
+            "create",
+            "--game",
+            "blokus_classic_2",
+            "--name",
+            "Cup",
+            "--games-per-encounter",
+            "2",
+            "--publication",
+            "automatic",
+        ],
+    ));
+    for name in ["Owls", "Foxes"] {
+        succeeded(&contest(&dir, store, &["team", "add", name]));
+    }
+    let made = succeeded(&contest(
+        &dir,
+        store,
+        &[
+            "matchday",
+            "create",
+            "--phase",
+            "championship",
+            "--untimed",
+            "--deadline",
+            "2020-01-01T00:00:00Z",
+        ],
+    ));
+    assert!(made.contains("worker --store … --contest"), "{made}");
+    let planned = succeeded(&contest(&dir, store, &["matchday", "show", "1"]));
+    assert!(planned.contains("planned"), "{planned}");
+    let worked = succeeded(&SPIELLEITER.run(
+        &dir,
+        &["worker", "--store", store, "--contest", "--until-idle"],
+    ));
+    assert!(worked.contains("2 results stored"), "{worked}");
+    let shown = succeeded(&contest(&dir, store, &["matchday", "show", "1"]));
+    assert!(
+        shown.starts_with(
+            "matchday 1 of the championship: published, 1 encounter, 2 of 2 games done\n"
+        ),
+        "{shown}"
+    );
+    refused(
+        &contest(&dir, store, &["matchday", "retry", "1"]),
+        "matchday 1 of the championship has no failed game to play again",
+    );
+    refused(
+        &contest(&dir, store, &["matchday", "retry", "2"]),
+        "no matchday 2",
+    );
+    refused(
+        &contest(&dir, store, &["final", "retry", "semi"]),
+        "the semi-final is not scheduled yet",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

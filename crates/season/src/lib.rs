@@ -24,7 +24,8 @@
 //!   `spielleiter_contest::ContestAccounts`); [`matchday_sql`]: its teams'
 //!   versions and its matchdays, whose encounters are seasons the workers
 //!   play; [`knockout_sql`]: the final's bracket and rounds, whose tied
-//!   encounters' seasons grow.
+//!   encounters' seasons grow; [`upkeep_sql`]: failed games played again,
+//!   deadlines and automatic publication acted on.
 //! - [`worker`]: [`run_worker`], a worker of a season.
 //! - [`match_season`]: [`run_match`], a match as a season of one table in
 //!   memory, played by this process's worker and resumed from its results
@@ -54,6 +55,7 @@ pub mod sql;
 pub mod sqlite;
 pub mod store;
 pub(crate) mod store_sql;
+pub mod upkeep_sql;
 pub mod url_mask;
 pub mod worker;
 
@@ -73,6 +75,7 @@ pub use postgres::PostgresStore;
 pub use season_archive::SeasonArchive;
 pub use sqlite::SqliteStore;
 pub use store::{Claim, Created, GameRow, GameState, GivenBack, SCHEMA_VERSION, SeasonStore};
+pub use upkeep_sql::Upkeep;
 pub use url_mask::masked_store_url;
 pub use worker::{
     WorkerEvent, WorkerObserver, WorkerReport, WorkerSettings, play_tables, run_worker,

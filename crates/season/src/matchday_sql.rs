@@ -32,8 +32,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use spielleiter_contest::{
     AtDeadline, Encounter, EncounterId, EncounterKey, EncounterKind, Entry, GameResult, GroupId,
-    MatchdayId, MemberId, Pairing, Phase, PlayedEncounter, Progress, Side, Standings, Team, TeamId,
-    Timestamp, VersionId, VersionNumber, VersionState, schedule_matchday, versions::check_comment,
+    MatchdayId, MemberId, Pairing, Phase, PlayedEncounter, Progress, Publication, Side, Standings,
+    Team, TeamId, Timestamp, VersionId, VersionNumber, VersionState, schedule_matchday,
+    versions::check_comment,
 };
 
 use crate::{
@@ -182,6 +183,9 @@ pub struct MatchdayReport {
     pub encounters: Vec<(StoredEncounter, Progress)>,
     /// Its games: done and all (over the encounters that are played).
     pub games: (u32, u32),
+    /// Its games given up as failed (their encounters wait for them:
+    /// [`ContestStore::retry_failed_games`]).
+    pub failed: u32,
     /// The teams that sat out.
     pub byes: Vec<Bye>,
 }
@@ -527,13 +531,14 @@ fn encounter_progress(
 }
 
 /// The results of every game of the matchday's encounters, by season, each
-/// season's in game order: one query for the whole matchday, so that a
-/// report (and the standings, a report per matchday) costs a few queries
-/// however many encounters it has.
+/// season's in game order, and how many of its games were given up as
+/// failed: one query for the whole matchday, so that a report (and the
+/// standings, a report per matchday) costs a few queries however many
+/// encounters it has.
 async fn results_of_matchday(
     db: &mut Sql<'_>,
     matchday: MatchdayId,
-) -> Result<BTreeMap<String, Vec<Option<GameResult>>>, SeasonError> {
+) -> Result<(BTreeMap<String, Vec<Option<GameResult>>>, u32), SeasonError> {
     let rows = db
         .query(
             "SELECT g.season, g.state, g.record FROM games g \
@@ -543,18 +548,25 @@ async fn results_of_matchday(
         )
         .await?;
     let mut results: BTreeMap<String, Vec<Option<GameResult>>> = BTreeMap::new();
+    let mut failed = 0;
     for row in &rows {
         let season: String = row.get(0)?;
+        if GameState::parse(&row.get::<String>(1)?)? == GameState::Failed {
+            failed += 1;
+        }
         results
             .entry(season)
             .or_default()
             .push(stored_result(row, 1)?);
     }
-    Ok(results)
+    Ok((results, failed))
 }
 
 /// The matchday's report; a scheduled matchday whose encounters are all
-/// decided is marked played.
+/// decided is marked played — or published at once, by the database's
+/// clock, when the contest publishes automatically. Publishing at that
+/// step alone, never from `played`, is what lets an organiser take an
+/// automatic publication back for good.
 pub(crate) async fn report_of(
     db: &mut Sql<'_>,
     contest: &spielleiter_contest::Contest,
@@ -562,7 +574,7 @@ pub(crate) async fn report_of(
 ) -> Result<MatchdayReport, SeasonError> {
     let mut encounters = Vec::new();
     let mut games = (0, 0);
-    let results = results_of_matchday(db, matchday.id).await?;
+    let (results, failed) = results_of_matchday(db, matchday.id).await?;
     for encounter in encounters_of(db, &matchday).await? {
         let played = encounter
             .season
@@ -578,18 +590,34 @@ pub(crate) async fn report_of(
         .iter()
         .all(|(_, progress)| matches!(progress, Progress::Decided(_)));
     if matchday.state == MatchdayState::Scheduled && decided {
-        db.execute(
-            "UPDATE contest_matchdays SET state = 'played' WHERE id = $1 AND state = 'scheduled'",
-            &[matchday.id.0.into()],
-        )
-        .await?;
-        matchday.state = MatchdayState::Played;
+        if contest.settings.publication == Publication::Automatic {
+            let published_at: Option<i64> = db
+                .query_opt(
+                    "UPDATE contest_matchdays SET state = 'published', \
+                     published_at = {now_ms} / 1000 \
+                     WHERE id = $1 AND state = 'scheduled' RETURNING published_at",
+                    &[matchday.id.0.into()],
+                )
+                .await?
+                .map(|row| row.get(0))
+                .transpose()?;
+            matchday.state = MatchdayState::Published;
+            matchday.published_at = published_at.map(Timestamp).or(matchday.published_at);
+        } else {
+            db.execute(
+                "UPDATE contest_matchdays SET state = 'played' WHERE id = $1 AND state = 'scheduled'",
+                &[matchday.id.0.into()],
+            )
+            .await?;
+            matchday.state = MatchdayState::Played;
+        }
     }
     let byes = byes_of(db, matchday.id).await?;
     Ok(MatchdayReport {
         matchday,
         encounters,
         games,
+        failed,
         byes,
     })
 }

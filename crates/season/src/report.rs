@@ -192,6 +192,12 @@ impl std::fmt::Display for Progress {
         for (number, error) in &self.failures {
             writeln!(f, "  game {number} failed: {error}")?;
         }
+        if !self.failures.is_empty() {
+            writeln!(
+                f,
+                "  `spielleiter season retry` plays the failed games again"
+            )?;
+        }
         Ok(())
     }
 }

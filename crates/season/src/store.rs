@@ -233,6 +233,15 @@ pub trait SeasonStore: Send + Sync {
         worker: &str,
     ) -> impl Future<Output = Result<u64, SeasonError>> + Send;
 
+    /// Sets every game of the season that was given up as failed waiting
+    /// again (its failures and error cleared, its attempt kept, so that an
+    /// old claim on it is still refused its record); how many.
+    ///
+    /// # Errors
+    ///
+    /// The store fails.
+    fn retry_failed(&self, season: &str) -> impl Future<Output = Result<u64, SeasonError>> + Send;
+
     /// Every game of the season, by number.
     ///
     /// # Errors

@@ -18,6 +18,7 @@ use crate::{
     error::SeasonError,
     sql::{Database, Row, Sql, Value},
     store::{Claim, Created, EXPIRED_MESSAGE, GameRow, GivenBack, SeasonStore},
+    upkeep_sql,
 };
 
 /// How many games one `INSERT` of a new season's schedule writes: three
@@ -358,6 +359,14 @@ impl<D: Database> SeasonStore for D {
                 )
                 .await
             })
+        })
+        .await
+    }
+
+    async fn retry_failed(&self, season: &str) -> Result<u64, SeasonError> {
+        let season = season.to_owned();
+        self.run(move |db| {
+            Box::pin(async move { upkeep_sql::retry_failed_in_season(db, &season).await })
         })
         .await
     }

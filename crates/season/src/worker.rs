@@ -19,6 +19,7 @@
 //! transaction under the claim ([`SeasonStore::record`]).
 
 use std::{
+    collections::BTreeSet,
     sync::Arc,
     time::{Duration, Instant},
 };
@@ -26,6 +27,7 @@ use std::{
 use spielleiter_archive::FinishedGame;
 use spielleiter_arena::{ArenaError, GameRecord, MatchSettings, Program, play_table_game};
 use spielleiter_client::ClientError;
+use spielleiter_contest::{Phase, Timestamp};
 use tokio::{sync::Notify, task::JoinSet};
 use tokio_util::sync::CancellationToken;
 use tracing::{error, info, warn};
@@ -309,7 +311,10 @@ pub async fn open_contest_when_ready(
 pub const CONTEST_IDLE_POLL: Duration = Duration::from_secs(5);
 
 /// Plays the contest's encounters as its matchdays and final rounds
-/// schedule them: each season with a game to play
+/// schedule them, keeping the contest's time on the way (each time it
+/// looks for games, matchdays whose deadline passed are frozen and played
+/// ones marked or published: [`ContestStore::keep_time`]): each season
+/// with a game to play
 /// ([`ContestStore::seasons_to_play`], the oldest matchday's first) as
 /// [`run_worker`] plays one, then the next; with nothing to play it looks
 /// again every [`CONTEST_IDLE_POLL`] (said once in the log), or ends when
@@ -331,11 +336,16 @@ pub async fn run_contest_worker(
     let mut total = WorkerReport::default();
     let mut pause = FIRST_BACKOFF;
     let mut said_idle = false;
+    let mut refusals_said = BTreeSet::new();
     info!(contest = %contest.record().name, worker = %settings.name, slots = settings.slots, "contest worker starts");
     loop {
         if shutdown.is_cancelled() {
             total.interrupted = true;
             return Ok(total);
+        }
+        tokio::select! {
+            () = shutdown.cancelled() => continue,
+            () = keep_contest_time(contest, &mut refusals_said) => {}
         }
         let seasons = tokio::select! {
             () = shutdown.cancelled() => continue,
@@ -389,6 +399,42 @@ pub async fn run_contest_worker(
                 total.interrupted = true;
                 return Ok(total);
             }
+        }
+    }
+}
+
+/// The contest's clock, read by a contest worker each time it looks for
+/// games ([`ContestStore::keep_time`]): what it froze, finished or
+/// published is logged; a deadline's matchday that cannot be frozen is
+/// logged as a warning once per process (`said`), as is a failure to
+/// read the store, which never stops the worker from playing.
+async fn keep_contest_time(
+    contest: &ContestStore<AnyStore>,
+    said: &mut BTreeSet<(Phase, u32, String)>,
+) {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    let upkeep = match contest.keep_time(Timestamp(now)).await {
+        Ok(upkeep) => upkeep,
+        Err(error) => {
+            warn!(%error, "cannot keep the contest's time (deadlines, publication); trying again later");
+            return;
+        }
+    };
+    for report in &upkeep.frozen {
+        let matchday = &report.matchday;
+        info!(phase = %matchday.phase, matchday = matchday.number, encounters = report.encounters.len(), "deadline passed: the matchday's versions are frozen and its games scheduled");
+    }
+    for report in &upkeep.finished {
+        let matchday = &report.matchday;
+        info!(phase = %matchday.phase, matchday = matchday.number, state = matchday.state.as_str(), "every encounter of the matchday is decided");
+    }
+    for refused in upkeep.refused {
+        if !said.contains(&refused) {
+            let (phase, number, why) = &refused;
+            warn!(%phase, matchday = number, %why, "deadline passed, but the matchday cannot be frozen; it waits for the organiser");
+            said.insert(refused);
         }
     }
 }

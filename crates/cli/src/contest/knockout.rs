@@ -14,8 +14,8 @@ use std::{
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 use spielleiter_contest::{
-    BracketSize, ContestAccounts, DecidedBy, EncounterOutcome, KnockoutRound, Progress, Side,
-    TeamId,
+    BracketSize, ContestAccounts, DecidedBy, EncounterOutcome, KnockoutRound, Phase, Progress,
+    Side, TeamId,
 };
 use spielleiter_season::{
     AnyStore, ContestStore, FinalReport, GameState, MatchdayReport, SeasonStore,
@@ -65,6 +65,9 @@ pub enum FinalCommand {
     Publish(FinalRoundArgs),
     /// Take a round's publication back.
     Unpublish(FinalRoundArgs),
+    /// Play a round's games that were given up as failed again: they wait
+    /// for the workers (and `final play`), their encounters for them.
+    Retry(FinalRoundArgs),
     /// The bracket: every round's encounters, their games won, the
     /// winners.
     Show(FinalShowArgs),
@@ -138,6 +141,7 @@ pub(super) async fn final_round(command: &FinalCommand) -> anyhow::Result<()> {
         FinalCommand::Play(args) => play(args).await,
         FinalCommand::Publish(args) => publish(args, true).await,
         FinalCommand::Unpublish(args) => publish(args, false).await,
+        FinalCommand::Retry(args) => retry(args).await,
         FinalCommand::Show(args) => show(args).await,
     }
 }
@@ -448,6 +452,18 @@ async fn publish(args: &FinalRoundArgs, publish: bool) -> anyhow::Result<()> {
         store.unpublish_round(round).await.map_err(refusal)?;
         println!("the {round} is no longer published");
     }
+    Ok(())
+}
+
+async fn retry(args: &FinalRoundArgs) -> anyhow::Result<()> {
+    let round = args.round.round();
+    let store = open(&args.store).await?;
+    let retried = store
+        .retry_failed_games(Phase::Final, round.number())
+        .await
+        .map_err(refusal)?;
+    let games = if retried == 1 { "game" } else { "games" };
+    println!("{retried} failed {games} of the {round} wait for the workers again");
     Ok(())
 }
 

@@ -117,6 +117,10 @@ pub enum MatchdayCommand {
     Unpublish(MatchdayArgs),
     /// Matchday N: its encounters, their games and results.
     Show(MatchdayArgs),
+    /// Play matchday N's games that were given up as failed (their
+    /// workers crashed or lost the store too often) again: they wait for
+    /// the workers, and their encounters for them.
+    Retry(MatchdayArgs),
 }
 
 /// `contest matchday create`.
@@ -286,6 +290,7 @@ pub(super) async fn matchday(command: &MatchdayCommand) -> anyhow::Result<()> {
         MatchdayCommand::Publish(args) => publish_matchday(args).await,
         MatchdayCommand::Unpublish(args) => unpublish_matchday(args).await,
         MatchdayCommand::Show(args) => show_matchday(args).await,
+        MatchdayCommand::Retry(args) => retry_matchday(args).await,
     }
 }
 
@@ -309,8 +314,13 @@ async fn create_matchday(args: &MatchdayCreateArgs) -> anyhow::Result<()> {
     let deadline = made
         .deadline
         .map_or_else(String::new, |at| format!(", deadline {}", shown(at)));
+    let when = if made.deadline.is_some() {
+        "at its deadline a contest worker (`spielleiter worker --store … --contest`) freezes and schedules it, or"
+    } else {
+        ""
+    };
     println!(
-        "matchday {} of the {} made{deadline}; `contest matchday play {}` freezes and schedules it",
+        "matchday {} of the {} made{deadline}; {when} `contest matchday play {}` does it now",
         made.number, made.phase, made.number
     );
     Ok(())
@@ -392,6 +402,27 @@ fn matchday_title(matchday: &StoredMatchday) -> String {
     }
 }
 
+/// What a report says of its failed games: nothing without any, else how
+/// many and the command that plays them again.
+pub(super) fn failed_note(report: &MatchdayReport) -> String {
+    if report.failed == 0 {
+        return String::new();
+    }
+    let again = match spielleiter_season::knockout_sql::round_of_number(report.matchday.number) {
+        Some(round) if report.matchday.phase == Phase::Final => {
+            format!(
+                "contest final retry {}",
+                spielleiter_season::knockout_sql::round_arg(round)
+            )
+        }
+        _ => format!("contest matchday retry {}", report.matchday.number),
+    };
+    format!(
+        "; {} given up as failed, waiting for `{again}`",
+        counted(report.failed as usize, "game")
+    )
+}
+
 /// Prints a matchday's encounters, byes and how far each is.
 async fn print_report(
     store: &ContestStore<AnyStore>,
@@ -406,10 +437,11 @@ async fn print_report(
     };
     let (done, all) = report.games;
     println!(
-        "{}: {}, {}, {done} of {all} games done",
+        "{}: {}, {}, {done} of {all} games done{}",
         matchday_title(&report.matchday),
         report.matchday.state.as_str(),
-        counted(report.encounters.len(), "encounter")
+        counted(report.encounters.len(), "encounter"),
+        failed_note(report)
     );
     for (stored, progress) in &report.encounters {
         let encounter = &stored.encounter;
@@ -465,8 +497,7 @@ async fn play_matchday(args: &MatchdayArgs) -> anyhow::Result<()> {
         .collect();
     if !seasons.is_empty() {
         println!(
-            "its games wait for the workers: `spielleiter worker --store … --name SEASON` for each of {}",
-            seasons.join(", ")
+            "its games wait for the workers: `spielleiter worker --store … --contest` plays every encounter"
         );
     }
     Ok(())
@@ -493,6 +524,21 @@ async fn unpublish_matchday(args: &MatchdayArgs) -> anyhow::Result<()> {
     println!(
         "{} is no longer published: its results are the organisers' and each encounter's two teams' again",
         matchday_title(&report.matchday)
+    );
+    Ok(())
+}
+
+async fn retry_matchday(args: &MatchdayArgs) -> anyhow::Result<()> {
+    let store = open(&args.store).await?;
+    let phase = phase_of(&store, args.number, args.phase).await?;
+    let retried = store
+        .retry_failed_games(phase, args.number)
+        .await
+        .map_err(refusal)?;
+    println!(
+        "{} of matchday {} of the {phase} wait for the workers again",
+        counted(retried as usize, "failed game"),
+        args.number
     );
     Ok(())
 }
@@ -528,9 +574,10 @@ pub(super) async fn status_lines(store: &ContestStore<AnyStore>) -> anyhow::Resu
                 .map_err(refusal)?;
             let (done, all) = report.games;
             format!(
-                "{}, {}, {done} of {all} games done",
+                "{}, {}, {done} of {all} games done{}",
                 report.matchday.state.as_str(),
-                counted(report.encounters.len(), "encounter")
+                counted(report.encounters.len(), "encounter"),
+                failed_note(&report)
             )
         };
         println!("  {}: {line}", matchday_title(&matchday));
