@@ -194,6 +194,9 @@ pub struct CreateArgs {
     /// played (an organiser may still take them back).
     #[arg(long, value_enum, default_value = "manual")]
     publication: PublicationArg,
+    /// The best K of each championship group play the champions league.
+    #[arg(long, value_name = "K", default_value_t = spielleiter_contest::defaults::CHAMPIONS_LEAGUE_SIZE)]
+    champions_league_size: u32,
 }
 
 /// When results become public.
@@ -332,6 +335,7 @@ async fn create(args: &CreateArgs) -> anyhow::Result<()> {
             StandInArg::Random => spielleiter_contest::StandIn::RandomBot,
             StandInArg::Forfeit => spielleiter_contest::StandIn::Forfeit,
         },
+        champions_league_size: args.champions_league_size,
         publication: match args.publication {
             PublicationArg::Manual => spielleiter_contest::Publication::Manual,
             PublicationArg::Automatic => spielleiter_contest::Publication::Automatic,

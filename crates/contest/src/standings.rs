@@ -143,7 +143,7 @@ pub struct Standings {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StandingsError {
     /// Trial matchdays and the final make no table.
-    #[error("the {0} makes no table")]
+    #[error("no table is kept for the {0}")]
     NoTable(Phase),
     /// An encounter names a team that is not in the group.
     #[error("team {0} is not in this group")]

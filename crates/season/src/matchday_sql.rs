@@ -33,7 +33,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use spielleiter_contest::{
     AtDeadline, Encounter, EncounterId, EncounterKey, EncounterKind, Entry, GameResult, GroupId,
     MatchdayId, MemberId, Pairing, Phase, PlayedEncounter, Progress, Publication, Side, Standings,
-    Team, TeamId, Timestamp, VersionId, VersionNumber, VersionState, schedule_matchday,
+    Team, TeamId, Timestamp, VersionId, VersionNumber, VersionState, qualifiers, schedule_matchday,
     versions::check_comment,
 };
 
@@ -1091,18 +1091,19 @@ impl<D: Database> ContestStore<D> {
     ///
     /// # Errors
     ///
-    /// [`SeasonError::Refused`] for a phase not played in matchdays here
-    /// (the champions league and the final come later), or the store fails.
+    /// [`SeasonError::Refused`] for the final (played in rounds, not
+    /// matchdays), or the store fails.
     pub async fn create_matchday(
         &self,
         phase: Phase,
         deadline: Option<Timestamp>,
         timed: bool,
     ) -> Result<StoredMatchday, SeasonError> {
-        if !matches!(phase, Phase::Trial | Phase::Championship) {
-            return refuse(format!(
-                "matchdays of the {phase} cannot be made yet; only trial and championship ones"
-            ));
+        if phase == Phase::Final {
+            return refuse(
+                "the final's rounds are not made as matchdays: `contest final create`, then `contest final play ROUND`"
+                    .to_owned(),
+            );
         }
         let contest = self.contest.id.0;
         self.db
@@ -1280,7 +1281,15 @@ impl<D: Database> ContestStore<D> {
                         .iter()
                         .map(team_row)
                         .collect::<Result<_, _>>()?;
-                    let groups = phase_groups(db, id, &teams).await?;
+                    let groups = match phase {
+                        Phase::ChampionsLeague => champions_league_group(db, &contest).await?,
+                        _ => {
+                            if phase == Phase::Championship {
+                                championship_still_open(db, id).await?;
+                            }
+                            phase_groups(db, id, &teams).await?
+                        }
+                    };
                     let active: BTreeMap<TeamId, StoredVersion> = db
                         .query(
                             &format!(
@@ -1447,60 +1456,144 @@ impl<D: Database> ContestStore<D> {
     /// does not fit its encounter.
     pub async fn standings(&self, phase: Phase) -> Result<Vec<Standings>, SeasonError> {
         if !phase.has_standings() {
-            return refuse(format!("the {phase} makes no table"));
+            return refuse(format!("no table is kept for the {phase}"));
         }
         let contest = self.contest.clone();
         self.db
-            .transaction(move |db| {
-                Box::pin(async move {
-                    let matchdays: Vec<StoredMatchday> = db
-                        .query(
-                            &format!(
-                                "SELECT {MATCHDAY_COLUMNS} FROM contest_matchdays m \
-                                 WHERE m.contest = $1 AND m.phase = $2 AND m.state <> 'planned' \
-                                 ORDER BY m.number"
-                            ),
-                            &[contest.id.0.into(), phase_text(phase).into()],
-                        )
-                        .await?
-                        .iter()
-                        .map(matchday_row)
-                        .collect::<Result<_, _>>()?;
-                    let through = matchdays.iter().map(|m| m.number).max().unwrap_or(0);
-                    let mut teams: BTreeMap<u32, BTreeSet<TeamId>> = BTreeMap::new();
-                    let mut played = Vec::new();
-                    for matchday in matchdays {
-                        let report = report_of(db, &contest, matchday).await?;
-                        for bye in &report.byes {
-                            teams.entry(bye.group_number).or_default().insert(bye.team);
-                        }
-                        for (stored, progress) in report.encounters {
-                            let encounter = stored.encounter;
-                            teams
-                                .entry(encounter.key.group)
-                                .or_default()
-                                .extend(encounter.pairing.teams());
-                            if let Progress::Decided(result) = progress {
-                                played.push(PlayedEncounter {
-                                    key: encounter.key,
-                                    pairing: encounter.pairing,
-                                    result,
-                                });
-                            }
-                        }
-                    }
-                    teams
-                        .into_iter()
-                        .map(|(group, teams)| {
-                            let teams: Vec<TeamId> = teams.into_iter().collect();
-                            Standings::compute(contest.seed, phase, group, &teams, &played, through)
-                                .map_err(|e| corrupt("standings", e.to_string()))
-                        })
-                        .collect()
-                })
-            })
+            .transaction(move |db| Box::pin(async move { standings_in(db, &contest, phase).await }))
             .await
     }
+}
+
+/// The tables of `phase` (one that has tables) as
+/// [`ContestStore::standings`] gives them.
+pub(crate) async fn standings_in(
+    db: &mut Sql<'_>,
+    contest: &spielleiter_contest::Contest,
+    phase: Phase,
+) -> Result<Vec<Standings>, SeasonError> {
+    let matchdays: Vec<StoredMatchday> = db
+        .query(
+            &format!(
+                "SELECT {MATCHDAY_COLUMNS} FROM contest_matchdays m \
+                     WHERE m.contest = $1 AND m.phase = $2 AND m.state <> 'planned' \
+                     ORDER BY m.number"
+            ),
+            &[contest.id.0.into(), phase_text(phase).into()],
+        )
+        .await?
+        .iter()
+        .map(matchday_row)
+        .collect::<Result<_, _>>()?;
+    let through = matchdays.iter().map(|m| m.number).max().unwrap_or(0);
+    let mut teams: BTreeMap<u32, BTreeSet<TeamId>> = BTreeMap::new();
+    let mut played = Vec::new();
+    for matchday in matchdays {
+        let report = report_of(db, contest, matchday).await?;
+        for bye in &report.byes {
+            teams.entry(bye.group_number).or_default().insert(bye.team);
+        }
+        for (stored, progress) in report.encounters {
+            let encounter = stored.encounter;
+            teams
+                .entry(encounter.key.group)
+                .or_default()
+                .extend(encounter.pairing.teams());
+            if let Progress::Decided(result) = progress {
+                played.push(PlayedEncounter {
+                    key: encounter.key,
+                    pairing: encounter.pairing,
+                    result,
+                });
+            }
+        }
+    }
+    teams
+        .into_iter()
+        .map(|(group, teams)| {
+            let teams: Vec<TeamId> = teams.into_iter().collect();
+            Standings::compute(contest.seed, phase, group, &teams, &played, through)
+                .map_err(|e| corrupt("standings", e.to_string()))
+        })
+        .collect()
+}
+
+/// Refuses a championship matchday once the champions league has begun:
+/// the champions league's teams are the championship's best, read from its
+/// table each time one of its matchdays is frozen, so that table must not
+/// change under it.
+async fn championship_still_open(db: &mut Sql<'_>, contest: i64) -> Result<(), SeasonError> {
+    let begun = db
+        .query_opt(
+            "SELECT number FROM contest_matchdays WHERE contest = $1 AND phase = $2 \
+             AND state <> 'planned' ORDER BY number LIMIT 1",
+            &[contest.into(), phase_text(Phase::ChampionsLeague).into()],
+        )
+        .await?;
+    if begun.is_some() {
+        return refuse(
+            "the champions league has begun, seeded from the championship's table: the championship is over"
+                .to_owned(),
+        );
+    }
+    Ok(())
+}
+
+/// The champions league's one group: the best
+/// [`ContestSettings::champions_league_size`](spielleiter_contest::ContestSettings)
+/// of every championship group ([`qualifiers`]: all winners first, then
+/// all runners-up, …, each by group number), from the championship's table
+/// over its frozen matchdays. Refused while a championship matchday is
+/// still being played, before any is played, and for fewer than two
+/// qualifiers. The same teams in the same order on every champions league
+/// matchday, as the championship's table stays as it was once the
+/// champions league begins ([`championship_still_open`]).
+async fn champions_league_group(
+    db: &mut Sql<'_>,
+    contest: &spielleiter_contest::Contest,
+) -> Result<Vec<PhaseGroup>, SeasonError> {
+    let open = db
+        .query(
+            &format!(
+                "SELECT {MATCHDAY_COLUMNS} FROM contest_matchdays m \
+                 WHERE m.contest = $1 AND m.phase = $2 AND m.state = 'scheduled' ORDER BY m.number"
+            ),
+            &[contest.id.0.into(), phase_text(Phase::Championship).into()],
+        )
+        .await?
+        .iter()
+        .map(matchday_row)
+        .collect::<Result<Vec<_>, _>>()?;
+    for matchday in open {
+        // A scheduled matchday may be played by now: its report says.
+        let number = matchday.number;
+        let report = report_of(db, contest, matchday).await?;
+        if report.matchday.state == MatchdayState::Scheduled {
+            let (done, all) = report.games;
+            return refuse(format!(
+                "matchday {number} of the championship is still being played ({done} of {all} games done); the champions league is seeded from its table"
+            ));
+        }
+    }
+    let tables = standings_in(db, contest, Phase::Championship).await?;
+    if tables.is_empty() {
+        return refuse(
+            "no championship matchday is played yet; the champions league is seeded from its table"
+                .to_owned(),
+        );
+    }
+    let teams = qualifiers(&tables, contest.settings.champions_league_size);
+    if teams.len() < 2 {
+        return refuse(format!(
+            "the championship's table gives {} team for the champions league; it needs two",
+            teams.len()
+        ));
+    }
+    Ok(vec![PhaseGroup {
+        id: None,
+        number: 1,
+        teams,
+    }])
 }
 
 /// A group as a matchday pairs it.

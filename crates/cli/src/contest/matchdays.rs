@@ -30,7 +30,9 @@ pub enum PhaseArg {
     Trial,
     /// The championship, in groups.
     Championship,
-    /// The champions league (not played in matchdays yet).
+    /// The champions league: one group of the best of each championship
+    /// group (`contest create` sets how many), once the championship is
+    /// played.
     Champions,
 }
 
