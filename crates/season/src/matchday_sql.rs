@@ -31,10 +31,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use spielleiter_contest::{
-    AtDeadline, Encounter, EncounterId, EncounterKey, EncounterKind, Entry, GameResult, GroupId,
-    MatchdayId, MemberId, Pairing, Phase, PlayedEncounter, Progress, Publication, Side, Standings,
-    Team, TeamId, Timestamp, VersionId, VersionNumber, VersionState, qualifiers, schedule_matchday,
-    versions::check_comment,
+    AtDeadline, Encounter, EncounterId, EncounterKey, EncounterKind, EncounterResult, Entry,
+    GameResult, GroupId, MatchdayId, MemberId, Pairing, Phase, PlayedEncounter, Progress,
+    Publication, Side, Standings, Team, TeamId, Timestamp, VersionId, VersionNumber, VersionState,
+    qualifiers, schedule_matchday, versions::check_comment,
 };
 
 use crate::{
@@ -530,8 +530,9 @@ fn encounter_progress(
     Ok((progress, (done, all)))
 }
 
-/// The results of every game of the matchday's encounters, by season, each
-/// season's in game order, and how many of its games were given up as
+/// The results of every game of the matchday's encounters not decided
+/// before (without a kept result, [`kept_results`]), by season, each
+/// season's in game order, and how many of their games were given up as
 /// failed: one query for the whole matchday, so that a report (and the
 /// standings, a report per matchday) costs a few queries however many
 /// encounters it has.
@@ -543,7 +544,7 @@ async fn results_of_matchday(
         .query(
             "SELECT g.season, g.state, g.record FROM games g \
              JOIN contest_encounters e ON e.season = g.season \
-             WHERE e.matchday = $1 ORDER BY g.season, g.number",
+             WHERE e.matchday = $1 AND e.result IS NULL ORDER BY g.season, g.number",
             &[matchday.0.into()],
         )
         .await?;
@@ -562,6 +563,68 @@ async fn results_of_matchday(
     Ok((results, failed))
 }
 
+/// The kept results of the matchday's decided encounters, by encounter
+/// (schema version 6: each written once, by [`keep_results`]).
+async fn kept_results(
+    db: &mut Sql<'_>,
+    matchday: MatchdayId,
+) -> Result<BTreeMap<EncounterId, EncounterResult>, SeasonError> {
+    let rows = db
+        .query(
+            "SELECT id, result FROM contest_encounters WHERE matchday = $1 AND result IS NOT NULL",
+            &[matchday.0.into()],
+        )
+        .await?;
+    let mut kept = BTreeMap::new();
+    for row in &rows {
+        let text: String = row.get(1)?;
+        let result: EncounterResult =
+            serde_json::from_str(&text).map_err(|e| corrupt("encounter result", e.to_string()))?;
+        kept.insert(EncounterId(row.get(0)?), result);
+    }
+    Ok(kept)
+}
+
+/// Keeps each newly decided encounter's result with it, once: its games
+/// never change after (a done game's record is fenced), so the result
+/// stays what its games give. [`ROWS_PER_INSERT`] encounters a statement,
+/// as a matchday's rows are written.
+async fn keep_results(
+    db: &mut Sql<'_>,
+    decided: &[(EncounterId, EncounterResult)],
+) -> Result<(), SeasonError> {
+    for chunk in decided.chunks(ROWS_PER_INSERT) {
+        let mut texts = Vec::with_capacity(chunk.len());
+        for (_, result) in chunk {
+            texts.push(
+                serde_json::to_string(result)
+                    .map_err(|e| corrupt("encounter result", e.to_string()))?,
+            );
+        }
+        let cases: String = (0..chunk.len())
+            .map(|i| format!(" WHEN ${} THEN ${}", 2 * i + 1, 2 * i + 2))
+            .collect();
+        let ids: Vec<String> = (0..chunk.len())
+            .map(|i| format!("${}", 2 * i + 1))
+            .collect();
+        let mut values: Vec<Value<'_>> = Vec::with_capacity(2 * chunk.len());
+        for ((id, _), text) in chunk.iter().zip(&texts) {
+            values.push(id.0.into());
+            values.push(text.as_str().into());
+        }
+        db.execute(
+            &format!(
+                "UPDATE contest_encounters SET result = CASE id{cases} END \
+                 WHERE id IN ({}) AND result IS NULL",
+                ids.join(", ")
+            ),
+            &values,
+        )
+        .await?;
+    }
+    Ok(())
+}
+
 /// The matchday's report; a scheduled matchday whose encounters are all
 /// decided is marked played — or published at once, by the database's
 /// clock, when the contest publishes automatically. Publishing at that
@@ -574,18 +637,31 @@ pub(crate) async fn report_of(
 ) -> Result<MatchdayReport, SeasonError> {
     let mut encounters = Vec::new();
     let mut games = (0, 0);
+    let kept = kept_results(db, matchday.id).await?;
+    let mut newly_decided = Vec::new();
     let (results, failed) = results_of_matchday(db, matchday.id).await?;
     for encounter in encounters_of(db, &matchday).await? {
+        if let Some(result) = kept.get(&encounter.id) {
+            // Decided: every game it has is played.
+            games.0 += result.played;
+            games.1 += result.played;
+            encounters.push((encounter, Progress::Decided(*result)));
+            continue;
+        }
         let played = encounter
             .season
             .as_ref()
             .and_then(|season| results.get(season))
             .map_or(&[][..], Vec::as_slice);
         let (progress, (done, all)) = encounter_progress(contest, &encounter, played)?;
+        if let Progress::Decided(result) = &progress {
+            newly_decided.push((encounter.id, *result));
+        }
         games.0 += done;
         games.1 += all;
         encounters.push((encounter, progress));
     }
+    keep_results(db, &newly_decided).await?;
     let decided = encounters
         .iter()
         .all(|(_, progress)| matches!(progress, Progress::Decided(_)));

@@ -27,8 +27,9 @@ use crate::{SeasonDefinition, definition::ScheduledGame, error::SeasonError, sql
 /// links and sessions (`contest_sql`); 4: a team's versions and their
 /// activations, matchdays, their encounters and the teams sitting out
 /// (`matchday_sql`); 5: the final's bracket, its seeds by place
-/// (`knockout_sql`).
-pub const SCHEMA_VERSION: i64 = 5;
+/// (`knockout_sql`); 6: a decided encounter's result, kept
+/// (`matchday_sql`).
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -541,6 +542,15 @@ CREATE TABLE contest_bracket_seeds (
     PRIMARY KEY (contest, seed),
     UNIQUE (contest, team)
 );
+",
+    // Version 6: a decided encounter's result (issue 37, `matchday_sql`),
+    // the JSON of the model's `EncounterResult`, written the first time
+    // its report finds it decided; NULL until then. It follows from the
+    // stored games alone, which never change once done (a record is
+    // fenced), so it is kept rather than worked out again from every game
+    // record on every table of the standings.
+    "
+ALTER TABLE contest_encounters ADD COLUMN result TEXT;
 ",
 ];
 

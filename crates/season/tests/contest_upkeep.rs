@@ -6,7 +6,9 @@
 //! time at once), those that cannot be frozen reported and left planned;
 //! a played matchday marked played, or published at once where the
 //! contest publishes automatically — and not published again after an
-//! organiser took it back.
+//! organiser took it back; a decided encounter's result kept with it
+//! once (and read from there), a store of schema version 5 gaining the
+//! column.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
 #[macro_use]
@@ -33,6 +35,7 @@ both_stores!(
     a_matchday_is_frozen_when_its_deadline_passes_once_for_all_callers,
     a_matchday_that_cannot_be_frozen_is_reported_and_stays_planned,
     a_played_matchday_is_published_at_once_when_the_contest_says_so_and_stays_taken_back,
+    a_decided_encounters_result_is_kept_and_a_store_of_schema_version_5_gains_the_column,
 );
 
 const NOW: Timestamp = Timestamp(1_800_000_000);
@@ -332,4 +335,59 @@ async fn a_played_matchday_is_published_at_once_when_the_contest_says_so_and_sta
         .publish_matchday(Phase::Championship, 1, NOW)
         .await
         .unwrap();
+}
+
+async fn a_decided_encounters_result_is_kept_and_a_store_of_schema_version_5_gains_the_column(
+    test: TestStore,
+) {
+    let store = contest(&test, ContestSettings::default()).await;
+    store.add_team("Owls", None).await.unwrap();
+    store.add_team("Foxes", None).await.unwrap();
+    store
+        .create_matchday(Phase::Championship, None, false)
+        .await
+        .unwrap();
+    let report = store
+        .play_matchday(Phase::Championship, 1, NOW)
+        .await
+        .unwrap();
+    let season = report.encounters[0].0.season.clone().unwrap();
+    let kept = || test.sql("SELECT coalesce(result, '-') FROM contest_encounters");
+    for game in 0..6 {
+        assert_eq!(kept().trim(), "-", "undecided after {game} games");
+        store
+            .matchday_report(Phase::Championship, 1)
+            .await
+            .unwrap();
+        let wins = if game % 3 == 0 { [0, 2] } else { [2, 0] };
+        play(store.database(), &season, wins, [7, 3]).await;
+    }
+    let standings = store.standings(Phase::Championship).await.unwrap();
+    let result = kept();
+    assert!(result.contains("\"wins\":[4,2]"), "{result}");
+
+    // A store of schema version 5 has no such column: it gains it, and the
+    // result is worked out from the games again and kept.
+    test.sql("ALTER TABLE contest_encounters DROP COLUMN result");
+    test.sql("UPDATE spielleiter_schema SET version = 5");
+    let store = same_contest(&test).await;
+    assert_eq!(
+        test.sql("SELECT version FROM spielleiter_schema").trim(),
+        spielleiter_season::SCHEMA_VERSION.to_string()
+    );
+    assert_eq!(kept().trim(), "-");
+    assert_eq!(store.standings(Phase::Championship).await.unwrap(), standings);
+    assert_eq!(kept(), result);
+
+    // Read from there: the game records are not read again.
+    test.sql(&format!(
+        "UPDATE games SET record = NULL, state = 'waiting' WHERE season = '{season}'"
+    ));
+    assert_eq!(store.standings(Phase::Championship).await.unwrap(), standings);
+    let report = store
+        .matchday_report(Phase::Championship, 1)
+        .await
+        .unwrap();
+    assert!(matches!(report.encounters[0].1, Progress::Decided(_)));
+    assert_eq!(report.games, (6, 6));
 }

@@ -343,6 +343,7 @@ async fn a_store_of_schema_version_4_gains_the_bracket_tables(test: TestStore) {
     store.add_team("Owls", None).await.unwrap();
     test.sql("DROP TABLE contest_bracket_seeds");
     test.sql("DROP TABLE contest_brackets");
+    test.sql("ALTER TABLE contest_encounters DROP COLUMN result");
     test.sql("UPDATE spielleiter_schema SET version = 4");
     let store = ContestStore::open(Arc::new(test.open_again().await.unwrap()))
         .await
