@@ -355,10 +355,7 @@ async fn a_decided_encounters_result_is_kept_and_a_store_of_schema_version_5_gai
     let kept = || test.sql("SELECT coalesce(result, '-') FROM contest_encounters");
     for game in 0..6 {
         assert_eq!(kept().trim(), "-", "undecided after {game} games");
-        store
-            .matchday_report(Phase::Championship, 1)
-            .await
-            .unwrap();
+        store.matchday_report(Phase::Championship, 1).await.unwrap();
         let wins = if game % 3 == 0 { [0, 2] } else { [2, 0] };
         play(store.database(), &season, wins, [7, 3]).await;
     }
@@ -376,18 +373,21 @@ async fn a_decided_encounters_result_is_kept_and_a_store_of_schema_version_5_gai
         spielleiter_season::SCHEMA_VERSION.to_string()
     );
     assert_eq!(kept().trim(), "-");
-    assert_eq!(store.standings(Phase::Championship).await.unwrap(), standings);
+    assert_eq!(
+        store.standings(Phase::Championship).await.unwrap(),
+        standings
+    );
     assert_eq!(kept(), result);
 
     // Read from there: the game records are not read again.
     test.sql(&format!(
         "UPDATE games SET record = NULL, state = 'waiting' WHERE season = '{season}'"
     ));
-    assert_eq!(store.standings(Phase::Championship).await.unwrap(), standings);
-    let report = store
-        .matchday_report(Phase::Championship, 1)
-        .await
-        .unwrap();
+    assert_eq!(
+        store.standings(Phase::Championship).await.unwrap(),
+        standings
+    );
+    let report = store.matchday_report(Phase::Championship, 1).await.unwrap();
     assert!(matches!(report.encounters[0].1, Progress::Decided(_)));
     assert_eq!(report.games, (6, 6));
 }

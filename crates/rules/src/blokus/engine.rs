@@ -447,11 +447,12 @@ impl<V: Variant<N>, const N: usize> Engine<V, N> {
         let runs = RunMasks::new(&masks);
         let table = V::table();
         let mut kinds = self.placeable_kinds(color);
+        let mut columns = [0; N];
         while kinds != 0 {
             let kind = kinds.trailing_zeros() as usize;
             kinds &= kinds - 1;
             for index in table.shapes_of(kind) {
-                let (columns, mut rows) = runs.fits_by_row(table.shape(index));
+                let mut rows = runs.fits_by_row(table.shape(index), &mut columns);
                 while rows != 0 {
                     let y = rows.trailing_zeros() as usize;
                     rows &= rows - 1;
@@ -635,10 +636,11 @@ impl<V: Variant<N>, const N: usize> Engine<V, N> {
     fn fits_anywhere(&self, free: &Bitboard<N>, anchors: &Bitboard<N>, kinds: u32) -> bool {
         let runs = RunMasks::new(&PlacementMasks::new(free, anchors));
         let table = V::table();
+        let mut columns = [0; N];
         bits_iter(kinds).any(|kind| {
             table
                 .shapes_of(kind)
-                .any(|index| runs.fits_by_row(table.shape(index)).1 != 0)
+                .any(|index| runs.fits_by_row(table.shape(index), &mut columns) != 0)
         })
     }
 
