@@ -2,11 +2,13 @@
 //! `contest version …` and `contest matchday …` refusing bad input in one
 //! line with nothing changed; and seven teams in one group (one without a
 //! version, played by the `random` stand-in; the others built-in bots)
-//! playing three championship matchdays of six games per encounter, each
-//! encounter's season played by two `spielleiter worker` processes at
-//! once, one of them killed (SIGKILL) while it holds a game, on SQLite and
-//! on PostgreSQL (`postgres` in the test's name). Every matchday has three encounters and one team sitting out, no
-//! pair meets twice, every game has one result, and `contest standings
+//! playing three championship matchdays of six games per encounter, played
+//! by three `spielleiter worker --contest` processes started before the
+//! first, one of them killed (SIGKILL) on matchday 2 while it holds a game,
+//! on SQLite and on PostgreSQL (`postgres` in the test's name). Every
+//! matchday has three encounters and one team sitting out, no pair meets
+//! twice, every game has one result and was claimed once (the killed
+//! worker's twice), and `contest standings
 //! --json` equals the official rules worked out here by hand from the
 //! stored results.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
@@ -191,27 +193,27 @@ impl Drop for KillOnDrop {
     }
 }
 
-fn worker(dir: &Path, store: &str, season: &str, name: &str) -> KillOnDrop {
+/// A worker of the contest (`worker --contest`) whose killed games are
+/// claimed again soon.
+fn contest_worker_leasing(dir: &Path, store: &str, name: &str) -> KillOnDrop {
     let child = SPIELLEITER
         .command(dir)
         .args([
             "worker",
             "--store",
             store,
-            "--name",
-            season,
+            "--contest",
             "--worker-name",
             name,
             "--log-dir",
             &format!("log-{name}"),
-            // A killed worker's game is claimed again soon.
             "--lease-ms",
             "3000",
             "--heartbeat-ms",
             "500",
         ])
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::null())
         .spawn()
         .unwrap();
     KillOnDrop(Some(child))
@@ -245,9 +247,9 @@ fn seven_teams_play_three_championship_matchdays_on_workers_postgres() {
 }
 
 /// The seven teams' three matchdays on `store`, the test's files in `dir`
-/// (removed at the end). On matchday 2 one worker is killed (SIGKILL)
-/// while it holds a game: the other worker of its season plays that game
-/// once its lease runs out.
+/// (removed at the end). On matchday 2 one of the three contest workers is
+/// killed (SIGKILL) while it holds a game: another plays that game once
+/// its lease runs out.
 fn seven_teams(dir: &Path, store: &str) {
     let dir = dir.to_path_buf();
     succeeded(&contest(
@@ -320,6 +322,13 @@ fn seven_teams(dir: &Path, store: &str) {
     let mut met = BTreeSet::new();
     let mut sat_out = BTreeSet::new();
     let mut encounters: Vec<StoredEncounter> = Vec::new();
+    // Three workers of the contest, started before anything is scheduled,
+    // play every matchday as it comes; one is killed on matchday 2.
+    let mut workers: Vec<KillOnDrop> = ["w1", "w2", "w3"]
+        .into_iter()
+        .map(|name| contest_worker_leasing(&dir, store, name))
+        .collect();
+    let mut killed_holding = None;
     let started = Instant::now();
     for matchday in 1..=3 {
         let number = matchday.to_string();
@@ -337,8 +346,7 @@ fn seven_teams(dir: &Path, store: &str) {
         assert_eq!(report.byes.len(), 1, "matchday {matchday}");
         assert!(sat_out.insert(report.byes[0].team), "a team sat out twice");
         let mut teams: BTreeSet<TeamId> = report.byes.iter().map(|b| b.team).collect();
-        // Two workers at once on each encounter's season.
-        let mut workers = Vec::new();
+        let mut seasons = Vec::new();
         for (stored, _) in &report.encounters {
             let pairing = stored.encounter.pairing;
             assert!(teams.insert(pairing.home) && teams.insert(pairing.away));
@@ -354,53 +362,59 @@ fn seven_teams(dir: &Path, store: &str) {
                     assert!(matches!(entry, Entry::Version(_)), "{entry:?}");
                 }
             }
-            let season = stored.season.clone().unwrap();
-            for k in 1..=2 {
-                workers.push(worker(
-                    &dir,
-                    store,
-                    &season,
-                    &format!("m{matchday}-{season}-{k}"),
-                ));
-            }
+            seasons.push(stored.season.clone().unwrap());
             encounters.push(stored.clone());
         }
         assert_eq!(teams.len(), 7);
+        let games_of = |seasons: &[String]| -> Vec<(String, spielleiter_season::GameRow)> {
+            seasons
+                .iter()
+                .flat_map(|season| {
+                    runtime
+                        .block_on(opened.games(season))
+                        .unwrap()
+                        .into_iter()
+                        .map(|game| (season.clone(), game))
+                })
+                .collect()
+        };
         if matchday == 2 {
-            // The first season's first worker dies while it holds a game.
-            let season = report.encounters[0].0.season.clone().unwrap();
-            let victim = format!("m2-{season}-1");
+            // A worker dies (SIGKILL) while it holds a game: the first seen
+            // holding one.
             let mut held = None;
             wait_until(
-                "the worker to hold a game",
+                "a worker to hold a game",
                 Duration::from_secs(60),
-                Duration::from_millis(5),
+                Duration::from_millis(2),
                 || {
-                    let games = runtime.block_on(opened.games(&season)).unwrap();
-                    held = games
-                        .iter()
-                        .find(|g| {
-                            g.state == GameState::Running
-                                && g.worker.as_deref() == Some(victim.as_str())
-                        })
-                        .map(|g| g.game.number);
+                    held = games_of(&seasons).into_iter().find_map(|(season, g)| {
+                        let worker = g.worker.clone()?;
+                        (g.state == GameState::Running).then(|| (season, g.game.number, worker))
+                    });
                     held.is_some()
                 },
             );
-            let mut killed = workers.remove(0);
-            let mut child = killed.0.take().unwrap();
+            let (season, number, worker) = held.unwrap();
+            let index = ["w1", "w2", "w3"]
+                .iter()
+                .position(|w| *w == worker)
+                .unwrap();
+            let mut child = workers[index].0.take().unwrap();
             child.kill().unwrap();
             child.wait().unwrap();
-            eprintln!("killed {victim} holding game {held:?} of {season}");
+            eprintln!("killed {worker} holding game {number} of {season}");
+            killed_holding = Some((season, number, worker));
         }
-        for mut worker in workers {
-            let output = worker.0.take().unwrap().wait_with_output().unwrap();
-            assert!(
-                output.status.success(),
-                "{}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-        }
+        wait_until(
+            "the contest's workers to play the matchday",
+            Duration::from_secs(300),
+            Duration::from_millis(50),
+            || {
+                games_of(&seasons)
+                    .iter()
+                    .all(|(_, g)| g.state == GameState::Done)
+            },
+        );
         let shown = succeeded(&contest(&dir, store, &["matchday", "show", &number]));
         assert!(
             shown.contains("played, 3 encounters, 18 of 18 games done"),
@@ -471,6 +485,26 @@ fn seven_teams(dir: &Path, store: &str) {
         })
         .sum();
     assert_eq!(total, 9 * 6);
+    // No game claimed twice by live workers: each was claimed once, but
+    // the one the killed worker held, claimed again after its lease.
+    let killed_holding = killed_holding.unwrap();
+    for stored in &encounters {
+        let season = stored.season.as_deref().unwrap();
+        for game in runtime.block_on(opened.games(season)).unwrap() {
+            let was_held =
+                (season, game.game.number) == (killed_holding.0.as_str(), killed_holding.1);
+            if was_held {
+                assert_ne!(
+                    game.worker,
+                    Some(killed_holding.2.clone()),
+                    "played on by another"
+                );
+            }
+            let expected = if was_held { 2 } else { 1 };
+            assert_eq!(game.attempt, expected, "{season} game {}", game.game.number);
+        }
+    }
+    drop(workers);
 
     let json_path = dir.join("standings.json");
     let csv_path = dir.join("standings.csv");
