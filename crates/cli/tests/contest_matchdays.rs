@@ -389,7 +389,7 @@ fn seven_teams(dir: &Path, store: &str) {
                 || {
                     held = games_of(&seasons).into_iter().find_map(|(season, g)| {
                         let worker = g.worker.clone()?;
-                        (g.state == GameState::Running).then(|| (season, g.game.number, worker))
+                        (g.state == GameState::Running).then_some((season, g.game.number, worker))
                     });
                     held.is_some()
                 },
