@@ -526,14 +526,18 @@ fn encounter_progress(
     Ok((progress, (done, all)))
 }
 
+/// The results of a matchday's games by season, each season's in game
+/// order (game `i` from 0 is the season's game number `i + 1`).
+pub(crate) type MatchdayGames = BTreeMap<String, Vec<Option<GameResult>>>;
+
 /// The results of every game of the matchday's encounters, by season, each
 /// season's in game order: one query for the whole matchday, so that a
 /// report (and the standings, a report per matchday) costs a few queries
 /// however many encounters it has.
-async fn results_of_matchday(
+pub(crate) async fn results_of_matchday(
     db: &mut Sql<'_>,
     matchday: MatchdayId,
-) -> Result<BTreeMap<String, Vec<Option<GameResult>>>, SeasonError> {
+) -> Result<MatchdayGames, SeasonError> {
     let rows = db
         .query(
             "SELECT g.season, g.state, g.record FROM games g \
@@ -558,11 +562,22 @@ async fn results_of_matchday(
 pub(crate) async fn report_of(
     db: &mut Sql<'_>,
     contest: &spielleiter_contest::Contest,
+    matchday: StoredMatchday,
+) -> Result<MatchdayReport, SeasonError> {
+    let results = results_of_matchday(db, matchday.id).await?;
+    report_with(db, contest, matchday, &results).await
+}
+
+/// The matchday's report from its games' `results`
+/// ([`results_of_matchday`]), for a caller that shows the games too.
+pub(crate) async fn report_with(
+    db: &mut Sql<'_>,
+    contest: &spielleiter_contest::Contest,
     mut matchday: StoredMatchday,
+    results: &MatchdayGames,
 ) -> Result<MatchdayReport, SeasonError> {
     let mut encounters = Vec::new();
     let mut games = (0, 0);
-    let results = results_of_matchday(db, matchday.id).await?;
     for encounter in encounters_of(db, &matchday).await? {
         let played = encounter
             .season
@@ -1425,54 +1440,98 @@ impl<D: Database> ContestStore<D> {
         self.db
             .transaction(move |db| {
                 Box::pin(async move {
-                    let matchdays: Vec<StoredMatchday> = db
-                        .query(
-                            &format!(
-                                "SELECT {MATCHDAY_COLUMNS} FROM contest_matchdays m \
-                                 WHERE m.contest = $1 AND m.phase = $2 AND m.state <> 'planned' \
-                                 ORDER BY m.number"
-                            ),
-                            &[contest.id.0.into(), phase_text(phase).into()],
-                        )
-                        .await?
-                        .iter()
-                        .map(matchday_row)
-                        .collect::<Result<_, _>>()?;
-                    let through = matchdays.iter().map(|m| m.number).max().unwrap_or(0);
-                    let mut teams: BTreeMap<u32, BTreeSet<TeamId>> = BTreeMap::new();
-                    let mut played = Vec::new();
-                    for matchday in matchdays {
-                        let report = report_of(db, &contest, matchday).await?;
-                        for bye in &report.byes {
-                            teams.entry(bye.group_number).or_default().insert(bye.team);
-                        }
-                        for (stored, progress) in report.encounters {
-                            let encounter = stored.encounter;
-                            teams
-                                .entry(encounter.key.group)
-                                .or_default()
-                                .extend(encounter.pairing.teams());
-                            if let Progress::Decided(result) = progress {
-                                played.push(PlayedEncounter {
-                                    key: encounter.key,
-                                    pairing: encounter.pairing,
-                                    result,
-                                });
-                            }
-                        }
-                    }
-                    teams
-                        .into_iter()
-                        .map(|(group, teams)| {
-                            let teams: Vec<TeamId> = teams.into_iter().collect();
-                            Standings::compute(contest.seed, phase, group, &teams, &played, through)
-                                .map_err(|e| corrupt("standings", e.to_string()))
-                        })
-                        .collect()
+                    let counted = counted_of(db, &contest, phase, false).await?;
+                    let through = counted.numbers.last().copied().unwrap_or(0);
+                    tables_of(&contest, phase, &counted, through)
                 })
             })
             .await
     }
+}
+
+/// What a phase's tables count: each group's teams (those its counted
+/// matchdays paired or sat out), every decided encounter of those
+/// matchdays, and their numbers in order.
+pub(crate) struct CountedMatchdays {
+    teams: BTreeMap<u32, BTreeSet<TeamId>>,
+    played: Vec<PlayedEncounter>,
+    /// The matchdays counted, by number.
+    pub(crate) numbers: Vec<u32>,
+}
+
+/// What the tables of `phase` count: every frozen matchday, or with
+/// `published_only` the published ones alone.
+pub(crate) async fn counted_of(
+    db: &mut Sql<'_>,
+    contest: &spielleiter_contest::Contest,
+    phase: Phase,
+    published_only: bool,
+) -> Result<CountedMatchdays, SeasonError> {
+    let which = if published_only {
+        "m.state = 'published'"
+    } else {
+        "m.state <> 'planned'"
+    };
+    let matchdays: Vec<StoredMatchday> = db
+        .query(
+            &format!(
+                "SELECT {MATCHDAY_COLUMNS} FROM contest_matchdays m \
+                 WHERE m.contest = $1 AND m.phase = $2 AND {which} \
+                 ORDER BY m.number"
+            ),
+            &[contest.id.0.into(), phase_text(phase).into()],
+        )
+        .await?
+        .iter()
+        .map(matchday_row)
+        .collect::<Result<_, _>>()?;
+    let numbers = matchdays.iter().map(|m| m.number).collect();
+    let mut teams: BTreeMap<u32, BTreeSet<TeamId>> = BTreeMap::new();
+    let mut played = Vec::new();
+    for matchday in matchdays {
+        let report = report_of(db, contest, matchday).await?;
+        for bye in &report.byes {
+            teams.entry(bye.group_number).or_default().insert(bye.team);
+        }
+        for (stored, progress) in report.encounters {
+            let encounter = stored.encounter;
+            teams
+                .entry(encounter.key.group)
+                .or_default()
+                .extend(encounter.pairing.teams());
+            if let Progress::Decided(result) = progress {
+                played.push(PlayedEncounter {
+                    key: encounter.key,
+                    pairing: encounter.pairing,
+                    result,
+                });
+            }
+        }
+    }
+    Ok(CountedMatchdays {
+        teams,
+        played,
+        numbers,
+    })
+}
+
+/// The tables of `phase`, one per group by group number, after matchday
+/// `through`, from what `counted` holds.
+pub(crate) fn tables_of(
+    contest: &spielleiter_contest::Contest,
+    phase: Phase,
+    counted: &CountedMatchdays,
+    through: u32,
+) -> Result<Vec<Standings>, SeasonError> {
+    counted
+        .teams
+        .iter()
+        .map(|(&group, teams)| {
+            let teams: Vec<TeamId> = teams.iter().copied().collect();
+            Standings::compute(contest.seed, phase, group, &teams, &counted.played, through)
+                .map_err(|e| corrupt("standings", e.to_string()))
+        })
+        .collect()
 }
 
 /// A group as a matchday pairs it.
