@@ -121,7 +121,8 @@ pub use pairing::{GroupLineUp, Pairing, PairingError, RoundRobin, draw_groups, g
 pub use phase::{KnockoutRound, Phase};
 pub use results_store::{
     ByeEntry, ContestResults, Counted, EncounterAccess, EncounterGame, EncounterResults,
-    KnockoutResults, KnockoutRoundResults, MatchdayEntry, MatchdayResults, MatchdayStage,
+    GroupEntry, KnockoutResults, KnockoutRoundResults, MatchdayEntry, MatchdayResults,
+    MatchdayStage,
 };
 pub use seed::{EncounterKey, friendly_game_seed, test_game_seed};
 pub use settings::{

@@ -145,6 +145,19 @@ pub struct MatchdayResults {
     pub byes: Vec<ByeEntry>,
 }
 
+/// A group as the matchdays pair it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupEntry {
+    /// Its number in a phase's encounter keys, from 1.
+    pub number: u32,
+    /// The store's id; `None` when no team has a group.
+    pub id: Option<GroupId>,
+    /// Its name (empty when no team has a group).
+    pub name: String,
+    /// Its teams, in the order they were added.
+    pub teams: Vec<TeamId>,
+}
+
 /// Which matchdays a table counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Counted {
@@ -192,8 +205,10 @@ pub struct EncounterAccess {
 /// A contest's stored calendar and results, read-only. Every method is
 /// one read of one moment; see the module's documentation.
 pub trait ContestResults: Send + Sync + fmt::Debug {
-    /// The contest's groups, in the order they were made, with names.
-    fn groups(&self) -> StoreFuture<'_, Vec<(GroupId, String)>>;
+    /// The groups a matchday pairs now, numbered as its encounters' keys
+    /// number them (one group of every team, named by the contest, when
+    /// no team has a group).
+    fn groups(&self) -> StoreFuture<'_, Vec<GroupEntry>>;
 
     /// Every matchday of every phase, by phase and number.
     fn matchdays(&self) -> StoreFuture<'_, Vec<MatchdayEntry>>;

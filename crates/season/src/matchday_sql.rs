@@ -1535,16 +1535,16 @@ pub(crate) fn tables_of(
 }
 
 /// A group as a matchday pairs it.
-struct PhaseGroup {
-    id: Option<GroupId>,
-    number: u32,
-    teams: Vec<TeamId>,
+pub(crate) struct PhaseGroup {
+    pub(crate) id: Option<GroupId>,
+    pub(crate) number: u32,
+    pub(crate) teams: Vec<TeamId>,
 }
 
 /// The groups a matchday pairs: the contest's groups that hold teams, in
 /// the order they were made, numbered from 1, each with its teams in the
 /// order they were added; every team in one group when no team has one.
-async fn phase_groups(
+pub(crate) async fn phase_groups(
     db: &mut Sql<'_>,
     contest: i64,
     teams: &[Team],

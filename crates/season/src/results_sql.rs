@@ -7,19 +7,22 @@
 //! [`Standings::compute`](spielleiter_contest::Standings::compute), the
 //! final is `knockout_sql`'s.
 
+use std::collections::BTreeMap;
+
 use spielleiter_contest::{
     ByeEntry, ContestResults, Counted, EncounterAccess, EncounterGame, EncounterId,
-    EncounterResults, GroupId, KnockoutResults, KnockoutRoundResults, MatchdayEntry,
-    MatchdayResults, MatchdayStage, Phase, Standings, StoreError, StoreFuture, TeamId,
+    EncounterResults, GroupEntry, KnockoutResults, KnockoutRoundResults, MatchdayEntry,
+    MatchdayResults, MatchdayStage, Phase, Standings, StoreError, StoreFuture, Team, TeamId,
 };
 
 use crate::{
     ContestStore,
+    contest_sql::{TEAM_COLUMNS, team_row},
     error::SeasonError,
     knockout_sql::final_of,
     matchday_sql::{
         MATCHDAY_COLUMNS, MatchdayGames, MatchdayReport, MatchdayState, StoredMatchday, counted_of,
-        matchday_of, matchday_row, report_with, results_of_matchday, tables_of,
+        matchday_of, matchday_row, phase_groups, report_with, results_of_matchday, tables_of,
     },
     sql::{Database, Sql},
 };
@@ -127,18 +130,44 @@ async fn encounter_row(
 }
 
 impl<D: Database + 'static> ContestResults for ContestStore<D> {
-    fn groups(&self) -> StoreFuture<'_, Vec<(GroupId, String)>> {
+    fn groups(&self) -> StoreFuture<'_, Vec<GroupEntry>> {
         let contest = self.record().id.0;
         self.call(move |db| {
             Box::pin(async move {
-                db.query(
-                    "SELECT id, name FROM contest_groups WHERE contest = $1 ORDER BY id",
-                    &[contest.into()],
-                )
-                .await?
-                .iter()
-                .map(|row| Ok((GroupId(row.get(0)?), row.get(1)?)))
-                .collect()
+                let teams: Vec<Team> = db
+                    .query(
+                        &format!(
+                            "SELECT {TEAM_COLUMNS} FROM contest_teams t WHERE t.contest = $1 \
+                             ORDER BY t.id"
+                        ),
+                        &[contest.into()],
+                    )
+                    .await?
+                    .iter()
+                    .map(team_row)
+                    .collect::<Result<_, _>>()?;
+                let names: BTreeMap<i64, String> = db
+                    .query(
+                        "SELECT id, name FROM contest_groups WHERE contest = $1",
+                        &[contest.into()],
+                    )
+                    .await?
+                    .iter()
+                    .map(|row| Ok((row.get(0)?, row.get(1)?)))
+                    .collect::<Result<_, SeasonError>>()?;
+                let groups = phase_groups(db, contest, &teams).await?;
+                Ok(groups
+                    .into_iter()
+                    .map(|group| GroupEntry {
+                        number: group.number,
+                        id: group.id,
+                        name: group
+                            .id
+                            .and_then(|id| names.get(&id.0).cloned())
+                            .unwrap_or_default(),
+                        teams: group.teams,
+                    })
+                    .collect())
             })
         })
     }

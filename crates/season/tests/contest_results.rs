@@ -79,6 +79,10 @@ async fn the_pages_read_matchdays_tables_and_the_final_as_stored(test: TestStore
         ids.push(team);
     }
     assert!(ContestResults::knockout(&store).await.unwrap().is_none());
+    let groups = ContestResults::groups(&store).await.unwrap();
+    assert_eq!(groups.len(), 1);
+    assert_eq!((groups[0].number, groups[0].id), (1, None));
+    assert_eq!(groups[0].teams, ids);
     for _ in 0..3 {
         store
             .create_matchday(Phase::Championship, None, false)
