@@ -315,7 +315,7 @@ struct GameView {
 
 fn entry_text(entry: Entry) -> String {
     match entry {
-        Entry::Version(version) => format!("version (id {version})"),
+        Entry::Version(version) => format!("version id {version}, frozen"),
         Entry::StandIn => "stand-in (the random bot)".to_owned(),
         Entry::Forfeit => "forfeits".to_owned(),
     }
@@ -665,17 +665,30 @@ fn bracket_picture(
                         ),
                         ..BracketSide::default()
                     };
-                    let feeder = |k: u32| match round {
-                        KnockoutRound::ThirdPlace => format!("loser of SF {k}"),
-                        _ => format!(
-                            "winner of {} {k}",
-                            rounds
-                                .iter()
-                                .take_while(|r| **r != round)
-                                .filter(|r| **r != KnockoutRound::ThirdPlace)
-                                .last()
-                                .map_or("", |r| round_short(*r))
-                        ),
+                    // A side not yet shown is the winner (for third
+                    // place: the loser) of an encounter of the round
+                    // before: named once that encounter may be seen.
+                    let before = rounds
+                        .iter()
+                        .take_while(|r| **r != round)
+                        .filter(|r| **r != KnockoutRound::ThirdPlace)
+                        .last()
+                        .copied();
+                    let feeder = |k: u32| {
+                        let loser = round == KnockoutRound::ThirdPlace;
+                        let known =
+                            before.and_then(|before| visible_outcome(who, knockout, before, k));
+                        match (known, before) {
+                            (Some((winner, beaten)), _) => {
+                                name(names, if loser { beaten } else { winner })
+                            }
+                            (None, Some(before)) => format!(
+                                "{} of {} {k}",
+                                if loser { "loser" } else { "winner" },
+                                round_short(before)
+                            ),
+                            (None, None) => String::new(),
+                        }
                     };
                     let (a, b) = match round {
                         KnockoutRound::ThirdPlace | KnockoutRound::Final => (1, 2),
@@ -697,7 +710,11 @@ fn bracket_picture(
             };
             matches.push(game);
         }
-        let title = capitalised(round.title());
+        let title = match round {
+            KnockoutRound::QuarterFinal => "Quarter-finals".to_owned(),
+            KnockoutRound::SemiFinal => "Semi-finals".to_owned(),
+            other => capitalised(other.title()),
+        };
         if round == KnockoutRound::ThirdPlace {
             if let Some(game) = matches.into_iter().next() {
                 picture.aside = Some((title, game));
@@ -707,6 +724,33 @@ fn bracket_picture(
         }
     }
     picture
+}
+
+/// The winner and the loser of encounter `slot` of `round`, if it is
+/// decided and the viewer may see it.
+fn visible_outcome(
+    who: &Who,
+    knockout: &KnockoutResults,
+    round: KnockoutRound,
+    slot: u32,
+) -> Option<(TeamId, TeamId)> {
+    let day = knockout
+        .rounds
+        .iter()
+        .find(|r| r.round == round)?
+        .results
+        .as_ref()?;
+    let encounter = day
+        .encounters
+        .iter()
+        .find(|e| e.encounter.key.slot == slot)
+        .filter(|e| may_see(who, &day.matchday, e))?;
+    let pairing = encounter.encounter.pairing;
+    match encounter.result()?.outcome {
+        EncounterOutcome::Won(Side::Home) => Some((pairing.home, pairing.away)),
+        EncounterOutcome::Won(Side::Away) => Some((pairing.away, pairing.home)),
+        _ => None,
+    }
 }
 
 /// The seeds (from 1) of the first round's encounter `slot` in a bracket
@@ -892,4 +936,169 @@ pub(crate) fn routes() -> axum::Router<Arc<App>> {
             "/contest/encounters/{encounter}/games/{number}/replay",
             get(game_replay),
         )
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use spielleiter_contest::{
+        Bracket, ContestSettings, Encounter, EncounterGame, EncounterKey, EncounterKind,
+        GameResult, KnockoutRoundResults, KnockoutWinner, MatchdayId, MatchdayStage, MemberId,
+        Pairing, Role, Viewer,
+    };
+
+    use super::*;
+
+    /// A knockout round's matchday with `pairs` (home wins each game).
+    fn round(round: KnockoutRound, published: bool, pairs: &[(i64, i64)]) -> MatchdayResults {
+        let settings = ContestSettings::default();
+        let encounters = pairs
+            .iter()
+            .zip(1..)
+            .map(|(&(home, away), slot)| {
+                let encounter = Encounter {
+                    key: EncounterKey {
+                        phase: Phase::Final,
+                        matchday: round.number(),
+                        group: 1,
+                        slot,
+                    },
+                    pairing: Pairing {
+                        home: TeamId(home),
+                        away: TeamId(away),
+                    },
+                    entries: [Entry::StandIn; 2],
+                    kind: EncounterKind::Knockout,
+                };
+                let games = vec![
+                    Some(GameResult {
+                        winner: Some(Side::Home),
+                        points: [20, 10],
+                    });
+                    settings.games_per_encounter as usize
+                ];
+                EncounterResults {
+                    id: EncounterId(i64::from(round.number()) * 10 + i64::from(slot)),
+                    progress: encounter.progress(&settings, 1, &games).unwrap(),
+                    encounter,
+                    games: (1..)
+                        .zip(&games)
+                        .map(|(number, &result)| EncounterGame { number, result })
+                        .collect(),
+                }
+            })
+            .collect();
+        MatchdayResults {
+            matchday: MatchdayEntry {
+                id: MatchdayId(i64::from(round.number())),
+                phase: Phase::Final,
+                number: round.number(),
+                stage: if published {
+                    MatchdayStage::Published
+                } else {
+                    MatchdayStage::Played
+                },
+                deadline: None,
+                published_at: None,
+            },
+            encounters,
+            byes: Vec::new(),
+        }
+    }
+
+    fn who(viewer: Viewer) -> Who {
+        Who {
+            viewer,
+            ..Who::ANONYMOUS
+        }
+    }
+
+    /// Teams 1–4 seeded so; the semi-finals published (1 and 2 win), the
+    /// final (1 against 2) played but not.
+    fn knockout() -> KnockoutResults {
+        let winner = |round, slot, team| KnockoutWinner {
+            round,
+            slot,
+            winner: TeamId(team),
+        };
+        KnockoutResults {
+            seeded_from: Phase::Championship,
+            bracket: Bracket {
+                seeds: (1..=4).map(TeamId).collect(),
+                decided: vec![
+                    winner(KnockoutRound::SemiFinal, 1, 1),
+                    winner(KnockoutRound::SemiFinal, 2, 2),
+                    winner(KnockoutRound::Final, 1, 1),
+                ],
+            },
+            rounds: vec![
+                KnockoutRoundResults {
+                    round: KnockoutRound::SemiFinal,
+                    results: Some(round(KnockoutRound::SemiFinal, true, &[(1, 4), (2, 3)])),
+                },
+                KnockoutRoundResults {
+                    round: KnockoutRound::ThirdPlace,
+                    results: None,
+                },
+                KnockoutRoundResults {
+                    round: KnockoutRound::Final,
+                    results: Some(round(KnockoutRound::Final, false, &[(1, 2)])),
+                },
+            ],
+        }
+    }
+
+    /// The final's box of the picture as `viewer` sees it: its sides'
+    /// names and whether a winner is marked.
+    fn final_box(viewer: Viewer) -> (Vec<String>, bool, String) {
+        let names = (1..=4)
+            .map(|t| (TeamId(t), format!("Team{t}")))
+            .collect::<BTreeMap<_, _>>();
+        let picture = bracket_picture(&who(viewer), &knockout(), &names);
+        let last = picture.columns.last().unwrap();
+        assert_eq!(last.title, "Final");
+        let game = &last.matches[0];
+        (
+            game.sides.iter().map(|s| s.name.clone()).collect(),
+            game.sides.iter().any(|s| s.winner) || game.sides.iter().any(|s| !s.score.is_empty()),
+            game.note.clone(),
+        )
+    }
+
+    #[test]
+    fn an_unpublished_rounds_result_is_drawn_for_its_teams_and_the_organisers_only() {
+        let member = |team| Viewer::Member {
+            member: MemberId(9),
+            team: TeamId(team),
+            role: Role::Student,
+        };
+        let organiser = Viewer::Organiser { account: None };
+        // Everybody knows who is in the final: the semi-finals are
+        // published; the final's result only whom it may.
+        for (viewer, sees) in [
+            (Viewer::Anonymous, false),
+            (member(3), false),
+            (member(1), true),
+            (member(2), true),
+            (organiser, true),
+        ] {
+            let (sides, result_shown, note) = final_box(viewer);
+            assert_eq!(sides, ["Team1", "Team2"], "{viewer:?}");
+            assert_eq!(result_shown, sees, "{viewer:?}");
+            assert!(note.contains("not yet published"), "{viewer:?}: {note}");
+        }
+        // The semi-finals' winners are drawn for all.
+        let picture = bracket_picture(&who(Viewer::Anonymous), &knockout(), &BTreeMap::new());
+        let semis = &picture.columns[0].matches;
+        assert!(
+            semis
+                .iter()
+                .all(|m| m.sides[0].winner && !m.sides[1].winner)
+        );
+        // The third place is not played: its sides are the semi-finals'
+        // losers, named.
+        let (_, third) = picture.aside.unwrap();
+        assert_eq!(third.sides.map(|s| s.name), ["team 4", "team 3"]);
+    }
 }
