@@ -423,8 +423,8 @@ pub(crate) async fn matchday(
             .partition(|e| may_see(&who, &day.matchday, e));
         // Who sat out is line-up: everybody's once published, else the
         // organisers' (a team knows whether it played).
-        let byes_shown = day.matchday.published()
-            || who.may(Action::View, &Resource::Standings { published: false });
+        let byes_shown =
+            day.matchday.published() || who.may(Action::View, &Resource::OrganiserPages);
         Ok(render(&MatchdayPage {
             nav: nav(&who),
             title: matchday_title(phase, number),
