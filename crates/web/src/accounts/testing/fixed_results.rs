@@ -32,7 +32,8 @@ pub(crate) type FixedEncounter = (i64, TeamId, TeamId);
 
 impl FixedResults {
     /// Adds championship matchday `number`, published or only played,
-    /// with `encounters` (each decided: home wins all 6 games).
+    /// with `encounters` (each decided: home wins all 6 games) and no
+    /// team sitting out.
     pub(crate) fn add_matchday(&self, number: u32, published: bool, encounters: &[FixedEncounter]) {
         let settings = ContestSettings::default();
         let encounters = encounters
@@ -86,6 +87,17 @@ impl FixedResults {
             encounters,
             byes: Vec::new(),
         });
+    }
+
+    /// Lets `team` sit out matchday `number`.
+    pub(crate) fn add_bye(&self, number: u32, team: TeamId) {
+        let mut matchdays = self.matchdays.lock().unwrap();
+        let day = matchdays
+            .iter_mut()
+            .find(|m| m.matchday.number == number)
+            .unwrap();
+        day.byes
+            .push(spielleiter_contest::ByeEntry { group: 1, team });
     }
 
     fn all(&self) -> Vec<MatchdayResults> {

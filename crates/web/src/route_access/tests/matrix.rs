@@ -350,7 +350,7 @@ async fn a_route_without_a_rule_is_refused() {
 
 /// A site of three teams — T against U on championship matchday 1
 /// (published, encounter 11) and 2 (played, not published, encounter
-/// 21), V uninvolved — with a teacher each and an organiser; and each
+/// 21), V sitting both out — with a teacher each and an organiser; and each
 /// viewer's browser, signed in.
 async fn publication_site() -> Site {
     let site = Site::new().await;
@@ -377,6 +377,9 @@ async fn publication_site() -> Site {
         .add_matchday(1, true, &[(11, teams[0], teams[1])]);
     site.results
         .add_matchday(2, false, &[(21, teams[0], teams[1])]);
+    // V sits out both.
+    site.results.add_bye(1, teams[2]);
+    site.results.add_bye(2, teams[2]);
     site
 }
 
@@ -449,6 +452,11 @@ async fn an_encounter_is_its_teams_and_the_organisers_until_published() {
             let shown = page.body.contains("Encounter 1: T – U");
             let hidden_note = page.body.contains("1 encounter is not published yet");
             let expected = published || sees_unpublished;
+            // Who sat out is line-up too: the organisers' until published.
+            let bye = page.body.contains("Sat out: V.");
+            if bye != (published || organiser) {
+                wrong.push(format!("{viewer}: matchday {number} shows the bye: {bye}"));
+            }
             if page.status != 200 || shown != expected || hidden_note == expected {
                 wrong.push(format!(
                     "{viewer}: matchday {number} ({}) shows the encounter: {shown}",
