@@ -15,7 +15,10 @@
 # browser profile of their own: the organiser adds the teams on the command
 # line, teachers and students register by their links, each sees their own
 # team only, and a cookie from before a logout is refused (contest.py;
-# screenshots target/browser/contest-*.png). The window is 1,280 px wide.
+# screenshots target/browser/contest-*.png). Then the contest's results
+# pages as nobody signed in sees them: standings with movement, a matchday
+# and a game's replay, the final's bracket (results.py; screenshots
+# target/browser/results-*.png). The window is 1,280 px wide.
 #
 # Installs Debian's chromium if it is missing (needs root, as in CI). Runs
 # in about a minute on a warm build.
@@ -145,4 +148,11 @@ echo "== two teams come in through the contest's door"
 python3 tests/browser/contest.py "$(command -v chromium)" "$bin" "$out" \
     "$(mktemp -d "$out/profile.XXXX")"
 
-echo "browser: 5 passed, 0 failed"
+# The contest's results pages: standings, a matchday, a replay, the
+# final's bracket (tests/browser/results.py; screenshots
+# target/browser/results-*.png).
+echo "== the contest's results pages"
+python3 tests/browser/results.py "$(command -v chromium)" "$bin" "$out" \
+    "$(mktemp -d "$out/profile.XXXX")"
+
+echo "browser: 6 passed, 0 failed"

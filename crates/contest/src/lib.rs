@@ -72,7 +72,8 @@
 //!
 //! [`ids`] (ids, [`Timestamp`]), [`settings`], [`phase`], [`accounts`],
 //! [`versions`], [`friendly`], [`pairing`], [`matchday`], [`encounter`],
-//! [`standings`], [`knockout`], [`access`], [`accounts_store`]; `seed` holds the derivations
+//! [`standings`], [`knockout`], [`access`], [`accounts_store`],
+//! [`results_store`] (what the public pages read of matchdays and results); `seed` holds the derivations
 //! ([`EncounterKey::game_seed`], [`friendly_game_seed`],
 //! [`test_game_seed`]).
 #![deny(missing_docs)]
@@ -87,6 +88,7 @@ pub mod knockout;
 pub mod matchday;
 pub mod pairing;
 pub mod phase;
+pub mod results_store;
 mod seed;
 pub mod settings;
 pub mod standings;
@@ -117,6 +119,11 @@ pub use knockout::{Bracket, KnockoutError, KnockoutWinner};
 pub use matchday::{AtDeadline, Group, Matchday, MatchdaySchedule, schedule_matchday};
 pub use pairing::{GroupLineUp, Pairing, PairingError, RoundRobin, draw_groups, group_count};
 pub use phase::{KnockoutRound, Phase};
+pub use results_store::{
+    ByeEntry, ContestResults, Counted, EncounterAccess, EncounterGame, EncounterResults,
+    GroupEntry, KnockoutResults, KnockoutRoundResults, MatchdayEntry, MatchdayResults,
+    MatchdayStage,
+};
 pub use seed::{EncounterKey, friendly_game_seed, test_game_seed};
 pub use settings::{
     BracketSize, ContestSettings, Outcome, PointScale, Publication, SettingsError, StandIn,

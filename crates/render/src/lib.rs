@@ -22,6 +22,8 @@
 //!   [`GamePicture::last_move_in_words`]; never the protocol's tokens.
 //!   [`turns_in_words`] adds the turns the rules skipped after it, each
 //!   with its number, for move lists whose numbers run on without gaps.
+//! - [`bracket`]: a knockout's bracket (the contest's final), from the
+//!   text of its boxes alone.
 //! - `scene`: the game-independent picture (a board of coloured fields or
 //!   pieces, the last move, one line per seat), drawn by `svg` and `text`.
 //!
@@ -39,6 +41,7 @@
 #![deny(missing_docs)]
 
 pub mod blokus;
+pub mod bracket;
 spielleiter_rules::test_games! {
     mod counting;
     mod tictactoe;

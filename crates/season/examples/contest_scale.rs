@@ -5,7 +5,9 @@
 //! worker records them (a claim, then the record), and the standings
 //! computed twice (the first time also keeps the new matchday's decided
 //! results). Prints the time of each matchday's scheduling and of the
-//! standings after it, then their medians and largest.
+//! standings after it, then their medians and largest; last, the reads of
+//! the results pages (the tables after every matchday, the last matchday
+//! with its games).
 //!
 //! ```sh
 //! cargo run --release -p spielleiter-season --example contest_scale -- postgres
@@ -24,7 +26,9 @@ use std::{
 };
 
 use spielleiter_arena::{Cause, FinishedGame, GameRecord};
-use spielleiter_contest::{ContestAccounts, ContestSettings, Phase, Timestamp, VersionNumber};
+use spielleiter_contest::{
+    ContestAccounts, ContestResults, ContestSettings, Counted, Phase, Timestamp, VersionNumber,
+};
 use spielleiter_rules::GameType;
 use spielleiter_season::{
     AnyStore, ContestStore, NewContest, SeasonStore, create_contest, open as open_store,
@@ -133,6 +137,33 @@ async fn main() {
         standings.last().unwrap(),
         median(&standings_again),
         standings_again.iter().max().unwrap(),
+    );
+    // What the results pages read (`ContestResults`): the tables after
+    // every matchday (the standings page, organisers' count) and the last
+    // matchday with its games (a matchday's page); the median of 5 reads.
+    let mut history = Vec::new();
+    let mut day = Vec::new();
+    for _ in 0..5 {
+        let started = Instant::now();
+        let tables = ContestResults::standings(&contest, Phase::Championship, Counted::All)
+            .await
+            .unwrap();
+        history.push(started.elapsed());
+        assert_eq!(
+            tables.len(),
+            matchdays as usize * teams.div_ceil(GROUP_SIZE)
+        );
+        let started = Instant::now();
+        let shown = ContestResults::matchday(&contest, Phase::Championship, matchdays)
+            .await
+            .unwrap();
+        day.push(started.elapsed());
+        assert!(!shown.encounters.is_empty());
+    }
+    println!(
+        "{kind}, the results pages' reads: the tables after each of {matchdays} matchdays median {:.2?}, the last matchday with its games median {:.2?}",
+        median(&history),
+        median(&day),
     );
 }
 

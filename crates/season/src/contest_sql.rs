@@ -270,7 +270,7 @@ impl<D: Database> ContestStore<D> {
     }
 
     /// Runs `work` in one transaction, its error as the interface's.
-    fn call<T, W>(&self, work: W) -> StoreFuture<'_, T>
+    pub(crate) fn call<T, W>(&self, work: W) -> StoreFuture<'_, T>
     where
         T: Send + 'static,
         W: for<'c, 'd> FnOnce(&'c mut Sql<'d>) -> Work<'c, T> + Send + 'static,
@@ -285,7 +285,7 @@ impl<D: Database> ContestStore<D> {
 
     /// A failure as the interface reports it: a refusal as it is, anything
     /// else the store's (no password: the store's name is masked).
-    fn store_error(&self, error: SeasonError) -> StoreError {
+    pub(crate) fn store_error(&self, error: SeasonError) -> StoreError {
         match error {
             SeasonError::Contest(refusal) => refusal,
             SeasonError::Database { store, cause } | SeasonError::Connect { store, cause } => {

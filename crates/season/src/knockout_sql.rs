@@ -280,7 +280,10 @@ async fn bracket_of(
 }
 
 /// The final as stored, its winners from every round's results.
-async fn final_of(db: &mut Sql<'_>, contest: &Contest) -> Result<FinalReport, SeasonError> {
+pub(crate) async fn final_of(
+    db: &mut Sql<'_>,
+    contest: &Contest,
+) -> Result<FinalReport, SeasonError> {
     let Some((seeded_from, created_at, seeds)) = bracket_of(db, contest.id.0).await? else {
         return refuse(
             "the contest has no final yet; `contest final create --top K` makes it".to_owned(),

@@ -50,6 +50,7 @@ pub mod match_season;
 pub mod matchday_sql;
 pub mod postgres;
 pub mod report;
+pub(crate) mod results_sql;
 pub mod season_archive;
 pub mod sql;
 pub mod sqlite;

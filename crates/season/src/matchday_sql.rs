@@ -530,21 +530,29 @@ fn encounter_progress(
     Ok((progress, (done, all)))
 }
 
-/// The results of every game of the matchday's encounters not decided
-/// before (without a kept result, [`kept_results`]), by season, each
-/// season's in game order, and how many of their games were given up as
-/// failed: one query for the whole matchday, so that a report (and the
-/// standings, a report per matchday) costs a few queries however many
-/// encounters it has.
-async fn results_of_matchday(
+/// The results of a matchday's games by season, each season's in game
+/// order (game `i` from 0 is the season's game number `i + 1`).
+pub(crate) type MatchdayGames = BTreeMap<String, Vec<Option<GameResult>>>;
+
+/// The results of the games of the matchday's encounters — of every one
+/// with `every`, else only of those not decided before (without a kept
+/// result, [`kept_results`]) — by season, and how many of those games were
+/// given up as failed: one query for the whole matchday, so that a report
+/// (and the standings, a report per matchday) costs a few queries however
+/// many encounters it has.
+pub(crate) async fn results_of_matchday(
     db: &mut Sql<'_>,
     matchday: MatchdayId,
-) -> Result<(BTreeMap<String, Vec<Option<GameResult>>>, u32), SeasonError> {
+    every: bool,
+) -> Result<(MatchdayGames, u32), SeasonError> {
+    let undecided = if every { "" } else { "AND e.result IS NULL " };
     let rows = db
         .query(
-            "SELECT g.season, g.state, g.record FROM games g \
-             JOIN contest_encounters e ON e.season = g.season \
-             WHERE e.matchday = $1 AND e.result IS NULL ORDER BY g.season, g.number",
+            &format!(
+                "SELECT g.season, g.state, g.record FROM games g \
+                 JOIN contest_encounters e ON e.season = g.season \
+                 WHERE e.matchday = $1 {undecided}ORDER BY g.season, g.number"
+            ),
             &[matchday.0.into()],
         )
         .await?;
@@ -633,13 +641,26 @@ async fn keep_results(
 pub(crate) async fn report_of(
     db: &mut Sql<'_>,
     contest: &spielleiter_contest::Contest,
+    matchday: StoredMatchday,
+) -> Result<MatchdayReport, SeasonError> {
+    let (results, failed) = results_of_matchday(db, matchday.id, false).await?;
+    report_with(db, contest, matchday, &results, failed).await
+}
+
+/// The matchday's report from its games' `results` and how many `failed`
+/// ([`results_of_matchday`]: every game's, for a caller that shows the
+/// games too), its decided encounters' from their kept results.
+pub(crate) async fn report_with(
+    db: &mut Sql<'_>,
+    contest: &spielleiter_contest::Contest,
     mut matchday: StoredMatchday,
+    results: &MatchdayGames,
+    failed: u32,
 ) -> Result<MatchdayReport, SeasonError> {
     let mut encounters = Vec::new();
     let mut games = (0, 0);
     let kept = kept_results(db, matchday.id).await?;
     let mut newly_decided = Vec::new();
-    let (results, failed) = results_of_matchday(db, matchday.id).await?;
     for encounter in encounters_of(db, &matchday).await? {
         if let Some(result) = kept.get(&encounter.id) {
             // Decided: every game it has is played.
@@ -1542,18 +1563,46 @@ impl<D: Database> ContestStore<D> {
 }
 
 /// The tables of `phase` (one that has tables) as
-/// [`ContestStore::standings`] gives them.
+/// [`ContestStore::standings`] gives them: every frozen matchday counted.
 pub(crate) async fn standings_in(
     db: &mut Sql<'_>,
     contest: &spielleiter_contest::Contest,
     phase: Phase,
 ) -> Result<Vec<Standings>, SeasonError> {
+    let counted = counted_of(db, contest, phase, false).await?;
+    let through = counted.numbers.last().copied().unwrap_or(0);
+    tables_of(contest, phase, &counted, through)
+}
+
+/// What a phase's tables count: each group's teams (those its counted
+/// matchdays paired or sat out), every decided encounter of those
+/// matchdays, and their numbers in order.
+pub(crate) struct CountedMatchdays {
+    teams: BTreeMap<u32, BTreeSet<TeamId>>,
+    played: Vec<PlayedEncounter>,
+    /// The matchdays counted, by number.
+    pub(crate) numbers: Vec<u32>,
+}
+
+/// What the tables of `phase` count: every frozen matchday, or with
+/// `published_only` the published ones alone.
+pub(crate) async fn counted_of(
+    db: &mut Sql<'_>,
+    contest: &spielleiter_contest::Contest,
+    phase: Phase,
+    published_only: bool,
+) -> Result<CountedMatchdays, SeasonError> {
+    let which = if published_only {
+        "m.state = 'published'"
+    } else {
+        "m.state <> 'planned'"
+    };
     let matchdays: Vec<StoredMatchday> = db
         .query(
             &format!(
                 "SELECT {MATCHDAY_COLUMNS} FROM contest_matchdays m \
-                     WHERE m.contest = $1 AND m.phase = $2 AND m.state <> 'planned' \
-                     ORDER BY m.number"
+                 WHERE m.contest = $1 AND m.phase = $2 AND {which} \
+                 ORDER BY m.number"
             ),
             &[contest.id.0.into(), phase_text(phase).into()],
         )
@@ -1561,7 +1610,7 @@ pub(crate) async fn standings_in(
         .iter()
         .map(matchday_row)
         .collect::<Result<_, _>>()?;
-    let through = matchdays.iter().map(|m| m.number).max().unwrap_or(0);
+    let numbers = matchdays.iter().map(|m| m.number).collect();
     let mut teams: BTreeMap<u32, BTreeSet<TeamId>> = BTreeMap::new();
     let mut played = Vec::new();
     for matchday in matchdays {
@@ -1584,11 +1633,27 @@ pub(crate) async fn standings_in(
             }
         }
     }
-    teams
-        .into_iter()
-        .map(|(group, teams)| {
-            let teams: Vec<TeamId> = teams.into_iter().collect();
-            Standings::compute(contest.seed, phase, group, &teams, &played, through)
+    Ok(CountedMatchdays {
+        teams,
+        played,
+        numbers,
+    })
+}
+
+/// The tables of `phase`, one per group by group number, after matchday
+/// `through`, from what `counted` holds.
+pub(crate) fn tables_of(
+    contest: &spielleiter_contest::Contest,
+    phase: Phase,
+    counted: &CountedMatchdays,
+    through: u32,
+) -> Result<Vec<Standings>, SeasonError> {
+    counted
+        .teams
+        .iter()
+        .map(|(&group, teams)| {
+            let teams: Vec<TeamId> = teams.iter().copied().collect();
+            Standings::compute(contest.seed, phase, group, &teams, &counted.played, through)
                 .map_err(|e| corrupt("standings", e.to_string()))
         })
         .collect()
@@ -1673,16 +1738,16 @@ async fn champions_league_group(
 }
 
 /// A group as a matchday pairs it.
-struct PhaseGroup {
-    id: Option<GroupId>,
-    number: u32,
-    teams: Vec<TeamId>,
+pub(crate) struct PhaseGroup {
+    pub(crate) id: Option<GroupId>,
+    pub(crate) number: u32,
+    pub(crate) teams: Vec<TeamId>,
 }
 
 /// The groups a matchday pairs: the contest's groups that hold teams, in
 /// the order they were made, numbered from 1, each with its teams in the
 /// order they were added; every team in one group when no team has one.
-async fn phase_groups(
+pub(crate) async fn phase_groups(
     db: &mut Sql<'_>,
     contest: i64,
     teams: &[Team],

@@ -265,10 +265,16 @@ const sl = (() => {
   function replayPage() {
     const parts = location.pathname.split("/");
     const fromSeason = parts[1] === "season";
+    // A contest encounter's game: /contest/encounters/{e}/games/{n}.
+    const fromContest = parts[1] === "contest";
     const name = decodeURIComponent((fromSeason ? parts[3] : parts[2]) || "");
     // The heading is the game; the file's long name goes under it, small.
-    $("file").textContent = fromSeason ? "season game " + name : name;
-    const url = fromSeason
+    $("file").textContent = fromContest
+      ? "encounter " + parts[3] + ", game " + parts[5]
+      : fromSeason ? "season game " + name : name;
+    const url = fromContest
+      ? location.pathname + "/replay"
+      : fromSeason
       ? "/api/season/games/" + encodeURIComponent(name) + "/replay"
       : "/api/replays/" + encodeURIComponent(name);
     fetchJson(url).then((replay) => {

@@ -27,6 +27,7 @@ use spielleiter_server::limits::AuthBackoff;
 pub(crate) mod message;
 pub(crate) mod pages;
 pub mod passwords;
+pub mod results_pages;
 pub mod secrets;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -71,6 +72,9 @@ pub struct DoorSettings {
     pub public_url: Option<String>,
     /// The clock.
     pub clock: Clock,
+    /// The contest's calendar and results, for its results pages; without
+    /// them, those pages answer that there are none.
+    pub results: Option<results_pages::ResultsSource>,
 }
 
 impl std::fmt::Debug for DoorSettings {
@@ -120,6 +124,7 @@ pub struct Door {
     pub(crate) public_url: Option<String>,
     pub(crate) clock: Clock,
     pub(crate) logins: LoginCounts,
+    pub(crate) results: Option<results_pages::ResultsSource>,
 }
 
 impl std::fmt::Debug for Door {
@@ -161,6 +166,7 @@ impl Door {
             public_url: settings.public_url,
             clock: settings.clock,
             logins: LoginCounts::default(),
+            results: settings.results,
         })
     }
 

@@ -27,7 +27,9 @@ use axum::{
     middleware::Next,
     response::{IntoResponse, Response},
 };
-use spielleiter_contest::{Account, Action, InviteKind, Resource, SessionId, TeamId, Viewer, may};
+use spielleiter_contest::{
+    Account, Action, EncounterId, InviteKind, Resource, SessionId, TeamId, Viewer, may,
+};
 use tracing::{error, warn};
 
 use crate::{
@@ -62,8 +64,14 @@ pub(crate) enum Rule {
     Credential,
     /// The handler decides with the same rule by what it finds: a room
     /// running ([`Resource::RunningGames`]) or finished
-    /// ([`Resource::Public`]); an invite's kind.
+    /// ([`Resource::Public`]); an invite's kind; each encounter of a
+    /// matchday's page ([`Resource::Encounter`]), the standings
+    /// ([`Resource::Standings`]).
     ByData,
+    /// [`Resource::Encounter`] of the path's `{encounter}`: its two teams
+    /// and whether its matchday or round is published, read from the
+    /// contest's store before the handler runs (a game's replay).
+    Encounter,
 }
 
 /// What keeps another site from sending the route's request in a
@@ -135,7 +143,10 @@ const fn student_invites(team: TeamId) -> Resource {
 /// Every route of the web side and its rule.
 pub(crate) const ROUTES: &[RouteRule] = {
     use Forgery::{FormToken, JsonOnly, Passphrase, SessionToken};
-    use Rule::{ByData, ContestPages, Credential, Live, Logs, Organiser, OwnAccount, Public, Team};
+    use Rule::{
+        ByData, ContestPages, Credential, Encounter, Live, Logs, Organiser, OwnAccount, Public,
+        Team,
+    };
     &[
         get("/", Public),
         get("/rooms/{id}", Public),
@@ -209,6 +220,18 @@ pub(crate) const ROUTES: &[RouteRule] = {
             "/contest/teams/{team}/settings",
             Team(team_pages),
             SessionToken,
+        ),
+        // The contest's results (issue 37): each encounter as its
+        // publication allows.
+        get("/contest/matchdays", ContestPages),
+        get("/contest/matchdays/{phase}/{number}", ByData),
+        get("/contest/standings", ByData),
+        get("/contest/final", ByData),
+        get("/contest/teams/{team}/results", ByData),
+        get("/contest/encounters/{encounter}/games/{number}", Encounter),
+        get(
+            "/contest/encounters/{encounter}/games/{number}/replay",
+            Encounter,
         ),
         get("/contest/organiser", Organiser),
         post("/contest/organiser/teams", Organiser, SessionToken),
@@ -389,7 +412,8 @@ pub(crate) fn protect(headers: &mut HeaderMap) {
 async fn decided(app: &Arc<App>, peer: IpAddr, request: Request, next: Next) -> Response {
     let app = Arc::clone(app);
     let (mut parts, body) = request.into_parts();
-    let team = team_of(&mut parts).await;
+    let team = param_of(&mut parts, "team").await.map(TeamId);
+    let encounter = param_of(&mut parts, "encounter").await.map(EncounterId);
     let request = Request::from_parts(parts, body);
     let Some(path) = request
         .extensions()
@@ -444,6 +468,13 @@ async fn decided(app: &Arc<App>, peer: IpAddr, request: Request, next: Next) -> 
             Some(team) => Some(resource(team)),
             None => return refuse(&app, &who, &path),
         },
+        Rule::Encounter => match encounter {
+            Some(encounter) => match encounter_resource(&app, encounter).await {
+                Ok(resource) => Some(resource),
+                Err(answer) => return answer,
+            },
+            None => return refuse(&app, &who, &path),
+        },
         Rule::Credential | Rule::ByData => None,
     };
     if let Some(resource) = resource
@@ -483,16 +514,48 @@ fn route_rule(path: &str, method: &str) -> Option<RouteRule> {
         .copied()
 }
 
-/// The team the path's `{team}` names.
-async fn team_of(parts: &mut Parts) -> Option<TeamId> {
+/// The id the path's `{name}` names (`{team}`, `{encounter}`).
+async fn param_of(parts: &mut Parts, name: &str) -> Option<i64> {
     let params = axum::extract::RawPathParams::from_request_parts(parts, &())
         .await
         .ok()?;
     params
         .iter()
-        .find(|(name, _)| *name == "team")
+        .find(|(key, _)| *key == name)
         .and_then(|(_, value)| value.parse().ok())
-        .map(TeamId)
+}
+
+/// The encounter's resource as its store holds it: its two teams and its
+/// publication; or the answer when there is no such encounter (404) or
+/// the store fails.
+async fn encounter_resource(app: &App, encounter: EncounterId) -> Result<Resource, Response> {
+    let not_found = || {
+        crate::accounts::message::message(
+            StatusCode::NOT_FOUND,
+            "Not found",
+            "No such encounter.",
+            None,
+        )
+    };
+    let Some(source) = app.contest.as_ref().and_then(|door| door.results.as_ref()) else {
+        return Err(not_found());
+    };
+    match accounts::bounded(source.results.encounter(encounter)).await {
+        Ok(access) => Ok(Resource::Encounter {
+            teams: access.teams,
+            published: access.published,
+        }),
+        Err(spielleiter_contest::StoreError::NotFound(_)) => Err(not_found()),
+        Err(error) => {
+            warn!(%error, "the contest's store failed to look up an encounter");
+            Err(crate::accounts::message::message(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Something failed",
+                "The contest's store failed; please try again later.",
+                None,
+            ))
+        }
+    }
 }
 
 /// The answer to a request the rule refuses: for nobody signed in `401`

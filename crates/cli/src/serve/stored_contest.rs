@@ -8,15 +8,40 @@
 use std::sync::Arc;
 
 use anyhow::Context;
+use spielleiter_archive::{ArchiveError, ArchiveFuture, GameArchive};
 use spielleiter_contest::ContestAccounts;
-use spielleiter_season::{AnyStore, ContestStore, SeasonError, SeasonStore};
+use spielleiter_season::{AnyStore, ContestStore, SeasonArchive, SeasonError, SeasonStore};
 use spielleiter_server::{Config, limits::AuthBackoff};
 use spielleiter_web::{
-    accounts::{Door, DoorSettings, PasswordParams, system_clock},
+    accounts::{
+        Door, DoorSettings, PasswordParams,
+        results_pages::{EncounterArchives, ResultsSource},
+        system_clock,
+    },
     season::SeasonSource,
 };
 
 use super::stored_season;
+
+/// The archives of the contest's encounters' seasons, for their replays
+/// on the contest's pages (which decide who may see them; the season page
+/// never shows them, [`shown_season`]).
+#[derive(Debug)]
+struct StoreArchives(Arc<AnyStore>);
+
+impl EncounterArchives for StoreArchives {
+    fn archive<'a>(&'a self, season: &'a str) -> ArchiveFuture<'a, Arc<dyn GameArchive>> {
+        Box::pin(async move {
+            match SeasonArchive::open(Arc::clone(&self.0), season).await {
+                Ok(archive) => Ok(Arc::new(archive) as Arc<dyn GameArchive>),
+                Err(error) => Err(ArchiveError::Backend {
+                    store: self.0.describe(),
+                    cause: error.to_string(),
+                }),
+            }
+        })
+    }
+}
 
 /// What a store gives the web side.
 pub struct StorePages {
@@ -61,7 +86,7 @@ pub async fn open(
         });
     };
     let shown = shown_season(&store, &contest, season_name).await?;
-    let contest = door(contest, config, auth)?;
+    let contest = door(contest, Arc::clone(&store), config, auth)?;
     let season = match shown {
         Some(name) => Some(stored_season::open(url, Some(&name)).await?),
         None => None,
@@ -114,6 +139,7 @@ async fn shown_season(
 /// The door of `contest` with the configuration's settings.
 fn door(
     contest: ContestStore<AnyStore>,
+    store: Arc<AnyStore>,
     config: &Config,
     auth: &AuthBackoff,
 ) -> anyhow::Result<Arc<Door>> {
@@ -131,8 +157,9 @@ fn door(
         public_url = public_url.as_deref().unwrap_or("the address a request came to"),
         "the contest's pages are served under /contest"
     );
+    let contest = Arc::new(contest);
     let settings = DoorSettings {
-        store: Arc::new(contest),
+        store: Arc::clone(&contest) as Arc<dyn ContestAccounts>,
         passwords: PasswordParams {
             memory_kib: config.contest_password_memory_kib,
             iterations: config.contest_password_passes,
@@ -141,6 +168,10 @@ fn door(
         secure_cookies: config.http_secure_cookies,
         public_url,
         clock: system_clock(),
+        results: Some(ResultsSource {
+            results: contest,
+            archives: Arc::new(StoreArchives(store)),
+        }),
     };
     let door = Door::new(settings, auth).map_err(|error| {
         anyhow::anyhow!(

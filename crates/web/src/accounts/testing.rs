@@ -26,8 +26,11 @@ use spielleiter_contest::{
 use spielleiter_server::{config::HttpPublic, limits::AuthBackoff, stats::ServerStats};
 use tower_service::Service;
 
-use super::{Door, DoorSettings, PasswordParams, Passwords};
+use super::{Door, DoorSettings, PasswordParams, Passwords, results_pages::ResultsSource};
+
+pub(crate) mod fixed_results;
 use crate::{access::Access, app::WebSettings};
+pub(crate) use fixed_results::FixedResults;
 
 /// The administrator's passphrase of the test sites.
 pub(crate) const PASSPHRASE: &str = "the administrator's passphrase";
@@ -45,6 +48,8 @@ pub(crate) struct Site {
     pub clock: Arc<AtomicI64>,
     pub stats: Arc<ServerStats>,
     pub door: Arc<Door>,
+    /// The contest's results the pages show (none until a test adds them).
+    pub results: Arc<FixedResults>,
 }
 
 /// What an answer was.
@@ -101,6 +106,7 @@ impl Site {
             )),
         });
         let read = Arc::clone(&clock);
+        let results = Arc::new(FixedResults::default());
         let door = Arc::new(
             Door::new(
                 DoorSettings {
@@ -109,6 +115,11 @@ impl Site {
                     secure_cookies: false,
                     public_url: None,
                     clock: Arc::new(move || Timestamp(read.load(Ordering::Relaxed))),
+                    results: Some(ResultsSource {
+                        results: Arc::clone(&results)
+                            as Arc<dyn spielleiter_contest::ContestResults>,
+                        archives: Arc::new(fixed_results::NoGames),
+                    }),
                 },
                 &settings.auth,
             )
@@ -123,6 +134,7 @@ impl Site {
             Some(Arc::clone(&door)),
         );
         Site {
+            results,
             door,
             router,
             store,

@@ -155,6 +155,10 @@ async fn fixture() -> Fixture {
         .await
         .unwrap()[0]
         .id;
+    // Championship matchday 1 published, 2 played but not published: T
+    // against U on both (the encounters' ids 11 and 21).
+    site.results.add_matchday(1, true, &[(11, team_t, team_u)]);
+    site.results.add_matchday(2, false, &[(21, team_t, team_u)]);
     std::mem::forget(site.stats.rooms.open(RoomSnapshot {
         id: "live".into(),
         names: std::sync::Arc::from(vec!["alice".to_owned(), "bob".to_owned()]),
@@ -206,6 +210,9 @@ impl Fixture {
             .replace("{number}", "1")
             .replace("{player}", "1")
             .replace("{file}", "app.css")
+            .replace("{phase}", "championship")
+            // T against U, not published.
+            .replace("{encounter}", "21")
     }
 }
 
@@ -339,4 +346,144 @@ async fn a_route_without_a_rule_is_refused() {
         let response = router.call(request).await.unwrap();
         assert_eq!(response.status().as_u16(), expected, "{path}");
     }
+}
+
+/// A site of three teams — T against U on championship matchday 1
+/// (published, encounter 11) and 2 (played, not published, encounter
+/// 21), V sitting both out — with a teacher each and an organiser; and each
+/// viewer's browser, signed in.
+async fn publication_site() -> Site {
+    let site = Site::new().await;
+    site.organiser("Grace").await;
+    let mut teams = Vec::new();
+    for (team, teacher) in [("T", "Tess"), ("U", "Ulla"), ("V", "Vera")] {
+        let id = site.team(team).await;
+        let token = secrets::new_token();
+        let invite = spielleiter_contest::Invite::new(
+            id,
+            InviteKind::Teacher,
+            None,
+            Timestamp(START),
+            &spielleiter_contest::ContestSettings::default(),
+        );
+        site.store
+            .add_invite(&secrets::digest(&token), &invite)
+            .await
+            .unwrap();
+        site.browser([192, 0, 2, 20]).join(&token, teacher).await;
+        teams.push(id);
+    }
+    site.results
+        .add_matchday(1, true, &[(11, teams[0], teams[1])]);
+    site.results
+        .add_matchday(2, false, &[(21, teams[0], teams[1])]);
+    // V sits out both.
+    site.results.add_bye(1, teams[2]);
+    site.results.add_bye(2, teams[2]);
+    site
+}
+
+/// The viewers of the publication test: nobody, a member of each of the
+/// two teams that met, one of a team that did not, an organiser.
+const PUBLICATION_VIEWERS: [(&str, Option<&str>); 5] = [
+    ("anonymous", None),
+    ("T's teacher (home)", Some("Tess")),
+    ("U's teacher (away)", Some("Ulla")),
+    ("V's teacher (uninvolved)", Some("Vera")),
+    ("organiser", Some("Grace")),
+];
+
+/// An encounter's line-up, results and replays are the organisers' and
+/// its two teams' until its matchday is published, then everybody's: the
+/// replay's page and data by the access layer, the matchday's page, the
+/// standings and a team's results by what they show.
+#[tokio::test]
+async fn an_encounter_is_its_teams_and_the_organisers_until_published() {
+    let site = publication_site().await;
+    let team_t = site
+        .store
+        .credentials("tess")
+        .await
+        .unwrap()
+        .unwrap()
+        .account;
+    let team_t = match team_t.kind {
+        spielleiter_contest::AccountKind::Member { team, .. } => team,
+        other => panic!("{other:?}"),
+    };
+    let mut wrong = Vec::new();
+    for (viewer, name) in PUBLICATION_VIEWERS {
+        let mut browser = site.browser([198, 51, 100, 7]);
+        if let Some(name) = name {
+            browser.log_in(name).await;
+        }
+        let sees_unpublished = matches!(
+            viewer,
+            "T's teacher (home)" | "U's teacher (away)" | "organiser"
+        );
+        let organiser = viewer == "organiser";
+        // The replay viewer's page and its data (the test's archive holds
+        // no game: 404 once allowed).
+        for (encounter, published) in [(11, true), (21, false)] {
+            let allowed = published || sees_unpublished;
+            let refused = if name.is_none() { 401 } else { 403 };
+            for (path, ok) in [
+                (format!("/contest/encounters/{encounter}/games/1"), 200),
+                (
+                    format!("/contest/encounters/{encounter}/games/1/replay"),
+                    404,
+                ),
+            ] {
+                let status = browser.get(&path).await.status.as_u16();
+                let expected = if allowed { ok } else { refused };
+                if status != expected {
+                    wrong.push(format!(
+                        "{viewer}: {path} answered {status}, not {expected}"
+                    ));
+                }
+            }
+        }
+        // The matchdays' pages: the published one shows T – U to all,
+        // the other only to whom it may.
+        for (number, published) in [(1, true), (2, false)] {
+            let page = browser
+                .get(&format!("/contest/matchdays/championship/{number}"))
+                .await;
+            let shown = page.body.contains("Encounter 1: T – U");
+            let hidden_note = page.body.contains("1 encounter is not published yet");
+            let expected = published || sees_unpublished;
+            // Who sat out is line-up too: the organisers' until published.
+            let bye = page.body.contains("Sat out: V.");
+            if bye != (published || organiser) {
+                wrong.push(format!("{viewer}: matchday {number} shows the bye: {bye}"));
+            }
+            if page.status != 200 || shown != expected || hidden_note == expected {
+                wrong.push(format!(
+                    "{viewer}: matchday {number} ({}) shows the encounter: {shown}",
+                    page.status
+                ));
+            }
+        }
+        // The standings: the organisers' count matchday 2, everybody
+        // else's the published matchday 1 alone.
+        let page = browser.get("/contest/standings").await;
+        let counts_two = page.body.contains("After matchday 2");
+        if page.status != 200 || counts_two != organiser || !page.body.contains("After matchday") {
+            wrong.push(format!(
+                "{viewer}: the standings count matchday 2: {counts_two}"
+            ));
+        }
+        // T's results: matchday 2's encounter only to whom it may.
+        let page = browser
+            .get(&format!("/contest/teams/{team_t}/results"))
+            .await;
+        let first = page.body.contains("Championship, matchday 1");
+        let second = page.body.contains("Championship, matchday 2");
+        if page.status != 200 || !first || second != sees_unpublished {
+            wrong.push(format!(
+                "{viewer}: T's results show matchday 1: {first}, matchday 2: {second}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

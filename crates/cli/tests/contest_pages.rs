@@ -1,0 +1,403 @@
+//! A contest's results pages over real HTTP, with real processes, on a
+//! SQLite file and on PostgreSQL (`postgres` in the test's name): four
+//! teams with built-in bots play a championship matchday on a
+//! `worker --contest`; while `serve --store` runs, its pages are asked as
+//! nobody, as the teacher of a team of the encounter, as the teacher of a
+//! team of the other encounter and as an organiser — before
+//! `contest matchday publish 1` an encounter, its games' replays and the
+//! table are the organiser's and its two teams' only, after it everybody's.
+#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
+
+use std::{
+    collections::BTreeMap,
+    io::{Read, Write},
+    net::TcpStream,
+    path::Path,
+    process::Stdio,
+    sync::Arc,
+    time::Duration,
+};
+
+use spielleiter_contest::{ContestAccounts, Phase, TeamId};
+use spielleiter_season::ContestStore;
+use spielleiter_test_support::{Postgres, Program, succeeded};
+
+/// The binary, without settings from the developer's environment.
+const SPIELLEITER: Program = Program::new(env!("CARGO_BIN_EXE_spielleiter")).without(&[
+    "SPIELLEITER_STORE",
+    "SPIELLEITER_SEASON",
+    "SPIELLEITER_ADMIN_PASSPHRASE",
+    "RUST_LOG",
+]);
+
+const PASSWORD: &str = "correct horse battery";
+
+/// An answer: status and body.
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    body: String,
+}
+
+/// A browser keeping its cookies and the CSRF token of its last form.
+struct Browser {
+    address: String,
+    cookies: BTreeMap<String, String>,
+    csrf: String,
+}
+
+/// A chunked body, decoded.
+fn unchunked(mut body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let end = body.windows(2).position(|w| w == b"\r\n").unwrap();
+        let size = String::from_utf8_lossy(&body[..end]);
+        let size = usize::from_str_radix(size.split(';').next().unwrap().trim(), 16).unwrap();
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&body[end + 2..end + 2 + size]);
+        body = &body[end + 2 + size + 2..];
+    }
+}
+
+fn encoded(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => {
+                char::from(b).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
+
+impl Browser {
+    fn new(address: &str) -> Browser {
+        Browser {
+            address: address.to_owned(),
+            cookies: BTreeMap::new(),
+            csrf: String::new(),
+        }
+    }
+
+    fn send(&mut self, method: &str, path: &str, form: Option<&[(&str, &str)]>) -> Reply {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let mut request = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n",
+            self.address
+        );
+        if !self.cookies.is_empty() {
+            let cookies: Vec<String> = self
+                .cookies
+                .iter()
+                .map(|(name, value)| format!("{name}={value}"))
+                .collect();
+            request.push_str(&format!("Cookie: {}\r\n", cookies.join("; ")));
+        }
+        let body = form.map(|fields| {
+            let mut all = vec![format!("csrf={}", self.csrf)];
+            all.extend(fields.iter().map(|(k, v)| format!("{k}={}", encoded(v))));
+            all.join("&")
+        });
+        if let Some(body) = &body {
+            request.push_str(&format!(
+                "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n",
+                body.len()
+            ));
+        }
+        request.push_str("\r\n");
+        request.push_str(body.as_deref().unwrap_or(""));
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).unwrap();
+        let at = response.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+        let head = String::from_utf8_lossy(&response[..at]).into_owned();
+        let body = if head
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked")
+        {
+            unchunked(&response[at..])
+        } else {
+            response[at..].to_vec()
+        };
+        for line in head.lines() {
+            let Some((name, value)) = line.split_once(':') else {
+                continue;
+            };
+            if name.eq_ignore_ascii_case("set-cookie") {
+                let pair = value.trim().split(';').next().unwrap();
+                let (name, value) = pair.split_once('=').unwrap();
+                if value.is_empty() || line.contains("Max-Age=0") {
+                    self.cookies.remove(name);
+                } else {
+                    self.cookies.insert(name.to_owned(), value.to_owned());
+                }
+            }
+        }
+        let body = String::from_utf8(body).unwrap();
+        let field = r#"name="csrf" value=""#;
+        if let Some(at) = body.find(field) {
+            self.csrf = body[at + field.len()..]
+                .split('"')
+                .next()
+                .unwrap()
+                .to_owned();
+        }
+        Reply {
+            status: head[9..12].parse().unwrap(),
+            body,
+        }
+    }
+
+    fn get(&mut self, path: &str) -> Reply {
+        self.send("GET", path, None)
+    }
+
+    fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Reply {
+        self.send("POST", path, Some(fields))
+    }
+
+    /// Signs in as `name`.
+    fn log_in(&mut self, name: &str) {
+        self.get("/contest/login");
+        let reply = self.post("/contest/login", &[("name", name), ("password", PASSWORD)]);
+        assert_eq!(reply.status, 303, "{name}: {reply:?}");
+    }
+}
+
+fn contest(dir: &Path, store: &str, args: &[&str]) -> String {
+    let mut all = vec!["contest"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--store", store]);
+    succeeded(&SPIELLEITER.run(dir, &all))
+}
+
+/// Adds the organiser `name` (the password on standard input).
+fn add_organiser(dir: &Path, store: &str, name: &str) {
+    let mut child = SPIELLEITER
+        .command(dir)
+        .args([
+            "contest",
+            "organiser",
+            "add",
+            name,
+            "--config",
+            "contest.toml",
+            "--store",
+            store,
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{PASSWORD}\n").as_bytes())
+        .unwrap();
+    succeeded(&child.wait_with_output().unwrap());
+}
+
+/// A team's teacher, come in by the link `contest team add` printed.
+fn teacher(address: &str, printed: &str, name: &str) -> Browser {
+    let link = printed.lines().last().unwrap();
+    let path = link
+        .strip_prefix(&format!("http://{address}"))
+        .unwrap_or_else(|| panic!("a link: {printed}"));
+    let mut browser = Browser::new(address);
+    assert_eq!(browser.get(path).status, 200);
+    let joined = browser.post(
+        path,
+        &[("name", name), ("password", PASSWORD), ("repeat", PASSWORD)],
+    );
+    assert_eq!(joined.status, 303, "{joined:?}");
+    browser
+}
+
+/// What a viewer sees of the matchday: the matchday page shows the
+/// encounter, the replay of its game 1 answers, and the table counts the
+/// matchday.
+#[derive(Debug, PartialEq, Eq)]
+struct Seen {
+    encounter_shown: bool,
+    replay_status: u16,
+    table_shown: bool,
+}
+
+fn seen(browser: &mut Browser, encounter: i64, heading: &str) -> Seen {
+    let page = browser.get("/contest/matchdays/championship/1");
+    assert_eq!(page.status, 200, "{page:?}");
+    let replay = browser.get(&format!("/contest/encounters/{encounter}/games/1/replay"));
+    if replay.status == 200 {
+        let view: serde_json::Value = serde_json::from_str(&replay.body).unwrap();
+        assert!(view["frames"].as_array().unwrap().len() > 1, "{view}");
+    }
+    let table = browser.get("/contest/standings");
+    assert_eq!(table.status, 200, "{table:?}");
+    Seen {
+        encounter_shown: page.body.contains(heading),
+        replay_status: replay.status,
+        table_shown: table.body.contains("After matchday 1"),
+    }
+}
+
+fn a_matchday_is_shown_as_published(store: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    std::fs::write(
+        dir.join("contest.toml"),
+        "[contest]\npassword_memory_kib = 64\npassword_passes = 1\npassword_lanes = 1\n",
+    )
+    .unwrap();
+    contest(
+        dir,
+        store,
+        &[
+            "create",
+            "--game",
+            "swc_2027_blokus",
+            "--name",
+            "Cup",
+            "--seed",
+            "3",
+            "--games-per-encounter",
+            "2",
+        ],
+    );
+    let served = SPIELLEITER.serve(dir, &["--config", "contest.toml", "--store", store]);
+    let address = served.address.clone();
+    let web_url = format!("http://{address}");
+    let mut printed = BTreeMap::new();
+    for team in ["Owls", "Foxes", "Bats", "Moles"] {
+        printed.insert(
+            team,
+            contest(dir, store, &["team", "add", team, "--web-url", &web_url]),
+        );
+        contest(
+            dir,
+            store,
+            &[
+                "version",
+                "add",
+                team,
+                "--player",
+                "builtin:random",
+                "--activate",
+            ],
+        );
+    }
+    add_organiser(dir, store, "Grace");
+    contest(
+        dir,
+        store,
+        &["matchday", "create", "--phase", "championship", "--untimed"],
+    );
+    contest(dir, store, &["matchday", "play", "1"]);
+    succeeded(&SPIELLEITER.run(
+        dir,
+        &["worker", "--store", store, "--contest", "--until-idle"],
+    ));
+
+    // The first encounter and who plays it, from the store.
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let opened = Arc::new(runtime.block_on(spielleiter_season::open(store)).unwrap());
+    let accounts = runtime.block_on(ContestStore::open(opened)).unwrap();
+    let names: BTreeMap<TeamId, String> = runtime
+        .block_on(accounts.teams())
+        .unwrap()
+        .into_iter()
+        .map(|t| (t.id, t.name))
+        .collect();
+    let report = runtime
+        .block_on(accounts.matchday_report(Phase::Championship, 1))
+        .unwrap();
+    assert_eq!(report.encounters.len(), 2);
+    let (first, _) = &report.encounters[0];
+    let (second, _) = &report.encounters[1];
+    let (home, away) = (
+        &names[&first.encounter.pairing.home],
+        &names[&first.encounter.pairing.away],
+    );
+    let other = &names[&second.encounter.pairing.home];
+    let heading = format!("Encounter 1: {home} – {away}");
+
+    let mut viewers = [
+        ("anonymous", Browser::new(&address)),
+        (
+            "home's teacher",
+            teacher(&address, &printed[home.as_str()], "Hella"),
+        ),
+        (
+            "other encounter's teacher",
+            teacher(&address, &printed[other.as_str()], "Otto"),
+        ),
+        ("organiser", Browser::new(&address)),
+    ];
+    viewers[3].1.log_in("grace");
+    let before: Vec<(&str, Seen)> = viewers
+        .iter_mut()
+        .map(|(who, browser)| (*who, seen(browser, first.id.0, &heading)))
+        .collect();
+    let expect = |encounter_shown, replay_status, table_shown| Seen {
+        encounter_shown,
+        replay_status,
+        table_shown,
+    };
+    assert_eq!(
+        before,
+        [
+            ("anonymous", expect(false, 401, false)),
+            ("home's teacher", expect(true, 200, false)),
+            ("other encounter's teacher", expect(false, 403, false)),
+            ("organiser", expect(true, 200, true)),
+        ]
+    );
+    // The season page never shows an encounter's games.
+    assert_ne!(viewers[0].1.get("/api/season/games").status, 200);
+
+    contest(dir, store, &["matchday", "publish", "1"]);
+    let after: Vec<(&str, Seen)> = viewers
+        .iter_mut()
+        .map(|(who, browser)| (*who, seen(browser, first.id.0, &heading)))
+        .collect();
+    for (who, seen) in &after {
+        assert_eq!(seen, &expect(true, 200, true), "{who}");
+    }
+    // The replay viewer's page of the game, and the team's results.
+    let anonymous = &mut viewers[0].1;
+    assert_eq!(
+        anonymous
+            .get(&format!("/contest/encounters/{}/games/1", first.id))
+            .status,
+        200
+    );
+    let results = anonymous.get(&format!(
+        "/contest/teams/{}/results",
+        first.encounter.pairing.home
+    ));
+    assert!(
+        results.body.contains("Championship, matchday 1"),
+        "{results:?}"
+    );
+    assert_eq!(anonymous.get("/contest/final").status, 200);
+}
+
+#[test]
+fn a_matchday_is_shown_as_published_on_a_sqlite_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("contest.sqlite");
+    a_matchday_is_shown_as_published(path.to_str().unwrap());
+}
+
+#[test]
+fn a_matchday_is_shown_as_published_on_a_postgres_store() {
+    let pg = Postgres::shared();
+    let database = pg.fresh_database();
+    a_matchday_is_shown_as_published(&pg.url(&database));
+}
