@@ -12,7 +12,13 @@
 #[macro_use]
 mod both_stores;
 
-use std::{sync::Arc, time::Duration};
+use std::{
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicU32, Ordering},
+    },
+    time::Duration,
+};
 
 use both_stores::TestStore;
 use spielleiter_contest::{
@@ -21,8 +27,8 @@ use spielleiter_contest::{
 };
 use spielleiter_rules::GameType;
 use spielleiter_season::{
-    AnyStore, BuildOutcome, ContestStore, NewContest, SeasonError, build_sql::MAX_BUILD_LOG_BYTES,
-    create_contest,
+    AnyStore, BuildJob, BuildOutcome, BuildReport, Built, ContestStore, ImageBuilder, NewContest,
+    SeasonError, WorkerSettings, build_sql::MAX_BUILD_LOG_BYTES, create_contest, run_build_worker,
 };
 
 both_stores!(
@@ -31,6 +37,7 @@ both_stores!(
     a_failed_build_keeps_its_capped_log_and_cannot_be_activated,
     refused_uploads_store_nothing,
     a_store_of_schema_version_5_gains_the_build_tables,
+    the_build_worker_builds_each_queued_upload_and_one_a_killed_worker_left,
 );
 
 const NOW: Timestamp = Timestamp(1_800_000_000);
@@ -381,4 +388,100 @@ async fn a_store_of_schema_version_5_gains_the_build_tables(test: TestStore) {
     assert_eq!(test.sql("SELECT COUNT(*) FROM contest_builds"), "0");
     assert!(store.claim_build("w", LEASE).await.unwrap().is_none());
     assert!(store.team_versions(team).await.unwrap().is_empty());
+}
+
+/// A builder that makes no image: an archive `PK good` builds, any other
+/// fails; it counts its builds and the tags it was asked for.
+#[derive(Default)]
+struct FakeBuilder {
+    builds: AtomicU32,
+    tags: Mutex<Vec<String>>,
+}
+
+impl ImageBuilder for FakeBuilder {
+    fn build(&self, job: &BuildJob) -> Built {
+        self.builds.fetch_add(1, Ordering::Relaxed);
+        self.tags.lock().unwrap().push(job.image_tag());
+        if job.archive == b"PK good" {
+            Built {
+                image: Some(job.image_tag()),
+                log: format!("built {}", job.image_tag()),
+            }
+        } else {
+            Built {
+                image: None,
+                log: "no `start` at the upload's root".to_owned(),
+            }
+        }
+    }
+}
+
+async fn the_build_worker_builds_each_queued_upload_and_one_a_killed_worker_left(test: TestStore) {
+    let (store, team, by) = contest(&test).await;
+    for archive in [&b"PK good"[..], b"PK bad", b"PK good"] {
+        store
+            .queue_upload(team, &upload(by, "--fast", archive), NOW)
+            .await
+            .unwrap();
+    }
+    // A worker claimed version 1 and was killed: its lease ran out.
+    let killed = store.claim_build("killed", LEASE).await.unwrap().unwrap();
+    expire_leases(&test);
+    let builder = Arc::new(FakeBuilder::default());
+    let mut settings = WorkerSettings::new("builder".to_owned());
+    settings.lease = LEASE;
+    let report = run_build_worker(
+        &store,
+        Arc::clone(&builder) as Arc<dyn ImageBuilder>,
+        &settings,
+        tokio_util::sync::CancellationToken::new(),
+        true,
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        report,
+        BuildReport {
+            built: 2,
+            failed: 1,
+            discarded: 0,
+            interrupted: false
+        }
+    );
+    assert_eq!(builder.builds.load(Ordering::Relaxed), 3);
+    assert_eq!(
+        *builder.tags.lock().unwrap(),
+        (1..=3)
+            .map(|n| format!("sl-team-{}:v{n}", team.0))
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        !store
+            .finish_build(&killed, &BuildOutcome::Failed, "late", NOW)
+            .await
+            .unwrap()
+    );
+    let states: Vec<_> = store
+        .versions(team)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|v| (v.state, v.player))
+        .collect();
+    let player = |n| format!("docker:sl-team-{}:v{n} --fast", team.0);
+    assert_eq!(
+        states,
+        [
+            (VersionState::Built, player(1)),
+            (VersionState::BuildFailed, String::new()),
+            (VersionState::Built, player(3)),
+        ]
+    );
+    assert_eq!(
+        test.sql("SELECT worker, attempt, log FROM contest_builds ORDER BY version"),
+        format!(
+            "builder|2|built sl-team-{t}:v1\nbuilder|1|no `start` at the upload's root\nbuilder|1|built sl-team-{t}:v3",
+            t = team.0
+        )
+    );
 }
