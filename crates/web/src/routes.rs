@@ -65,6 +65,7 @@ pub fn router_with_contest(
     Router::new()
         .merge(play_routes)
         .merge(crate::accounts::pages::routes())
+        .merge(crate::accounts::versions_pages::routes())
         .route("/play", get(play::page))
         .route("/play/{id}", get(play::page))
         .route("/assets/play.js", get(play::script))

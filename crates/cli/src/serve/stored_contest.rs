@@ -131,8 +131,10 @@ fn door(
         public_url = public_url.as_deref().unwrap_or("the address a request came to"),
         "the contest's pages are served under /contest"
     );
+    let contest = Arc::new(contest);
     let settings = DoorSettings {
-        store: Arc::new(contest),
+        versions: Some(Arc::clone(&contest) as Arc<dyn spielleiter_contest::TeamVersions>),
+        store: contest,
         passwords: PasswordParams {
             memory_kib: config.contest_password_memory_kib,
             iterations: config.contest_password_passes,
