@@ -530,6 +530,23 @@ impl<D: Database + 'static> TeamVersions for ContestStore<D> {
         now: Timestamp,
     ) -> StoreFuture<'a, VersionEntry> {
         Box::pin(async move {
+            // The page shows the store's refusal: one line of its own each.
+            if let Err(error) = check_start_parameters(&upload.start_parameters) {
+                return Err(StoreError::Refused(match error {
+                    spielleiter_contest::versions::VersionTextError::StartParametersTooLong(_) => {
+                        "the start parameters are longer than 1000 bytes"
+                    }
+                    _ => "the start parameters must be one line without control characters",
+                }));
+            }
+            if built_player("image:1", &upload.start_parameters).is_err() {
+                return Err(StoreError::Refused(
+                    "a quote in the start parameters is not closed",
+                ));
+            }
+            if check_comment(&upload.comment).is_err() {
+                return Err(StoreError::Refused("the comment is longer than 2000 bytes"));
+            }
             let stored = self
                 .queue_upload(team, upload, now)
                 .await

@@ -338,6 +338,14 @@ async fn refused_uploads_store_nothing(test: TestStore) {
             .await,
     );
     assert!(why.contains("no team"), "{why}");
+    assert_eq!(
+        store
+            .upload(team, &upload(by, "--name 'unclosed", b"PK"), NOW)
+            .await,
+        Err(StoreError::Refused(
+            "a quote in the start parameters is not closed"
+        ))
+    );
     assert_eq!(rows(), "0|0|0");
     // Shell's signs are words like any other: kept as they are.
     let odd = "--x ';rm -rf /' $(id) `id` | & > \"a b\"";
