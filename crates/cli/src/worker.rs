@@ -11,7 +11,8 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 use spielleiter_season::{
-    AnyStore, ContestStore, WorkerSettings, run_worker,
+    AnyStore, BuildJob, Built, ContestStore, ImageBuilder, WorkerSettings, run_build_worker,
+    run_worker,
     worker::{open_contest_when_ready, open_when_ready, run_contest_worker},
 };
 use tokio::signal::unix::{SignalKind, signal};
@@ -81,6 +82,14 @@ pub struct WorkerArgs {
     /// of waiting for the next matchday.
     #[arg(long, requires = "contest")]
     until_idle: bool,
+    /// With --contest: also build the teams' uploaded versions into player
+    /// images with this host's Docker (the sandbox's base images must be
+    /// here: docker/sandbox/build-base.sh), one at a time beside the games.
+    /// Asked for, not guessed from Docker being there: a host may run
+    /// sandboxed players without being meant to build, and one asked to
+    /// build without Docker says so at its start.
+    #[arg(long, requires = "contest")]
+    builds: bool,
     #[command(flatten)]
     options: WorkerGameOptions,
 }
@@ -242,6 +251,14 @@ async fn run_async(args: &WorkerArgs) -> anyhow::Result<()> {
     settings.lease = Duration::from_millis(args.lease_ms);
     settings.heartbeat = Duration::from_millis(args.heartbeat_ms);
     settings.max_failures = args.max_failures;
+    let builder: Option<std::sync::Arc<dyn ImageBuilder>> = if args.builds {
+        spielleiter_sandbox::preflight(&[])
+            .await
+            .context("--builds needs Docker")?;
+        Some(std::sync::Arc::new(SandboxBuilder::default()))
+    } else {
+        None
+    };
     let outcome = match &work {
         Work::Season(season) => {
             run_worker(
@@ -255,15 +272,28 @@ async fn run_async(args: &WorkerArgs) -> anyhow::Result<()> {
             .await
         }
         Work::Contest(contest) => {
-            run_contest_worker(
+            let games = run_contest_worker(
                 std::sync::Arc::clone(&store),
                 contest,
                 &template,
                 &settings,
-                shutdown,
+                shutdown.clone(),
                 args.until_idle,
-            )
-            .await
+            );
+            match builder {
+                None => games.await,
+                Some(builder) => {
+                    let builds =
+                        run_build_worker(contest, builder, &settings, shutdown, args.until_idle);
+                    let (games, builds) = tokio::join!(games, builds);
+                    let builds = builds?;
+                    println!(
+                        "worker {}: {} versions built, {} builds failed, {} discarded (lease lost)",
+                        settings.name, builds.built, builds.failed, builds.discarded
+                    );
+                    games
+                }
+            }
         }
     };
     if let Some(server) = server {
@@ -280,4 +310,69 @@ async fn run_async(args: &WorkerArgs) -> anyhow::Result<()> {
         anyhow::bail!(STOPPED);
     }
     Ok(())
+}
+
+/// The builder of `worker --builds`: a version's upload written to a
+/// scratch directory, unpacked with the sandbox's [`UploadLimits`] and
+/// built with `build_player_image` on the runtime's base image, under the
+/// version's own tag ([`BuildJob::image_tag`]).
+///
+/// [`UploadLimits`]: spielleiter_sandbox::UploadLimits
+#[derive(Debug, Default)]
+pub struct SandboxBuilder {
+    /// The base image instead of the runtime's (tests).
+    pub base: Option<String>,
+}
+
+impl ImageBuilder for SandboxBuilder {
+    fn build(&self, job: &BuildJob) -> Built {
+        let runtime = match job.runtime {
+            spielleiter_contest::Runtime::Native => spielleiter_sandbox::Runtime::Native,
+            spielleiter_contest::Runtime::Python => spielleiter_sandbox::Runtime::Python,
+            spielleiter_contest::Runtime::Java => spielleiter_sandbox::Runtime::Java,
+        };
+        let tag = job.image_tag();
+        let mut log = format!(
+            "version {} of team {}: {} runtime, {} bytes uploaded, image {tag} (attempt {})\n",
+            job.number.0,
+            job.team.0,
+            runtime,
+            job.archive.len(),
+            job.attempt
+        );
+        let failed = |log: String, why: &dyn std::fmt::Display| Built {
+            image: None,
+            log: format!("{log}failed: {why}\n"),
+        };
+        let scratch = match tempfile::Builder::new().prefix("sl-build-").tempdir() {
+            Ok(dir) => dir,
+            Err(error) => return failed(log, &format!("no scratch directory: {error}")),
+        };
+        let upload = scratch.path().join("upload.zip");
+        if let Err(error) = std::fs::write(&upload, &job.archive) {
+            return failed(log, &format!("cannot write the upload: {error}"));
+        }
+        let context = scratch.path().join("build");
+        let request = spielleiter_sandbox::BuildRequest {
+            upload: &upload,
+            runtime,
+            tag: &tag,
+            base: self.base.as_deref(),
+            limits: spielleiter_sandbox::UploadLimits::default(),
+            timeout: spielleiter_sandbox::DEFAULT_BUILD_TIMEOUT,
+        };
+        match spielleiter_sandbox::build_player_image(&request, &context) {
+            Ok(image) => {
+                log.push_str(&format!("built {image}\n"));
+                Built {
+                    image: Some(image),
+                    log,
+                }
+            }
+            Err(error) => {
+                log.push_str(&format!("failed: {error}\n"));
+                Built { image: None, log }
+            }
+        }
+    }
 }

@@ -93,6 +93,7 @@ mod seed;
 pub mod settings;
 pub mod standings;
 pub mod versions;
+pub mod versions_store;
 
 pub use access::{Action, Resource, ResourceKind, Viewer, may};
 pub use accounts::{
@@ -135,3 +136,4 @@ pub use versions::{
     VersionNumber, VersionState, activate, check_comment, check_start_parameters, test_games,
     test_verdict,
 };
+pub use versions_store::{BuildLog, TeamVersions, Upload, VersionEntry};

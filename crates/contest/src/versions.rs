@@ -48,6 +48,31 @@ pub enum Runtime {
     Java,
 }
 
+impl Runtime {
+    /// Every runtime.
+    pub const ALL: [Runtime; 3] = [Runtime::Native, Runtime::Python, Runtime::Java];
+
+    /// Its name in forms, the store and on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Runtime::Native => "native",
+            Runtime::Python => "python",
+            Runtime::Java => "java",
+        }
+    }
+
+    /// The runtime named `name`, if there is one.
+    pub fn named(name: &str) -> Option<Runtime> {
+        Runtime::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
+impl fmt::Display for Runtime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Where a version is on its way from upload to matchdays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

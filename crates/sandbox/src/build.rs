@@ -61,6 +61,25 @@ impl Runtime {
         format!("sl-sandbox-{}:latest", self.name())
     }
 
+    /// Whether `root_files` (the names of the regular files at an upload's
+    /// root) hold the runtime's start: `start`; for Python or `main.py`;
+    /// for Java or exactly one `*.jar`.
+    fn has_start(self, root_files: &[String]) -> bool {
+        let has = |name: &str| root_files.iter().any(|file| file == name);
+        match self {
+            Runtime::Native => has("start"),
+            Runtime::Python => has("start") || has("main.py"),
+            Runtime::Java => {
+                has("start")
+                    || root_files
+                        .iter()
+                        .filter(|file| Path::new(file).extension().is_some_and(|e| e == "jar"))
+                        .count()
+                        == 1
+            }
+        }
+    }
+
     fn wanted(self) -> &'static str {
         match self {
             Runtime::Native => "`start`",
@@ -401,6 +420,41 @@ fn last_line(text: &str, otherwise: &str) -> String {
         .to_owned()
 }
 
+/// Checks the upload `archive` (a zip archive held in memory, as a
+/// browser sent it, named `name` in refusals) as [`build_player_image`]
+/// will, from its listing alone and unpacking nothing: its size, that it
+/// is a zip archive, each entry's name, kind, path and declared size (a
+/// zip bomb, a path leaving the directory, a link), and that the runtime's
+/// start is at its root. What only unpacking shows (sizes that lie) the
+/// build still refuses.
+///
+/// # Errors
+///
+/// Why the upload would be refused.
+pub fn check_upload_listing(
+    name: &str,
+    archive: &[u8],
+    runtime: Runtime,
+    limits: &UploadLimits,
+) -> Result<(), UploadError> {
+    let upload = Path::new(name);
+    let entries = crate::upload::listing(upload, archive, limits)?;
+    let root_files: Vec<String> = entries
+        .iter()
+        .filter(|(path, is_dir)| !is_dir && path.components().count() == 1)
+        .map(|(path, _)| path.to_string_lossy().into_owned())
+        .collect();
+    if runtime.has_start(&root_files) {
+        Ok(())
+    } else {
+        Err(UploadError::NoStart {
+            path: upload.to_owned(),
+            runtime: runtime.name(),
+            wanted: runtime.wanted(),
+        })
+    }
+}
+
 /// Makes sure `/player/start` exists for the runtime (writing the obvious
 /// one for `main.py` or a jar); returns the Dockerfile's `ENV` line.
 fn prepare_start(upload: &Path, player: &Path, runtime: Runtime) -> Result<String, UploadError> {
@@ -414,6 +468,19 @@ fn prepare_start(upload: &Path, player: &Path, runtime: Runtime) -> Result<Strin
         runtime: runtime.name(),
         wanted: runtime.wanted(),
     };
+    // An upload of nothing made no directory: no start either.
+    let root_files: Vec<String> = fs::read_dir(player)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|entry| entry.path().is_file())
+                .map(|entry| entry.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    if !runtime.has_start(&root_files) {
+        return Err(missing());
+    }
     let has_start = start.is_file();
     match runtime {
         Runtime::Native => {
@@ -526,6 +593,87 @@ mod tests {
         assert!(!valid_tag("team-a:"));
         assert!(!valid_tag(":3"));
         assert!(!valid_tag("-x:3"));
+    }
+
+    /// A zip archive in memory of `entries`; a name starting with `@` is a
+    /// link to `/etc/passwd`.
+    fn zip_bytes(entries: &[(&str, &[u8])]) -> Vec<u8> {
+        use std::io::Write;
+        let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        let options = zip::write::SimpleFileOptions::default();
+        for (name, data) in entries {
+            if let Some(link) = name.strip_prefix('@') {
+                writer
+                    .add_symlink(link, "/etc/passwd", options)
+                    .expect("link");
+            } else {
+                writer.start_file(*name, options).expect("entry");
+                writer.write_all(data).expect("data");
+            }
+        }
+        writer.finish().expect("finish").into_inner()
+    }
+
+    #[test]
+    fn an_upload_in_memory_is_checked_from_its_listing() {
+        let limits = UploadLimits {
+            max_upload_bytes: 64 * 1024,
+            max_unpacked_bytes: 1024 * 1024,
+            ..UploadLimits::default()
+        };
+        let check =
+            |archive: &[u8], runtime| check_upload_listing("v.zip", archive, runtime, &limits);
+        let good = zip_bytes(&[("start", b"#!/bin/sh\n"), ("lib/x", b"1")]);
+        assert!(check(&good, Runtime::Native).is_ok());
+        let python = zip_bytes(&[("main.py", b"print(1)"), ("vendor/a.py", b"")]);
+        assert!(check(&python, Runtime::Python).is_ok());
+        let error = check(&python, Runtime::Native);
+        assert!(
+            matches!(error, Err(UploadError::NoStart { .. })),
+            "{error:?}"
+        );
+        let jars = zip_bytes(&[("a.jar", b""), ("b.jar", b"")]);
+        let error = check(&jars, Runtime::Java);
+        assert!(
+            matches!(error, Err(UploadError::NoStart { .. })),
+            "{error:?}"
+        );
+        // A start further down is no start.
+        let nested = zip_bytes(&[("bot/start", b"")]);
+        assert!(check(&nested, Runtime::Native).is_err());
+        let zeros = vec![0u8; 4 * 1024 * 1024];
+        let bomb = zip_bytes(&[("start", b""), ("zeros", &zeros)]);
+        assert!(bomb.len() < 64 * 1024, "{}", bomb.len());
+        let error = check(&bomb, Runtime::Native);
+        assert!(matches!(error, Err(UploadError::Bomb { .. })), "{error:?}");
+        let escape = zip_bytes(&[("start", b""), ("../evil", b"x")]);
+        let error = check(&escape, Runtime::Native);
+        assert!(
+            matches!(error, Err(UploadError::Traversal { .. })),
+            "{error:?}"
+        );
+        let link = zip_bytes(&[("start", b""), ("@passwd", b"")]);
+        let error = check(&link, Runtime::Native);
+        assert!(
+            matches!(error, Err(UploadError::NotAFile { .. })),
+            "{error:?}"
+        );
+        let error = check(b"not a zip at all", Runtime::Native);
+        assert!(matches!(error, Err(UploadError::NotZip(_))), "{error:?}");
+        let large = vec![b'P'; 64 * 1024 + 1];
+        let error = check(&large, Runtime::Native);
+        assert!(
+            matches!(error, Err(UploadError::TooLarge { .. })),
+            "{error:?}"
+        );
+        // One line each, naming the upload as the page calls it.
+        let said = check(&escape, Runtime::Native)
+            .expect_err("refused")
+            .to_string();
+        assert!(
+            said.starts_with("v.zip: ") && !said.contains('\n'),
+            "{said}"
+        );
     }
 
     #[test]

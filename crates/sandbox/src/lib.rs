@@ -46,6 +46,7 @@ pub mod upload;
 
 pub use build::{
     BUILD_LABEL, BuildError, BuildRequest, DEFAULT_BUILD_TIMEOUT, Runtime, build_player_image,
+    check_upload_listing,
 };
 pub use docker::Swept;
 pub use error::SandboxError;

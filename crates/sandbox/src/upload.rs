@@ -459,6 +459,38 @@ fn plan<R: Read + Seek>(
     Ok(entries)
 }
 
+/// The entries of the zip archive `bytes` (the upload `upload`, held in
+/// memory: a browser's), each checked as [`unpack`] checks them from the
+/// central directory alone — its size, that it is a zip archive, names,
+/// kinds, paths and declared sizes — without unpacking anything: where
+/// each goes and whether it is a directory.
+///
+/// # Errors
+///
+/// Why [`unpack`] would refuse it before writing anything.
+pub(crate) fn listing(
+    upload: &Path,
+    bytes: &[u8],
+    limits: &UploadLimits,
+) -> Result<Vec<(PathBuf, bool)>, UploadError> {
+    let size = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    if size > limits.max_upload_bytes {
+        return Err(UploadError::TooLarge {
+            path: upload.to_owned(),
+            size,
+            limit: limits.max_upload_bytes,
+        });
+    }
+    if !(bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06")) {
+        return Err(UploadError::NotZip(upload.to_owned()));
+    }
+    let mut archive = zip::ZipArchive::new(io::Cursor::new(bytes)).map_err(damaged(upload))?;
+    Ok(plan(&mut archive, upload, limits)?
+        .into_iter()
+        .map(|planned| (planned.relative, planned.is_dir))
+        .collect())
+}
+
 fn unzip(upload: &Path, into: &Path, limits: &UploadLimits) -> Result<(), UploadError> {
     let file = File::open(upload).map_err(io_error(upload))?;
     let mut archive = zip::ZipArchive::new(file).map_err(damaged(upload))?;

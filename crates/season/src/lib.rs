@@ -39,6 +39,8 @@
 
 pub mod any_store;
 pub(crate) mod archive_sql;
+pub mod build_sql;
+pub mod build_worker;
 pub(crate) mod columns;
 #[cfg(feature = "test-suite")]
 pub mod conformance;
@@ -61,6 +63,8 @@ pub mod url_mask;
 pub mod worker;
 
 pub use any_store::{AnyStore, StoreUrl, open, open_existing};
+pub use build_sql::{BuildJob, BuildOutcome, StoredBuild};
+pub use build_worker::{BuildReport, Built, ImageBuilder, run_build_worker};
 pub use contest_sql::{ContestStore, NewContest, create_contest};
 pub use definition::{
     InvalidName, MAX_NAME_CHARS, ScheduledGame, SeasonDefinition, SeasonPlayer, check_player_name,

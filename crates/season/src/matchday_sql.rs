@@ -225,7 +225,7 @@ fn state_text(state: VersionState) -> Result<&'static str, SeasonError> {
     })
 }
 
-fn parse_state(text: &str) -> Result<VersionState, SeasonError> {
+pub(crate) fn parse_state(text: &str) -> Result<VersionState, SeasonError> {
     VersionState::ALL
         .into_iter()
         .filter(|state| *state != VersionState::Active)
@@ -993,44 +993,13 @@ impl<D: Database> ContestStore<D> {
             .transaction(move |db| {
                 Box::pin(async move {
                     team_of(db, contest, team).await?;
-                    // The team's row lock orders versions added at once.
-                    db.execute(
-                        "UPDATE contest_teams SET enabled = enabled WHERE id = $1",
-                        &[team.0.into()],
-                    )
-                    .await?;
-                    let row = db
-                        .query_opt(
-                            "SELECT COALESCE(MAX(number), 0) FROM contest_versions WHERE team = $1",
-                            &[team.0.into()],
-                        )
-                        .await?;
-                    let last: i64 = match row {
-                        Some(row) => row.get(0)?,
-                        None => 0,
-                    };
-                    let row = db
-                        .query_opt(
-                            "INSERT INTO contest_versions \
-                             (team, number, player, comment, state, active, created_at) \
-                             VALUES ($1, $2, $3, $4, 'built', 0, $5) RETURNING id",
-                            &[
-                                team.0.into(),
-                                (last + 1).into(),
-                                player.as_str().into(),
-                                comment.as_str().into(),
-                                now.0.into(),
-                            ],
-                        )
-                        .await?
-                        .ok_or_else(|| corrupt("version", "no id came back".to_owned()))?;
+                    let (id, number) =
+                        crate::build_sql::insert_version(db, team, &player, &comment, "built", now)
+                            .await?;
                     Ok(StoredVersion {
-                        id: VersionId(row.get(0)?),
+                        id,
                         team,
-                        number: VersionNumber(
-                            u32::try_from(last + 1)
-                                .map_err(|_| corrupt("version number", (last + 1).to_string()))?,
-                        ),
+                        number,
                         player,
                         comment,
                         state: VersionState::Built,
@@ -1076,6 +1045,29 @@ impl<D: Database> ContestStore<D> {
         by_name: &str,
         now: Timestamp,
     ) -> Result<ActivationRecord, SeasonError> {
+        self.activate_version_if(
+            team,
+            number,
+            by,
+            by_name,
+            now,
+            (organiser_may_activate, "a built or tested version"),
+        )
+        .await
+    }
+
+    /// [`ContestStore::activate_version`] under the rule `rule` (its test and what it asks for, as said in a refusal): the
+    /// organiser's ([`organiser_may_activate`]) or the model's for a
+    /// team's own members ([`VersionState::may_activate`]).
+    pub(crate) async fn activate_version_if(
+        &self,
+        team: TeamId,
+        number: VersionNumber,
+        by: Option<MemberId>,
+        by_name: &str,
+        now: Timestamp,
+        rule: (fn(VersionState) -> bool, &'static str),
+    ) -> Result<ActivationRecord, SeasonError> {
         let (contest, by_name) = (self.contest.id.0, by_name.to_owned());
         self.db
             .transaction(move |db| {
@@ -1104,9 +1096,10 @@ impl<D: Database> ContestStore<D> {
                             owner.name
                         ));
                     }
-                    if !organiser_may_activate(target.state) {
+                    if !(rule.0)(target.state) {
+                        let which = rule.1;
                         return refuse(format!(
-                            "{number} of team \"{}\" is {}; only a built or tested version can be activated",
+                            "{number} of team \"{}\" is {}; only {which} can be activated",
                             owner.name,
                             state_text(target.state)?.replace('_', " ")
                         ));

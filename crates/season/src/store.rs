@@ -28,8 +28,9 @@ use crate::{SeasonDefinition, definition::ScheduledGame, error::SeasonError, sql
 /// activations, matchdays, their encounters and the teams sitting out
 /// (`matchday_sql`); 5: the final's bracket, its seeds by place
 /// (`knockout_sql`); 6: a decided encounter's result, kept
-/// (`matchday_sql`).
-pub const SCHEMA_VERSION: i64 = 6;
+/// (`matchday_sql`); 7: a team's uploads and their build jobs
+/// (`build_sql`).
+pub const SCHEMA_VERSION: i64 = 7;
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -551,6 +552,35 @@ CREATE TABLE contest_bracket_seeds (
     // record on every table of the standings.
     "
 ALTER TABLE contest_encounters ADD COLUMN result TEXT;
+",
+    // Version 7: a team's uploads and their builds (issue 36,
+    // `build_sql`). An upload keeps the ZIP as sent, its runtime and start
+    // parameters, so that any worker can build it; its version's `player`
+    // is empty until the build names the image. A build is a job claimed
+    // and fenced as a game is: its state, the attempt that claimed it last
+    // (a late finish of an earlier attempt changes nothing), the worker,
+    // the lease on the database's clock in milliseconds, the log (capped
+    // by the writer) and the image it made.
+    "
+CREATE TABLE contest_uploads (
+    version BIGINT PRIMARY KEY REFERENCES contest_versions (id),
+    runtime TEXT NOT NULL CHECK (runtime IN ('native', 'python', 'java')),
+    start_parameters TEXT NOT NULL,
+    archive {blob} NOT NULL,
+    uploaded_by BIGINT NOT NULL REFERENCES contest_accounts (id)
+);
+CREATE TABLE contest_builds (
+    version BIGINT PRIMARY KEY REFERENCES contest_versions (id),
+    state TEXT NOT NULL DEFAULT 'queued'
+        CHECK (state IN ('queued', 'building', 'built', 'build_failed')),
+    attempt INTEGER NOT NULL DEFAULT 0,
+    worker TEXT,
+    lease_until BIGINT,
+    log TEXT NOT NULL DEFAULT '',
+    image TEXT,
+    finished_at BIGINT
+);
+CREATE INDEX contest_builds_queue ON contest_builds (state, version);
 ",
 ];
 

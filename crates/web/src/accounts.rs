@@ -21,7 +21,7 @@ use std::{
     time::Duration,
 };
 
-use spielleiter_contest::{ContestAccounts, StoreError, StoreFuture, Timestamp};
+use spielleiter_contest::{ContestAccounts, StoreError, StoreFuture, TeamVersions, Timestamp};
 use spielleiter_server::limits::AuthBackoff;
 
 pub(crate) mod message;
@@ -34,12 +34,19 @@ pub(crate) mod testing;
 #[cfg(test)]
 mod tests;
 pub mod throttle;
+pub(crate) mod versions_pages;
+#[cfg(test)]
+mod versions_tests;
 
 pub use self::passwords::{PasswordError, PasswordParams, Passwords};
 
 /// The most bytes of a contest form: its fields are a few names and
 /// passwords; a larger body is refused before it is read whole.
 pub const MAX_FORM_BYTES: usize = 16 * 1024;
+
+/// The most bytes of a team's upload form (its ZIP and a few fields): a
+/// larger body is refused with 413 before it is read whole.
+pub const MAX_UPLOAD_BYTES: usize = 32 * 1024 * 1024;
 
 /// How long the accounts' store may take to answer one call.
 pub const STORE_TIME_LIMIT: Duration = Duration::from_secs(10);
@@ -75,6 +82,9 @@ pub struct DoorSettings {
     /// The contest's calendar and results, for its results pages; without
     /// them, those pages answer that there are none.
     pub results: Option<results_pages::ResultsSource>,
+    /// The teams' versions (the season store's tables); without them the
+    /// versions' pages say there are none to be had.
+    pub versions: Option<Arc<dyn TeamVersions>>,
 }
 
 impl std::fmt::Debug for DoorSettings {
@@ -125,6 +135,7 @@ pub struct Door {
     pub(crate) clock: Clock,
     pub(crate) logins: LoginCounts,
     pub(crate) results: Option<results_pages::ResultsSource>,
+    pub(crate) versions: Option<Arc<dyn TeamVersions>>,
 }
 
 impl std::fmt::Debug for Door {
@@ -167,6 +178,7 @@ impl Door {
             clock: settings.clock,
             logins: LoginCounts::default(),
             results: settings.results,
+            versions: settings.versions,
         })
     }
 

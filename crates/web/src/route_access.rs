@@ -34,7 +34,7 @@ use tracing::{error, warn};
 
 use crate::{
     accounts::{
-        self, MAX_FORM_BYTES,
+        self, MAX_FORM_BYTES, MAX_UPLOAD_BYTES,
         secrets::{self, ACCOUNT_COOKIE, CSRF_FIELD, FORM_COOKIE},
     },
     app::App,
@@ -92,6 +92,10 @@ pub(crate) enum Forgery {
     /// The administrator's passphrase form: the passphrase is the
     /// credential, which another site does not know.
     Passphrase,
+    /// A multipart upload form (a team's ZIP) carrying the CSRF token of
+    /// its session, its body capped at [`MAX_UPLOAD_BYTES`] before it is
+    /// read whole.
+    UploadToken,
 }
 
 /// One route's row.
@@ -133,6 +137,10 @@ const fn members(team: TeamId) -> Resource {
     Resource::Members { team }
 }
 
+const fn versions(team: TeamId) -> Resource {
+    Resource::Versions { team }
+}
+
 const fn student_invites(team: TeamId) -> Resource {
     Resource::Invite {
         team,
@@ -142,7 +150,7 @@ const fn student_invites(team: TeamId) -> Resource {
 
 /// Every route of the web side and its rule.
 pub(crate) const ROUTES: &[RouteRule] = {
-    use Forgery::{FormToken, JsonOnly, Passphrase, SessionToken};
+    use Forgery::{FormToken, JsonOnly, Passphrase, SessionToken, UploadToken};
     use Rule::{
         ByData, ContestPages, Credential, Encounter, Live, Logs, Organiser, OwnAccount, Public,
         Team,
@@ -232,6 +240,22 @@ pub(crate) const ROUTES: &[RouteRule] = {
         get(
             "/contest/encounters/{encounter}/games/{number}/replay",
             Encounter,
+        ),
+        // A team's versions (issue 36): its members' and the organisers'.
+        get("/contest/teams/{team}/versions", Team(versions)),
+        post(
+            "/contest/teams/{team}/versions",
+            Team(versions),
+            UploadToken,
+        ),
+        get(
+            "/contest/teams/{team}/versions/{number}/log",
+            Team(versions),
+        ),
+        post(
+            "/contest/teams/{team}/versions/{number}/activate",
+            Team(versions),
+            SessionToken,
         ),
         get("/contest/organiser", Organiser),
         post("/contest/organiser/teams", Organiser, SessionToken),
@@ -499,6 +523,10 @@ async fn decided(app: &Arc<App>, peer: IpAddr, request: Request, next: Next) -> 
                 Err(answer) => return answer,
             }
         }
+        Forgery::UploadToken => match checked_upload(request, who.csrf.as_deref()).await {
+            Ok(request) => request,
+            Err(answer) => return answer,
+        },
         Forgery::Reads | Forgery::JsonOnly | Forgery::Passphrase => request,
     };
     let mut request = request;
@@ -606,6 +634,66 @@ async fn checked_form(request: Request, expected: Option<&str>) -> Result<Reques
         return Err(crate::accounts::message::forged());
     }
     Ok(Request::from_parts(parts, axum::body::Body::from(bytes)))
+}
+
+/// The upload form's request with its body read (at most
+/// [`MAX_UPLOAD_BYTES`]: a body declared larger is refused unread, one that
+/// streams past it is refused at the first byte over), if its multipart
+/// form carries `expected` as its CSRF token; otherwise the answer refusing
+/// it, having changed nothing.
+async fn checked_upload(request: Request, expected: Option<&str>) -> Result<Request, Response> {
+    let (parts, body) = request.into_parts();
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > MAX_UPLOAD_BYTES as u64) {
+        return Err(upload_too_large());
+    }
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_UPLOAD_BYTES).await else {
+        return Err(upload_too_large());
+    };
+    let given = multipart_field(&parts.headers, bytes.clone(), CSRF_FIELD).await;
+    let right = match (given.as_deref(), expected) {
+        (Some(given), Some(expected)) => crate::access::same(given, expected),
+        _ => false,
+    };
+    if !right {
+        return Err(crate::accounts::message::forged());
+    }
+    Ok(Request::from_parts(parts, axum::body::Body::from(bytes)))
+}
+
+/// The text of field `name` of the multipart form `body` (its headers
+/// name the boundary), if it has one.
+async fn multipart_field(
+    headers: &HeaderMap,
+    body: axum::body::Bytes,
+    name: &str,
+) -> Option<String> {
+    let content_type = headers.get(header::CONTENT_TYPE)?.to_str().ok()?;
+    let boundary = multer::parse_boundary(content_type).ok()?;
+    let stream = futures_util::stream::once(async move { Ok::<_, std::io::Error>(body) });
+    let mut form = multer::Multipart::new(stream, boundary);
+    while let Ok(Some(field)) = form.next_field().await {
+        if field.name() == Some(name) {
+            return field.text().await.ok();
+        }
+    }
+    None
+}
+
+fn upload_too_large() -> Response {
+    crate::accounts::message::message(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "The upload is too large",
+        &format!(
+            "An upload here is at most {} MiB; nothing was stored.",
+            MAX_UPLOAD_BYTES / (1024 * 1024)
+        ),
+        None,
+    )
 }
 
 fn too_large() -> Response {

@@ -66,6 +66,7 @@ pub fn router_with_contest(
         .merge(play_routes)
         .merge(crate::accounts::pages::routes())
         .merge(crate::accounts::results_pages::routes())
+        .merge(crate::accounts::versions_pages::routes())
         .route("/play", get(play::page))
         .route("/play/{id}", get(play::page))
         .route("/assets/play.js", get(play::script))

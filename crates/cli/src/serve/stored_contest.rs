@@ -159,6 +159,7 @@ fn door(
     );
     let contest = Arc::new(contest);
     let settings = DoorSettings {
+        versions: Some(Arc::clone(&contest) as Arc<dyn spielleiter_contest::TeamVersions>),
         store: Arc::clone(&contest) as Arc<dyn ContestAccounts>,
         passwords: PasswordParams {
             memory_kib: config.contest_password_memory_kib,

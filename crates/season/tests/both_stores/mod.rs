@@ -107,7 +107,9 @@ impl TestStore {
     /// without them.
     pub fn drop_contest_tables(&self) {
         for table in [
-            // Schema version 5's and 4's, which refer to version 3's.
+            // Schema version 6's, 5's and 4's, which refer to version 3's.
+            "contest_builds",
+            "contest_uploads",
             "contest_bracket_seeds",
             "contest_brackets",
             "contest_byes",

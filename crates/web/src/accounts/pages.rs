@@ -41,7 +41,7 @@ use super::{
 use crate::{app::App, connections::Peer, route_access::Who};
 
 impl Nav {
-    fn of(who: &Who) -> Nav {
+    pub(super) fn of(who: &Who) -> Nav {
         Nav::new(who.viewer, who.account.as_ref(), who.csrf.as_deref())
     }
 }
@@ -55,7 +55,7 @@ pub(crate) struct Refusal {
 }
 
 impl Refusal {
-    fn new(status: StatusCode, title: &'static str, text: impl Into<String>) -> Refusal {
+    pub(super) fn new(status: StatusCode, title: &'static str, text: impl Into<String>) -> Refusal {
         Refusal {
             status,
             title,
@@ -63,7 +63,7 @@ impl Refusal {
         }
     }
 
-    fn bad_input(text: impl Into<String>) -> Refusal {
+    pub(super) fn bad_input(text: impl Into<String>) -> Refusal {
         Refusal::new(StatusCode::BAD_REQUEST, "Please check the form", text)
     }
 
@@ -117,7 +117,7 @@ impl From<super::PasswordError> for Refusal {
 }
 
 /// A store's one-line reason as a sentence: capitalised, with its stop.
-fn sentence(reason: &str) -> String {
+pub(super) fn sentence(reason: &str) -> String {
     let mut chars = reason.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).chain(['.']).collect(),
@@ -151,11 +151,11 @@ impl IntoResponse for Answer {
     }
 }
 
-fn answer(who: &Who, result: Result<Response, Refusal>) -> Answer {
+pub(super) fn answer(who: &Who, result: Result<Response, Refusal>) -> Answer {
     Answer(result, Nav::of(who))
 }
 
-fn door(app: &App) -> Result<&Arc<Door>, Refusal> {
+pub(super) fn door(app: &App) -> Result<&Arc<Door>, Refusal> {
     app.contest.as_ref().ok_or_else(|| {
         Refusal::new(
             StatusCode::NOT_FOUND,
@@ -175,14 +175,14 @@ fn fields<T>(form: Result<Form<T>, FormRejection>) -> Result<T, Refusal> {
 }
 
 /// An instant for people, in UTC.
-fn when(at: Timestamp) -> String {
+pub(super) fn when(at: Timestamp) -> String {
     jiff::Timestamp::from_second(at.0).map_or_else(
         |_| at.to_string(),
         |t| t.strftime("%Y-%m-%d %H:%M UTC").to_string(),
     )
 }
 
-fn see_other(to: &str) -> Response {
+pub(super) fn see_other(to: &str) -> Response {
     Redirect::to(to).into_response()
 }
 

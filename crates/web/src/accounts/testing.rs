@@ -20,8 +20,8 @@ use axum::{
     http::{Request, StatusCode, header},
 };
 use spielleiter_contest::{
-    Contest, ContestAccounts, ContestId, ContestSettings, MemberId, NewAccount, TeamId, Timestamp,
-    accounts_store::MemoryAccounts,
+    Contest, ContestAccounts, ContestId, ContestSettings, MemberId, NewAccount, TeamId,
+    TeamVersions, Timestamp, accounts_store::MemoryAccounts, versions_store::MemoryVersions,
 };
 use spielleiter_server::{config::HttpPublic, limits::AuthBackoff, stats::ServerStats};
 use tower_service::Service;
@@ -45,6 +45,7 @@ pub(crate) const START: i64 = 1_800_000_000;
 pub(crate) struct Site {
     pub router: Router,
     pub store: Arc<MemoryAccounts>,
+    pub versions: Arc<MemoryVersions>,
     pub clock: Arc<AtomicI64>,
     pub stats: Arc<ServerStats>,
     pub door: Arc<Door>,
@@ -107,6 +108,7 @@ impl Site {
         });
         let read = Arc::clone(&clock);
         let results = Arc::new(FixedResults::default());
+        let versions = Arc::new(MemoryVersions::new());
         let door = Arc::new(
             Door::new(
                 DoorSettings {
@@ -120,6 +122,7 @@ impl Site {
                             as Arc<dyn spielleiter_contest::ContestResults>,
                         archives: Arc::new(fixed_results::NoGames),
                     }),
+                    versions: Some(Arc::clone(&versions) as Arc<dyn TeamVersions>),
                 },
                 &settings.auth,
             )
@@ -138,6 +141,7 @@ impl Site {
             door,
             router,
             store,
+            versions,
             clock,
             stats,
         }
@@ -213,6 +217,47 @@ impl Site {
         }
     }
 
+    /// `POST path` with `body` of `content_type` (a multipart form) and
+    /// `cookies`, from `peer`, and its whole answer.
+    pub async fn send_body(
+        &self,
+        path: &str,
+        cookies: &str,
+        content_type: &str,
+        body: Body,
+        peer: IpAddr,
+    ) -> Reply {
+        let mut request = Request::builder()
+            .method("POST")
+            .uri(path)
+            .header(header::HOST, "contest.test")
+            .header(header::CONTENT_TYPE, content_type);
+        if !cookies.is_empty() {
+            request = request.header(header::COOKIE, cookies);
+        }
+        let mut request = request.body(body).unwrap();
+        request
+            .extensions_mut()
+            .insert(ConnectInfo(SocketAddr::new(peer, 40000)));
+        let response = self.router.clone().call(request).await.unwrap();
+        let status = response.status();
+        let headers = response.headers().clone();
+        let location = response
+            .headers()
+            .get(header::LOCATION)
+            .map(|v| v.to_str().unwrap().to_owned());
+        let bytes = axum::body::to_bytes(response.into_body(), 64 << 20)
+            .await
+            .unwrap();
+        Reply {
+            status,
+            headers,
+            location,
+            cookies: Vec::new(),
+            body: String::from_utf8_lossy(&bytes).into_owned(),
+        }
+    }
+
     /// The status of a request (its body is not read: an event stream
     /// lasts).
     pub async fn status(
@@ -274,7 +319,7 @@ pub(crate) fn token_of(page: &str) -> String {
 }
 
 impl Browser<'_> {
-    fn cookie_header(&self) -> String {
+    pub fn cookie_header(&self) -> String {
         self.cookies
             .iter()
             .map(|(name, value)| format!("{name}={value}"))

@@ -10,7 +10,7 @@
 
 use std::{collections::BTreeSet, time::SystemTime};
 
-use spielleiter_contest::{ContestAccounts, InviteKind, Timestamp};
+use spielleiter_contest::{ContestAccounts, InviteKind, TeamVersions, Timestamp};
 use spielleiter_rules::{
     AnyGame,
     blokus::{Blokus, PieceKind},
@@ -120,6 +120,21 @@ async fn fixture() -> Fixture {
             token
         }
     };
+    // Version 1 of T, uploaded (for its build log and activation).
+    site.versions
+        .upload(
+            team_t,
+            &spielleiter_contest::Upload {
+                runtime: spielleiter_contest::Runtime::Native,
+                start_parameters: String::new(),
+                comment: String::new(),
+                archive: b"PK".to_vec(),
+                by: spielleiter_contest::MemberId(1),
+            },
+            Timestamp(START),
+        )
+        .await
+        .unwrap();
     let t_link = link(team_t).await;
     let u_link = link(team_u).await;
     let mut t_teacher = site.browser([192, 0, 2, 10]);
@@ -239,10 +254,31 @@ async fn answer(method: &str, route: &str, viewer: &str) -> u16 {
         let token = secret.map(|s| secrets::csrf_token(s)).unwrap_or_default();
         encode(&[("csrf", &token)])
     });
-    let status = fixture
-        .site
-        .status(method, &path, &cookies, form, browser.peer)
-        .await;
+    // The upload form is multipart: the token as its only field.
+    let upload = method == "POST" && route == "/contest/teams/{team}/versions";
+    let status = if upload {
+        let secret = browser.cookies.get(ACCOUNT_COOKIE);
+        let token = secret.map(|s| secrets::csrf_token(s)).unwrap_or_default();
+        let body = format!(
+            "--b\r\ncontent-disposition: form-data; name=\"csrf\"\r\n\r\n{token}\r\n--b--\r\n"
+        );
+        fixture
+            .site
+            .send_body(
+                &path,
+                &cookies,
+                "multipart/form-data; boundary=b",
+                axum::body::Body::from(body),
+                browser.peer,
+            )
+            .await
+            .status
+    } else {
+        fixture
+            .site
+            .status(method, &path, &cookies, form, browser.peer)
+            .await
+    };
     browser.cookies.clear();
     status.as_u16()
 }
