@@ -125,13 +125,14 @@ image=$(docker/build.sh | tail -n 1)
 binary=$target_dir/$(rustc -vV | sed -n 's/^host: //p')/docker/spielleiter
 size=$(docker image inspect -f '{{.Size}}' "$image")
 echo "image $image: $size bytes"
-# About 10.4 MB: the server, the season workers' SQLite (bundled) and
-# PostgreSQL clients, the sandbox's player launching and the contest's
-# door, store and commands, built with LTO and optimised for size (the
-# docker profile; BENCHMARKS.md); it was 12.9 MB optimised for speed and
-# 8 MB before seasons and sandboxes. The goal is 10 MB; this bound catches
-# a build that is no longer optimised for size.
-[ "$size" -le 11000000 ] || fail "the image is larger than 11 MB"
+# About 11.0 MB: the server, the season workers' SQLite (bundled) and
+# PostgreSQL clients, the sandbox's player launching and building, the
+# contest's door, pages, store and commands, built with LTO and optimised
+# for size (the docker profile; BENCHMARKS.md); the same optimised for
+# speed was 13.5 MB, and it was 8 MB before seasons and sandboxes. The goal
+# is 10 MB; this bound catches a build that is no longer optimised for
+# size.
+[ "$size" -le 12000000 ] || fail "the image is larger than 12 MB"
 [ "$(docker image inspect -f '{{.Config.User}}' "$image")" = 10001:10001 ] ||
     fail "the image does not run as user 10001"
 
