@@ -12,7 +12,6 @@
 
 use std::{sync::Arc, time::Duration};
 
-use spielleiter_contest::Timestamp;
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
@@ -20,7 +19,7 @@ use crate::{
     AnyStore, ContestStore,
     build_sql::{BuildJob, BuildOutcome},
     error::SeasonError,
-    worker::WorkerSettings,
+    worker::{WorkerSettings, system_now},
 };
 
 /// What a build made: the image (`None`: it failed) and its log.
@@ -54,13 +53,6 @@ pub struct BuildReport {
 
 /// How often a build worker with nothing to build looks again.
 pub const BUILD_IDLE_POLL: Duration = Duration::from_secs(5);
-
-fn now() -> Timestamp {
-    let seconds = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    Timestamp(i64::try_from(seconds).unwrap_or(i64::MAX))
-}
 
 /// Builds the contest's queued uploads one after another with `builder`,
 /// as `settings.name` with its lease and heartbeat; with nothing to build
@@ -130,7 +122,7 @@ pub async fn run_build_worker(
             None => BuildOutcome::Failed,
         };
         if contest
-            .finish_build(&job, &outcome, &built.log, now())
+            .finish_build(&job, &outcome, &built.log, system_now())
             .await?
         {
             if built.image.is_some() {

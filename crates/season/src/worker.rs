@@ -403,6 +403,15 @@ pub async fn run_contest_worker(
     }
 }
 
+/// The system's clock in seconds since 1970, as the contest's tables
+/// keep instants.
+pub(crate) fn system_now() -> Timestamp {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    Timestamp(i64::try_from(seconds).unwrap_or(i64::MAX))
+}
+
 /// The contest's clock, read by a contest worker each time it looks for
 /// games ([`ContestStore::keep_time`]): what it froze, finished or
 /// published is logged; a deadline's matchday that cannot be frozen is
@@ -412,10 +421,7 @@ async fn keep_contest_time(
     contest: &ContestStore<AnyStore>,
     said: &mut BTreeSet<(Phase, u32, String)>,
 ) {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
-    let upkeep = match contest.keep_time(Timestamp(now)).await {
+    let upkeep = match contest.keep_time(system_now()).await {
         Ok(upkeep) => upkeep,
         Err(error) => {
             warn!(%error, "cannot keep the contest's time (deadlines, publication); trying again later");
