@@ -193,32 +193,6 @@ impl Drop for KillOnDrop {
     }
 }
 
-/// A worker of the contest (`worker --contest`) whose killed games are
-/// claimed again soon.
-fn contest_worker_leasing(dir: &Path, store: &str, name: &str) -> KillOnDrop {
-    let child = SPIELLEITER
-        .command(dir)
-        .args([
-            "worker",
-            "--store",
-            store,
-            "--contest",
-            "--worker-name",
-            name,
-            "--log-dir",
-            &format!("log-{name}"),
-            "--lease-ms",
-            "3000",
-            "--heartbeat-ms",
-            "500",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    KillOnDrop(Some(child))
-}
-
 /// One team's row as worked out by hand.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Hand {
@@ -326,7 +300,15 @@ fn seven_teams(dir: &Path, store: &str) {
     // play every matchday as it comes; one is killed on matchday 2.
     let mut workers: Vec<KillOnDrop> = ["w1", "w2", "w3"]
         .into_iter()
-        .map(|name| contest_worker_leasing(&dir, store, name))
+        // A killed worker's game is claimed again soon.
+        .map(|name| {
+            contest_worker(
+                &dir,
+                store,
+                name,
+                &["--lease-ms", "3000", "--heartbeat-ms", "500"],
+            )
+        })
         .collect();
     let mut killed_holding = None;
     let started = Instant::now();
@@ -615,8 +597,9 @@ fn seven_teams(dir: &Path, store: &str) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A worker of the contest (`worker --contest`), not of one season.
-fn contest_worker(dir: &Path, store: &str, name: &str) -> KillOnDrop {
+/// A worker of the contest (`worker --contest`), not of one season, with
+/// `more` options.
+fn contest_worker(dir: &Path, store: &str, name: &str, more: &[&str]) -> KillOnDrop {
     let child = SPIELLEITER
         .command(dir)
         .args([
@@ -629,6 +612,7 @@ fn contest_worker(dir: &Path, store: &str, name: &str) -> KillOnDrop {
             "--log-dir",
             &format!("log-{name}"),
         ])
+        .args(more)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -677,8 +661,8 @@ fn contest_workers_play_every_encounter_as_matchdays_come() {
         .block_on(ContestStore::open(std::sync::Arc::clone(&opened)))
         .unwrap();
     let _workers = [
-        contest_worker(&dir, store, "w1"),
-        contest_worker(&dir, store, "w2"),
+        contest_worker(&dir, store, "w1", &[]),
+        contest_worker(&dir, store, "w2", &[]),
     ];
     let games_of = |seasons: &BTreeSet<String>| -> Vec<spielleiter_season::GameRow> {
         seasons

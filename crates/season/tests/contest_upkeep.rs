@@ -14,12 +14,11 @@
 #[macro_use]
 mod both_stores;
 mod worker_results;
-use worker_results::play;
+use worker_results::{finished, play};
 
 use std::{sync::Arc, time::Duration};
 
 use both_stores::TestStore;
-use spielleiter_arena::{Cause, FinishedGame, GameRecord};
 use spielleiter_contest::{
     ContestAccounts, ContestSettings, Phase, Progress, Publication, Timestamp,
 };
@@ -64,26 +63,6 @@ fn refused(result: Result<impl std::fmt::Debug, SeasonError>) -> String {
         Err(SeasonError::Refused(why)) => why,
         other => panic!("expected a refusal, got {other:?}"),
     }
-}
-
-/// A game record of `claim`'s game of `season`, home winning.
-async fn record_of(store: &AnyStore, season: &str, table_game: u32) -> FinishedGame {
-    let definition = store.definition(season).await.unwrap();
-    FinishedGame::of_record(GameRecord {
-        game: table_game,
-        game_type: definition.game.clone(),
-        players: definition.names(),
-        commands: definition.players.iter().map(|p| p.start.clone()).collect(),
-        starter: 1,
-        win_points: vec![2, 0],
-        points: vec![10, 5],
-        causes: vec![Cause::Regular; 2],
-        reasons: vec![String::new(); 2],
-        duration_ms: 1,
-        room: "r".to_owned(),
-        replay: None,
-        think_times: Vec::new(),
-    })
 }
 
 /// Claims the next game of `season` and gives it up as failed (one
@@ -154,7 +133,7 @@ async fn a_matchdays_failed_games_are_played_again_and_decide_their_encounter(te
     );
     // The retried game's next claim is a new attempt: the old claim's
     // record is refused, before and after it.
-    let late = record_of(db, &season, first.game.table_game).await;
+    let late = finished(db, &season, first.game.table_game, [2, 0], [10, 5]).await;
     assert!(!db.record(&first, &late).await.unwrap(), "no claim at all");
     let again = db
         .claim(&season, "healthy", Duration::from_secs(60), 3, None)
