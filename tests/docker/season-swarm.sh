@@ -62,6 +62,12 @@ cleanup() {
     if [ -n "$swarm_made" ]; then
         docker service rm "${stack}-create" >/dev/null 2>&1
         docker stack rm "$stack" >/dev/null 2>&1
+        # Leaving while the stack's network is still being removed can
+        # leave its VXLAN device behind (see above): wait for it, bounded.
+        for _ in $(seq 150); do
+            [ -z "$(docker network ls -q --filter "name=${stack}_default")" ] && break
+            sleep 0.2
+        done
         docker swarm leave --force >/dev/null
         # The swarm's containers (the stack's and the job's: the daemon was
         # in no swarm before) outlive it stopped; they go with their
@@ -91,6 +97,25 @@ else
 fi
 
 # ---------------------------------------------------------------- swarm
+# An overlay network's VXLAN device (vx-<vni>-<id>) is made in the host's
+# namespace and moved at once into the network's own; one still in the
+# host's namespace is a leftover of a swarm torn down mid-way (a daemon
+# stopped while it removed the network). The first network of a new swarm
+# gets the same VNI (4097), and every task of the stack would be rejected
+# with "error creating vxlan interface: file exists" (seen in CI on a
+# machine that had run the test before), so leftovers go first.
+for device_dir in /sys/class/net/vx-*; do
+    grep -qx DEVTYPE=vxlan "$device_dir/uevent" 2>/dev/null || continue
+    device=${device_dir##*/}
+    [ "$(id -u)" = 0 ] ||
+        fail "a VXLAN device an earlier swarm left ($device) would refuse the stack's network; removing it needs root"
+    if ! command -v ip >/dev/null; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2 >/dev/null
+    fi
+    echo "  removing $device, a VXLAN device an earlier swarm left in the host's namespace"
+    ip link delete "$device" || fail "cannot remove the leftover VXLAN device $device"
+done
 step "a single-node swarm on 127.0.0.1"
 swarm_made=1
 docker swarm init --advertise-addr 127.0.0.1 --listen-addr 127.0.0.1:2377 >/dev/null
