@@ -114,12 +114,7 @@ impl Bracket {
     /// The rounds, in the order they are played.
     pub fn rounds(&self) -> &'static [KnockoutRound] {
         if self.seeds.len() == 8 {
-            &[
-                KnockoutRound::QuarterFinal,
-                KnockoutRound::SemiFinal,
-                KnockoutRound::ThirdPlace,
-                KnockoutRound::Final,
-            ]
+            &KnockoutRound::ALL
         } else {
             &[
                 KnockoutRound::SemiFinal,

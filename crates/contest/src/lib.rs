@@ -81,6 +81,7 @@
 pub mod access;
 pub mod accounts;
 pub mod accounts_store;
+pub mod calendar_store;
 pub mod encounter;
 pub mod friendly;
 pub mod ids;
@@ -104,6 +105,9 @@ pub use accounts::{
 pub use accounts_store::{
     ContestAccounts, Credentials, NewAccount, SessionOrigin, SignedIn, StoreError, StoreFuture,
     StoredInvite, StoredSession,
+};
+pub use calendar_store::{
+    CalendarDone, CalendarError, CalendarFuture, CalendarStep, ContestCalendar,
 };
 pub use encounter::{
     DecidedBy, Encounter, EncounterError, EncounterKind, EncounterOutcome, EncounterResult, Entry,

@@ -87,6 +87,22 @@ pub enum KnockoutRound {
 }
 
 impl KnockoutRound {
+    /// Every round, in the order they are played.
+    pub const ALL: [KnockoutRound; 4] = [
+        KnockoutRound::QuarterFinal,
+        KnockoutRound::SemiFinal,
+        KnockoutRound::ThirdPlace,
+        KnockoutRound::Final,
+    ];
+
+    /// The round of [`number`](KnockoutRound::number) `number`, if there
+    /// is one.
+    pub fn of_number(number: u32) -> Option<KnockoutRound> {
+        KnockoutRound::ALL
+            .into_iter()
+            .find(|round| round.number() == number)
+    }
+
     /// The round's number in the final's matchdays and seeds (stored
     /// contests' history: never renumber).
     pub const fn number(self) -> u32 {
@@ -118,6 +134,15 @@ impl fmt::Display for KnockoutRound {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_round_is_found_by_its_own_number_only() {
+        for round in KnockoutRound::ALL {
+            assert_eq!(KnockoutRound::of_number(round.number()), Some(round));
+        }
+        assert_eq!(KnockoutRound::of_number(0), None);
+        assert_eq!(KnockoutRound::of_number(5), None);
+    }
 
     #[test]
     fn only_the_championship_and_champions_league_make_tables() {

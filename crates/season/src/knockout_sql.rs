@@ -97,18 +97,6 @@ pub struct RoundPlay {
     pub scheduled_now: bool,
 }
 
-/// The round of the final numbered `number` ([`KnockoutRound::number`]).
-pub fn round_of_number(number: u32) -> Option<KnockoutRound> {
-    [
-        KnockoutRound::QuarterFinal,
-        KnockoutRound::SemiFinal,
-        KnockoutRound::ThirdPlace,
-        KnockoutRound::Final,
-    ]
-    .into_iter()
-    .find(|round| round.number() == number)
-}
-
 /// What one look at a knockout encounter did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Step {

@@ -41,6 +41,7 @@ pub mod any_store;
 pub(crate) mod archive_sql;
 pub mod build_sql;
 pub mod build_worker;
+pub mod calendar_sql;
 pub(crate) mod columns;
 #[cfg(feature = "test-suite")]
 pub mod conformance;

@@ -7,12 +7,11 @@
 //! (every contest worker, each time it looks for games). Methods of
 //! [`ContestStore`], every statement written once for both databases.
 
-use spielleiter_contest::{Phase, Timestamp};
+use spielleiter_contest::{KnockoutRound, Phase, Timestamp};
 
 use crate::{
     ContestStore,
     error::SeasonError,
-    knockout_sql::round_of_number,
     matchday_sql::{
         MATCHDAY_COLUMNS, MatchdayReport, MatchdayState, matchday_of, matchday_row, phase_text,
         refuse, report_of,
@@ -68,7 +67,7 @@ impl<D: Database> ContestStore<D> {
         self.db
             .transaction(move |db| {
                 Box::pin(async move {
-                    let title = match round_of_number(number) {
+                    let title = match KnockoutRound::of_number(number) {
                         Some(round) if phase == Phase::Final => format!("the {round}"),
                         _ => format!("matchday {number} of the {phase}"),
                     };

@@ -43,11 +43,7 @@ async fn contest(test: &TestStore) -> ContestStore<AnyStore> {
 async fn play_matchday(test: &TestStore, store: &ContestStore<AnyStore>, phase: Phase, n: u32) {
     let report = if phase == Phase::Final {
         store
-            .play_round(
-                spielleiter_season::knockout_sql::round_of_number(n).unwrap(),
-                false,
-                NOW,
-            )
+            .play_round(KnockoutRound::of_number(n).unwrap(), false, NOW)
             .await
             .unwrap()
             .report

@@ -13,8 +13,8 @@ use std::{collections::BTreeMap, path::PathBuf, str::FromStr};
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 use spielleiter_contest::{
-    ContestAccounts, EncounterOutcome, Entry, Phase, Progress, Side, Standings, TeamId, Timestamp,
-    VersionId, VersionNumber,
+    ContestAccounts, EncounterOutcome, Entry, KnockoutRound, Phase, Progress, Side, Standings,
+    TeamId, Timestamp, VersionId, VersionNumber,
 };
 use spielleiter_season::{
     AnyStore, ContestStore, MatchdayReport, MatchdayState, SeasonError, StoredMatchday,
@@ -398,7 +398,7 @@ async fn version_numbers(
 
 fn matchday_title(matchday: &StoredMatchday) -> String {
     // The final's matchdays are its rounds.
-    match spielleiter_season::knockout_sql::round_of_number(matchday.number) {
+    match KnockoutRound::of_number(matchday.number) {
         Some(round) if matchday.phase == Phase::Final => format!("the {round} of the final"),
         _ => format!("matchday {} of the {}", matchday.number, matchday.phase),
     }
@@ -410,7 +410,7 @@ pub(super) fn failed_note(report: &MatchdayReport) -> String {
     if report.failed == 0 {
         return String::new();
     }
-    let again = match spielleiter_season::knockout_sql::round_of_number(report.matchday.number) {
+    let again = match KnockoutRound::of_number(report.matchday.number) {
         Some(round) if report.matchday.phase == Phase::Final => {
             format!(
                 "contest final retry {}",

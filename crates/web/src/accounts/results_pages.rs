@@ -155,15 +155,7 @@ fn when(at: Timestamp) -> String {
 /// A matchday's title (a knockout round's by its name).
 fn matchday_title(phase: Phase, number: u32) -> String {
     if phase == Phase::Final {
-        let round = [
-            KnockoutRound::QuarterFinal,
-            KnockoutRound::SemiFinal,
-            KnockoutRound::ThirdPlace,
-            KnockoutRound::Final,
-        ]
-        .into_iter()
-        .find(|r| r.number() == number);
-        if let Some(round) = round {
+        if let Some(round) = KnockoutRound::of_number(number) {
             return format!("The final: {}", round.title());
         }
     }
