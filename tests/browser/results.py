@@ -11,7 +11,9 @@ signed in sees them:
 - matchday 1 shows its two encounters with their games, and a game's
   replay opens in the replay viewer with its board;
 - the final's bracket is drawn (an SVG with a box per encounter), the
-  published rounds' winners marked, the final's result not shown.
+  published rounds' winners marked, the final's result not shown;
+- the organiser logs in, sees the calendar with each matchday's step,
+  publishes the final there, and the bracket names its winner.
 
 Screenshots go to OUT (results-*.png).
 
@@ -20,12 +22,13 @@ Screenshots go to OUT (results-*.png).
 
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
 
 from cdp import DevTools, browser
-from contest import goto, run, start_server, state
+from contest import PASSWORD, goto, run, start_server, state, submit, type_into
 
 TEAMS = ["Owls", "Foxes", "Bats", "Moles"]
 
@@ -59,6 +62,10 @@ def main():
         run(binary, "contest", "final", "play", round_name, "--store", store)
         if round_name != "final":
             run(binary, "contest", "final", "publish", round_name, "--store", store)
+    added = subprocess.run([binary, "contest", "organiser", "add", "Grace", "--store", store],
+                           input=PASSWORD + "\n", capture_output=True, text=True)
+    if added.returncode != 0:
+        sys.exit(f"contest organiser add: {added.stderr}")
     server, web = start_server(binary, store, out)
     try:
         with browser(chromium, tempfile.mkdtemp(dir=profiles)) as socket_url:
@@ -108,8 +115,36 @@ def main():
             if "winner of" in text or "loser of" in text:
                 sys.exit(f"the published semi-finals' winners are not named: {text}")
             page.screenshot(os.path.join(out, "results-final.png"))
+
+            # The organiser's calendar: the final is played, not published;
+            # publishing it there names its winner in the bracket.
+            goto(page, web + "/contest/login")
+            type_into(page, "#name", "Grace")
+            type_into(page, "#password", PASSWORD)
+            submit(page, "form.login button[type=submit]")
+            goto(page, web + "/contest/organiser/calendar")
+            steps = page.evaluate(
+                "[...document.querySelectorAll('table button')].map(b => b.getAttribute('aria-label'))")
+            expected = ["Take the publication back: Championship, matchday 1",
+                        "Take the publication back: Championship, matchday 2",
+                        "Take the publication back: The final: semi-final",
+                        "Take the publication back: The final: match for third place",
+                        "Publish: The final: final"]
+            if steps != expected:
+                sys.exit(f"the calendar's steps are {steps}")
+            page.screenshot(os.path.join(out, "results-calendar.png"))
+            submit(page, 'button[aria-label="Publish: The final: final"]')
+            done = state(page)
+            if "The final: final is published" not in done["text"]:
+                sys.exit(f"publishing the final said: {done['text'][:300]}")
+            page.call("Network.clearBrowserCookies")
+            goto(page, web + "/contest/final")
+            winners = page.evaluate("document.querySelectorAll('.bracket svg [data-winner]').length")
+            if winners != 4:
+                sys.exit(f"after publishing the final the bracket marks {winners} winners")
+            page.screenshot(os.path.join(out, "results-final-published.png"))
         print("== the results pages: standings with movement, a matchday, a replay, "
-              "the bracket without the unpublished final")
+              "the bracket without the unpublished final; the organiser's calendar publishes it")
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -17,7 +17,7 @@
 # team only, and a cookie from before a logout is refused (contest.py;
 # screenshots target/browser/contest-*.png). Then the contest's results
 # pages as nobody signed in sees them: standings with movement, a matchday
-# and a game's replay, the final's bracket (results.py; screenshots
+# and a game's replay, the final's bracket, the organiser's calendar (results.py; screenshots
 # target/browser/results-*.png). The window is 1,280 px wide.
 #
 # Installs Debian's chromium if it is missing (needs root, as in CI). Runs

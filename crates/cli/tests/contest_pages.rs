@@ -293,12 +293,31 @@ fn a_matchday_is_shown_as_published(store: &str) {
         );
     }
     add_organiser(dir, store, "Grace");
-    contest(
-        dir,
-        store,
-        &["matchday", "create", "--phase", "championship", "--untimed"],
+    // The organiser makes and plays the matchday on the calendar's page.
+    let mut grace = Browser::new(&address);
+    grace.log_in("grace");
+    grace.get("/contest/organiser/calendar");
+    let made = grace.post(
+        "/contest/organiser/matchdays",
+        &[("phase", "championship"), ("untimed", "1")],
     );
-    contest(dir, store, &["matchday", "play", "1"]);
+    assert_eq!(made.status, 200, "{made:?}");
+    grace.get("/contest/organiser/calendar");
+    let early = grace.post("/contest/organiser/matchdays/championship/1/publish", &[]);
+    assert_eq!(early.status, 409, "not played yet: {early:?}");
+    grace.get("/contest/organiser/calendar");
+    let played = grace.post("/contest/organiser/matchdays/championship/1/play", &[]);
+    assert!(
+        played.status == 200 && played.body.contains("its 4 games wait"),
+        "{played:?}"
+    );
+    let calendar = grace.get("/contest/organiser/calendar");
+    assert!(
+        calendar
+            .body
+            .contains("/contest/organiser/matchdays/championship/1/retry"),
+        "{calendar:?}"
+    );
     succeeded(&SPIELLEITER.run(
         dir,
         &["worker", "--store", store, "--contest", "--until-idle"],
@@ -337,9 +356,8 @@ fn a_matchday_is_shown_as_published(store: &str) {
             "other encounter's teacher",
             teacher(&address, &printed[other.as_str()], "Otto"),
         ),
-        ("organiser", Browser::new(&address)),
+        ("organiser", grace),
     ];
-    viewers[3].1.log_in("grace");
     let before: Vec<(&str, Seen)> = viewers
         .iter_mut()
         .map(|(who, browser)| (*who, seen(browser, first.id.0, &heading)))
@@ -361,7 +379,15 @@ fn a_matchday_is_shown_as_published(store: &str) {
     // The season page never shows an encounter's games.
     assert_ne!(viewers[0].1.get("/api/season/games").status, 200);
 
-    contest(dir, store, &["matchday", "publish", "1"]);
+    let organiser = &mut viewers[3].1;
+    organiser.get("/contest/organiser/calendar");
+    let published = organiser.post("/contest/organiser/matchdays/championship/1/publish", &[]);
+    assert_eq!(published.status, 200, "{published:?}");
+    assert!(
+        contest(dir, store, &["status"])
+            .contains("matchday 1 of the championship: published, 2 encounters"),
+        "the store says so too"
+    );
     let after: Vec<(&str, Seen)> = viewers
         .iter_mut()
         .map(|(who, browser)| (*who, seen(browser, first.id.0, &heading)))

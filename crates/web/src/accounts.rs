@@ -21,9 +21,14 @@ use std::{
     time::Duration,
 };
 
-use spielleiter_contest::{ContestAccounts, StoreError, StoreFuture, TeamVersions, Timestamp};
+use spielleiter_contest::{
+    ContestAccounts, ContestCalendar, StoreError, StoreFuture, TeamVersions, Timestamp,
+};
 use spielleiter_server::limits::AuthBackoff;
 
+pub(crate) mod calendar_pages;
+#[cfg(test)]
+mod calendar_tests;
 pub(crate) mod message;
 pub(crate) mod pages;
 pub mod passwords;
@@ -85,6 +90,10 @@ pub struct DoorSettings {
     /// The teams' versions (the season store's tables); without them the
     /// versions' pages say there are none to be had.
     pub versions: Option<Arc<dyn TeamVersions>>,
+    /// The organiser's steps on the calendar (the season store's
+    /// matchdays and final); without them the calendar's page says there
+    /// is none.
+    pub calendar: Option<Arc<dyn ContestCalendar>>,
 }
 
 impl std::fmt::Debug for DoorSettings {
@@ -136,6 +145,7 @@ pub struct Door {
     pub(crate) logins: LoginCounts,
     pub(crate) results: Option<results_pages::ResultsSource>,
     pub(crate) versions: Option<Arc<dyn TeamVersions>>,
+    pub(crate) calendar: Option<Arc<dyn ContestCalendar>>,
 }
 
 impl std::fmt::Debug for Door {
@@ -179,6 +189,7 @@ impl Door {
             logins: LoginCounts::default(),
             results: settings.results,
             versions: settings.versions,
+            calendar: settings.calendar,
         })
     }
 

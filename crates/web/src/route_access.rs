@@ -258,6 +258,16 @@ pub(crate) const ROUTES: &[RouteRule] = {
             SessionToken,
         ),
         get("/contest/organiser", Organiser),
+        // The organiser's calendar (issue 37): the matchday and final
+        // commands on a page.
+        get("/contest/organiser/calendar", Organiser),
+        post("/contest/organiser/matchdays", Organiser, SessionToken),
+        post("/contest/organiser/final", Organiser, SessionToken),
+        post(
+            "/contest/organiser/matchdays/{phase}/{number}/{step}",
+            Organiser,
+            SessionToken,
+        ),
         post("/contest/organiser/teams", Organiser, SessionToken),
         post(
             "/contest/organiser/teams/{team}/invite",

@@ -160,6 +160,7 @@ fn door(
     let contest = Arc::new(contest);
     let settings = DoorSettings {
         versions: Some(Arc::clone(&contest) as Arc<dyn spielleiter_contest::TeamVersions>),
+        calendar: Some(Arc::clone(&contest) as Arc<dyn spielleiter_contest::ContestCalendar>),
         store: Arc::clone(&contest) as Arc<dyn ContestAccounts>,
         passwords: PasswordParams {
             memory_kib: config.contest_password_memory_kib,

@@ -166,7 +166,7 @@ pub(super) fn door(app: &App) -> Result<&Arc<Door>, Refusal> {
 }
 
 /// A form's fields, or why they are not what the page sends.
-fn fields<T>(form: Result<Form<T>, FormRejection>) -> Result<T, Refusal> {
+pub(super) fn fields<T>(form: Result<Form<T>, FormRejection>) -> Result<T, Refusal> {
     form.map(|Form(fields)| fields).map_err(|_| {
         Refusal::bad_input(
             "The form is incomplete or not what this page sends; nothing was changed.",

@@ -153,11 +153,11 @@ fn when(at: Timestamp) -> String {
 }
 
 /// A matchday's title (a knockout round's by its name).
-fn matchday_title(phase: Phase, number: u32) -> String {
-    if phase == Phase::Final {
-        if let Some(round) = KnockoutRound::of_number(number) {
-            return format!("The final: {}", round.title());
-        }
+pub(crate) fn matchday_title(phase: Phase, number: u32) -> String {
+    if phase == Phase::Final
+        && let Some(round) = KnockoutRound::of_number(number)
+    {
+        return format!("The final: {}", round.title());
     }
     format!("{}, matchday {number}", capitalised(phase.title()))
 }

@@ -20,8 +20,9 @@ use axum::{
     http::{Request, StatusCode, header},
 };
 use spielleiter_contest::{
-    Contest, ContestAccounts, ContestId, ContestSettings, MemberId, NewAccount, TeamId,
-    TeamVersions, Timestamp, accounts_store::MemoryAccounts, versions_store::MemoryVersions,
+    Contest, ContestAccounts, ContestCalendar, ContestId, ContestSettings, MemberId, NewAccount,
+    TeamId, TeamVersions, Timestamp, accounts_store::MemoryAccounts,
+    versions_store::MemoryVersions,
 };
 use spielleiter_server::{config::HttpPublic, limits::AuthBackoff, stats::ServerStats};
 use tower_service::Service;
@@ -29,8 +30,10 @@ use tower_service::Service;
 use super::{Door, DoorSettings, PasswordParams, Passwords, results_pages::ResultsSource};
 
 pub(crate) mod fixed_results;
+pub(crate) mod recording_calendar;
 use crate::{access::Access, app::WebSettings};
 pub(crate) use fixed_results::FixedResults;
+pub(crate) use recording_calendar::RecordingCalendar;
 
 /// The administrator's passphrase of the test sites.
 pub(crate) const PASSPHRASE: &str = "the administrator's passphrase";
@@ -51,6 +54,8 @@ pub(crate) struct Site {
     pub door: Arc<Door>,
     /// The contest's results the pages show (none until a test adds them).
     pub results: Arc<FixedResults>,
+    /// The organiser's steps the calendar's forms took.
+    pub calendar: Arc<RecordingCalendar>,
 }
 
 /// What an answer was.
@@ -109,6 +114,7 @@ impl Site {
         let read = Arc::clone(&clock);
         let results = Arc::new(FixedResults::default());
         let versions = Arc::new(MemoryVersions::new());
+        let calendar = Arc::new(RecordingCalendar::default());
         let door = Arc::new(
             Door::new(
                 DoorSettings {
@@ -123,6 +129,7 @@ impl Site {
                         archives: Arc::new(fixed_results::NoGames),
                     }),
                     versions: Some(Arc::clone(&versions) as Arc<dyn TeamVersions>),
+                    calendar: Some(Arc::clone(&calendar) as Arc<dyn ContestCalendar>),
                 },
                 &settings.auth,
             )
@@ -138,6 +145,7 @@ impl Site {
         );
         Site {
             results,
+            calendar,
             door,
             router,
             store,

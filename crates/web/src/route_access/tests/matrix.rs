@@ -226,6 +226,7 @@ impl Fixture {
             .replace("{player}", "1")
             .replace("{file}", "app.css")
             .replace("{phase}", "championship")
+            .replace("{step}", "publish")
             // T against U, not published.
             .replace("{encounter}", "21")
     }
