@@ -13,7 +13,8 @@ signed in sees them:
 - the final's bracket is drawn (an SVG with a box per encounter), the
   published rounds' winners marked, the final's result not shown;
 - the organiser logs in, sees the calendar with each matchday's step,
-  publishes the final there, and the bracket names its winner.
+  publishes the final there, and the bracket names its winner; the games
+  page shows a trial matchday being played.
 
 Screenshots go to OUT (results-*.png).
 
@@ -62,6 +63,10 @@ def main():
         run(binary, "contest", "final", "play", round_name, "--store", store)
         if round_name != "final":
             run(binary, "contest", "final", "publish", round_name, "--store", store)
+    # A trial matchday frozen, its games waiting for a worker: the games
+    # page shows it being played.
+    run(binary, "contest", "matchday", "create", "--phase", "trial", "--untimed", "--store", store)
+    run(binary, "contest", "matchday", "play", "1", "--phase", "trial", "--store", store)
     added = subprocess.run([binary, "contest", "organiser", "add", "Grace", "--store", store],
                            input=PASSWORD + "\n", capture_output=True, text=True)
     if added.returncode != 0:
@@ -125,7 +130,8 @@ def main():
             goto(page, web + "/contest/organiser/calendar")
             steps = page.evaluate(
                 "[...document.querySelectorAll('table button')].map(b => b.getAttribute('aria-label'))")
-            expected = ["Take the publication back: Championship, matchday 1",
+            expected = ["Play its failed games again: Trial matchdays, matchday 1",
+                        "Take the publication back: Championship, matchday 1",
                         "Take the publication back: Championship, matchday 2",
                         "Take the publication back: The final: semi-final",
                         "Take the publication back: The final: match for third place",
@@ -137,6 +143,17 @@ def main():
             done = state(page)
             if "The final: final is published" not in done["text"]:
                 sys.exit(f"publishing the final said: {done['text'][:300]}")
+            goto(page, web + "/")
+            shown = ""
+            for _ in range(100):
+                shown = page.evaluate(
+                    "document.getElementById('contest').hidden ? '' : document.getElementById('contest').innerText")
+                if shown:
+                    break
+                time.sleep(0.1)
+            if "Trial matchdays, matchday 1" not in shown or "0 of 4 games played" not in shown:
+                sys.exit(f"the games page shows of the contest: {shown!r}")
+            page.screenshot(os.path.join(out, "results-live.png"))
             page.call("Network.clearBrowserCookies")
             goto(page, web + "/contest/final")
             winners = page.evaluate("document.querySelectorAll('.bracket svg [data-winner]').length")

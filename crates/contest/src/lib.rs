@@ -126,8 +126,8 @@ pub use pairing::{GroupLineUp, Pairing, PairingError, RoundRobin, draw_groups, g
 pub use phase::{KnockoutRound, Phase};
 pub use results_store::{
     ByeEntry, ContestResults, Counted, EncounterAccess, EncounterGame, EncounterResults,
-    GroupEntry, KnockoutResults, KnockoutRoundResults, MatchdayEntry, MatchdayResults,
-    MatchdayStage,
+    GroupEntry, KnockoutResults, KnockoutRoundResults, MAX_PLAYING_GAMES, MatchdayEntry,
+    MatchdayResults, MatchdayStage, PlayingGame, PlayingMatchday,
 };
 pub use seed::{EncounterKey, friendly_game_seed, test_game_seed};
 pub use settings::{

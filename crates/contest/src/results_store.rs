@@ -202,6 +202,44 @@ pub struct EncounterAccess {
     pub matchday: u32,
 }
 
+/// The most running games [`ContestResults::playing`] lists (every
+/// matchday's counts are whole): a page of them, not a store's worth.
+pub const MAX_PLAYING_GAMES: usize = 200;
+
+/// A game of a matchday being played, as a worker holds it now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayingGame {
+    /// Its encounter.
+    pub encounter: EncounterId,
+    /// The encounter's two teams, home first (what the access rule needs).
+    pub teams: [TeamId; 2],
+    /// The game's number in its encounter, from 1.
+    pub number: u32,
+    /// The worker that holds it.
+    pub worker: String,
+    /// When that worker began it (milliseconds since the epoch).
+    pub started_ms: Option<i64>,
+}
+
+/// A matchday (or knockout round) whose games are being played: how far
+/// they are, and those running now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayingMatchday {
+    /// The matchday.
+    pub matchday: MatchdayEntry,
+    /// Its games played to the end.
+    pub done: u32,
+    /// Its games a worker holds now.
+    pub running: u32,
+    /// Its games no worker has taken yet.
+    pub waiting: u32,
+    /// Its games given up as failed.
+    pub failed: u32,
+    /// The running games, by encounter and number (at most
+    /// [`MAX_PLAYING_GAMES`] over all matchdays).
+    pub games: Vec<PlayingGame>,
+}
+
 /// A contest's stored calendar and results, read-only. Every method is
 /// one read of one moment; see the module's documentation.
 pub trait ContestResults: Send + Sync + fmt::Debug {
@@ -235,4 +273,9 @@ pub trait ContestResults: Send + Sync + fmt::Debug {
     /// The name of the season holding encounter `encounter`'s games
     /// (`None` for a forfeit), for its replays.
     fn encounter_season(&self, encounter: EncounterId) -> StoreFuture<'_, Option<String>>;
+
+    /// Every matchday and knockout round being played (frozen, not yet
+    /// marked played), oldest first, with its games' progress and the
+    /// games running now — what the live page shows of the contest.
+    fn playing(&self) -> StoreFuture<'_, Vec<PlayingMatchday>>;
 }

@@ -11,8 +11,9 @@ use std::collections::BTreeMap;
 
 use spielleiter_contest::{
     ByeEntry, ContestResults, Counted, EncounterAccess, EncounterGame, EncounterId,
-    EncounterResults, GroupEntry, KnockoutResults, KnockoutRoundResults, MatchdayEntry,
-    MatchdayResults, MatchdayStage, Phase, Standings, StoreError, StoreFuture, Team, TeamId,
+    EncounterResults, GroupEntry, KnockoutResults, KnockoutRoundResults, MAX_PLAYING_GAMES,
+    MatchdayEntry, MatchdayResults, MatchdayStage, Phase, PlayingGame, PlayingMatchday, Standings,
+    StoreError, StoreFuture, Team, TeamId,
 };
 
 use crate::{
@@ -21,10 +22,12 @@ use crate::{
     error::SeasonError,
     knockout_sql::final_of,
     matchday_sql::{
-        MATCHDAY_COLUMNS, MatchdayGames, MatchdayReport, MatchdayState, StoredMatchday, counted_of,
-        matchday_of, matchday_row, phase_groups, report_with, results_of_matchday, tables_of,
+        MATCHDAY_COLUMNS, MatchdayGames, MatchdayReport, MatchdayState, StoredMatchday, corrupt,
+        counted_of, matchday_of, matchday_row, phase_groups, report_with, results_of_matchday,
+        tables_of,
     },
     sql::{Database, Sql},
+    store::GameState,
 };
 
 fn stage(state: MatchdayState) -> MatchdayStage {
@@ -276,4 +279,95 @@ impl<D: Database + 'static> ContestResults for ContestStore<D> {
             })
         })
     }
+
+    fn playing(&self) -> StoreFuture<'_, Vec<PlayingMatchday>> {
+        let contest = self.record().id.0;
+        self.call(move |db| Box::pin(async move { playing(db, contest).await }))
+    }
+}
+
+/// The matchdays being played with their games' progress and running
+/// games: three queries however many matchdays and games.
+async fn playing(db: &mut Sql<'_>, contest: i64) -> Result<Vec<PlayingMatchday>, SeasonError> {
+    let scheduled = MatchdayState::Scheduled.as_str();
+    let mut matchdays: Vec<PlayingMatchday> = db
+        .query(
+            &format!(
+                "SELECT {MATCHDAY_COLUMNS} FROM contest_matchdays m \
+                 WHERE m.contest = $1 AND m.state = $2 ORDER BY m.id"
+            ),
+            &[contest.into(), scheduled.into()],
+        )
+        .await?
+        .iter()
+        .map(|row| {
+            Ok(PlayingMatchday {
+                matchday: entry(&matchday_row(row)?),
+                done: 0,
+                running: 0,
+                waiting: 0,
+                failed: 0,
+                games: Vec::new(),
+            })
+        })
+        .collect::<Result<_, SeasonError>>()?;
+    if matchdays.is_empty() {
+        return Ok(matchdays);
+    }
+    let of_matchday = |matchdays: &mut Vec<PlayingMatchday>, id: i64| {
+        matchdays
+            .iter()
+            .position(|m| m.matchday.id.0 == id)
+            .ok_or_else(|| corrupt("matchday being played", id.to_string()))
+    };
+    let counts = db
+        .query(
+            "SELECT e.matchday, g.state, COUNT(*) FROM games g \
+             JOIN contest_encounters e ON e.season = g.season \
+             JOIN contest_matchdays m ON m.id = e.matchday \
+             WHERE m.contest = $1 AND m.state = $2 GROUP BY e.matchday, g.state",
+            &[contest.into(), scheduled.into()],
+        )
+        .await?;
+    for row in &counts {
+        let at = of_matchday(&mut matchdays, row.get(0)?)?;
+        let count: i64 = row.get(2)?;
+        let count = u32::try_from(count).unwrap_or(u32::MAX);
+        let day = &mut matchdays[at];
+        match GameState::parse(&row.get::<String>(1)?)? {
+            GameState::Done => day.done = count,
+            GameState::Running => day.running = count,
+            GameState::Waiting => day.waiting = count,
+            GameState::Failed => day.failed = count,
+        }
+    }
+    let running = db
+        .query(
+            &format!(
+                "SELECT e.matchday, e.id, e.home, e.away, g.number, g.worker, g.started_ms \
+                 FROM games g JOIN contest_encounters e ON e.season = g.season \
+                 JOIN contest_matchdays m ON m.id = e.matchday \
+                 WHERE m.contest = $1 AND m.state = $2 AND g.state = $3 \
+                 ORDER BY e.matchday, e.id, g.number LIMIT {MAX_PLAYING_GAMES}"
+            ),
+            &[
+                contest.into(),
+                scheduled.into(),
+                GameState::Running.as_str().into(),
+            ],
+        )
+        .await?;
+    for row in &running {
+        let at = of_matchday(&mut matchdays, row.get(0)?)?;
+        let number: i64 = row.get(4)?;
+        matchdays[at].games.push(PlayingGame {
+            encounter: EncounterId(row.get(1)?),
+            teams: [TeamId(row.get(2)?), TeamId(row.get(3)?)],
+            number: u32::try_from(number)
+                .map_err(|_| corrupt("game number", number.to_string()))?,
+            worker: row.get::<Option<String>>(5)?.unwrap_or_default(),
+            started_ms: row.get(6)?,
+        });
+    }
+    Ok(matchdays)
 }

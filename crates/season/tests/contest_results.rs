@@ -22,7 +22,10 @@ use spielleiter_contest::{
 use spielleiter_rules::GameType;
 use spielleiter_season::{AnyStore, ContestStore, NewContest, create_contest};
 
-both_stores!(the_pages_read_matchdays_tables_and_the_final_as_stored,);
+both_stores!(
+    the_pages_read_matchdays_tables_and_the_final_as_stored,
+    the_games_being_played_are_counted_and_listed_by_matchday,
+);
 
 const NOW: Timestamp = Timestamp(1_800_000_000);
 
@@ -215,4 +218,151 @@ async fn the_pages_read_matchdays_tables_and_the_final_as_stored(test: TestStore
         .flat_map(|e| e.encounter.pairing.teams())
         .collect();
     assert_eq!(teams.len(), 4);
+}
+
+async fn the_games_being_played_are_counted_and_listed_by_matchday(test: TestStore) {
+    use spielleiter_contest::PlayingGame;
+    use spielleiter_season::{GivenBack, SeasonStore};
+    use std::time::Duration;
+
+    let store = contest(&test).await;
+    for name in ["A", "B", "C", "D"] {
+        let team = store.add_team(name, None).await.unwrap().id;
+        store
+            .add_version(team, "builtin:greedy", "", NOW)
+            .await
+            .unwrap();
+        store
+            .activate_version(team, VersionNumber(1), None, "admin", NOW)
+            .await
+            .unwrap();
+    }
+    assert!(ContestResults::playing(&store).await.unwrap().is_empty());
+    for _ in 0..2 {
+        store
+            .create_matchday(Phase::Championship, None, false)
+            .await
+            .unwrap();
+    }
+    assert!(
+        ContestResults::playing(&store).await.unwrap().is_empty(),
+        "planned matchdays are not being played"
+    );
+    let report = store
+        .play_matchday(Phase::Championship, 1, NOW)
+        .await
+        .unwrap();
+    let encounters: Vec<(spielleiter_contest::EncounterId, [TeamId; 2], String)> = report
+        .encounters
+        .iter()
+        .map(|(e, _)| (e.id, e.encounter.pairing.teams(), e.season.clone().unwrap()))
+        .collect();
+    let db = &test.store;
+    // Encounter 1: game 1 held by w1, game 2 played; encounter 2: game 1
+    // given up as failed, game 2 held by w2.
+    let held = db
+        .claim(&encounters[0].2, "w1", Duration::from_secs(60), 3, None)
+        .await
+        .unwrap()
+        .unwrap();
+    play(db, &encounters[0].2, [2, 0], [30, 10]).await;
+    let failing = db
+        .claim(
+            &encounters[1].2,
+            "crashing",
+            Duration::from_secs(60),
+            1,
+            None,
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        db.give_back(&failing, Some("burnt"), 1).await.unwrap(),
+        GivenBack::Failed
+    );
+    let second = db
+        .claim(&encounters[1].2, "w2", Duration::from_secs(60), 3, None)
+        .await
+        .unwrap()
+        .unwrap();
+
+    let playing = ContestResults::playing(&store).await.unwrap();
+    assert_eq!(playing.len(), 1, "{playing:?}");
+    let day = &playing[0];
+    assert_eq!(
+        (day.matchday.phase, day.matchday.number),
+        (Phase::Championship, 1)
+    );
+    assert_eq!(
+        (day.done, day.running, day.waiting, day.failed),
+        (1, 2, 8, 1)
+    );
+    let games: Vec<(PlayingGame, bool)> = day
+        .games
+        .iter()
+        .map(|g| {
+            (
+                PlayingGame {
+                    started_ms: None,
+                    ..g.clone()
+                },
+                g.started_ms.is_some(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        games,
+        [
+            (
+                PlayingGame {
+                    encounter: encounters[0].0,
+                    teams: encounters[0].1,
+                    number: held.game.number,
+                    worker: "w1".to_owned(),
+                    started_ms: None,
+                },
+                true
+            ),
+            (
+                PlayingGame {
+                    encounter: encounters[1].0,
+                    teams: encounters[1].1,
+                    number: second.game.number,
+                    worker: "w2".to_owned(),
+                    started_ms: None,
+                },
+                true
+            ),
+        ]
+    );
+
+    // Once every game is played and a report marks it so, it is no longer
+    // being played.
+    let finished =
+        worker_results::finished(db, &encounters[0].2, held.game.table_game, [2, 0], [30, 10])
+            .await;
+    assert!(db.record(&held, &finished).await.unwrap());
+    let finished = worker_results::finished(
+        db,
+        &encounters[1].2,
+        second.game.table_game,
+        [2, 0],
+        [30, 10],
+    )
+    .await;
+    assert!(db.record(&second, &finished).await.unwrap());
+    store
+        .retry_failed_games(Phase::Championship, 1)
+        .await
+        .unwrap();
+    for _ in 0..4 {
+        play(db, &encounters[0].2, [2, 0], [30, 10]).await;
+    }
+    for _ in 0..5 {
+        play(db, &encounters[1].2, [2, 0], [30, 10]).await;
+    }
+    let report = store.matchday_report(Phase::Championship, 1).await.unwrap();
+    assert_eq!(report.games, (12, 12));
+    assert!(ContestResults::playing(&store).await.unwrap().is_empty());
 }

@@ -98,6 +98,51 @@ const sl = (() => {
     }).catch((error) => showError($("error"), error));
     refresh();
     setInterval(refresh, 1000);
+    contestPlaying();
+  }
+
+  /** The contest's matchdays being played, on the games page: each one's
+   * progress and the running games this viewer may see, every 5 s (its
+   * workers play them elsewhere: no moves here). Where no contest is
+   * served the section stays hidden and is not asked again. */
+  function contestPlaying() {
+    const section = $("contest");
+    if (!section) return;
+    let timer = null;
+    const refresh = () => fetchJson("/api/contest/playing").then((list) => {
+      const days = list.matchdays.map((day) => {
+        const total = day.done + day.running + day.waiting + day.failed;
+        const parts = [`${day.done} of ${total} games played`, `${day.running} running`];
+        if (day.failed > 0) parts.push(`${day.failed} failed`);
+        const rows = day.games.map((game) => el("tr", {},
+          el("td", {}, game.encounter),
+          el("td", { class: "number" }, game.game),
+          el("td", {}, game.worker || ""),
+          el("td", { class: "muted" }, when(game.since))));
+        const children = [
+          el("h3", {}, el("a", { href: day.href }, day.title)),
+          el("p", { class: "muted" }, parts.join(" · ")),
+        ];
+        if (rows.length > 0) {
+          children.push(el("table", { class: "playing" },
+            el("thead", {}, el("tr", {}, el("th", {}, "Encounter"), el("th", { class: "number" }, "Game"),
+              el("th", {}, "Worker"), el("th", {}, "Since"))),
+            el("tbody", {}, ...rows)));
+        }
+        if (day.hidden > 0) {
+          children.push(el("p", { class: "muted" },
+            `${day.hidden} running game${day.hidden === 1 ? " is" : "s are"} not shown: their line-up is not published yet.`));
+        }
+        return el("section", { class: "playing-matchday" }, ...children);
+      });
+      $("contest-matchdays").replaceChildren(...days);
+      section.hidden = days.length === 0;
+    }).catch((error) => {
+      section.hidden = true;
+      if (error.status === 404 && timer !== null) clearInterval(timer);
+    });
+    refresh();
+    timer = setInterval(refresh, 5000);
   }
 
   /** The players of a position: marker, name, points. */

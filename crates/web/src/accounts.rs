@@ -32,6 +32,7 @@ mod calendar_tests;
 pub(crate) mod message;
 pub(crate) mod pages;
 pub mod passwords;
+pub(crate) mod playing;
 pub mod results_pages;
 pub mod secrets;
 #[cfg(test)]

@@ -234,6 +234,7 @@ pub(crate) const ROUTES: &[RouteRule] = {
         get("/contest/matchdays", ContestPages),
         get("/contest/matchdays/{phase}/{number}", ByData),
         get("/contest/standings", ByData),
+        get("/api/contest/playing", ByData),
         get("/contest/final", ByData),
         get("/contest/teams/{team}/results", ByData),
         get("/contest/encounters/{encounter}/games/{number}", Encounter),

@@ -68,6 +68,7 @@ pub fn router_with_contest(
         .merge(crate::accounts::results_pages::routes())
         .merge(crate::accounts::versions_pages::routes())
         .merge(crate::accounts::calendar_pages::routes())
+        .merge(crate::accounts::playing::routes())
         .route("/play", get(play::page))
         .route("/play/{id}", get(play::page))
         .route("/assets/play.js", get(play::script))

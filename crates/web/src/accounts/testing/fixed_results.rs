@@ -13,7 +13,8 @@ use spielleiter_contest::{
     ContestResults, ContestSettings, Counted, Encounter, EncounterAccess, EncounterGame,
     EncounterId, EncounterKey, EncounterKind, EncounterResults, Entry, GameResult, GroupEntry,
     KnockoutResults, MatchdayEntry, MatchdayId, MatchdayResults, MatchdayStage, Pairing, Phase,
-    PlayedEncounter, Progress, Side, Standings, StoreError, StoreFuture, TeamId,
+    PlayedEncounter, PlayingGame, PlayingMatchday, Progress, Side, Standings, StoreError,
+    StoreFuture, TeamId,
 };
 
 use crate::accounts::results_pages::EncounterArchives;
@@ -25,6 +26,7 @@ const SEED: u64 = 7;
 #[derive(Debug, Default)]
 pub(crate) struct FixedResults {
     matchdays: Mutex<Vec<MatchdayResults>>,
+    playing: Mutex<Vec<PlayingMatchday>>,
 }
 
 /// One encounter of a canned matchday: its id, home and away.
@@ -98,6 +100,42 @@ impl FixedResults {
             .unwrap();
         day.byes
             .push(spielleiter_contest::ByeEntry { group: 1, team });
+    }
+
+    /// Sets what is being played: championship matchday `number`
+    /// (scheduled) with `games` (encounter, home, away, game number,
+    /// worker) running, and `done` games played.
+    pub(crate) fn set_playing(
+        &self,
+        number: u32,
+        done: u32,
+        games: &[(i64, TeamId, TeamId, u32, &str)],
+    ) {
+        let running = u32::try_from(games.len()).unwrap();
+        *self.playing.lock().unwrap() = vec![PlayingMatchday {
+            matchday: MatchdayEntry {
+                id: MatchdayId(i64::from(number)),
+                phase: Phase::Championship,
+                number,
+                stage: MatchdayStage::Scheduled,
+                deadline: None,
+                published_at: None,
+            },
+            done,
+            running,
+            waiting: 3,
+            failed: 0,
+            games: games
+                .iter()
+                .map(|&(encounter, home, away, number, worker)| PlayingGame {
+                    encounter: EncounterId(encounter),
+                    teams: [home, away],
+                    number,
+                    worker: worker.to_owned(),
+                    started_ms: Some(1_800_000_000_000),
+                })
+                .collect(),
+        }];
     }
 
     fn all(&self) -> Vec<MatchdayResults> {
@@ -182,6 +220,10 @@ impl ContestResults for FixedResults {
 
     fn encounter_season(&self, encounter: EncounterId) -> StoreFuture<'_, Option<String>> {
         ready(Ok(Some(format!("encounter-{encounter}"))))
+    }
+
+    fn playing(&self) -> StoreFuture<'_, Vec<PlayingMatchday>> {
+        ready(Ok(self.playing.lock().unwrap().clone()))
     }
 }
 
