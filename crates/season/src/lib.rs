@@ -59,6 +59,7 @@ pub mod sql;
 pub mod sqlite;
 pub mod store;
 pub(crate) mod store_sql;
+pub mod test_sql;
 pub mod upkeep_sql;
 pub mod url_mask;
 pub mod worker;

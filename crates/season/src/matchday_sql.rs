@@ -207,7 +207,7 @@ pub(crate) fn parse_phase(text: &str) -> Result<Phase, SeasonError> {
         .ok_or_else(|| corrupt("phase", format!("`{text}`")))
 }
 
-fn state_text(state: VersionState) -> Result<&'static str, SeasonError> {
+pub(crate) fn state_text(state: VersionState) -> Result<&'static str, SeasonError> {
     Ok(match state {
         VersionState::Uploaded => "uploaded",
         VersionState::Building => "building",
@@ -1292,16 +1292,20 @@ impl<D: Database> ContestStore<D> {
             .await
     }
 
-    /// The seasons of the contest's encounters that have a game to play
-    /// (waiting, or claimed and perhaps abandoned), the oldest matchday's
-    /// first: what `worker --contest` plays, one after another.
+    /// The seasons of the contest's versions' tests and encounters that
+    /// have a game to play (waiting, or claimed and perhaps abandoned),
+    /// the tests first ([`ContestStore::tests_to_play`]: a team waits at
+    /// its page for its test), then the oldest matchday's: what `worker
+    /// --contest` plays, one after another.
     ///
     /// # Errors
     ///
     /// The store fails.
     pub async fn seasons_to_play(&self) -> Result<Vec<String>, SeasonError> {
         let contest = self.contest.id.0;
-        self.db
+        let mut seasons = self.tests_to_play().await?;
+        let encounters = self
+            .db
             .run(move |db| {
                 Box::pin(async move {
                     db.query(
@@ -1319,7 +1323,9 @@ impl<D: Database> ContestStore<D> {
                     .collect::<Result<Vec<_>, SeasonError>>()
                 })
             })
-            .await
+            .await?;
+        seasons.extend(encounters);
+        Ok(seasons)
     }
 
     /// Freezes and schedules matchday `number` of `phase` now: every

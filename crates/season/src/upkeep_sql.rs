@@ -50,6 +50,8 @@ pub struct Upkeep {
     /// with why (the refusal of `contest matchday play`); they stay
     /// planned until the organiser acts.
     pub refused: Vec<(Phase, u32, String)>,
+    /// Versions whose test games are over, judged now.
+    pub judged: Vec<crate::test_sql::JudgedTest>,
 }
 
 impl<D: Database> ContestStore<D> {
@@ -104,7 +106,8 @@ impl<D: Database> ContestStore<D> {
     /// freezes within that much of the deadline); and brings every
     /// scheduled matchday up to date, so that one played to the end is
     /// marked played or, where the contest publishes automatically,
-    /// published. Safe to call from many workers at once: a matchday is
+    /// published; and judges every version's test whose games are over
+    /// ([`ContestStore::judge_tests`]). Safe to call from many workers at once: a matchday is
     /// frozen once (under the contest's row lock), and one that another
     /// caller froze first is not reported.
     ///
@@ -184,6 +187,7 @@ impl<D: Database> ContestStore<D> {
                 })
             })
             .await?;
+        upkeep.judged = self.judge_tests().await?;
         Ok(upkeep)
     }
 

@@ -436,6 +436,9 @@ async fn keep_contest_time(
         let matchday = &report.matchday;
         info!(phase = %matchday.phase, matchday = matchday.number, state = matchday.state.as_str(), "every encounter of the matchday is decided");
     }
+    for test in &upkeep.judged {
+        info!(team = test.team.0, version = test.number.0, season = %test.season, passed = test.state == spielleiter_contest::VersionState::Tested, "a version's test games are over: judged");
+    }
     for refused in upkeep.refused {
         if !said.contains(&refused) {
             let (phase, number, why) = &refused;
