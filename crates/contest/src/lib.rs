@@ -140,4 +140,4 @@ pub use versions::{
     VersionNumber, VersionState, activate, check_comment, check_start_parameters, test_games,
     test_verdict,
 };
-pub use versions_store::{BuildLog, TeamVersions, Upload, VersionEntry};
+pub use versions_store::{BuildLog, NOT_TESTABLE, TeamVersions, Upload, VersionEntry};

@@ -23,6 +23,10 @@ pub use memory::MemoryVersions;
 pub const NOT_ACTIVATABLE: &str =
     "only a version that passed its test can be activated; this one did not (or is active already)";
 
+/// Why a test is refused (`Refused`).
+pub const NOT_TESTABLE: &str =
+    "only a built version that is not being tested and not active can be tested";
+
 /// A team's upload, checked by the web side, as it is stored.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Upload {
@@ -119,4 +123,11 @@ pub trait TeamVersions: Send + Sync + std::fmt::Debug {
         by_name: &'a str,
         now: Timestamp,
     ) -> StoreFuture<'a, ()>;
+
+    /// Starts the test of `team`'s version `number` (its games against the
+    /// built-in `random` bot, played by the workers): the version is
+    /// `testing` until they are judged. `Refused` ([`NOT_TESTABLE`]) for
+    /// the active version or one the model does not test now (not built,
+    /// or being tested); nothing is changed then.
+    fn test(&self, team: TeamId, number: VersionNumber) -> StoreFuture<'_, ()>;
 }

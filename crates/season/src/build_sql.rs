@@ -21,7 +21,7 @@ use spielleiter_contest::{
     BuildLog, MemberId, Runtime, StoreError, StoreFuture, TeamId, TeamVersions, Timestamp, Upload,
     VersionEntry, VersionId, VersionNumber, VersionState,
     versions::{check_comment, check_start_parameters},
-    versions_store::NOT_ACTIVATABLE,
+    versions_store::{NOT_ACTIVATABLE, NOT_TESTABLE},
 };
 
 use crate::{
@@ -614,6 +614,24 @@ impl<D: Database + 'static> TeamVersions for ContestStore<D> {
                     Err(StoreError::NotFound("version"))
                 }
                 Err(SeasonError::Refused(_)) => Err(StoreError::Refused(NOT_ACTIVATABLE)),
+                Err(other) => Err(self.versions_error(other)),
+            }
+        })
+    }
+
+    fn test(&self, team: TeamId, number: VersionNumber) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            // A team's test is timed as its matchdays are by default: the
+            // test shows whether the program keeps to the clock.
+            match self.start_test(team, number, true).await {
+                Ok(_) => Ok(()),
+                Err(SeasonError::Refused(why)) if why.starts_with("the contest has no team") => {
+                    Err(StoreError::NotFound("team"))
+                }
+                Err(SeasonError::Refused(why)) if why.starts_with("the team has no version") => {
+                    Err(StoreError::NotFound("version"))
+                }
+                Err(SeasonError::Refused(_)) => Err(StoreError::Refused(NOT_TESTABLE)),
                 Err(other) => Err(self.versions_error(other)),
             }
         })

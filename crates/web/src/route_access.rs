@@ -258,6 +258,11 @@ pub(crate) const ROUTES: &[RouteRule] = {
             Team(versions),
             SessionToken,
         ),
+        post(
+            "/contest/teams/{team}/versions/{number}/test",
+            Team(versions),
+            SessionToken,
+        ),
         get("/contest/organiser", Organiser),
         // The organiser's calendar (issue 37): the matchday and final
         // commands on a page.

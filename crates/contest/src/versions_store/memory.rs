@@ -4,9 +4,10 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use super::{BuildLog, NOT_ACTIVATABLE, TeamVersions, Upload, VersionEntry};
+use super::{BuildLog, NOT_ACTIVATABLE, NOT_TESTABLE, TeamVersions, Upload, VersionEntry};
 use crate::{
-    MemberId, StoreError, StoreFuture, TeamId, Timestamp, VersionNumber, VersionState,
+    MemberId, StoreError, StoreFuture, TeamId, Timestamp, VersionEvent, VersionNumber,
+    VersionState,
     versions::{check_comment, check_start_parameters},
 };
 
@@ -175,6 +176,24 @@ impl TeamVersions for MemoryVersions {
             }
             stored[target].entry.active = true;
             stored[target].activations.push((by, by_name, now));
+            Ok(())
+        })
+    }
+
+    fn test(&self, team: TeamId, number: VersionNumber) -> StoreFuture<'_, ()> {
+        self.with(move |stored| {
+            let version = stored
+                .iter_mut()
+                .find(|s| s.team == team && s.entry.number == number)
+                .ok_or(StoreError::NotFound("version"))?;
+            if version.entry.active {
+                return Err(StoreError::Refused(NOT_TESTABLE));
+            }
+            version.entry.state = version
+                .entry
+                .state
+                .after(VersionEvent::TestStarted)
+                .map_err(|_| StoreError::Refused(NOT_TESTABLE))?;
             Ok(())
         })
     }

@@ -53,7 +53,7 @@ fn state_name(state: VersionState) -> &'static str {
         VersionState::Building => "building",
         VersionState::Built => "built, not tested yet",
         VersionState::BuildFailed => "build failed",
-        VersionState::Testing => "testing",
+        VersionState::Testing => "testing: its games against the random bot wait for the workers",
         VersionState::Tested => "tested",
         VersionState::TestFailed => "test failed",
         VersionState::Active => "active",
@@ -81,6 +81,7 @@ struct VersionRow {
     uploaded: String,
     active: bool,
     activatable: bool,
+    testable: bool,
 }
 
 /// `GET /contest/teams/{team}/versions`.
@@ -108,6 +109,11 @@ pub(crate) async fn versions(
                 start_parameters: v.start_parameters,
                 uploaded: when(v.created_at),
                 activatable: may_change && !v.active && v.state.may_activate(),
+                testable: may_change
+                    && !v.active
+                    && v.state
+                        .after(spielleiter_contest::VersionEvent::TestStarted)
+                        .is_ok(),
                 active: v.active,
             })
             .collect();
@@ -348,6 +354,37 @@ pub(crate) async fn activate(
     answer(&who, result)
 }
 
+/// `POST /contest/teams/{team}/versions/{number}/test`: the version's
+/// test games against the built-in `random` bot, for the workers.
+pub(crate) async fn test(
+    State(app): State<Arc<App>>,
+    who: Who,
+    Path((team, number)): Path<(TeamId, u32)>,
+) -> Answer {
+    let result = async {
+        let door = door(&app)?;
+        if who.viewer.account().is_none() {
+            return Err(Refusal::not_a_member());
+        }
+        bounded(versions_of(door)?.test(team, VersionNumber(number)))
+            .await
+            .map_err(|error| match error {
+                StoreError::Refused(why) => {
+                    Refusal::new(StatusCode::CONFLICT, "Not tested", sentence(why))
+                }
+                other => other.into(),
+            })?;
+        tracing::info!(
+            team = team.0,
+            version = number,
+            "a member asked for a version's test"
+        );
+        Ok(see_other(&format!("/contest/teams/{team}/versions")))
+    }
+    .await;
+    answer(&who, result)
+}
+
 impl Refusal {
     fn not_a_member() -> Refusal {
         Refusal::new(
@@ -372,5 +409,6 @@ pub(crate) fn routes() -> axum::Router<Arc<App>> {
             "/contest/teams/{team}/versions/{number}/activate",
             post(activate),
         )
+        .route("/contest/teams/{team}/versions/{number}/test", post(test))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_UPLOAD_BYTES))
 }

@@ -17,7 +17,8 @@ use std::{
 
 use axum::{body::Body, http::StatusCode};
 use spielleiter_contest::{
-    ContestAccounts, InviteKind, Runtime, TeamId, Timestamp, VersionNumber, VersionState,
+    ContestAccounts, InviteKind, Runtime, TeamId, TeamVersions, Timestamp, VersionNumber,
+    VersionState,
 };
 
 use super::{
@@ -459,4 +460,67 @@ async fn only_a_tested_version_is_activated_and_its_build_log_shown() {
         .get(&format!("/contest/teams/{team}/versions/9/log"))
         .await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_built_version_is_tested_by_its_members_only_and_once_at_a_time() {
+    let (site, team) = site().await;
+    let mut tess = member(&site, "Tess", team).await;
+    let good = zip_of(&[("start", b"#!/bin/sh\n")]);
+    for _ in 0..2 {
+        let reply = upload(&site, &tess, team, &[("runtime", "native")], Some(&good)).await;
+        assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.body);
+    }
+    site.versions
+        .set_state(team, VersionNumber(2), VersionState::Built, "built");
+    let page = tess.get(&format!("/contest/teams/{team}/versions")).await;
+    assert!(
+        !page.body.contains("Test version 1"),
+        "not built: {}",
+        page.body
+    );
+    assert!(page.body.contains("Test version 2"), "{}", page.body);
+    let refused = tess
+        .post(&format!("/contest/teams/{team}/versions/1/test"), &[])
+        .await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.body);
+    assert!(refused.body.contains("built version"), "{}", refused.body);
+
+    // Another team's teacher and the organiser may not.
+    for name in ["Ulla", "Grace"] {
+        let mut other = site.browser([198, 51, 100, 8]);
+        other.log_in(name).await;
+        other.get("/contest/account").await;
+        let reply = other
+            .post(&format!("/contest/teams/{team}/versions/2/test"), &[])
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::FORBIDDEN,
+            "{name}: {}",
+            reply.body
+        );
+    }
+    let state = |site: &Site| {
+        let site = site.versions.clone();
+        async move { site.team_versions(team).await.unwrap()[1].state }
+    };
+    assert_eq!(state(&site).await, VersionState::Built);
+
+    tess.get(&format!("/contest/teams/{team}/versions")).await;
+    let tested = tess
+        .post(&format!("/contest/teams/{team}/versions/2/test"), &[])
+        .await;
+    assert_eq!(tested.status, StatusCode::SEE_OTHER, "{}", tested.body);
+    assert_eq!(state(&site).await, VersionState::Testing);
+    let page = tess.get(&format!("/contest/teams/{team}/versions")).await;
+    assert!(
+        !page.body.contains("Test version 2") && page.body.contains("testing: its games"),
+        "{}",
+        page.body
+    );
+    let again = tess
+        .post(&format!("/contest/teams/{team}/versions/2/test"), &[])
+        .await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
 }
