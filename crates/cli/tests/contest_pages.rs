@@ -6,6 +6,10 @@
 //! team of the other encounter and as an organiser — before
 //! `contest matchday publish 1` an encounter, its games' replays and the
 //! table are the organiser's and its two teams' only, after it everybody's.
+//! The organiser makes, plays and publishes the matchday on the calendar's
+//! page. A team's teacher tests a version on its page: a worker plays its
+//! two games against the random bot, the page shows them with their
+//! replays, only to that team, and the version can be activated.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
 use std::{
@@ -412,6 +416,99 @@ fn a_matchday_is_shown_as_published(store: &str) {
         "{results:?}"
     );
     assert_eq!(anonymous.get("/contest/final").status, 200);
+}
+
+fn a_version_is_tested_and_its_games_shown_to_its_team(store: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    std::fs::write(
+        dir.join("contest.toml"),
+        "[contest]\npassword_memory_kib = 64\npassword_passes = 1\npassword_lanes = 1\n",
+    )
+    .unwrap();
+    contest(
+        dir,
+        store,
+        &[
+            "create",
+            "--game",
+            "swc_2027_blokus",
+            "--name",
+            "Cup",
+            "--seed",
+            "3",
+        ],
+    );
+    let served = SPIELLEITER.serve(dir, &["--config", "contest.toml", "--store", store]);
+    let address = served.address.clone();
+    let web_url = format!("http://{address}");
+    let owls = contest(dir, store, &["team", "add", "Owls", "--web-url", &web_url]);
+    let foxes = contest(dir, store, &["team", "add", "Foxes", "--web-url", &web_url]);
+    contest(
+        dir,
+        store,
+        &["version", "add", "Owls", "--player", "builtin:greedy"],
+    );
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let opened = Arc::new(runtime.block_on(spielleiter_season::open(store)).unwrap());
+    let accounts = runtime.block_on(ContestStore::open(opened)).unwrap();
+    let team = runtime
+        .block_on(accounts.teams())
+        .unwrap()
+        .into_iter()
+        .find(|t| t.name == "Owls")
+        .unwrap()
+        .id;
+    let mut olga = teacher(&address, &owls, "Olga");
+    let mut fritz = teacher(&address, &foxes, "Fritz");
+    let versions = format!("/contest/teams/{team}/versions");
+    let page = olga.get(&versions);
+    assert!(page.body.contains("Test version 1"), "{page:?}");
+    let tested = olga.post(&format!("{versions}/1/test"), &[]);
+    assert_eq!(tested.status, 303, "{tested:?}");
+    succeeded(&SPIELLEITER.run(
+        dir,
+        &["worker", "--store", store, "--contest", "--until-idle"],
+    ));
+
+    let page = olga.get(&format!("{versions}/1/test"));
+    assert!(
+        page.body.contains("2 of 2 games played")
+            && page.body.matches("ended by the rules").count() == 2
+            && page.body.contains("State: tested"),
+        "{page:?}"
+    );
+    let replay = olga.get(&format!("{versions}/1/test/1/replay"));
+    assert_eq!(replay.status, 200, "{replay:?}");
+    let view: serde_json::Value = serde_json::from_str(&replay.body).unwrap();
+    assert!(view["frames"].as_array().unwrap().len() > 1, "{view}");
+    // Another team sees nothing of it.
+    for path in [
+        format!("{versions}/1/test"),
+        format!("{versions}/1/test/1/replay"),
+        format!("{versions}/1/test/1/wire"),
+    ] {
+        assert_eq!(fritz.get(&path).status, 403, "{path}");
+    }
+    // Passed: activated.
+    olga.get(&versions);
+    let activated = olga.post(&format!("{versions}/1/activate"), &[]);
+    assert_eq!(activated.status, 303, "{activated:?}");
+    assert!(olga.get(&versions).body.contains("<td>active</td>"));
+}
+
+#[test]
+fn a_version_is_tested_and_its_games_shown_to_its_team_on_a_sqlite_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("contest.sqlite");
+    a_version_is_tested_and_its_games_shown_to_its_team(path.to_str().unwrap());
+}
+
+#[test]
+fn a_version_is_tested_and_its_games_shown_to_its_team_on_a_postgres_store() {
+    let pg = Postgres::shared();
+    let database = pg.fresh_database();
+    a_version_is_tested_and_its_games_shown_to_its_team(&pg.url(&database));
 }
 
 #[test]

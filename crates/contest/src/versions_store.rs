@@ -130,4 +130,9 @@ pub trait TeamVersions: Send + Sync + std::fmt::Debug {
     /// the active version or one the model does not test now (not built,
     /// or being tested); nothing is changed then.
     fn test(&self, team: TeamId, number: VersionNumber) -> StoreFuture<'_, ()>;
+
+    /// The season of the newest test of `team`'s version `number` (its
+    /// games' archive), `None` before its first. `NotFound` for no such
+    /// version of the team.
+    fn test_season(&self, team: TeamId, number: VersionNumber) -> StoreFuture<'_, Option<String>>;
 }

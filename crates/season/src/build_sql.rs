@@ -636,4 +636,15 @@ impl<D: Database + 'static> TeamVersions for ContestStore<D> {
             }
         })
     }
+
+    fn test_season(&self, team: TeamId, number: VersionNumber) -> StoreFuture<'_, Option<String>> {
+        Box::pin(async move {
+            self.newest_test_season(team, number)
+                .await
+                .map_err(|error| match error {
+                    SeasonError::Refused(_) => StoreError::NotFound("version"),
+                    other => self.versions_error(other),
+                })
+        })
+    }
 }

@@ -202,6 +202,40 @@ impl<D: Database> ContestStore<D> {
             .await
     }
 
+    /// The season of the newest test of `team`'s version `number`, `None`
+    /// before its first.
+    ///
+    /// # Errors
+    ///
+    /// [`SeasonError::Refused`] for no such version of the team; or the
+    /// store fails.
+    pub async fn newest_test_season(
+        &self,
+        team: TeamId,
+        number: VersionNumber,
+    ) -> Result<Option<String>, SeasonError> {
+        let contest = self.record().id.0;
+        self.database()
+            .run(move |db| {
+                Box::pin(async move {
+                    let Some(row) = db
+                        .query_opt(
+                            "SELECT v.id FROM contest_versions v \
+                             JOIN contest_teams t ON t.id = v.team \
+                             WHERE t.contest = $1 AND v.team = $2 AND v.number = $3",
+                            &[contest.into(), team.0.into(), number.0.into()],
+                        )
+                        .await?
+                    else {
+                        return refuse(format!("the team has no version {}", number.0));
+                    };
+                    let version = VersionId(row.get(0)?);
+                    Ok(newest_test(db, version).await?.map(|(season, _)| season))
+                })
+            })
+            .await
+    }
+
     /// The seasons of the tests being played that have a game to play,
     /// oldest first: what `worker --contest` plays before the matchdays'
     /// (a team waits at its page for its test).

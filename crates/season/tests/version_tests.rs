@@ -83,6 +83,13 @@ async fn a_test_plays_its_games_against_random_first_and_is_judged_once(test: Te
         refused(store.start_test(TeamId(99), VersionNumber(1), false).await).contains("no team")
     );
 
+    assert_eq!(
+        store
+            .newest_test_season(team, VersionNumber(1))
+            .await
+            .unwrap(),
+        None
+    );
     // A matchday's games are waiting too: the test's come first.
     store
         .create_matchday(Phase::Trial, None, false)
@@ -139,6 +146,14 @@ async fn a_test_plays_its_games_against_random_first_and_is_judged_once(test: Te
     assert_eq!(
         store.tests_to_play().await.unwrap(),
         [again.season.as_str()]
+    );
+    assert_eq!(
+        store
+            .newest_test_season(team, VersionNumber(1))
+            .await
+            .unwrap(),
+        Some(again.season.clone()),
+        "the newest run's"
     );
     play(db, &again.season, Cause::Regular).await;
     play(db, &again.season, Cause::Regular).await;

@@ -310,11 +310,15 @@ const sl = (() => {
   function replayPage() {
     const parts = location.pathname.split("/");
     const fromSeason = parts[1] === "season";
-    // A contest encounter's game: /contest/encounters/{e}/games/{n}.
+    // A contest encounter's game: /contest/encounters/{e}/games/{n}; a
+    // version's test game: /contest/teams/{t}/versions/{v}/test/{n}.
     const fromContest = parts[1] === "contest";
+    const fromTest = fromContest && parts[2] === "teams";
     const name = decodeURIComponent((fromSeason ? parts[3] : parts[2]) || "");
     // The heading is the game; the file's long name goes under it, small.
-    $("file").textContent = fromContest
+    $("file").textContent = fromTest
+      ? "version " + parts[5] + ", test game " + parts[7]
+      : fromContest
       ? "encounter " + parts[3] + ", game " + parts[5]
       : fromSeason ? "season game " + name : name;
     const url = fromContest

@@ -35,6 +35,7 @@ pub mod passwords;
 pub(crate) mod playing;
 pub mod results_pages;
 pub mod secrets;
+pub(crate) mod test_pages;
 #[cfg(test)]
 pub(crate) mod testing;
 #[cfg(test)]

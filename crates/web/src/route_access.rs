@@ -263,6 +263,26 @@ pub(crate) const ROUTES: &[RouteRule] = {
             Team(versions),
             SessionToken,
         ),
+        get(
+            "/contest/teams/{team}/versions/{number}/test",
+            Team(versions),
+        ),
+        get(
+            "/contest/teams/{team}/versions/{number}/test/{game}",
+            Team(versions),
+        ),
+        get(
+            "/contest/teams/{team}/versions/{number}/test/{game}/replay",
+            Team(versions),
+        ),
+        get(
+            "/contest/teams/{team}/versions/{number}/test/{game}/log",
+            Team(versions),
+        ),
+        get(
+            "/contest/teams/{team}/versions/{number}/test/{game}/wire",
+            Team(versions),
+        ),
         get("/contest/organiser", Organiser),
         // The organiser's calendar (issue 37): the matchday and final
         // commands on a page.

@@ -24,6 +24,8 @@ struct Stored {
     upload: Option<Upload>,
     log: String,
     activations: Vec<(MemberId, String, Timestamp)>,
+    /// How many tests were started.
+    tests: u32,
 }
 
 impl MemoryVersions {
@@ -133,6 +135,7 @@ impl TeamVersions for MemoryVersions {
                 upload: Some(upload),
                 log: String::new(),
                 activations: Vec::new(),
+                tests: 0,
             });
             Ok(entry)
         })
@@ -194,7 +197,18 @@ impl TeamVersions for MemoryVersions {
                 .state
                 .after(VersionEvent::TestStarted)
                 .map_err(|_| StoreError::Refused(NOT_TESTABLE))?;
+            version.tests += 1;
             Ok(())
+        })
+    }
+
+    fn test_season(&self, team: TeamId, number: VersionNumber) -> StoreFuture<'_, Option<String>> {
+        self.with(move |stored| {
+            let version = stored
+                .iter()
+                .find(|s| s.team == team && s.entry.number == number)
+                .ok_or(StoreError::NotFound("version"))?;
+            Ok((version.tests > 0).then(|| format!("test-{team}-{number}-{}", version.tests)))
         })
     }
 }

@@ -47,7 +47,7 @@ fn versions_of(door: &Door) -> Result<&Arc<dyn TeamVersions>, Refusal> {
     })
 }
 
-fn state_name(state: VersionState) -> &'static str {
+pub(super) fn state_name(state: VersionState) -> &'static str {
     match state {
         VersionState::Uploaded => "uploaded, waiting for a build worker",
         VersionState::Building => "building",

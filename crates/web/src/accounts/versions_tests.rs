@@ -473,6 +473,10 @@ async fn a_built_version_is_tested_by_its_members_only_and_once_at_a_time() {
     }
     site.versions
         .set_state(team, VersionNumber(2), VersionState::Built, "built");
+    let before = tess
+        .get(&format!("/contest/teams/{team}/versions/2/test"))
+        .await;
+    assert!(before.body.contains("Not tested yet"), "{}", before.body);
     let page = tess.get(&format!("/contest/teams/{team}/versions")).await;
     assert!(
         !page.body.contains("Test version 1"),
@@ -523,4 +527,12 @@ async fn a_built_version_is_tested_by_its_members_only_and_once_at_a_time() {
         .post(&format!("/contest/teams/{team}/versions/2/test"), &[])
         .await;
     assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
+    let after = tess
+        .get(&format!("/contest/teams/{team}/versions/2/test"))
+        .await;
+    assert!(
+        after.body.contains("0 of 2 games played; the others wait"),
+        "{}",
+        after.body
+    );
 }

@@ -227,6 +227,7 @@ impl Fixture {
             .replace("{file}", "app.css")
             .replace("{phase}", "championship")
             .replace("{step}", "publish")
+            .replace("{game}", "1")
             // T against U, not published.
             .replace("{encounter}", "21")
     }
