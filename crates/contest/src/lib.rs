@@ -84,6 +84,7 @@ pub mod accounts_store;
 pub mod calendar_store;
 pub mod encounter;
 pub mod friendly;
+pub mod friendly_store;
 pub mod ids;
 pub mod knockout;
 pub mod matchday;
@@ -115,6 +116,9 @@ pub use encounter::{
 };
 pub use friendly::{
     Challenge, ChallengeAnswer, ChallengeError, ChallengeState, NoticeKind, check_rate,
+};
+pub use friendly_store::{
+    ChallengeEntry, ChallengeRate, FriendlyGames, NO_ACTIVE_VERSION, RATE_LIMITED,
 };
 pub use ids::{
     ChallengeId, ContestId, EncounterId, GroupId, InviteId, MatchdayId, MemberId, SessionId,

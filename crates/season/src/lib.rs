@@ -48,6 +48,7 @@ pub mod conformance;
 pub mod contest_sql;
 pub mod definition;
 pub mod error;
+pub mod friendly_sql;
 pub mod knockout_sql;
 pub mod match_season;
 pub mod matchday_sql;

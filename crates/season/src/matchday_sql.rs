@@ -505,7 +505,7 @@ pub(crate) async fn progress_of(
 
 /// The result of a game row's `state` and `record` (columns `first` and
 /// `first + 1`): `None` unless the game is done.
-fn stored_result(row: &Row, first: usize) -> Result<Option<GameResult>, SeasonError> {
+pub(crate) fn stored_result(row: &Row, first: usize) -> Result<Option<GameResult>, SeasonError> {
     let state: String = row.get(first)?;
     let record: Option<String> = row.get(first + 1)?;
     Ok(match (GameState::parse(&state)?, record) {
@@ -1295,8 +1295,9 @@ impl<D: Database> ContestStore<D> {
     /// The seasons of the contest's versions' tests and encounters that
     /// have a game to play (waiting, or claimed and perhaps abandoned),
     /// the tests first ([`ContestStore::tests_to_play`]: a team waits at
-    /// its page for its test), then the oldest matchday's: what `worker
-    /// --contest` plays, one after another.
+    /// its page for its test), then the oldest matchday's, then the
+    /// accepted friendly challenges' ([`ContestStore::friendlies_to_play`]):
+    /// what `worker --contest` plays, one after another.
     ///
     /// # Errors
     ///
@@ -1325,6 +1326,7 @@ impl<D: Database> ContestStore<D> {
             })
             .await?;
         seasons.extend(encounters);
+        seasons.extend(self.friendlies_to_play().await?);
         Ok(seasons)
     }
 

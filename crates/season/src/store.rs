@@ -30,7 +30,7 @@ use crate::{SeasonDefinition, definition::ScheduledGame, error::SeasonError, sql
 /// (`knockout_sql`); 6: a decided encounter's result, kept
 /// (`matchday_sql`); 7: a team's uploads and their build jobs
 /// (`build_sql`).
-pub const SCHEMA_VERSION: i64 = 7;
+pub const SCHEMA_VERSION: i64 = 8;
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -581,6 +581,27 @@ CREATE TABLE contest_builds (
     finished_at BIGINT
 );
 CREATE INDEX contest_builds_queue ON contest_builds (state, version);
+",
+    // Version 8: friendly challenges between teams (issue 36,
+    // `friendly_sql`): who challenged whom, when, where the challenge
+    // stands, and the season of its games once it is accepted (the two
+    // teams' active versions at that moment). Its games never count.
+    "
+CREATE TABLE contest_challenges (
+    id {id},
+    contest BIGINT NOT NULL REFERENCES contests (id),
+    challenger BIGINT NOT NULL REFERENCES contest_teams (id),
+    challenged BIGINT NOT NULL REFERENCES contest_teams (id),
+    state TEXT NOT NULL
+        CHECK (state IN ('open', 'accepted', 'declined', 'withdrawn', 'played')),
+    created_at BIGINT NOT NULL,
+    answered_at BIGINT,
+    season TEXT UNIQUE REFERENCES seasons (name),
+    CHECK (challenger <> challenged),
+    CHECK ((state IN ('accepted', 'played')) = (season IS NOT NULL))
+);
+CREATE INDEX contest_challenges_by_challenger ON contest_challenges (challenger, created_at);
+CREATE INDEX contest_challenges_by_challenged ON contest_challenges (challenged, created_at);
 ",
 ];
 

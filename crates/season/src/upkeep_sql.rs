@@ -52,6 +52,8 @@ pub struct Upkeep {
     pub refused: Vec<(Phase, u32, String)>,
     /// Versions whose test games are over, judged now.
     pub judged: Vec<crate::test_sql::JudgedTest>,
+    /// Friendly encounters whose games are over, marked played now.
+    pub friendlies_played: u64,
 }
 
 impl<D: Database> ContestStore<D> {
@@ -188,6 +190,7 @@ impl<D: Database> ContestStore<D> {
             })
             .await?;
         upkeep.judged = self.judge_tests().await?;
+        upkeep.friendlies_played = self.settle_friendlies().await?;
         Ok(upkeep)
     }
 

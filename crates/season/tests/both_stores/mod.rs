@@ -107,7 +107,8 @@ impl TestStore {
     /// without them.
     pub fn drop_contest_tables(&self) {
         for table in [
-            // Schema version 6's, 5's and 4's, which refer to version 3's.
+            // Schema version 8's, 6's, 5's and 4's, which refer to version 3's.
+            "contest_challenges",
             "contest_builds",
             "contest_uploads",
             "contest_bracket_seeds",

@@ -1,0 +1,199 @@
+//! Friendly games in the store (issue 36), on SQLite and PostgreSQL: a
+//! challenge answered under the model's rules, an accepted one's season of
+//! both active versions played by the contest's workers after the
+//! matchdays' and marked played; a team that accepts by itself; the hour's
+//! limit; a team without an active version; who may answer what.
+#![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
+
+#[macro_use]
+mod both_stores;
+mod worker_results;
+use worker_results::play;
+
+use std::sync::Arc;
+
+use both_stores::TestStore;
+use spielleiter_contest::{
+    ChallengeAnswer, ChallengeState, ContestAccounts, ContestSettings, FriendlyGames, Phase,
+    RATE_LIMITED, StoreError, TeamId, Timestamp, VersionNumber,
+};
+use spielleiter_rules::GameType;
+use spielleiter_season::{AnyStore, ContestStore, NewContest, SeasonStore, create_contest};
+
+both_stores!(
+    a_challenge_accepted_is_played_by_both_active_versions_and_never_counts,
+    challenges_are_limited_by_the_hour_and_need_active_versions,
+);
+
+const NOW: Timestamp = Timestamp(1_800_000_000);
+
+/// A contest of Owls, Foxes and Bats (Bats without an active version), a
+/// friendly encounter of `games` games, `per_hour` challenges an hour.
+async fn contest(test: &TestStore, per_hour: u32) -> (ContestStore<AnyStore>, [TeamId; 3]) {
+    let opened = Arc::new(test.open_again().await.unwrap());
+    let settings = ContestSettings {
+        friendly_challenges_per_hour: per_hour,
+        games_per_friendly: 2,
+        ..ContestSettings::default()
+    };
+    let new = NewContest {
+        name: "Cup".to_owned(),
+        game: GameType::DEFAULT,
+        seed: Some(5),
+        settings,
+    };
+    create_contest(&*opened, &new, || 0).await.unwrap();
+    let store = ContestStore::open(opened).await.unwrap();
+    let mut teams = Vec::new();
+    for (name, bot) in [("Owls", "greedy"), ("Foxes", "random"), ("Bats", "")] {
+        let team = store.add_team(name, None).await.unwrap().id;
+        if !bot.is_empty() {
+            store
+                .add_version(team, &format!("builtin:{bot}"), "", NOW)
+                .await
+                .unwrap();
+            store
+                .activate_version(team, VersionNumber(1), None, "admin", NOW)
+                .await
+                .unwrap();
+        }
+        teams.push(team);
+    }
+    (store, [teams[0], teams[1], teams[2]])
+}
+
+async fn a_challenge_accepted_is_played_by_both_active_versions_and_never_counts(test: TestStore) {
+    let (store, [owls, foxes, _]) = contest(&test, 10).await;
+    let made = FriendlyGames::challenge(&store, owls, Some(foxes), NOW)
+        .await
+        .unwrap();
+    assert_eq!(made.len(), 1);
+    let id = made[0].challenge.id;
+    assert_eq!(made[0].challenge.state, ChallengeState::Open);
+    // Only the challenged team accepts or declines, only the challenger
+    // withdraws.
+    for (team, answer) in [
+        (owls, ChallengeAnswer::Accept),
+        (foxes, ChallengeAnswer::Withdraw),
+    ] {
+        assert_eq!(
+            FriendlyGames::answer(&store, team, id, answer, NOW).await,
+            Err(StoreError::NotFound("challenge")),
+            "{answer:?}"
+        );
+    }
+    assert!(store.seasons_to_play().await.unwrap().is_empty());
+    let accepted = FriendlyGames::answer(&store, foxes, id, ChallengeAnswer::Accept, NOW)
+        .await
+        .unwrap();
+    assert_eq!(accepted.challenge.state, ChallengeState::Accepted);
+    assert_eq!(accepted.games, [None, None]);
+    assert!(matches!(
+        FriendlyGames::answer(&store, foxes, id, ChallengeAnswer::Decline, NOW).await,
+        Err(StoreError::Refused(_))
+    ));
+    let season = FriendlyGames::friendly_season(&store, owls, id)
+        .await
+        .unwrap();
+    assert_eq!(season, format!("friendly-{}", id.0));
+    let definition = test.store.definition(&season).await.unwrap();
+    let starts: Vec<&str> = definition
+        .players
+        .iter()
+        .map(|p| p.start.as_str())
+        .collect();
+    assert_eq!(
+        starts,
+        ["builtin:greedy", "builtin:random"],
+        "the challenger first"
+    );
+
+    // A matchday's games come first, the friendly's after them.
+    store
+        .create_matchday(Phase::Championship, None, false)
+        .await
+        .unwrap();
+    let report = store
+        .play_matchday(Phase::Championship, 1, NOW)
+        .await
+        .unwrap();
+    let encounter = report.encounters[0].0.season.clone().unwrap();
+    assert_eq!(
+        store.seasons_to_play().await.unwrap(),
+        [encounter, season.clone()]
+    );
+    play(&test.store, &season, [2, 0], [50, 10]).await;
+    assert_eq!(
+        store.settle_friendlies().await.unwrap(),
+        0,
+        "a game is left"
+    );
+    play(&test.store, &season, [0, 2], [20, 30]).await;
+    assert_eq!(store.keep_time(NOW).await.unwrap().friendlies_played, 1);
+    let listed = FriendlyGames::challenges(&store, foxes).await.unwrap();
+    assert_eq!(listed[0].challenge.state, ChallengeState::Played);
+    assert_eq!(listed[0].games.iter().flatten().count(), 2);
+    // Never counted: the standings know no game of it.
+    assert!(
+        store.standings(Phase::Championship).await.unwrap()[0]
+            .rows
+            .iter()
+            .all(|row| row.games == 0)
+    );
+}
+
+async fn challenges_are_limited_by_the_hour_and_need_active_versions(test: TestStore) {
+    let (store, [owls, foxes, bats]) = contest(&test, 2).await;
+    let refused = |result: Result<_, StoreError>| match result {
+        Err(StoreError::Refused(why)) => why,
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    assert!(
+        refused(FriendlyGames::challenge(&store, owls, Some(bats), NOW).await)
+            .contains("active version")
+    );
+    assert!(
+        refused(FriendlyGames::challenge(&store, bats, Some(owls), NOW).await)
+            .contains("active version")
+    );
+    assert!(
+        refused(FriendlyGames::challenge(&store, owls, Some(owls), NOW).await).contains("itself")
+    );
+    // A team that accepts by itself: scheduled at once. "All" is every
+    // other team with an active version (not Bats).
+    store.set_auto_accept(foxes, true).await.unwrap();
+    let made = FriendlyGames::challenge(&store, owls, None, NOW)
+        .await
+        .unwrap();
+    assert_eq!(made.len(), 1);
+    assert_eq!(
+        (made[0].challenge.challenged, made[0].challenge.state),
+        (foxes, ChallengeState::Accepted)
+    );
+    FriendlyGames::challenge(&store, owls, Some(foxes), Timestamp(NOW.0 + 60))
+        .await
+        .unwrap();
+    let rate = FriendlyGames::rate(&store, owls, Timestamp(NOW.0 + 60))
+        .await
+        .unwrap();
+    assert_eq!((rate.used, rate.limit), (2, 2));
+    assert_eq!(
+        refused(FriendlyGames::challenge(&store, owls, Some(foxes), Timestamp(NOW.0 + 120)).await),
+        RATE_LIMITED
+    );
+    assert_eq!(
+        FriendlyGames::challenges(&store, owls).await.unwrap().len(),
+        2,
+        "nothing stored"
+    );
+    // An hour after the first, one more.
+    FriendlyGames::challenge(&store, owls, Some(foxes), Timestamp(NOW.0 + 3600))
+        .await
+        .unwrap();
+    // Someone else's challenge's games are not Bats'.
+    let id = made[0].challenge.id;
+    assert_eq!(
+        FriendlyGames::friendly_season(&store, bats, id).await,
+        Err(StoreError::NotFound("challenge"))
+    );
+}
