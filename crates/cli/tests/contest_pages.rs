@@ -495,6 +495,54 @@ fn a_version_is_tested_and_its_games_shown_to_its_team(store: &str) {
     let activated = olga.post(&format!("{versions}/1/activate"), &[]);
     assert_eq!(activated.status, 303, "{activated:?}");
     assert!(olga.get(&versions).body.contains("<td>active</td>"));
+
+    // A friendly encounter: Owls challenge Foxes, Foxes accept, a worker
+    // plays it with both active versions; both teams see its games.
+    contest(
+        dir,
+        store,
+        &[
+            "version",
+            "add",
+            "Foxes",
+            "--player",
+            "builtin:random",
+            "--activate",
+        ],
+    );
+    let foxes_id = runtime
+        .block_on(accounts.teams())
+        .unwrap()
+        .into_iter()
+        .find(|t| t.name == "Foxes")
+        .unwrap()
+        .id;
+    let friendly = format!("/contest/teams/{team}/friendly");
+    olga.get(&friendly);
+    let challenged = olga.post(&friendly, &[("to", &foxes_id.to_string())]);
+    assert_eq!(challenged.status, 303, "{challenged:?}");
+    let theirs = format!("/contest/teams/{foxes_id}/friendly");
+    let page = fritz.get(&theirs);
+    assert!(page.body.contains("from Owls"), "{page:?}");
+    let accepted = fritz.post(&format!("{theirs}/1/accept"), &[]);
+    assert_eq!(accepted.status, 303, "{accepted:?}");
+    succeeded(&SPIELLEITER.run(
+        dir,
+        &["worker", "--store", store, "--contest", "--until-idle"],
+    ));
+    // The worker's last look marked it played.
+    let page = olga.get(&friendly);
+    assert!(
+        page.body.contains("to Foxes") && page.body.contains(">played<"),
+        "{page:?}"
+    );
+    // The contest's default: as many games as an encounter's, 6.
+    assert!(page.body.contains("6 of 6 played"), "{page:?}");
+    let replay = olga.get(&format!("{friendly}/1/games/1/replay"));
+    assert_eq!(replay.status, 200, "{replay:?}");
+    let replay = fritz.get(&format!("{theirs}/1/games/6/replay"));
+    assert_eq!(replay.status, 200, "{replay:?}");
+    assert_eq!(fritz.get(&friendly).status, 403, "the other team's page");
 }
 
 #[test]

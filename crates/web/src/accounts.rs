@@ -22,13 +22,17 @@ use std::{
 };
 
 use spielleiter_contest::{
-    ContestAccounts, ContestCalendar, StoreError, StoreFuture, TeamVersions, Timestamp,
+    ContestAccounts, ContestCalendar, FriendlyGames, StoreError, StoreFuture, TeamVersions,
+    Timestamp,
 };
 use spielleiter_server::limits::AuthBackoff;
 
 pub(crate) mod calendar_pages;
 #[cfg(test)]
 mod calendar_tests;
+pub(crate) mod friendly_pages;
+#[cfg(test)]
+mod friendly_tests;
 pub(crate) mod message;
 pub(crate) mod pages;
 pub mod passwords;
@@ -96,6 +100,9 @@ pub struct DoorSettings {
     /// matchdays and final); without them the calendar's page says there
     /// is none.
     pub calendar: Option<Arc<dyn ContestCalendar>>,
+    /// The teams' friendly games; without them the friendly page says
+    /// there are none.
+    pub friendly: Option<Arc<dyn FriendlyGames>>,
 }
 
 impl std::fmt::Debug for DoorSettings {
@@ -148,6 +155,7 @@ pub struct Door {
     pub(crate) results: Option<results_pages::ResultsSource>,
     pub(crate) versions: Option<Arc<dyn TeamVersions>>,
     pub(crate) calendar: Option<Arc<dyn ContestCalendar>>,
+    pub(crate) friendly: Option<Arc<dyn FriendlyGames>>,
 }
 
 impl std::fmt::Debug for Door {
@@ -192,6 +200,7 @@ impl Door {
             results: settings.results,
             versions: settings.versions,
             calendar: settings.calendar,
+            friendly: settings.friendly,
         })
     }
 

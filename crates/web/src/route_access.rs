@@ -263,6 +263,27 @@ pub(crate) const ROUTES: &[RouteRule] = {
             Team(versions),
             SessionToken,
         ),
+        // A team's friendly games (issue 36): its members' and the
+        // organisers'; a challenge's games under either of its teams.
+        get("/contest/teams/{team}/friendly", Team(versions)),
+        post(
+            "/contest/teams/{team}/friendly",
+            Team(versions),
+            SessionToken,
+        ),
+        post(
+            "/contest/teams/{team}/friendly/{challenge}/{answer}",
+            Team(versions),
+            SessionToken,
+        ),
+        get(
+            "/contest/teams/{team}/friendly/{challenge}/games/{game}",
+            Team(versions),
+        ),
+        get(
+            "/contest/teams/{team}/friendly/{challenge}/games/{game}/replay",
+            Team(versions),
+        ),
         get(
             "/contest/teams/{team}/versions/{number}/test",
             Team(versions),

@@ -161,6 +161,7 @@ fn door(
     let settings = DoorSettings {
         versions: Some(Arc::clone(&contest) as Arc<dyn spielleiter_contest::TeamVersions>),
         calendar: Some(Arc::clone(&contest) as Arc<dyn spielleiter_contest::ContestCalendar>),
+        friendly: Some(Arc::clone(&contest) as Arc<dyn spielleiter_contest::FriendlyGames>),
         store: Arc::clone(&contest) as Arc<dyn ContestAccounts>,
         passwords: PasswordParams {
             memory_kib: config.contest_password_memory_kib,

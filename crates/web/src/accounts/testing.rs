@@ -20,8 +20,8 @@ use axum::{
     http::{Request, StatusCode, header},
 };
 use spielleiter_contest::{
-    Contest, ContestAccounts, ContestCalendar, ContestId, ContestSettings, MemberId, NewAccount,
-    TeamId, TeamVersions, Timestamp, accounts_store::MemoryAccounts,
+    Contest, ContestAccounts, ContestCalendar, ContestId, ContestSettings, FriendlyGames, MemberId,
+    NewAccount, TeamId, TeamVersions, Timestamp, accounts_store::MemoryAccounts,
     versions_store::MemoryVersions,
 };
 use spielleiter_server::{config::HttpPublic, limits::AuthBackoff, stats::ServerStats};
@@ -30,9 +30,11 @@ use tower_service::Service;
 use super::{Door, DoorSettings, PasswordParams, Passwords, results_pages::ResultsSource};
 
 pub(crate) mod fixed_results;
+pub(crate) mod memory_friendly;
 pub(crate) mod recording_calendar;
 use crate::{access::Access, app::WebSettings};
 pub(crate) use fixed_results::FixedResults;
+pub(crate) use memory_friendly::MemoryFriendly;
 pub(crate) use recording_calendar::RecordingCalendar;
 
 /// The administrator's passphrase of the test sites.
@@ -56,6 +58,8 @@ pub(crate) struct Site {
     pub results: Arc<FixedResults>,
     /// The organiser's steps the calendar's forms took.
     pub calendar: Arc<RecordingCalendar>,
+    /// The teams' friendly challenges.
+    pub friendly: Arc<MemoryFriendly>,
 }
 
 /// What an answer was.
@@ -115,6 +119,7 @@ impl Site {
         let results = Arc::new(FixedResults::default());
         let versions = Arc::new(MemoryVersions::new());
         let calendar = Arc::new(RecordingCalendar::default());
+        let friendly = Arc::new(MemoryFriendly::default());
         let door = Arc::new(
             Door::new(
                 DoorSettings {
@@ -130,6 +135,7 @@ impl Site {
                     }),
                     versions: Some(Arc::clone(&versions) as Arc<dyn TeamVersions>),
                     calendar: Some(Arc::clone(&calendar) as Arc<dyn ContestCalendar>),
+                    friendly: Some(Arc::clone(&friendly) as Arc<dyn FriendlyGames>),
                 },
                 &settings.auth,
             )
@@ -146,6 +152,7 @@ impl Site {
         Site {
             results,
             calendar,
+            friendly,
             door,
             router,
             store,

@@ -228,6 +228,8 @@ impl Fixture {
             .replace("{phase}", "championship")
             .replace("{step}", "publish")
             .replace("{game}", "1")
+            .replace("{challenge}", "1")
+            .replace("{answer}", "accept")
             // T against U, not published.
             .replace("{encounter}", "21")
     }

@@ -1,0 +1,145 @@
+//! The friendly page: a challenge made by one team's member, answered by
+//! the other's, withdrawn by its maker; the hour's limit shown; bad fields
+//! and other teams refused with nothing changed.
+
+#![allow(clippy::unwrap_used)]
+
+use axum::http::StatusCode;
+use spielleiter_contest::{
+    ChallengeState, ContestAccounts, FriendlyGames, InviteKind, TeamId, Timestamp,
+};
+
+use super::{
+    secrets,
+    testing::{Browser, START, Site},
+};
+
+/// A site with teams T (its teacher Tess), U (Ulla) and V (Vera).
+async fn site() -> (Site, [TeamId; 3]) {
+    let site = Site::new().await;
+    let mut teams = Vec::new();
+    for (team, name) in [("T", "Tess"), ("U", "Ulla"), ("V", "Vera")] {
+        let id = site.team(team).await;
+        let token = secrets::new_token();
+        let invite = spielleiter_contest::Invite::new(
+            id,
+            InviteKind::Teacher,
+            None,
+            Timestamp(START),
+            &spielleiter_contest::ContestSettings::default(),
+        );
+        site.store
+            .add_invite(&secrets::digest(&token), &invite)
+            .await
+            .unwrap();
+        site.browser([192, 0, 2, 20]).join(&token, name).await;
+        teams.push(id);
+    }
+    (site, [teams[0], teams[1], teams[2]])
+}
+
+async fn member<'s>(site: &'s Site, name: &str, team: TeamId) -> Browser<'s> {
+    let mut browser = site.browser([198, 51, 100, 7]);
+    browser.log_in(name).await;
+    browser
+        .get(&format!("/contest/teams/{team}/friendly"))
+        .await;
+    browser
+}
+
+#[tokio::test]
+async fn a_challenge_is_made_answered_and_shown_to_both_teams_only() {
+    let (site, [t, u, v]) = site().await;
+    let mut tess = member(&site, "Tess", t).await;
+    let page = tess.get(&format!("/contest/teams/{t}/friendly")).await;
+    assert!(
+        page.body.contains("10 of 10 challenges left this hour"),
+        "{}",
+        page.body
+    );
+    for bad in ["", "x", "99999999999999999999"] {
+        tess.get(&format!("/contest/teams/{t}/friendly")).await;
+        let reply = tess
+            .post(&format!("/contest/teams/{t}/friendly"), &[("to", bad)])
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::BAD_REQUEST,
+            "{bad:?}: {}",
+            reply.body
+        );
+    }
+    tess.get(&format!("/contest/teams/{t}/friendly")).await;
+    let made = tess
+        .post(
+            &format!("/contest/teams/{t}/friendly"),
+            &[("to", &u.to_string())],
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
+    let page = tess.get(&format!("/contest/teams/{t}/friendly")).await;
+    assert!(
+        page.body.contains("to U") && page.body.contains("9 of 10 challenges left"),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains("Withdraw the challenge to U"),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains("Accept the challenge"), "{}", page.body);
+
+    // Vera of V sees neither team's page, nor answers for U.
+    let mut vera = member(&site, "Vera", v).await;
+    assert_eq!(
+        vera.get(&format!("/contest/teams/{t}/friendly"))
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    vera.get(&format!("/contest/teams/{v}/friendly")).await;
+    let reply = vera
+        .post(&format!("/contest/teams/{v}/friendly/1/accept"), &[])
+        .await;
+    assert_eq!(
+        reply.status,
+        StatusCode::NOT_FOUND,
+        "not V's: {}",
+        reply.body
+    );
+    let reply = vera
+        .post(&format!("/contest/teams/{u}/friendly/1/accept"), &[])
+        .await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN, "{}", reply.body);
+
+    let mut ulla = member(&site, "Ulla", u).await;
+    let page = ulla.get(&format!("/contest/teams/{u}/friendly")).await;
+    assert!(
+        page.body.contains("from T") && page.body.contains("Accept the challenge from T"),
+        "{}",
+        page.body
+    );
+    let accepted = ulla
+        .post(&format!("/contest/teams/{u}/friendly/1/accept"), &[])
+        .await;
+    assert_eq!(accepted.status, StatusCode::SEE_OTHER, "{}", accepted.body);
+    ulla.get(&format!("/contest/teams/{u}/friendly")).await;
+    let again = ulla
+        .post(&format!("/contest/teams/{u}/friendly/1/decline"), &[])
+        .await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
+    let listed = site.friendly.challenges(t).await.unwrap();
+    assert_eq!(listed[0].challenge.state, ChallengeState::Accepted);
+    let page = tess.get(&format!("/contest/teams/{t}/friendly")).await;
+    assert!(
+        page.body.contains("accepted: its games wait"),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains("0–0 in games won (0 of 2 played)"),
+        "{}",
+        page.body
+    );
+}
