@@ -124,22 +124,11 @@ async fn schedule(
     let schedule = definition.schedule()?;
     let season = friendly_season_name(challenge.id);
     let encoded = encode_definition(&definition)?;
-    db.execute(
-        "INSERT INTO seasons (name, definition, created_ms) VALUES ($1, $2, {now_ms})",
-        &[season.as_str().into(), encoded.as_str().into()],
-    )
-    .await?;
-    for game in &schedule {
-        db.execute(
-            "INSERT INTO games (season, number, table_index, table_game) VALUES ($1, $2, $3, $4)",
-            &[
-                season.as_str().into(),
-                game.number.into(),
-                game.table.into(),
-                game.table_game.into(),
-            ],
-        )
-        .await?;
+    if crate::store_sql::create(db, &season, &encoded, &schedule)
+        .await?
+        .is_some()
+    {
+        return refuse(format!("the store holds a season named `{season}` already"));
     }
     db.execute(
         "UPDATE contest_challenges SET state = 'accepted', season = $2, answered_at = $3 \

@@ -6,14 +6,9 @@
 #![allow(clippy::unwrap_used)]
 
 use axum::http::StatusCode;
-use spielleiter_contest::{
-    BracketSize, CalendarStep, ContestAccounts, InviteKind, Phase, TeamId, Timestamp,
-};
+use spielleiter_contest::{BracketSize, CalendarStep, Phase, TeamId, Timestamp};
 
-use super::{
-    secrets,
-    testing::{Browser, START, Site},
-};
+use super::testing::{Browser, START, Site};
 
 /// A site with teams T and U (U's teacher Ulla) and the organiser Grace;
 /// championship matchday 1 published, 2 played.
@@ -22,19 +17,7 @@ async fn site() -> (Site, TeamId, TeamId) {
     let t = site.team("T").await;
     let u = site.team("U").await;
     site.organiser("Grace").await;
-    let token = secrets::new_token();
-    let invite = spielleiter_contest::Invite::new(
-        u,
-        InviteKind::Teacher,
-        None,
-        Timestamp(START),
-        &spielleiter_contest::ContestSettings::default(),
-    );
-    site.store
-        .add_invite(&secrets::digest(&token), &invite)
-        .await
-        .unwrap();
-    site.browser([192, 0, 2, 20]).join(&token, "Ulla").await;
+    site.teacher(u, "Ulla").await;
     site.results.add_matchday(1, true, &[(11, t, u)]);
     site.results.add_matchday(2, false, &[(21, t, u)]);
     (site, t, u)

@@ -23,7 +23,7 @@ use spielleiter_contest::{
 };
 
 use super::{
-    Door, STORE_TIME_LIMIT, bounded,
+    Door, bounded,
     message::{Nav, render},
     pages::{Answer, Refusal, answer, door, fields, see_other, sentence, when},
 };
@@ -258,30 +258,13 @@ pub(crate) async fn game_replay(
             other => ApiError::Internal(other.to_string()),
         })?;
     let source = door.results.as_ref().ok_or_else(|| missing("game"))?;
-    let archive =
-        match tokio::time::timeout(STORE_TIME_LIMIT, source.archives.archive(&season)).await {
-            Ok(answer) => answer.map_err(crate::error::archive_error)?,
-            Err(_) => {
-                return Err(ApiError::Internal(
-                    "the contest's store did not answer in time".to_owned(),
-                ));
-            }
-        };
-    let stored =
-        match tokio::time::timeout(STORE_TIME_LIMIT, archive.replay(&game.to_string())).await {
-            Ok(answer) => answer.map_err(crate::error::archive_error)?,
-            Err(_) => {
-                return Err(ApiError::Internal(
-                    "the contest's store did not answer in time".to_owned(),
-                ));
-            }
-        };
-    let loaded = viewer::load(stored).await?;
-    Ok(Json(viewer::view(
+    super::results_pages::season_game_replay(
+        source,
+        &season,
+        game,
         format!("friendly {challenge}, game {game}"),
-        loaded,
-        Vec::new(),
-    )))
+    )
+    .await
 }
 
 pub(crate) fn routes() -> axum::Router<Arc<App>> {

@@ -5,14 +5,9 @@
 #![allow(clippy::unwrap_used)]
 
 use axum::http::StatusCode;
-use spielleiter_contest::{
-    ChallengeState, ContestAccounts, FriendlyGames, InviteKind, TeamId, Timestamp,
-};
+use spielleiter_contest::{ChallengeState, FriendlyGames, TeamId};
 
-use super::{
-    secrets,
-    testing::{Browser, START, Site},
-};
+use super::testing::{Browser, Site};
 
 /// A site with teams T (its teacher Tess), U (Ulla) and V (Vera).
 async fn site() -> (Site, [TeamId; 3]) {
@@ -20,19 +15,7 @@ async fn site() -> (Site, [TeamId; 3]) {
     let mut teams = Vec::new();
     for (team, name) in [("T", "Tess"), ("U", "Ulla"), ("V", "Vera")] {
         let id = site.team(team).await;
-        let token = secrets::new_token();
-        let invite = spielleiter_contest::Invite::new(
-            id,
-            InviteKind::Teacher,
-            None,
-            Timestamp(START),
-            &spielleiter_contest::ContestSettings::default(),
-        );
-        site.store
-            .add_invite(&secrets::digest(&token), &invite)
-            .await
-            .unwrap();
-        site.browser([192, 0, 2, 20]).join(&token, name).await;
+        site.teacher(id, name).await;
         teams.push(id);
     }
     (site, [teams[0], teams[1], teams[2]])

@@ -144,12 +144,7 @@ pub(crate) fn routes() -> axum::Router<Arc<App>> {
 mod tests {
     #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
-    use spielleiter_contest::{ContestAccounts, InviteKind, Timestamp};
-
-    use crate::accounts::{
-        secrets,
-        testing::{START, Site},
-    };
+    use crate::accounts::testing::Site;
 
     /// What `viewer` gets: per matchday its counts, the games it shows
     /// (encounter, game, worker) and how many it hides.
@@ -172,19 +167,7 @@ mod tests {
         let v = site.team("V").await;
         let w = site.team("W").await;
         site.organiser("Grace").await;
-        let token = secrets::new_token();
-        let invite = spielleiter_contest::Invite::new(
-            t,
-            InviteKind::Teacher,
-            None,
-            Timestamp(START),
-            &spielleiter_contest::ContestSettings::default(),
-        );
-        site.store
-            .add_invite(&secrets::digest(&token), &invite)
-            .await
-            .unwrap();
-        site.browser([192, 0, 2, 20]).join(&token, "Tess").await;
+        site.teacher(t, "Tess").await;
         assert_eq!(
             seen(&site, None).await["matchdays"],
             serde_json::json!([]),

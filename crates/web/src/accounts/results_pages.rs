@@ -882,33 +882,35 @@ pub(crate) async fn game_replay(
             other => ApiError::Internal(other.to_string()),
         })?
         .ok_or_else(|| missing("game (the encounter was forfeited)"))?;
-    let archive =
-        match tokio::time::timeout(super::STORE_TIME_LIMIT, source.archives.archive(&season)).await
-        {
-            Ok(answer) => answer.map_err(crate::error::archive_error)?,
-            Err(_) => {
-                return Err(ApiError::Internal(
-                    "the contest's store did not answer in time".to_owned(),
-                ));
-            }
-        };
-    let stored =
-        match tokio::time::timeout(super::STORE_TIME_LIMIT, archive.replay(&number.to_string()))
-            .await
-        {
-            Ok(answer) => answer.map_err(crate::error::archive_error)?,
-            Err(_) => {
-                return Err(ApiError::Internal(
-                    "the contest's store did not answer in time".to_owned(),
-                ));
-            }
-        };
-    let loaded = viewer::load(stored).await?;
-    Ok(Json(viewer::view(
+    season_game_replay(
+        source,
+        &season,
+        number,
         format!("encounter {encounter}, game {number}"),
-        loaded,
-        Vec::new(),
-    )))
+    )
+    .await
+}
+
+/// Game `number` of `season` (an encounter's, a friendly's) as the replay
+/// viewer reads it, named `name`, without downloads: its players' logs
+/// are their teams' own.
+pub(crate) async fn season_game_replay(
+    source: &ResultsSource,
+    season: &str,
+    number: u32,
+    name: String,
+) -> Result<Json<viewer::ReplayView>, ApiError> {
+    let late = || ApiError::Internal("the contest's store did not answer in time".to_owned());
+    let archive = tokio::time::timeout(super::STORE_TIME_LIMIT, source.archives.archive(season))
+        .await
+        .map_err(|_| late())?
+        .map_err(crate::error::archive_error)?;
+    let stored = tokio::time::timeout(super::STORE_TIME_LIMIT, archive.replay(&number.to_string()))
+        .await
+        .map_err(|_| late())?
+        .map_err(crate::error::archive_error)?;
+    let loaded = viewer::load(stored).await?;
+    Ok(Json(viewer::view(name, loaded, Vec::new())))
 }
 
 /// The results pages' routes.

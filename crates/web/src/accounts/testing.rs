@@ -292,6 +292,24 @@ impl Site {
         self.store.add_team(name, None).await.unwrap().id
     }
 
+    /// `team`'s teacher `name`, come in by a teacher's invite link (as the
+    /// organiser's page hands them out).
+    pub async fn teacher(&self, team: TeamId, name: &str) {
+        let token = super::secrets::new_token();
+        let invite = spielleiter_contest::Invite::new(
+            team,
+            spielleiter_contest::InviteKind::Teacher,
+            None,
+            Timestamp(START),
+            &ContestSettings::default(),
+        );
+        self.store
+            .add_invite(&super::secrets::digest(&token), &invite)
+            .await
+            .unwrap();
+        self.browser([192, 0, 2, 20]).join(&token, name).await;
+    }
+
     /// An organiser's account with `name`, straight in the store.
     pub async fn organiser(&self, name: &str) -> MemberId {
         let passwords = Passwords::new(PasswordParams::FAST_FOR_TESTS).unwrap();

@@ -16,14 +16,11 @@ use std::{
 };
 
 use axum::{body::Body, http::StatusCode};
-use spielleiter_contest::{
-    ContestAccounts, InviteKind, Runtime, TeamId, TeamVersions, Timestamp, VersionNumber,
-    VersionState,
-};
+use spielleiter_contest::{Runtime, TeamId, TeamVersions, VersionNumber, VersionState};
 
 use super::{
-    MAX_UPLOAD_BYTES, secrets,
-    testing::{Browser, Reply, START, Site},
+    MAX_UPLOAD_BYTES,
+    testing::{Browser, Reply, Site},
 };
 
 /// A site with team T (its teacher Tess signed in), team U (its teacher
@@ -34,19 +31,7 @@ async fn site() -> (Site, TeamId) {
     let other = site.team("U").await;
     site.organiser("Grace").await;
     for (team, name) in [(team, "Tess"), (other, "Ulla")] {
-        let token = secrets::new_token();
-        let invite = spielleiter_contest::Invite::new(
-            team,
-            InviteKind::Teacher,
-            None,
-            Timestamp(START),
-            &spielleiter_contest::ContestSettings::default(),
-        );
-        site.store
-            .add_invite(&secrets::digest(&token), &invite)
-            .await
-            .unwrap();
-        site.browser([192, 0, 2, 20]).join(&token, name).await;
+        site.teacher(team, name).await;
     }
     (site, team)
 }
