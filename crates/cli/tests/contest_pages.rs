@@ -543,6 +543,17 @@ fn a_version_is_tested_and_its_games_shown_to_its_team(store: &str) {
     let replay = fritz.get(&format!("{theirs}/1/games/6/replay"));
     assert_eq!(replay.status, 200, "{replay:?}");
     assert_eq!(fritz.get(&friendly).status, 403, "the other team's page");
+    // What each team was told, on its notices page.
+    let told = olga.get(&format!("/contest/teams/{team}/notices"));
+    for said in [
+        "Version 1 passed its test",
+        "Foxes accepted your friendly challenge",
+        "The friendly encounter with Foxes is played",
+    ] {
+        assert!(told.body.contains(said), "{said}: {told:?}");
+    }
+    let told = fritz.get(&format!("/contest/teams/{foxes_id}/notices"));
+    assert!(told.body.contains("Owls challenges you"), "{told:?}");
 }
 
 #[test]

@@ -88,6 +88,7 @@ pub mod friendly_store;
 pub mod ids;
 pub mod knockout;
 pub mod matchday;
+pub mod notices_store;
 pub mod pairing;
 pub mod phase;
 pub mod results_store;
@@ -126,6 +127,7 @@ pub use ids::{
 };
 pub use knockout::{Bracket, KnockoutError, KnockoutWinner};
 pub use matchday::{AtDeadline, Group, Matchday, MatchdaySchedule, schedule_matchday};
+pub use notices_store::{MAX_NOTICES, Notice, TeamNotices};
 pub use pairing::{GroupLineUp, Pairing, PairingError, RoundRobin, draw_groups, group_count};
 pub use phase::{KnockoutRound, Phase};
 pub use results_store::{

@@ -18,8 +18,8 @@
 use std::time::Duration;
 
 use spielleiter_contest::{
-    BuildLog, MemberId, Runtime, StoreError, StoreFuture, TeamId, TeamVersions, Timestamp, Upload,
-    VersionEntry, VersionId, VersionNumber, VersionState,
+    BuildLog, MemberId, NoticeKind, Runtime, StoreError, StoreFuture, TeamId, TeamVersions,
+    Timestamp, Upload, VersionEntry, VersionId, VersionNumber, VersionState,
     versions::{check_comment, check_start_parameters},
     versions_store::{NOT_ACTIVATABLE, NOT_TESTABLE},
 };
@@ -29,6 +29,7 @@ use crate::{
     columns::millis,
     error::SeasonError,
     matchday_sql::{StoredVersion, corrupt, refuse},
+    notice_sql::notify,
     sql::{Database, Sql},
 };
 
@@ -408,6 +409,27 @@ impl<D: Database> ContestStore<D> {
                         &[version.into(), state.into(), player.as_str().into()],
                     )
                     .await?;
+                    if let Some(row) = db
+                        .query_opt(
+                            "SELECT team, number FROM contest_versions WHERE id = $1",
+                            &[version.into()],
+                        )
+                        .await?
+                    {
+                        let (team, number): (i64, i64) = (row.get(0)?, row.get(1)?);
+                        let (kind, text) = if state == "built" {
+                            (
+                                NoticeKind::BuildFinished,
+                                format!("Version {number} is built; \u{201c}Test\u{201d} on the versions page plays it against the random bot."),
+                            )
+                        } else {
+                            (
+                                NoticeKind::BuildFailed,
+                                format!("Version {number}'s build failed; its build log says why."),
+                            )
+                        };
+                        notify(db, TeamId(team), kind, &format!("build-{version}-{attempt}"), &text).await?;
+                    }
                     Ok(true)
                 })
             })

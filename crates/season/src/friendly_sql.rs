@@ -9,8 +9,8 @@
 
 use spielleiter_contest::{
     Challenge, ChallengeAnswer, ChallengeEntry, ChallengeError, ChallengeId, ChallengeRate,
-    ChallengeState, FriendlyGames, NO_ACTIVE_VERSION, RATE_LIMITED, StoreError, StoreFuture,
-    TeamId, Timestamp, check_rate, friendly_game_seed,
+    ChallengeState, FriendlyGames, NO_ACTIVE_VERSION, NoticeKind, RATE_LIMITED, StoreError,
+    StoreFuture, TeamId, Timestamp, check_rate, friendly_game_seed,
 };
 
 use crate::{
@@ -18,6 +18,7 @@ use crate::{
     columns::encode_definition,
     error::SeasonError,
     matchday_sql::{corrupt, refuse, stored_result},
+    notice_sql::notify,
     sql::{Database, Row, Sql},
 };
 
@@ -98,6 +99,40 @@ async fn active_player(
         )
         .await?;
     row.map(|row| Ok((row.get(0)?, row.get(1)?))).transpose()
+}
+
+/// `team`'s name.
+async fn team_name(db: &mut Sql<'_>, team: TeamId) -> Result<String, SeasonError> {
+    let row = db
+        .query_opt(
+            "SELECT name FROM contest_teams WHERE id = $1",
+            &[team.0.into()],
+        )
+        .await?
+        .ok_or_else(|| corrupt("team", team.0.to_string()))?;
+    row.get(0)
+}
+
+/// Tells the challenger that `challenge` was accepted.
+async fn tell_accepted(
+    db: &mut Sql<'_>,
+    challenge: &Challenge,
+    by_itself: bool,
+) -> Result<(), SeasonError> {
+    let name = team_name(db, challenge.challenged).await?;
+    let how = if by_itself {
+        " (it accepts by itself)"
+    } else {
+        ""
+    };
+    notify(
+        db,
+        challenge.challenger,
+        NoticeKind::ChallengeAccepted,
+        &format!("accepted-{}", challenge.id.0),
+        &format!("{name} accepted your friendly challenge{how}; its games wait for the workers."),
+    )
+    .await
 }
 
 /// Schedules accepted `challenge`'s season with both active versions.
@@ -243,11 +278,27 @@ impl<D: Database> ContestStore<D> {
                         let mut challenge =
                             Challenge::new(ChallengeId(row.get(0)?), from, to, auto_accept, now)
                                 .map_err(model_refusal)?;
+                        let by = team_name(db, from).await?;
                         let season = if challenge.state == ChallengeState::Accepted {
-                            Some(schedule(db, &contest, &challenge, now).await?)
+                            let season = schedule(db, &contest, &challenge, now).await?;
+                            tell_accepted(db, &challenge, true).await?;
+                            Some(season)
                         } else {
                             None
                         };
+                        let received = if season.is_some() {
+                            format!("{by} challenged you to a friendly encounter; your team accepts by itself, so its games are scheduled.")
+                        } else {
+                            format!("{by} challenges you to a friendly encounter: accept or decline it on the friendly page.")
+                        };
+                        notify(
+                            db,
+                            to,
+                            NoticeKind::ChallengeReceived,
+                            &format!("challenge-{}", challenge.id.0),
+                            &received,
+                        )
+                        .await?;
                         if season.is_none() {
                             challenge.state = ChallengeState::Open;
                         }
@@ -303,7 +354,9 @@ impl<D: Database> ContestStore<D> {
                     let before = stored.state;
                     stored.answer(answer).map_err(model_refusal)?;
                     let season = if stored.state == ChallengeState::Accepted {
-                        Some(schedule(db, &contest, &stored, now).await?)
+                        let season = schedule(db, &contest, &stored, now).await?;
+                        tell_accepted(db, &stored, false).await?;
+                        Some(season)
                     } else {
                         let changed = db
                             .execute(
@@ -340,14 +393,48 @@ impl<D: Database> ContestStore<D> {
         self.database()
             .transaction(move |db| {
                 Box::pin(async move {
-                    db.execute(
-                        "UPDATE contest_challenges SET state = 'played' \
-                         WHERE contest = $1 AND state = 'accepted' \
-                         AND NOT EXISTS (SELECT 1 FROM games g WHERE g.season = contest_challenges.season \
-                                         AND g.state IN ('waiting', 'running'))",
-                        &[contest.into()],
-                    )
-                    .await
+                    let over = db
+                        .query(
+                            &format!(
+                                "SELECT {CHALLENGE_COLUMNS} FROM contest_challenges c \
+                                 WHERE c.contest = $1 AND c.state = 'accepted' \
+                                 AND NOT EXISTS (SELECT 1 FROM games g WHERE g.season = c.season \
+                                                 AND g.state IN ('waiting', 'running'))"
+                            ),
+                            &[contest.into()],
+                        )
+                        .await?;
+                    let mut played = 0;
+                    for row in &over {
+                        let (challenge, _) = challenge_row(row)?;
+                        // One caller marks it; only that one tells the teams.
+                        let changed = db
+                            .execute(
+                                "UPDATE contest_challenges SET state = 'played' \
+                                 WHERE id = $1 AND state = 'accepted'",
+                                &[challenge.id.0.into()],
+                            )
+                            .await?;
+                        if changed == 0 {
+                            continue;
+                        }
+                        played += 1;
+                        for (team, other) in [
+                            (challenge.challenger, challenge.challenged),
+                            (challenge.challenged, challenge.challenger),
+                        ] {
+                            let name = team_name(db, other).await?;
+                            notify(
+                                db,
+                                team,
+                                NoticeKind::FriendlyPlayed,
+                                &format!("played-{}", challenge.id.0),
+                                &format!("The friendly encounter with {name} is played; its games are on the friendly page."),
+                            )
+                            .await?;
+                        }
+                    }
+                    Ok(played)
                 })
             })
             .await

@@ -52,6 +52,7 @@ pub mod friendly_sql;
 pub mod knockout_sql;
 pub mod match_season;
 pub mod matchday_sql;
+pub mod notice_sql;
 pub mod postgres;
 pub mod report;
 pub(crate) mod results_sql;

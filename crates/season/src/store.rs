@@ -30,7 +30,7 @@ use crate::{SeasonDefinition, definition::ScheduledGame, error::SeasonError, sql
 /// (`knockout_sql`); 6: a decided encounter's result, kept
 /// (`matchday_sql`); 7: a team's uploads and their build jobs
 /// (`build_sql`).
-pub const SCHEMA_VERSION: i64 = 8;
+pub const SCHEMA_VERSION: i64 = 9;
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -602,6 +602,19 @@ CREATE TABLE contest_challenges (
 );
 CREATE INDEX contest_challenges_by_challenger ON contest_challenges (challenger, created_at);
 CREATE INDEX contest_challenges_by_challenged ON contest_challenges (challenged, created_at);
+",
+    // Version 9: what a team's members are told (issue 36, `notice_sql`),
+    // written once per key by the change it tells of.
+    "
+CREATE TABLE contest_notices (
+    id {id},
+    team BIGINT NOT NULL REFERENCES contest_teams (id),
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    text TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    UNIQUE (team, key)
+);
 ",
 ];
 

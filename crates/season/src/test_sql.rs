@@ -11,7 +11,8 @@
 
 use spielleiter_archive::Cause;
 use spielleiter_contest::{
-    TeamId, VersionEvent, VersionId, VersionNumber, VersionState, test_game_seed, test_verdict,
+    NoticeKind, TeamId, VersionEvent, VersionId, VersionNumber, VersionState, test_game_seed,
+    test_verdict,
 };
 
 use crate::{
@@ -19,6 +20,7 @@ use crate::{
     columns::encode_definition,
     error::SeasonError,
     matchday_sql::{STAND_IN_PLAYER, corrupt, parse_state, refuse, state_text},
+    notice_sql::notify,
     sql::{Database, Sql},
     store::GameState,
 };
@@ -312,6 +314,15 @@ impl<D: Database> ContestStore<D> {
                             )
                             .await?;
                         if changed == 1 {
+                            let text = if state == VersionState::Tested {
+                                format!("Version {} passed its test: it may be activated.", number.0)
+                            } else {
+                                format!(
+                                    "Version {} failed its test; its test games' page shows how it ended each.",
+                                    number.0
+                                )
+                            };
+                            notify(db, team, NoticeKind::TestFinished, &season, &text).await?;
                             tracing::info!(team = team.0, version = number.0, season = season.as_str(), passed = state == VersionState::Tested, "a version's test is judged");
                             judged.push(JudgedTest {
                                 team,

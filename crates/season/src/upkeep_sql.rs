@@ -109,7 +109,9 @@ impl<D: Database> ContestStore<D> {
     /// scheduled matchday up to date, so that one played to the end is
     /// marked played or, where the contest publishes automatically,
     /// published; and judges every version's test whose games are over
-    /// ([`ContestStore::judge_tests`]). Safe to call from many workers at once: a matchday is
+    /// ([`ContestStore::judge_tests`]), marks friendly encounters played,
+    /// and tells teams without an active version that a deadline is near.
+    /// Safe to call from many workers at once: a matchday is
     /// frozen once (under the contest's row lock), and one that another
     /// caller froze first is not reported.
     ///
@@ -191,6 +193,14 @@ impl<D: Database> ContestStore<D> {
             .await?;
         upkeep.judged = self.judge_tests().await?;
         upkeep.friendlies_played = self.settle_friendlies().await?;
+        let contest = self.contest.clone();
+        self.db
+            .transaction(move |db| {
+                Box::pin(
+                    async move { crate::notice_sql::warn_without_version(db, &contest, now).await },
+                )
+            })
+            .await?;
         Ok(upkeep)
     }
 

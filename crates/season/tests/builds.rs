@@ -22,8 +22,8 @@ use std::{
 
 use both_stores::TestStore;
 use spielleiter_contest::{
-    ContestAccounts, ContestSettings, MemberId, NewAccount, Runtime, StoreError, TeamId,
-    TeamVersions, Timestamp, Upload, VersionNumber, VersionState,
+    ContestAccounts, ContestSettings, MemberId, NewAccount, NoticeKind, Runtime, StoreError,
+    TeamId, TeamNotices, TeamVersions, Timestamp, Upload, VersionNumber, VersionState,
 };
 use spielleiter_rules::GameType;
 use spielleiter_season::{
@@ -162,6 +162,14 @@ async fn an_upload_is_queued_as_the_next_version_with_its_build(test: TestStore)
         .unwrap()
         .unwrap();
     assert_eq!(log.log, "built it");
+    // The team is told once, not again for the refused second finish.
+    let notices = store.notices(team).await.unwrap();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(notices[0].kind, NoticeKind::BuildFinished);
+    assert!(
+        notices[0].text.starts_with("Version 2 is built"),
+        "{notices:?}"
+    );
     assert_eq!(store.build_log(team, VersionNumber(1)).await.unwrap(), None);
     assert_eq!(
         store.build_log(team, VersionNumber(9)).await,
@@ -383,6 +391,7 @@ async fn refused_uploads_store_nothing(test: TestStore) {
 async fn a_store_of_schema_version_6_gains_the_build_tables(test: TestStore) {
     let (store, team, _) = contest(&test).await;
     drop(store);
+    test.sql("DROP TABLE contest_notices");
     test.sql("DROP TABLE contest_challenges");
     test.sql("DROP TABLE contest_builds");
     test.sql("DROP TABLE contest_uploads");

@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use both_stores::TestStore;
 use spielleiter_contest::{
-    ChallengeAnswer, ChallengeState, ContestAccounts, ContestSettings, FriendlyGames, Phase,
-    RATE_LIMITED, StoreError, TeamId, Timestamp, VersionNumber,
+    ChallengeAnswer, ChallengeState, ContestAccounts, ContestSettings, FriendlyGames, NoticeKind,
+    Phase, RATE_LIMITED, StoreError, TeamId, TeamNotices, Timestamp, VersionNumber,
 };
 use spielleiter_rules::GameType;
 use spielleiter_season::{AnyStore, ContestStore, NewContest, SeasonStore, create_contest};
@@ -130,8 +130,35 @@ async fn a_challenge_accepted_is_played_by_both_active_versions_and_never_counts
     );
     play(&test.store, &season, [0, 2], [20, 30]).await;
     assert_eq!(store.keep_time(NOW).await.unwrap().friendlies_played, 1);
+    assert_eq!(
+        store.keep_time(NOW).await.unwrap().friendlies_played,
+        0,
+        "once"
+    );
     let listed = FriendlyGames::challenges(&store, foxes).await.unwrap();
     assert_eq!(listed[0].challenge.state, ChallengeState::Played);
+    // Each team was told what concerned it, once each.
+    let kinds = |team| {
+        let store = &store;
+        async move {
+            let mut kinds: Vec<NoticeKind> = TeamNotices::notices(store, team)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|n| n.kind)
+                .collect();
+            kinds.sort_by_key(|k| format!("{k:?}"));
+            kinds
+        }
+    };
+    assert_eq!(
+        kinds(owls).await,
+        [NoticeKind::ChallengeAccepted, NoticeKind::FriendlyPlayed]
+    );
+    assert_eq!(
+        kinds(foxes).await,
+        [NoticeKind::ChallengeReceived, NoticeKind::FriendlyPlayed]
+    );
     assert_eq!(listed[0].games.iter().flatten().count(), 2);
     // Never counted: the standings know no game of it.
     assert!(
@@ -190,6 +217,43 @@ async fn challenges_are_limited_by_the_hour_and_need_active_versions(test: TestS
     FriendlyGames::challenge(&store, owls, Some(foxes), Timestamp(NOW.0 + 3600))
         .await
         .unwrap();
+    // Bats, without an active version, are told once when a deadline
+    // is a day off or less; the others are not.
+    store
+        .create_matchday(
+            Phase::Championship,
+            Some(Timestamp(NOW.0 + 2 * 86_400)),
+            false,
+        )
+        .await
+        .unwrap();
+    store.keep_time(NOW).await.unwrap();
+    assert!(
+        TeamNotices::notices(&store, bats).await.unwrap().is_empty(),
+        "two days off"
+    );
+    store
+        .keep_time(Timestamp(NOW.0 + 86_400 + 60))
+        .await
+        .unwrap();
+    store
+        .keep_time(Timestamp(NOW.0 + 86_400 + 120))
+        .await
+        .unwrap();
+    let told = TeamNotices::notices(&store, bats).await.unwrap();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0].kind, NoticeKind::NoActiveVersion);
+    assert!(
+        told[0].text.contains("random bot plays for your team"),
+        "{told:?}"
+    );
+    assert!(
+        TeamNotices::notices(&store, owls)
+            .await
+            .unwrap()
+            .iter()
+            .all(|n| n.kind != NoticeKind::NoActiveVersion)
+    );
     // Someone else's challenge's games are not Bats'.
     let id = made[0].challenge.id;
     assert_eq!(

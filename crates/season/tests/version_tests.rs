@@ -16,7 +16,8 @@ use std::{sync::Arc, time::Duration};
 use both_stores::TestStore;
 use spielleiter_arena::Cause;
 use spielleiter_contest::{
-    ContestAccounts, ContestSettings, Phase, TeamId, Timestamp, VersionNumber, VersionState,
+    ContestAccounts, ContestSettings, NoticeKind, Phase, TeamId, TeamNotices, Timestamp,
+    VersionNumber, VersionState,
 };
 use spielleiter_rules::GameType;
 use spielleiter_season::{
@@ -135,6 +136,10 @@ async fn a_test_plays_its_games_against_random_first_and_is_judged_once(test: Te
     );
     assert!(store.judge_tests().await.unwrap().is_empty());
     assert_eq!(state(&store, team).await, VersionState::Tested);
+    let notices = TeamNotices::notices(&store, team).await.unwrap();
+    assert_eq!(notices.len(), 1, "told once: {notices:?}");
+    assert_eq!(notices[0].kind, NoticeKind::TestFinished);
+    assert!(notices[0].text.contains("passed its test"), "{notices:?}");
     assert!(store.seasons_to_play().await.unwrap().is_empty());
 
     // Tested again, in a season of its own; the active version is not.

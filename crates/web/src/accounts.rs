@@ -22,8 +22,8 @@ use std::{
 };
 
 use spielleiter_contest::{
-    ContestAccounts, ContestCalendar, FriendlyGames, StoreError, StoreFuture, TeamVersions,
-    Timestamp,
+    ContestAccounts, ContestCalendar, FriendlyGames, StoreError, StoreFuture, TeamNotices,
+    TeamVersions, Timestamp,
 };
 use spielleiter_server::limits::AuthBackoff;
 
@@ -34,6 +34,7 @@ pub(crate) mod friendly_pages;
 #[cfg(test)]
 mod friendly_tests;
 pub(crate) mod message;
+pub(crate) mod notices_page;
 pub(crate) mod pages;
 pub mod passwords;
 pub(crate) mod playing;
@@ -103,6 +104,9 @@ pub struct DoorSettings {
     /// The teams' friendly games; without them the friendly page says
     /// there are none.
     pub friendly: Option<Arc<dyn FriendlyGames>>,
+    /// The teams' notices; without them the notices page says there are
+    /// none.
+    pub notices: Option<Arc<dyn TeamNotices>>,
 }
 
 impl std::fmt::Debug for DoorSettings {
@@ -156,6 +160,7 @@ pub struct Door {
     pub(crate) versions: Option<Arc<dyn TeamVersions>>,
     pub(crate) calendar: Option<Arc<dyn ContestCalendar>>,
     pub(crate) friendly: Option<Arc<dyn FriendlyGames>>,
+    pub(crate) notices: Option<Arc<dyn TeamNotices>>,
 }
 
 impl std::fmt::Debug for Door {
@@ -201,6 +206,7 @@ impl Door {
             versions: settings.versions,
             calendar: settings.calendar,
             friendly: settings.friendly,
+            notices: settings.notices,
         })
     }
 

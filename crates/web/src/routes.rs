@@ -71,6 +71,7 @@ pub fn router_with_contest(
         .merge(crate::accounts::playing::routes())
         .merge(crate::accounts::test_pages::routes())
         .merge(crate::accounts::friendly_pages::routes())
+        .merge(crate::accounts::notices_page::routes())
         .route("/play", get(play::page))
         .route("/play/{id}", get(play::page))
         .route("/assets/play.js", get(play::script))

@@ -162,6 +162,7 @@ fn door(
         versions: Some(Arc::clone(&contest) as Arc<dyn spielleiter_contest::TeamVersions>),
         calendar: Some(Arc::clone(&contest) as Arc<dyn spielleiter_contest::ContestCalendar>),
         friendly: Some(Arc::clone(&contest) as Arc<dyn spielleiter_contest::FriendlyGames>),
+        notices: Some(Arc::clone(&contest) as Arc<dyn spielleiter_contest::TeamNotices>),
         store: Arc::clone(&contest) as Arc<dyn ContestAccounts>,
         passwords: PasswordParams {
             memory_kib: config.contest_password_memory_kib,

@@ -108,6 +108,7 @@ impl TestStore {
     pub fn drop_contest_tables(&self) {
         for table in [
             // Schema version 8's, 6's, 5's and 4's, which refer to version 3's.
+            "contest_notices",
             "contest_challenges",
             "contest_builds",
             "contest_uploads",

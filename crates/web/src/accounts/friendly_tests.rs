@@ -126,3 +126,37 @@ async fn a_challenge_is_made_answered_and_shown_to_both_teams_only() {
         page.body
     );
 }
+
+#[tokio::test]
+async fn a_teams_notices_are_shown_to_its_members_only() {
+    let (site, [t, u, _]) = site().await;
+    site.notices.add(
+        t,
+        spielleiter_contest::Notice {
+            kind: spielleiter_contest::NoticeKind::ChallengeReceived,
+            text: "U challenges you to a friendly encounter <script>".to_owned(),
+            at: spielleiter_contest::Timestamp(super::testing::START),
+        },
+    );
+    let mut tess = member(&site, "Tess", t).await;
+    let page = tess.get(&format!("/contest/teams/{t}/notices")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(
+        page.body
+            .contains("U challenges you to a friendly encounter &#60;script&#62;")
+            || page
+                .body
+                .contains("U challenges you to a friendly encounter &lt;script&gt;"),
+        "escaped: {}",
+        page.body
+    );
+    let mut ulla = member(&site, "Ulla", u).await;
+    assert_eq!(
+        ulla.get(&format!("/contest/teams/{t}/notices"))
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    let own = ulla.get(&format!("/contest/teams/{u}/notices")).await;
+    assert!(own.body.contains("Nothing yet"), "{}", own.body);
+}

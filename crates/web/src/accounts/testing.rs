@@ -21,7 +21,7 @@ use axum::{
 };
 use spielleiter_contest::{
     Contest, ContestAccounts, ContestCalendar, ContestId, ContestSettings, FriendlyGames, MemberId,
-    NewAccount, TeamId, TeamVersions, Timestamp, accounts_store::MemoryAccounts,
+    NewAccount, TeamId, TeamNotices, TeamVersions, Timestamp, accounts_store::MemoryAccounts,
     versions_store::MemoryVersions,
 };
 use spielleiter_server::{config::HttpPublic, limits::AuthBackoff, stats::ServerStats};
@@ -29,10 +29,12 @@ use tower_service::Service;
 
 use super::{Door, DoorSettings, PasswordParams, Passwords, results_pages::ResultsSource};
 
+pub(crate) mod fixed_notices;
 pub(crate) mod fixed_results;
 pub(crate) mod memory_friendly;
 pub(crate) mod recording_calendar;
 use crate::{access::Access, app::WebSettings};
+pub(crate) use fixed_notices::FixedNotices;
 pub(crate) use fixed_results::FixedResults;
 pub(crate) use memory_friendly::MemoryFriendly;
 pub(crate) use recording_calendar::RecordingCalendar;
@@ -60,6 +62,8 @@ pub(crate) struct Site {
     pub calendar: Arc<RecordingCalendar>,
     /// The teams' friendly challenges.
     pub friendly: Arc<MemoryFriendly>,
+    /// The teams' notices.
+    pub notices: Arc<FixedNotices>,
 }
 
 /// What an answer was.
@@ -120,6 +124,7 @@ impl Site {
         let versions = Arc::new(MemoryVersions::new());
         let calendar = Arc::new(RecordingCalendar::default());
         let friendly = Arc::new(MemoryFriendly::default());
+        let notices = Arc::new(FixedNotices::default());
         let door = Arc::new(
             Door::new(
                 DoorSettings {
@@ -136,6 +141,7 @@ impl Site {
                     versions: Some(Arc::clone(&versions) as Arc<dyn TeamVersions>),
                     calendar: Some(Arc::clone(&calendar) as Arc<dyn ContestCalendar>),
                     friendly: Some(Arc::clone(&friendly) as Arc<dyn FriendlyGames>),
+                    notices: Some(Arc::clone(&notices) as Arc<dyn TeamNotices>),
                 },
                 &settings.auth,
             )
@@ -153,6 +159,7 @@ impl Site {
             results,
             calendar,
             friendly,
+            notices,
             door,
             router,
             store,

@@ -1,0 +1,171 @@
+//! A team's notices (issue 36) in the season store: written by the change
+//! they tell of, in its transaction, once per key (a build's attempt, a
+//! test's season, a challenge, a matchday), and read newest first
+//! ([`TeamNotices`]).
+
+use spielleiter_contest::{
+    MAX_NOTICES, Notice, NoticeKind, StandIn, StoreFuture, TeamId, TeamNotices, Timestamp,
+};
+
+use crate::{
+    ContestStore,
+    error::SeasonError,
+    matchday_sql::{corrupt, parse_phase},
+    sql::{Database, Sql},
+};
+
+const KINDS: [(NoticeKind, &str); 8] = [
+    (NoticeKind::BuildFinished, "build_finished"),
+    (NoticeKind::BuildFailed, "build_failed"),
+    (NoticeKind::TestFinished, "test_finished"),
+    (NoticeKind::ChallengeReceived, "challenge_received"),
+    (NoticeKind::ChallengeAccepted, "challenge_accepted"),
+    (NoticeKind::FriendlyPlayed, "friendly_played"),
+    (NoticeKind::NoActiveVersion, "no_active_version"),
+    (NoticeKind::MatchdayPublished, "matchday_published"),
+];
+
+fn kind_text(kind: NoticeKind) -> &'static str {
+    KINDS
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map_or("build_finished", |(_, text)| text)
+}
+
+/// Tells `team` `text`, once for `key` (a second notice of the same key
+/// is not written), at the database's clock.
+pub(crate) async fn notify(
+    db: &mut Sql<'_>,
+    team: TeamId,
+    kind: NoticeKind,
+    key: &str,
+    text: &str,
+) -> Result<(), SeasonError> {
+    db.execute(
+        "INSERT INTO contest_notices (team, kind, key, text, created_at) \
+         VALUES ($1, $2, $3, $4, {now_ms} / 1000) ON CONFLICT (team, key) DO NOTHING",
+        &[
+            team.0.into(),
+            kind_text(kind).into(),
+            key.into(),
+            text.into(),
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+/// How long before a matchday's deadline a team without an active
+/// version is told.
+pub const NO_VERSION_WARNING_SECONDS: i64 = 24 * 3600;
+
+/// An instant for a notice, in UTC.
+fn shown(at: Timestamp) -> String {
+    jiff::Timestamp::from_second(at.0).map_or_else(
+        |_| at.0.to_string(),
+        |t| t.strftime("%Y-%m-%d %H:%M UTC").to_string(),
+    )
+}
+
+/// Tells every enabled team without an active version, once per matchday,
+/// that a planned matchday's deadline is within
+/// [`NO_VERSION_WARNING_SECONDS`] of `now`; how many notices were due.
+pub(crate) async fn warn_without_version(
+    db: &mut Sql<'_>,
+    contest: &spielleiter_contest::Contest,
+    now: Timestamp,
+) -> Result<usize, SeasonError> {
+    let due = db
+        .query(
+            "SELECT id, phase, number, deadline FROM contest_matchdays \
+             WHERE contest = $1 AND state = 'planned' AND deadline IS NOT NULL \
+             AND deadline > $2 AND deadline <= $3 ORDER BY deadline, id",
+            &[
+                contest.id.0.into(),
+                now.0.into(),
+                (now.0 + NO_VERSION_WARNING_SECONDS).into(),
+            ],
+        )
+        .await?;
+    let mut told = 0;
+    for row in &due {
+        let (matchday, phase, number, deadline): (i64, String, i64, i64) =
+            (row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?);
+        let phase = parse_phase(&phase)?;
+        let teams = db
+            .query(
+                "SELECT t.id FROM contest_teams t WHERE t.contest = $1 AND t.enabled = 1 \
+                 AND NOT EXISTS (SELECT 1 FROM contest_versions v \
+                                 WHERE v.team = t.id AND v.active = 1)",
+                &[contest.id.0.into()],
+            )
+            .await?;
+        let then = match contest.settings.stand_in {
+            StandIn::RandomBot => "the built-in random bot plays for your team",
+            StandIn::Forfeit => "your team forfeits its encounter",
+        };
+        let text = format!(
+            "Your team has no active version, and matchday {number} of the {phase} is frozen at {}: \
+             activate one before then, or {then}.",
+            shown(Timestamp(deadline))
+        );
+        for team in &teams {
+            notify(
+                db,
+                TeamId(team.get(0)?),
+                NoticeKind::NoActiveVersion,
+                &format!("no-active-{matchday}"),
+                &text,
+            )
+            .await?;
+            told += 1;
+        }
+    }
+    Ok(told)
+}
+
+impl<D: Database> ContestStore<D> {
+    async fn team_notices(&self, team: TeamId) -> Result<Vec<Notice>, SeasonError> {
+        let contest = self.record().id.0;
+        self.database()
+            .run(move |db| {
+                Box::pin(async move {
+                    db.query(
+                        &format!(
+                            "SELECT n.kind, n.text, n.created_at FROM contest_notices n \
+                             JOIN contest_teams t ON t.id = n.team \
+                             WHERE t.contest = $1 AND n.team = $2 \
+                             ORDER BY n.created_at DESC, n.id DESC LIMIT {MAX_NOTICES}"
+                        ),
+                        &[contest.into(), team.0.into()],
+                    )
+                    .await?
+                    .iter()
+                    .map(|row| {
+                        let kind: String = row.get(0)?;
+                        Ok(Notice {
+                            kind: KINDS
+                                .iter()
+                                .find(|(_, text)| *text == kind)
+                                .map(|(k, _)| *k)
+                                .ok_or_else(|| corrupt("notice kind", kind))?,
+                            text: row.get(1)?,
+                            at: Timestamp(row.get(2)?),
+                        })
+                    })
+                    .collect()
+                })
+            })
+            .await
+    }
+}
+
+impl<D: Database + 'static> TeamNotices for ContestStore<D> {
+    fn notices(&self, team: TeamId) -> StoreFuture<'_, Vec<Notice>> {
+        Box::pin(async move {
+            self.team_notices(team)
+                .await
+                .map_err(|e| self.store_error(e))
+        })
+    }
+}
