@@ -155,4 +155,10 @@ echo "== the contest's results pages"
 python3 tests/browser/results.py "$(command -v chromium)" "$bin" "$out" \
     "$(mktemp -d "$out/profile.XXXX")"
 
-echo "browser: 6 passed, 0 failed"
+# A team's test, activation, friendly encounter and notices
+# (tests/browser/teams.py; screenshots target/browser/teams-*.png).
+echo "== a team's programs and friendly games"
+python3 tests/browser/teams.py "$(command -v chromium)" "$bin" "$out" \
+    "$(mktemp -d "$out/profile.XXXX")"
+
+echo "browser: 7 passed, 0 failed"
