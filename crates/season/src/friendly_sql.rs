@@ -275,7 +275,7 @@ impl<D: Database> ContestStore<D> {
                             )
                             .await?
                             .ok_or_else(|| corrupt("challenge", "no id came back".to_owned()))?;
-                        let mut challenge =
+                        let challenge =
                             Challenge::new(ChallengeId(row.get(0)?), from, to, auto_accept, now)
                                 .map_err(model_refusal)?;
                         let by = team_name(db, from).await?;
@@ -299,9 +299,6 @@ impl<D: Database> ContestStore<D> {
                             &received,
                         )
                         .await?;
-                        if season.is_none() {
-                            challenge.state = ChallengeState::Open;
-                        }
                         made.push(entry_of(db, challenge, season).await?);
                     }
                     Ok(made)

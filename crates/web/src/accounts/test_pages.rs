@@ -69,25 +69,48 @@ fn end_text(cause: Cause) -> &'static str {
     }
 }
 
+/// Why a test's games cannot be read.
+enum Unread {
+    /// No such version (or no versions kept here).
+    NotFound,
+    /// The store failed.
+    Failed,
+}
+
+impl From<Unread> for Refusal {
+    fn from(why: Unread) -> Refusal {
+        match why {
+            Unread::NotFound => no_versions(),
+            Unread::Failed => failed(),
+        }
+    }
+}
+
 /// The archive of the newest test's games of `team`'s version `number`,
 /// `None` before its first test.
 async fn test_archive(
     door: &Door,
     team: TeamId,
     number: VersionNumber,
-) -> Result<Option<Arc<dyn GameArchive>>, Refusal> {
-    let store = door.versions.as_ref().ok_or_else(no_versions)?;
-    let Some(season) = bounded(store.test_season(team, number)).await? else {
-        return Ok(None);
+) -> Result<Option<Arc<dyn GameArchive>>, Unread> {
+    let store = door.versions.as_ref().ok_or(Unread::NotFound)?;
+    let season = match bounded(store.test_season(team, number)).await {
+        Ok(Some(season)) => season,
+        Ok(None) => return Ok(None),
+        Err(spielleiter_contest::StoreError::NotFound(_)) => return Err(Unread::NotFound),
+        Err(error) => {
+            tracing::warn!(%error, "a version's test cannot be read");
+            return Err(Unread::Failed);
+        }
     };
-    let source = door.results.as_ref().ok_or_else(no_versions)?;
+    let source = door.results.as_ref().ok_or(Unread::NotFound)?;
     match tokio::time::timeout(STORE_TIME_LIMIT, source.archives.archive(&season)).await {
         Ok(Ok(archive)) => Ok(Some(archive)),
         Ok(Err(error)) => {
             tracing::warn!(%error, season, "a test's games cannot be read");
-            Err(failed())
+            Err(Unread::Failed)
         }
-        Err(_) => Err(failed()),
+        Err(_) => Err(Unread::Failed),
     }
 }
 
@@ -181,7 +204,8 @@ async fn test_game(app: &App, team: TeamId, number: u32) -> Result<Arc<dyn GameA
     match test_archive(door, team, VersionNumber(number)).await {
         Ok(Some(archive)) => Ok(archive),
         Ok(None) => Err(ApiError::NotFound("the version was not tested".to_owned())),
-        Err(_) => Err(ApiError::NotFound("no such version".to_owned())),
+        Err(Unread::NotFound) => Err(ApiError::NotFound("no such version".to_owned())),
+        Err(Unread::Failed) => Err(ApiError::Internal("the contest's store failed".to_owned())),
     }
 }
 
