@@ -18,7 +18,6 @@ use crate::{
     error::SeasonError,
     sql::{Database, Row, Sql, Value},
     store::{Claim, Created, EXPIRED_MESSAGE, GameRow, GivenBack, SeasonStore},
-    upkeep_sql,
 };
 
 /// How many games one `INSERT` of a new season's schedule writes: three
@@ -32,6 +31,25 @@ const LEASE_RAN_OUT: &str = "its worker stopped renewing the lease";
 /// names no stored game.
 fn stored_number(number: u32) -> Option<i64> {
     i32::try_from(number).ok().map(i64::from)
+}
+
+/// What a game given up as failed is set back to: waiting for a worker,
+/// its count of failures and its error cleared. Its attempt stays, so a
+/// worker still holding an old claim on it is refused its record as
+/// before.
+pub(crate) const RETRY_GAME: &str = "UPDATE games SET state = 'waiting', failures = 0, error = NULL, \
+     worker = NULL, lease_until = NULL";
+
+/// Sets the failed games of the season `season` waiting again; how many.
+pub(crate) async fn retry_failed_in_season(
+    db: &mut Sql<'_>,
+    season: &str,
+) -> Result<u64, SeasonError> {
+    db.execute(
+        &format!("{RETRY_GAME} WHERE season = $1 AND state = 'failed'"),
+        &[season.into()],
+    )
+    .await
 }
 
 /// Creates season `name` with its schedule, unless a season of that name
@@ -365,10 +383,8 @@ impl<D: Database> SeasonStore for D {
 
     async fn retry_failed(&self, season: &str) -> Result<u64, SeasonError> {
         let season = season.to_owned();
-        self.run(move |db| {
-            Box::pin(async move { upkeep_sql::retry_failed_in_season(db, &season).await })
-        })
-        .await
+        self.run(move |db| Box::pin(async move { retry_failed_in_season(db, &season).await }))
+            .await
     }
 
     async fn games(&self, season: &str) -> Result<Vec<GameRow>, SeasonError> {

@@ -16,27 +16,9 @@ use crate::{
         MATCHDAY_COLUMNS, MatchdayReport, MatchdayState, matchday_of, matchday_row, phase_text,
         refuse, report_of,
     },
-    sql::{Database, Sql},
+    sql::Database,
+    store_sql::RETRY_GAME,
 };
-
-/// What a game given up as failed is set back to: waiting for a worker,
-/// its count of failures and its error cleared. Its attempt stays, so a
-/// worker still holding an old claim on it is refused its record as
-/// before.
-const RETRY_GAME: &str = "UPDATE games SET state = 'waiting', failures = 0, error = NULL, \
-     worker = NULL, lease_until = NULL";
-
-/// Sets the failed games of the season `season` waiting again; how many.
-pub(crate) async fn retry_failed_in_season(
-    db: &mut Sql<'_>,
-    season: &str,
-) -> Result<u64, SeasonError> {
-    db.execute(
-        &format!("{RETRY_GAME} WHERE season = $1 AND state = 'failed'"),
-        &[season.into()],
-    )
-    .await
-}
 
 /// What [`ContestStore::keep_time`] did.
 #[derive(Clone, Debug, Default)]
