@@ -251,30 +251,32 @@ fn seen(browser: &mut Browser, encounter: i64, heading: &str) -> Seen {
     }
 }
 
-fn a_matchday_is_shown_as_published(store: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let dir = dir.path();
+/// A contest "Cup" of `swc_2027_blokus` (seed 3, `more` settings) in
+/// `store`, served with quick password hashing from `dir`.
+fn served_contest(dir: &Path, store: &str, more: &[&str]) -> spielleiter_test_support::Served {
     std::fs::write(
         dir.join("contest.toml"),
         "[contest]\npassword_memory_kib = 64\npassword_passes = 1\npassword_lanes = 1\n",
     )
     .unwrap();
-    contest(
-        dir,
-        store,
-        &[
-            "create",
-            "--game",
-            "swc_2027_blokus",
-            "--name",
-            "Cup",
-            "--seed",
-            "3",
-            "--games-per-encounter",
-            "2",
-        ],
-    );
-    let served = SPIELLEITER.serve(dir, &["--config", "contest.toml", "--store", store]);
+    let mut create = vec![
+        "create",
+        "--game",
+        "swc_2027_blokus",
+        "--name",
+        "Cup",
+        "--seed",
+        "3",
+    ];
+    create.extend_from_slice(more);
+    contest(dir, store, &create);
+    SPIELLEITER.serve(dir, &["--config", "contest.toml", "--store", store])
+}
+
+fn a_matchday_is_shown_as_published(store: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let served = served_contest(dir, store, &["--games-per-encounter", "2"]);
     let address = served.address.clone();
     let web_url = format!("http://{address}");
     let mut printed = BTreeMap::new();
@@ -421,25 +423,7 @@ fn a_matchday_is_shown_as_published(store: &str) {
 fn a_version_is_tested_and_its_games_shown_to_its_team(store: &str) {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    std::fs::write(
-        dir.join("contest.toml"),
-        "[contest]\npassword_memory_kib = 64\npassword_passes = 1\npassword_lanes = 1\n",
-    )
-    .unwrap();
-    contest(
-        dir,
-        store,
-        &[
-            "create",
-            "--game",
-            "swc_2027_blokus",
-            "--name",
-            "Cup",
-            "--seed",
-            "3",
-        ],
-    );
-    let served = SPIELLEITER.serve(dir, &["--config", "contest.toml", "--store", store]);
+    let served = served_contest(dir, store, &[]);
     let address = served.address.clone();
     let web_url = format!("http://{address}");
     let owls = contest(dir, store, &["team", "add", "Owls", "--web-url", &web_url]);
