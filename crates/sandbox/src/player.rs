@@ -39,8 +39,11 @@ const OUTPUT_DRAIN: Duration = Duration::from_secs(5);
 /// How often, and how far apart, Docker is asked whether a container that
 /// ended by SIGKILL met its memory limit. Docker learns of an out-of-memory
 /// kill from an event of its own, which can reach it after the container's
-/// exit: asked at once, it said `false` for a memory bomb (seen in CI).
-const OOM_ASKS: u32 = 10;
+/// exit: asked at once, it said `false` for a memory bomb (seen in CI);
+/// asked for a second, it still said `false` once in CI, with seven
+/// hostile containers and two games on two cores: three seconds now (only
+/// a container that ended by SIGKILL is asked at all).
+const OOM_ASKS: u32 = 30;
 const OOM_ASK_INTERVAL: Duration = Duration::from_millis(100);
 
 /// Numbers the containers of this process.
