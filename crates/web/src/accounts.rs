@@ -221,6 +221,20 @@ impl Door {
     }
 }
 
+/// Awaits an archive's answer (a contest season's games) within
+/// [`STORE_TIME_LIMIT`], its errors as the JSON routes say them; an archive
+/// that does not answer is a failed store.
+pub(crate) async fn archive_within<T>(
+    call: spielleiter_archive::ArchiveFuture<'_, T>,
+) -> Result<T, crate::error::ApiError> {
+    match tokio::time::timeout(STORE_TIME_LIMIT, call).await {
+        Ok(answer) => answer.map_err(crate::error::archive_error),
+        Err(_) => Err(crate::error::ApiError::Internal(
+            "the contest's store did not answer in time".to_owned(),
+        )),
+    }
+}
+
 /// Awaits a store call within [`STORE_TIME_LIMIT`]; a store that does not
 /// answer is a failed store.
 pub(crate) async fn bounded<T>(call: StoreFuture<'_, T>) -> Result<T, StoreError> {

@@ -25,7 +25,7 @@ use spielleiter_contest::{
 use super::{
     Door, bounded,
     message::{Nav, render},
-    pages::{Answer, Refusal, answer, door, fields, see_other, sentence, when},
+    pages::{Answer, Refusal, answer, door, fields, refused_as, see_other, when},
 };
 use crate::{app::App, error::ApiError, route_access::Who, viewer};
 
@@ -165,13 +165,6 @@ pub(crate) async fn friendly(
     answer(&who, result)
 }
 
-fn refusal(error: StoreError) -> Refusal {
-    match error {
-        StoreError::Refused(why) => Refusal::new(StatusCode::CONFLICT, "Not done", sentence(why)),
-        other => other.into(),
-    }
-}
-
 /// The challenge form's field: a team's id, or `all`.
 #[derive(Deserialize)]
 pub(crate) struct ChallengeFields {
@@ -196,7 +189,7 @@ pub(crate) async fn challenge(
         };
         let made = bounded(friendly_of(door)?.challenge(team, to, door.now()))
             .await
-            .map_err(refusal)?;
+            .map_err(refused_as("Not done"))?;
         tracing::info!(
             team = team.0,
             challenges = made.len(),
@@ -230,7 +223,7 @@ pub(crate) async fn answer_challenge(
         };
         bounded(friendly_of(door)?.answer(team, ChallengeId(challenge), reply, door.now()))
             .await
-            .map_err(refusal)?;
+            .map_err(refused_as("Not done"))?;
         Ok(see_other(&format!("/contest/teams/{team}/friendly")))
     }
     .await;

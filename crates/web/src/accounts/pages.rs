@@ -76,6 +76,15 @@ impl Refusal {
     }
 }
 
+/// A store's answer to a step a page asked for: its refusal as a conflict
+/// titled `title` with the store's reason, anything else as always.
+pub(super) fn refused_as(title: &'static str) -> impl Fn(StoreError) -> Refusal {
+    move |error| match error {
+        StoreError::Refused(why) => Refusal::new(StatusCode::CONFLICT, title, sentence(why)),
+        other => other.into(),
+    }
+}
+
 impl From<StoreError> for Refusal {
     fn from(error: StoreError) -> Refusal {
         match error {

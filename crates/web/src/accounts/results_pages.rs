@@ -900,15 +900,8 @@ pub(crate) async fn season_game_replay(
     number: u32,
     name: String,
 ) -> Result<Json<viewer::ReplayView>, ApiError> {
-    let late = || ApiError::Internal("the contest's store did not answer in time".to_owned());
-    let archive = tokio::time::timeout(super::STORE_TIME_LIMIT, source.archives.archive(season))
-        .await
-        .map_err(|_| late())?
-        .map_err(crate::error::archive_error)?;
-    let stored = tokio::time::timeout(super::STORE_TIME_LIMIT, archive.replay(&number.to_string()))
-        .await
-        .map_err(|_| late())?
-        .map_err(crate::error::archive_error)?;
+    let archive = super::archive_within(source.archives.archive(season)).await?;
+    let stored = super::archive_within(archive.replay(&number.to_string())).await?;
     let loaded = viewer::load(stored).await?;
     Ok(Json(viewer::view(name, loaded, Vec::new())))
 }

@@ -22,13 +22,13 @@ use spielleiter_archive::{Cause, GameArchive};
 use spielleiter_contest::{TeamId, VersionNumber};
 
 use super::{
-    Door, STORE_TIME_LIMIT, bounded,
+    Door, archive_within, bounded,
     message::{Nav, render},
     pages::{Answer, Refusal, answer, door},
 };
 use crate::{
     app::App,
-    error::{ApiError, archive_error},
+    error::ApiError,
     route_access::Who,
     viewer::{self, DownloadView},
 };
@@ -104,13 +104,12 @@ async fn test_archive(
         }
     };
     let source = door.results.as_ref().ok_or(Unread::NotFound)?;
-    match tokio::time::timeout(STORE_TIME_LIMIT, source.archives.archive(&season)).await {
-        Ok(Ok(archive)) => Ok(Some(archive)),
-        Ok(Err(error)) => {
-            tracing::warn!(%error, season, "a test's games cannot be read");
+    match archive_within(source.archives.archive(&season)).await {
+        Ok(archive) => Ok(Some(archive)),
+        Err(error) => {
+            tracing::warn!(?error, season, "a test's games cannot be read");
             Err(Unread::Failed)
         }
-        Err(_) => Err(Unread::Failed),
     }
 }
 
@@ -211,19 +210,10 @@ async fn test_game(app: &App, team: TeamId, number: u32) -> Result<Arc<dyn GameA
 
 /// An archive's answer for a page: what it holds, or the failure's page.
 async fn read<T>(call: spielleiter_archive::ArchiveFuture<'_, T>) -> Result<T, Refusal> {
-    within(call).await.map_err(|error| {
+    archive_within(call).await.map_err(|error| {
         tracing::warn!(?error, "a test's games cannot be read");
         failed()
     })
-}
-
-async fn within<T>(call: spielleiter_archive::ArchiveFuture<'_, T>) -> Result<T, ApiError> {
-    match tokio::time::timeout(STORE_TIME_LIMIT, call).await {
-        Ok(answer) => answer.map_err(archive_error),
-        Err(_) => Err(ApiError::Internal(
-            "the contest's store did not answer in time".to_owned(),
-        )),
-    }
 }
 
 /// `GET /contest/teams/{team}/versions/{number}/test/{game}`: the replay
@@ -240,9 +230,9 @@ pub(crate) async fn game_replay(
 ) -> Result<Json<viewer::ReplayView>, ApiError> {
     let archive = test_game(&app, team, number).await?;
     let key = game.to_string();
-    let stored = within(archive.replay(&key)).await?;
+    let stored = archive_within(archive.replay(&key)).await?;
     let loaded = viewer::load(stored).await?;
-    let contents = within(archive.contents(&key)).await?;
+    let contents = archive_within(archive.contents(&key)).await?;
     let base = format!("/contest/teams/{team}/versions/{number}/test/{game}");
     let mut downloads = Vec::new();
     if contents.player_logs.contains(&0) {
@@ -271,7 +261,7 @@ pub(crate) async fn game_log(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let archive = test_game(&app, team, number).await?;
-    let stored = within(archive.player_log(&game.to_string(), 0)).await?;
+    let stored = archive_within(archive.player_log(&game.to_string(), 0)).await?;
     Ok(crate::wire_log::text_response(stored, &headers))
 }
 
@@ -282,7 +272,7 @@ pub(crate) async fn game_wire(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let archive = test_game(&app, team, number).await?;
-    let stored = within(archive.wire_log(&game.to_string())).await?;
+    let stored = archive_within(archive.wire_log(&game.to_string())).await?;
     Ok(crate::wire_log::text_response(stored, &headers))
 }
 

@@ -29,7 +29,7 @@ use spielleiter_contest::{
 use super::{
     Door, MAX_UPLOAD_BYTES, bounded,
     message::{Nav, render},
-    pages::{Answer, Refusal, answer, door, see_other, sentence, when},
+    pages::{Answer, Refusal, answer, door, refused_as, see_other, when},
 };
 use crate::{app::App, route_access::Who};
 
@@ -342,12 +342,7 @@ pub(crate) async fn activate(
             door.now(),
         ))
         .await
-        .map_err(|error| match error {
-            StoreError::Refused(why) => {
-                Refusal::new(StatusCode::CONFLICT, "Not activated", sentence(why))
-            }
-            other => other.into(),
-        })?;
+        .map_err(refused_as("Not activated"))?;
         Ok(see_other(&format!("/contest/teams/{team}/versions")))
     }
     .await;
@@ -368,12 +363,7 @@ pub(crate) async fn test(
         }
         bounded(versions_of(door)?.test(team, VersionNumber(number)))
             .await
-            .map_err(|error| match error {
-                StoreError::Refused(why) => {
-                    Refusal::new(StatusCode::CONFLICT, "Not tested", sentence(why))
-                }
-                other => other.into(),
-            })?;
+            .map_err(refused_as("Not tested"))?;
         tracing::info!(
             team = team.0,
             version = number,
