@@ -55,6 +55,9 @@ ids! {
     /// A signed-in session (its secret id is the cookie's; the store keeps
     /// the id's digest): what a member's list of sessions names.
     SessionId,
+    /// A notice to a team; a later notice has a greater id, so a member's
+    /// read mark is the greatest id they have seen.
+    NoticeId,
 }
 
 /// An instant: whole seconds since 1970-01-01 00:00 UTC. Deadlines,

@@ -122,8 +122,8 @@ pub use friendly_store::{
     ChallengeEntry, ChallengeRate, FriendlyGames, NO_ACTIVE_VERSION, RATE_LIMITED,
 };
 pub use ids::{
-    ChallengeId, ContestId, EncounterId, GroupId, InviteId, MatchdayId, MemberId, SessionId,
-    TeamId, Timestamp, VersionId,
+    ChallengeId, ContestId, EncounterId, GroupId, InviteId, MatchdayId, MemberId, NoticeId,
+    SessionId, TeamId, Timestamp, VersionId,
 };
 pub use knockout::{Bracket, KnockoutError, KnockoutWinner};
 pub use matchday::{AtDeadline, Group, Matchday, MatchdaySchedule, schedule_matchday};

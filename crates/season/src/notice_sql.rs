@@ -1,10 +1,11 @@
 //! A team's notices (issue 36) in the season store: written by the change
 //! they tell of, in its transaction, once per key (a build's attempt, a
-//! test's season, a challenge, a matchday), and read newest first
-//! ([`TeamNotices`]).
+//! test's season, a challenge, a matchday), read newest first, and each
+//! member's read mark ([`TeamNotices`]).
 
 use spielleiter_contest::{
-    MAX_NOTICES, Notice, NoticeKind, StandIn, StoreFuture, TeamId, TeamNotices, Timestamp,
+    MAX_NOTICES, MemberId, Notice, NoticeId, NoticeKind, StandIn, StoreError, StoreFuture, TeamId,
+    TeamNotices, Timestamp,
 };
 
 use crate::{
@@ -132,7 +133,7 @@ impl<D: Database> ContestStore<D> {
                 Box::pin(async move {
                     db.query(
                         &format!(
-                            "SELECT n.kind, n.text, n.created_at FROM contest_notices n \
+                            "SELECT n.id, n.kind, n.text, n.created_at FROM contest_notices n \
                              JOIN contest_teams t ON t.id = n.team \
                              WHERE t.contest = $1 AND n.team = $2 \
                              ORDER BY n.created_at DESC, n.id DESC LIMIT {MAX_NOTICES}"
@@ -142,18 +143,95 @@ impl<D: Database> ContestStore<D> {
                     .await?
                     .iter()
                     .map(|row| {
-                        let kind: String = row.get(0)?;
+                        let kind: String = row.get(1)?;
                         Ok(Notice {
+                            id: NoticeId(row.get(0)?),
                             kind: KINDS
                                 .iter()
                                 .find(|(_, text)| *text == kind)
                                 .map(|(k, _)| *k)
                                 .ok_or_else(|| corrupt("notice kind", kind))?,
-                            text: row.get(1)?,
-                            at: Timestamp(row.get(2)?),
+                            text: row.get(2)?,
+                            at: Timestamp(row.get(3)?),
                         })
                     })
                     .collect()
+                })
+            })
+            .await
+    }
+
+    /// `member`'s read mark, `None` when `member` is no member of `team`
+    /// (in this contest) or has marked nothing yet.
+    async fn read_mark(
+        &self,
+        team: TeamId,
+        member: MemberId,
+    ) -> Result<Option<NoticeId>, SeasonError> {
+        let contest = self.record().id.0;
+        self.database()
+            .run(move |db| {
+                Box::pin(async move {
+                    let rows = db
+                        .query(
+                            "SELECT r.up_to FROM contest_notice_reads r \
+                             JOIN contest_accounts a ON a.id = r.member \
+                             WHERE r.member = $1 AND a.team = $2 AND a.contest = $3",
+                            &[member.0.into(), team.0.into(), contest.into()],
+                        )
+                        .await?;
+                    rows.first().map(|row| row.get(0).map(NoticeId)).transpose()
+                })
+            })
+            .await
+    }
+
+    /// Moves `member`'s read mark to `up_to`, never back and never past
+    /// the team's newest notice; refused for anybody but a member of
+    /// `team`.
+    async fn move_read_mark(
+        &self,
+        team: TeamId,
+        member: MemberId,
+        up_to: NoticeId,
+    ) -> Result<(), SeasonError> {
+        let contest = self.record().id.0;
+        self.database()
+            .run(move |db| {
+                Box::pin(async move {
+                    let member_of = db
+                        .query(
+                            "SELECT 1 FROM contest_accounts WHERE id = $1 AND team = $2 AND contest = $3",
+                            &[member.0.into(), team.0.into(), contest.into()],
+                        )
+                        .await?;
+                    if member_of.is_empty() {
+                        return Err(SeasonError::Contest(StoreError::Refused(
+                            "only the team's members keep a read mark on its notices",
+                        )));
+                    }
+                    let newest = db
+                        .query(
+                            "SELECT COALESCE(MAX(id), 0) FROM contest_notices WHERE team = $1",
+                            &[team.0.into()],
+                        )
+                        .await?;
+                    let newest: i64 = match newest.first() {
+                        Some(row) => row.get(0)?,
+                        None => 0,
+                    };
+                    let up_to = up_to.0.min(newest);
+                    // One statement, so that two tabs marking at once keep
+                    // the greater mark.
+                    db.execute(
+                        "INSERT INTO contest_notice_reads (member, up_to) VALUES ($1, $2) \
+                         ON CONFLICT (member) DO UPDATE SET up_to = \
+                         CASE WHEN excluded.up_to > contest_notice_reads.up_to \
+                         THEN excluded.up_to ELSE contest_notice_reads.up_to END",
+                        &[member.0.into(), up_to.into()],
+                    )
+                    .await?;
+                    Ok(())
                 })
             })
             .await
@@ -164,6 +242,22 @@ impl<D: Database + 'static> TeamNotices for ContestStore<D> {
     fn notices(&self, team: TeamId) -> StoreFuture<'_, Vec<Notice>> {
         Box::pin(async move {
             self.team_notices(team)
+                .await
+                .map_err(|e| self.store_error(e))
+        })
+    }
+
+    fn last_read(&self, team: TeamId, member: MemberId) -> StoreFuture<'_, Option<NoticeId>> {
+        Box::pin(async move {
+            self.read_mark(team, member)
+                .await
+                .map_err(|e| self.store_error(e))
+        })
+    }
+
+    fn mark_read(&self, team: TeamId, member: MemberId, up_to: NoticeId) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            self.move_read_mark(team, member, up_to)
                 .await
                 .map_err(|e| self.store_error(e))
         })

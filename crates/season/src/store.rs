@@ -30,7 +30,7 @@ use crate::{SeasonDefinition, definition::ScheduledGame, error::SeasonError, sql
 /// (`knockout_sql`); 6: a decided encounter's result, kept
 /// (`matchday_sql`); 7: a team's uploads and their build jobs
 /// (`build_sql`).
-pub const SCHEMA_VERSION: i64 = 9;
+pub const SCHEMA_VERSION: i64 = 10;
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -614,6 +614,14 @@ CREATE TABLE contest_notices (
     text TEXT NOT NULL,
     created_at BIGINT NOT NULL,
     UNIQUE (team, key)
+);
+",
+    // Version 10: each member's read mark on their team's notices (issue
+    // 36, `notice_sql`): the greatest notice id they marked as read.
+    "
+CREATE TABLE contest_notice_reads (
+    member BIGINT PRIMARY KEY REFERENCES contest_accounts (id),
+    up_to BIGINT NOT NULL
 );
 ",
 ];

@@ -2,7 +2,8 @@
 //! challenge answered under the model's rules, an accepted one's season of
 //! both active versions played by the contest's workers after the
 //! matchdays' and marked played; a team that accepts by itself; the hour's
-//! limit; a team without an active version; who may answer what.
+//! limit; a team without an active version; who may answer what; each
+//! member's read mark on the notices the challenges write.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
 #[macro_use]
@@ -14,8 +15,9 @@ use std::sync::Arc;
 
 use both_stores::TestStore;
 use spielleiter_contest::{
-    ChallengeAnswer, ChallengeState, ContestAccounts, ContestSettings, FriendlyGames, NoticeKind,
-    Phase, RATE_LIMITED, StoreError, TeamId, TeamNotices, Timestamp, VersionNumber,
+    Account, ChallengeAnswer, ChallengeState, ContestAccounts, ContestSettings, FriendlyGames,
+    Invite, InviteKind, NewAccount, NoticeId, NoticeKind, Phase, RATE_LIMITED, StoreError, TeamId,
+    TeamNotices, Timestamp, TokenDigest, VersionNumber,
 };
 use spielleiter_rules::GameType;
 use spielleiter_season::{AnyStore, ContestStore, NewContest, SeasonStore, create_contest};
@@ -23,6 +25,7 @@ use spielleiter_season::{AnyStore, ContestStore, NewContest, SeasonStore, create
 both_stores!(
     a_challenge_accepted_is_played_by_both_active_versions_and_never_counts,
     challenges_are_limited_by_the_hour_and_need_active_versions,
+    each_member_keeps_a_read_mark_on_the_teams_notices,
 );
 
 const NOW: Timestamp = Timestamp(1_800_000_000);
@@ -260,4 +263,84 @@ async fn challenges_are_limited_by_the_hour_and_need_active_versions(test: TestS
         FriendlyGames::friendly_season(&store, bats, id).await,
         Err(StoreError::NotFound("challenge"))
     );
+}
+
+/// `name`, come in to `team` by a teacher's link of its own.
+async fn teacher(store: &ContestStore<AnyStore>, team: TeamId, name: &str, n: u8) -> Account {
+    let invite = Invite::new(
+        team,
+        InviteKind::Teacher,
+        None,
+        NOW,
+        &store.record().settings,
+    );
+    let token = TokenDigest([n; 32]);
+    store.add_invite(&token, &invite).await.unwrap();
+    let account = NewAccount {
+        display_name: name.to_owned(),
+        password_hash: format!("$argon2id$v=19$m=8,t=1,p=1$c2FsdA$of-{name}"),
+    };
+    store.join(&token, &account, NOW).await.unwrap()
+}
+
+async fn each_member_keeps_a_read_mark_on_the_teams_notices(test: TestStore) {
+    let (store, [owls, foxes, _]) = contest(&test, 10).await;
+    let fay = teacher(&store, foxes, "Fay", 1).await.id;
+    let gus = teacher(&store, foxes, "Gus", 2).await.id;
+    let olga = teacher(&store, owls, "Olga", 3).await.id;
+    let organiser = store
+        .add_organiser(&NewAccount {
+            display_name: "Orla".to_owned(),
+            password_hash: "$argon2id$v=19$m=8,t=1,p=1$c2FsdA$of-Orla".to_owned(),
+        })
+        .await
+        .unwrap()
+        .id;
+    FriendlyGames::challenge(&store, owls, Some(foxes), NOW)
+        .await
+        .unwrap();
+    let notices = TeamNotices::notices(&store, foxes).await.unwrap();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    let first = notices[0].id;
+    assert_eq!(store.last_read(foxes, fay).await.unwrap(), None);
+
+    // A mark past the newest notice stops at it; it never moves back.
+    store
+        .mark_read(foxes, fay, NoticeId(i64::MAX))
+        .await
+        .unwrap();
+    assert_eq!(store.last_read(foxes, fay).await.unwrap(), Some(first));
+    store.mark_read(foxes, fay, NoticeId(0)).await.unwrap();
+    assert_eq!(store.last_read(foxes, fay).await.unwrap(), Some(first));
+    // Gus's mark is his own.
+    assert_eq!(store.last_read(foxes, gus).await.unwrap(), None);
+
+    // A later notice is newer than Fay's mark.
+    FriendlyGames::challenge(&store, owls, Some(foxes), NOW.plus_seconds(1))
+        .await
+        .unwrap();
+    let notices = TeamNotices::notices(&store, foxes).await.unwrap();
+    assert_eq!(notices.len(), 2, "{notices:?}");
+    assert!(notices[0].id > first, "{notices:?}");
+    assert_eq!(store.last_read(foxes, fay).await.unwrap(), Some(first));
+
+    // Nobody but the team's members keeps a mark on its notices: refused,
+    // nothing written.
+    let marks = || test.sql("SELECT member, up_to FROM contest_notice_reads ORDER BY member");
+    let before = marks();
+    for (who, what) in [
+        (olga, "a member of another team"),
+        (organiser, "an organiser"),
+    ] {
+        assert!(
+            matches!(
+                store.mark_read(foxes, who, NoticeId(i64::MAX)).await,
+                Err(StoreError::Refused(_))
+            ),
+            "{what}"
+        );
+        assert_eq!(store.last_read(foxes, who).await.unwrap(), None, "{what}");
+    }
+    assert_eq!(store.last_read(owls, fay).await.unwrap(), None);
+    assert_eq!(marks(), before);
 }

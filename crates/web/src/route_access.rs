@@ -266,6 +266,11 @@ pub(crate) const ROUTES: &[RouteRule] = {
         // A team's friendly games (issue 36): its members' and the
         // organisers'; a challenge's games under either of its teams.
         get("/contest/teams/{team}/notices", Team(versions)),
+        post(
+            "/contest/teams/{team}/notices/read",
+            Team(versions),
+            SessionToken,
+        ),
         get("/contest/teams/{team}/friendly", Team(versions)),
         post(
             "/contest/teams/{team}/friendly",

@@ -107,7 +107,8 @@ impl TestStore {
     /// without them.
     pub fn drop_contest_tables(&self) {
         for table in [
-            // Schema version 8's, 6's, 5's and 4's, which refer to version 3's.
+            // Schema version 10's, 8's, 6's, 5's and 4's, which refer to version 3's.
+            "contest_notice_reads",
             "contest_notices",
             "contest_challenges",
             "contest_builds",

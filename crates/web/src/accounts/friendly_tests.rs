@@ -133,6 +133,7 @@ async fn a_teams_notices_are_shown_to_its_members_only() {
     site.notices.add(
         t,
         spielleiter_contest::Notice {
+            id: spielleiter_contest::NoticeId(1),
             kind: spielleiter_contest::NoticeKind::ChallengeReceived,
             text: "U challenges you to a friendly encounter <script>".to_owned(),
             at: spielleiter_contest::Timestamp(super::testing::START),
@@ -159,4 +160,78 @@ async fn a_teams_notices_are_shown_to_its_members_only() {
     );
     let own = ulla.get(&format!("/contest/teams/{u}/notices")).await;
     assert!(own.body.contains("Nothing yet"), "{}", own.body);
+}
+
+fn notice(id: i64, text: &str) -> spielleiter_contest::Notice {
+    spielleiter_contest::Notice {
+        id: spielleiter_contest::NoticeId(id),
+        kind: spielleiter_contest::NoticeKind::BuildFinished,
+        text: text.to_owned(),
+        at: spielleiter_contest::Timestamp(super::testing::START),
+    }
+}
+
+#[tokio::test]
+async fn each_member_marks_the_teams_notices_read_for_themself() {
+    let (site, [t, u, _]) = site().await;
+    site.teacher(t, "Theo").await;
+    site.notices.add(t, notice(1, "Version 1 is built."));
+    site.notices.add(t, notice(2, "Version 2 is built."));
+    let mut tess = member(&site, "Tess", t).await;
+    let mut theo = member(&site, "Theo", t).await;
+    let path = format!("/contest/teams/{t}/notices");
+    let page = tess.get(&path).await;
+    assert!(page.body.contains("2 new for you"), "{}", page.body);
+    assert_eq!(page.body.matches("<strong>new</strong>").count(), 2);
+    assert!(
+        page.body.contains(r#"name="up_to" value="2""#),
+        "{}",
+        page.body
+    );
+
+    // Marked up to the first only (a page shown before the second came).
+    let reply = tess.post(&format!("{path}/read"), &[("up_to", "1")]).await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.body);
+    let members = spielleiter_contest::ContestAccounts::members(&*site.store, t)
+        .await
+        .unwrap();
+    let tess_id = members
+        .iter()
+        .find(|m| m.display_name == "Tess")
+        .unwrap()
+        .id;
+    assert_eq!(
+        site.notices.mark(t, tess_id),
+        Some(spielleiter_contest::NoticeId(1))
+    );
+    let page = tess.get(&path).await;
+    assert!(page.body.contains("1 new for you"), "{}", page.body);
+    assert_eq!(page.body.matches("<strong>new</strong>").count(), 1);
+
+    // A mark never moves back.
+    tess.post(&format!("{path}/read"), &[("up_to", "0")]).await;
+    assert!(tess.get(&path).await.body.contains("1 new for you"));
+    tess.post(&format!("{path}/read"), &[("up_to", "2")]).await;
+    let page = tess.get(&path).await;
+    assert!(!page.body.contains("new for you"), "{}", page.body);
+    assert!(!page.body.contains("<strong>new</strong>"), "{}", page.body);
+
+    // Theo's mark is his own.
+    let page = theo.get(&path).await;
+    assert!(page.body.contains("2 new for you"), "{}", page.body);
+
+    // Bad fields and another team's notices change nothing.
+    for bad in ["", "two", "1; DROP TABLE"] {
+        let reply = theo.post(&format!("{path}/read"), &[("up_to", bad)]).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::BAD_REQUEST,
+            "{bad:?}: {}",
+            reply.body
+        );
+    }
+    let mut ulla = member(&site, "Ulla", u).await;
+    let reply = ulla.post(&format!("{path}/read"), &[("up_to", "2")]).await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN, "{}", reply.body);
+    assert!(theo.get(&path).await.body.contains("2 new for you"));
 }
