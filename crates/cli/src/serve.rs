@@ -2,6 +2,7 @@
 //! the configuration from file, environment and flags, sets up logging, and
 //! runs the server until SIGINT or SIGTERM.
 
+mod mail;
 mod settings;
 mod stored_contest;
 mod stored_season;
@@ -181,15 +182,23 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         // The store is opened before anything is served: a wrong URL or
         // season name, or a contest's settings out of range, stop the
         // start with one line.
-        let pages = match &config.season_store {
+        let mut pages = match &config.season_store {
             Some(url) => {
                 stored_contest::open(url, config.season_name.as_deref(), &config, &auth).await?
             }
             None => stored_contest::StorePages {
                 season: None,
                 contest: None,
+                mailer: None,
             },
         };
+        // The notices' mails go out while the server runs, web side or
+        // not; stopped with it.
+        let mail_stop = CancellationToken::new();
+        let mailer = pages
+            .mailer
+            .take()
+            .map(|mailer| tokio::spawn(mailer.run(mail_stop.clone())));
         let listener = tokio::net::TcpListener::bind(config.listen_addr())
             .await
             .with_context(|| format!("cannot listen on {}", config.listen_addr()))?;
@@ -243,6 +252,14 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             in_process_requests,
         )
         .await?;
+        mail_stop.cancel();
+        if let Some(task) = mailer
+            && tokio::time::timeout(WEB_SHUTDOWN_LIMIT, task)
+                .await
+                .is_err()
+        {
+            info!("the notices' mailer did not stop in time");
+        }
         if let Some((stop, task)) = web {
             // Every game has ended, and with it every event stream.
             stop.cancel();
@@ -279,7 +296,9 @@ fn start_web(
     shares: WebShares,
     pages: stored_contest::StorePages,
 ) -> anyhow::Result<(CancellationToken, JoinHandle<std::io::Result<()>>)> {
-    let stored_contest::StorePages { season, contest } = pages;
+    let stored_contest::StorePages {
+        season, contest, ..
+    } = pages;
     let WebShares {
         stats,
         auth,

@@ -9,17 +9,19 @@
 //! The organiser makes, plays and publishes the matchday on the calendar's
 //! page. A team's teacher tests a version on its page: a worker plays its
 //! two games against the random bot, the page shows them with their
-//! replays, only to that team, and the version can be activated.
+//! replays, only to that team, and the version can be activated; a member
+//! who gave an address on their account page gets their team's notices
+//! mailed through a relay (a fake one in this test), once each.
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
 use std::{
     collections::BTreeMap,
-    io::{Read, Write},
-    net::TcpStream,
+    io::{BufRead, BufReader, Read, Write},
+    net::{TcpListener, TcpStream},
     path::Path,
     process::Stdio,
-    sync::Arc,
-    time::Duration,
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
 };
 
 use spielleiter_contest::{ContestAccounts, Phase, TeamId};
@@ -252,11 +254,19 @@ fn seen(browser: &mut Browser, encounter: i64, heading: &str) -> Seen {
 }
 
 /// A contest "Cup" of `swc_2027_blokus` (seed 3, `more` settings) in
-/// `store`, served with quick password hashing from `dir`.
-fn served_contest(dir: &Path, store: &str, more: &[&str]) -> spielleiter_test_support::Served {
+/// `store`, served with quick password hashing from `dir` (and the
+/// `[contest]` settings `config`).
+fn served_contest(
+    dir: &Path,
+    store: &str,
+    more: &[&str],
+    config: &str,
+) -> spielleiter_test_support::Served {
     std::fs::write(
         dir.join("contest.toml"),
-        "[contest]\npassword_memory_kib = 64\npassword_passes = 1\npassword_lanes = 1\n",
+        format!(
+            "[contest]\npassword_memory_kib = 64\npassword_passes = 1\npassword_lanes = 1\n{config}"
+        ),
     )
     .unwrap();
     let mut create = vec![
@@ -276,7 +286,7 @@ fn served_contest(dir: &Path, store: &str, more: &[&str]) -> spielleiter_test_su
 fn a_matchday_is_shown_as_published(store: &str) {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    let served = served_contest(dir, store, &["--games-per-encounter", "2"]);
+    let served = served_contest(dir, store, &["--games-per-encounter", "2"], "");
     let address = served.address.clone();
     let web_url = format!("http://{address}");
     let mut printed = BTreeMap::new();
@@ -420,10 +430,117 @@ fn a_matchday_is_shown_as_published(store: &str) {
     assert_eq!(anonymous.get("/contest/final").status, 200);
 }
 
+/// One mail a relay took: to whom, and the message.
+#[derive(Clone, Debug)]
+struct Mail {
+    to: String,
+    message: String,
+}
+
+/// An SMTP relay on loopback that takes every mail and keeps it.
+struct FakeRelay {
+    port: u16,
+    mails: Arc<Mutex<Vec<Mail>>>,
+}
+
+impl FakeRelay {
+    fn start() -> FakeRelay {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let mails = Arc::new(Mutex::new(Vec::new()));
+        let kept = Arc::clone(&mails);
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { return };
+                let kept = Arc::clone(&kept);
+                std::thread::spawn(move || FakeRelay::serve(stream, &kept));
+            }
+        });
+        FakeRelay { port, mails }
+    }
+
+    /// One connection: the greeting, then commands until QUIT.
+    fn serve(stream: TcpStream, kept: &Mutex<Vec<Mail>>) {
+        let mut out = stream.try_clone().unwrap();
+        let mut lines = BufReader::new(stream);
+        let mut say = |text: &str| out.write_all(format!("{text}\r\n").as_bytes());
+        let _ = say("220 relay.test ESMTP");
+        let mut to = String::new();
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if lines.read_line(&mut line).unwrap_or(0) == 0 {
+                return;
+            }
+            let command = line.trim_end().to_ascii_uppercase();
+            let answer = if command.starts_with("EHLO") || command.starts_with("HELO") {
+                "250 relay.test"
+            } else if command.starts_with("RCPT TO:") {
+                to = line.trim_end()["RCPT TO:".len()..].to_owned();
+                "250 OK"
+            } else if command == "DATA" {
+                let _ = say("354 go on");
+                let mut message = String::new();
+                loop {
+                    line.clear();
+                    if lines.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    if line == ".\r\n" {
+                        break;
+                    }
+                    message.push_str(&line);
+                }
+                kept.lock().unwrap().push(Mail {
+                    to: to.clone(),
+                    message,
+                });
+                "250 queued"
+            } else if command == "QUIT" {
+                let _ = say("221 bye");
+                return;
+            } else {
+                "250 OK"
+            };
+            let _ = say(answer);
+        }
+    }
+
+    fn mails(&self) -> Vec<Mail> {
+        self.mails.lock().unwrap().clone()
+    }
+
+    /// Waits (up to a minute: the server looks every few seconds) until
+    /// a mail holds `text`.
+    fn wait_for(&self, text: &str) -> Vec<Mail> {
+        let start = Instant::now();
+        loop {
+            let mails = self.mails();
+            if mails.iter().any(|m| m.message.contains(text)) {
+                return mails;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "no mail with {text:?}: {mails:?}"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
 fn a_version_is_tested_and_its_games_shown_to_its_team(store: &str) {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    let served = served_contest(dir, store, &[]);
+    let relay = FakeRelay::start();
+    let served = served_contest(
+        dir,
+        store,
+        &[],
+        &format!(
+            "mail_smtp = \"127.0.0.1:{}\"\nmail_from = \"Cup <cup@contest.example>\"\n",
+            relay.port
+        ),
+    );
     let address = served.address.clone();
     let web_url = format!("http://{address}");
     let owls = contest(dir, store, &["team", "add", "Owls", "--web-url", &web_url]);
@@ -501,6 +618,14 @@ fn a_version_is_tested_and_its_games_shown_to_its_team(store: &str) {
         .find(|t| t.name == "Foxes")
         .unwrap()
         .id;
+    // Fritz has his team's notices mailed from now on; Olga does not.
+    let page = fritz.get("/contest/account");
+    assert!(page.body.contains("Notices by mail"), "{page:?}");
+    let saved = fritz.post(
+        "/contest/account/mail",
+        &[("address", "fritz@foxes.example")],
+    );
+    assert_eq!(saved.status, 303, "{saved:?}");
     let friendly = format!("/contest/teams/{team}/friendly");
     olga.get(&friendly);
     let challenged = olga.post(&friendly, &[("to", &foxes_id.to_string())]);
@@ -538,6 +663,32 @@ fn a_version_is_tested_and_its_games_shown_to_its_team(store: &str) {
     }
     let told = fritz.get(&format!("/contest/teams/{foxes_id}/notices"));
     assert!(told.body.contains("Owls challenges you"), "{told:?}");
+
+    // Fritz's notices came by mail too, each once, to him only, and none
+    // of the Owls' (Olga gave no address).
+    relay.wait_for("Owls challenges you");
+    let mails = relay.wait_for("The friendly encounter with Owls is played");
+    // A few more of the mailer's rounds: nothing is sent twice.
+    std::thread::sleep(Duration::from_secs(6));
+    let mails_later = relay.mails();
+    assert_eq!(mails_later.len(), mails.len(), "{mails_later:?}");
+    assert_eq!(mails.len(), 2, "{mails:?}");
+    for mail in &mails {
+        assert_eq!(mail.to, "<fritz@foxes.example>", "{mail:?}");
+        assert!(
+            mail.message.contains("Subject: Cup: a notice for Foxes"),
+            "{mail:?}"
+        );
+        assert!(
+            mail.message.contains("From: Cup <cup@contest.example>"),
+            "{mail:?}"
+        );
+        // No public address is configured: no link to the pages.
+        assert!(
+            !mail.message.contains("All of your team's notices"),
+            "{mail:?}"
+        );
+    }
 }
 
 #[test]

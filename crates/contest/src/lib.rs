@@ -87,6 +87,7 @@ pub mod friendly;
 pub mod friendly_store;
 pub mod ids;
 pub mod knockout;
+pub mod mail_address;
 pub mod matchday;
 pub mod notices_store;
 pub mod pairing;
@@ -126,8 +127,9 @@ pub use ids::{
     SessionId, TeamId, Timestamp, VersionId,
 };
 pub use knockout::{Bracket, KnockoutError, KnockoutWinner};
+pub use mail_address::{MAX_MAIL_ADDRESS, MailAddressError, check_mail_address};
 pub use matchday::{AtDeadline, Group, Matchday, MatchdaySchedule, schedule_matchday};
-pub use notices_store::{MAX_NOTICES, Notice, TeamNotices};
+pub use notices_store::{MAIL_ATTEMPTS, MAX_NOTICES, MailJob, Notice, TeamNotices};
 pub use pairing::{GroupLineUp, Pairing, PairingError, RoundRobin, draw_groups, group_count};
 pub use phase::{KnockoutRound, Phase};
 pub use results_store::{

@@ -1,11 +1,13 @@
 //! A team's notices (issue 36) in the season store: written by the change
 //! they tell of, in its transaction, once per key (a build's attempt, a
-//! test's season, a challenge, a matchday), read newest first, and each
-//! member's read mark ([`TeamNotices`]).
+//! test's season, a challenge, a matchday), read newest first, each
+//! member's read mark, and their mail: each notice's mail to each member
+//! with an address is claimed by a sender for a lease and fenced by its
+//! attempt ([`TeamNotices`]).
 
 use spielleiter_contest::{
-    MAX_NOTICES, MemberId, Notice, NoticeId, NoticeKind, StandIn, StoreError, StoreFuture, TeamId,
-    TeamNotices, Timestamp,
+    MAIL_ATTEMPTS, MAX_NOTICES, MailJob, MemberId, Notice, NoticeId, NoticeKind, StandIn,
+    StoreError, StoreFuture, TeamId, TeamNotices, Timestamp, check_mail_address,
 };
 
 use crate::{
@@ -238,6 +240,215 @@ impl<D: Database> ContestStore<D> {
     }
 }
 
+/// The longest failure kept with a mail, in bytes.
+const MAX_MAIL_ERROR: usize = 500;
+
+impl<D: Database> ContestStore<D> {
+    async fn address_of(&self, member: MemberId) -> Result<Option<String>, SeasonError> {
+        let contest = self.record().id.0;
+        self.database()
+            .run(move |db| {
+                Box::pin(async move {
+                    let row = db
+                        .query_opt(
+                            "SELECT m.address FROM contest_mail_addresses m \
+                             JOIN contest_accounts a ON a.id = m.member \
+                             WHERE m.member = $1 AND a.contest = $2",
+                            &[member.0.into(), contest.into()],
+                        )
+                        .await?;
+                    row.map(|row| row.get(0)).transpose()
+                })
+            })
+            .await
+    }
+
+    async fn set_address(
+        &self,
+        member: MemberId,
+        address: Option<String>,
+    ) -> Result<(), SeasonError> {
+        if let Some(address) = &address {
+            check_mail_address(address).map_err(|error| {
+                SeasonError::Contest(StoreError::Refused(match error {
+                    spielleiter_contest::MailAddressError::Empty => "the e-mail address is empty",
+                    spielleiter_contest::MailAddressError::TooLong => {
+                        "the e-mail address is too long"
+                    }
+                    spielleiter_contest::MailAddressError::Malformed(_) => {
+                        "the e-mail address is not of the form name@example.org"
+                    }
+                }))
+            })?;
+        }
+        let contest = self.record().id.0;
+        self.database()
+            .transaction(move |db| {
+                Box::pin(async move {
+                    let known = db
+                        .query_opt(
+                            "SELECT 1 FROM contest_accounts WHERE id = $1 AND contest = $2",
+                            &[member.0.into(), contest.into()],
+                        )
+                        .await?;
+                    if known.is_none() {
+                        return Err(SeasonError::Contest(StoreError::NotFound("account")));
+                    }
+                    match address {
+                        Some(address) => {
+                            db.execute(
+                                "INSERT INTO contest_mail_addresses (member, address, since) \
+                                 VALUES ($1, $2, {now_ms} / 1000) ON CONFLICT (member) DO UPDATE \
+                                 SET address = excluded.address, since = excluded.since",
+                                &[member.0.into(), address.as_str().into()],
+                            )
+                            .await?;
+                        }
+                        None => {
+                            db.execute(
+                                "DELETE FROM contest_mail_addresses WHERE member = $1",
+                                &[member.0.into()],
+                            )
+                            .await?;
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .await
+    }
+
+    async fn claim_mails(&self, lease_ms: i64, max: usize) -> Result<Vec<MailJob>, SeasonError> {
+        let contest = self.record().id.0;
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
+        self.database()
+            .transaction(move |db| {
+                Box::pin(async move {
+                    // Each member of a notice's team with an address set
+                    // before it was told, and enabled: a mail not claimed
+                    // yet, or one whose claim ran out with attempts left.
+                    let due = db
+                        .query(
+                            "SELECT n.id, a.id, m.address, n.team, t.name, n.text, n.created_at, \
+                             s.attempt FROM contest_notices n \
+                             JOIN contest_teams t ON t.id = n.team \
+                             JOIN contest_accounts a ON a.team = n.team AND a.enabled = 1 \
+                             JOIN contest_mail_addresses m ON m.member = a.id \
+                             LEFT JOIN contest_notice_mail s ON s.notice = n.id AND s.member = a.id \
+                             WHERE t.contest = $1 AND n.created_at >= m.since \
+                             AND (s.notice IS NULL OR (s.state = 'sending' \
+                                 AND s.lease_until < {now_ms} AND s.attempt < $2)) \
+                             ORDER BY n.id, a.id LIMIT $3",
+                            &[contest.into(), i64::from(MAIL_ATTEMPTS).into(), max.into()],
+                        )
+                        .await?;
+                    let mut jobs = Vec::new();
+                    for row in &due {
+                        let (notice, member): (i64, i64) = (row.get(0)?, row.get(1)?);
+                        let before: Option<i64> = row.get(7)?;
+                        // Claimed by whoever writes the row first; a
+                        // sender that lost the race finds it taken.
+                        let claimed = match before {
+                            None => db
+                                .query_opt(
+                                    "INSERT INTO contest_notice_mail \
+                                     (notice, member, state, attempt, lease_until) \
+                                     VALUES ($1, $2, 'sending', 1, {now_ms} + $3) \
+                                     ON CONFLICT (notice, member) DO NOTHING RETURNING attempt",
+                                    &[notice.into(), member.into(), lease_ms.into()],
+                                )
+                                .await?,
+                            Some(attempt) => db
+                                .query_opt(
+                                    "UPDATE contest_notice_mail SET attempt = attempt + 1, \
+                                     lease_until = {now_ms} + $3 \
+                                     WHERE notice = $1 AND member = $2 AND state = 'sending' \
+                                     AND attempt = $4 AND lease_until < {now_ms} RETURNING attempt",
+                                    &[
+                                        notice.into(),
+                                        member.into(),
+                                        lease_ms.into(),
+                                        attempt.into(),
+                                    ],
+                                )
+                                .await?,
+                        };
+                        let Some(claimed) = claimed else { continue };
+                        jobs.push(MailJob {
+                            notice: NoticeId(notice),
+                            member: MemberId(member),
+                            address: row.get(2)?,
+                            team: TeamId(row.get(3)?),
+                            team_name: row.get(4)?,
+                            text: row.get(5)?,
+                            at: Timestamp(row.get(6)?),
+                            attempt: claimed.get(0)?,
+                        });
+                    }
+                    Ok(jobs)
+                })
+            })
+            .await
+    }
+
+    async fn record_mail(
+        &self,
+        job: &MailJob,
+        outcome: Result<(), String>,
+        retry_ms: i64,
+    ) -> Result<(), SeasonError> {
+        let (notice, member, attempt) = (job.notice.0, job.member.0, i64::from(job.attempt));
+        let last = job.attempt >= MAIL_ATTEMPTS;
+        self.database()
+            .run(move |db| {
+                Box::pin(async move {
+                    let fence = "WHERE notice = $1 AND member = $2 AND attempt = $3 \
+                                 AND state = 'sending'";
+                    match outcome {
+                        Ok(()) => {
+                            db.execute(
+                                &format!(
+                                    "UPDATE contest_notice_mail SET state = 'sent', error = NULL {fence}"
+                                ),
+                                &[notice.into(), member.into(), attempt.into()],
+                            )
+                            .await?;
+                        }
+                        Err(why) => {
+                            let mut why = why;
+                            if why.len() > MAX_MAIL_ERROR {
+                                let mut end = MAX_MAIL_ERROR;
+                                while !why.is_char_boundary(end) {
+                                    end -= 1;
+                                }
+                                why.truncate(end);
+                            }
+                            let mut values = vec![
+                                notice.into(),
+                                member.into(),
+                                attempt.into(),
+                                why.as_str().into(),
+                            ];
+                            let change = if last {
+                                "state = 'failed', error = $4"
+                            } else {
+                                values.push(retry_ms.into());
+                                "lease_until = {now_ms} + $5, error = $4"
+                            };
+                            db.execute(
+                                &format!("UPDATE contest_notice_mail SET {change} {fence}"),
+                                &values,
+                            )
+                            .await?;
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .await
+    }
+}
+
 impl<D: Database + 'static> TeamNotices for ContestStore<D> {
     fn notices(&self, team: TeamId) -> StoreFuture<'_, Vec<Notice>> {
         Box::pin(async move {
@@ -258,6 +469,47 @@ impl<D: Database + 'static> TeamNotices for ContestStore<D> {
     fn mark_read(&self, team: TeamId, member: MemberId, up_to: NoticeId) -> StoreFuture<'_, ()> {
         Box::pin(async move {
             self.move_read_mark(team, member, up_to)
+                .await
+                .map_err(|e| self.store_error(e))
+        })
+    }
+
+    fn mail_address(&self, member: MemberId) -> StoreFuture<'_, Option<String>> {
+        Box::pin(async move {
+            self.address_of(member)
+                .await
+                .map_err(|e| self.store_error(e))
+        })
+    }
+
+    fn set_mail_address<'a>(
+        &'a self,
+        member: MemberId,
+        address: Option<&'a str>,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            self.set_address(member, address.map(str::to_owned))
+                .await
+                .map_err(|e| self.store_error(e))
+        })
+    }
+
+    fn claim_mail(&self, lease_ms: i64, max: usize) -> StoreFuture<'_, Vec<MailJob>> {
+        Box::pin(async move {
+            self.claim_mails(lease_ms, max)
+                .await
+                .map_err(|e| self.store_error(e))
+        })
+    }
+
+    fn mail_done<'a>(
+        &'a self,
+        job: &'a MailJob,
+        outcome: Result<(), String>,
+        retry_ms: i64,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            self.record_mail(job, outcome, retry_ms)
                 .await
                 .map_err(|e| self.store_error(e))
         })

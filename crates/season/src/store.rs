@@ -617,12 +617,31 @@ CREATE TABLE contest_notices (
 );
 ",
     // Version 10: each member's read mark on their team's notices (issue
-    // 36, `notice_sql`): the greatest notice id they marked as read.
+    // 36, `notice_sql`): the greatest notice id they marked as read; the
+    // address a member gets notices mailed to (those told since it was
+    // set), and each notice's mail to each member, claimed by a sender
+    // for a lease on the database's clock in milliseconds and fenced by
+    // its attempt, as a game is.
     "
 CREATE TABLE contest_notice_reads (
     member BIGINT PRIMARY KEY REFERENCES contest_accounts (id),
     up_to BIGINT NOT NULL
 );
+CREATE TABLE contest_mail_addresses (
+    member BIGINT PRIMARY KEY REFERENCES contest_accounts (id),
+    address TEXT NOT NULL,
+    since BIGINT NOT NULL
+);
+CREATE TABLE contest_notice_mail (
+    notice BIGINT NOT NULL REFERENCES contest_notices (id),
+    member BIGINT NOT NULL REFERENCES contest_accounts (id),
+    state TEXT NOT NULL CHECK (state IN ('sending', 'sent', 'failed')),
+    attempt INTEGER NOT NULL,
+    lease_until BIGINT NOT NULL,
+    error TEXT,
+    PRIMARY KEY (notice, member)
+);
+CREATE INDEX contest_notice_mail_due ON contest_notice_mail (state, lease_until);
 ",
 ];
 

@@ -391,6 +391,8 @@ async fn refused_uploads_store_nothing(test: TestStore) {
 async fn a_store_of_schema_version_6_gains_the_build_tables(test: TestStore) {
     let (store, team, _) = contest(&test).await;
     drop(store);
+    test.sql("DROP TABLE contest_notice_mail");
+    test.sql("DROP TABLE contest_mail_addresses");
     test.sql("DROP TABLE contest_notice_reads");
     test.sql("DROP TABLE contest_notices");
     test.sql("DROP TABLE contest_challenges");

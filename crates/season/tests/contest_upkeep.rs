@@ -345,6 +345,8 @@ async fn a_decided_encounters_result_is_kept_and_a_store_of_schema_version_5_gai
     // A store of schema version 5 has no such column (nor version 7's
     // tables, nor version 8's): it gains it, and the result is worked out
     // from the games again and kept.
+    test.sql("DROP TABLE contest_notice_mail");
+    test.sql("DROP TABLE contest_mail_addresses");
     test.sql("DROP TABLE contest_notice_reads");
     test.sql("DROP TABLE contest_notices");
     test.sql("DROP TABLE contest_challenges");

@@ -3,7 +3,9 @@
 //! both active versions played by the contest's workers after the
 //! matchdays' and marked played; a team that accepts by itself; the hour's
 //! limit; a team without an active version; who may answer what; each
-//! member's read mark on the notices the challenges write.
+//! member's read mark on the notices the challenges write, and their mail
+//! (claimed once however many senders, fenced by its attempt, given up
+//! after its attempts).
 #![allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 
 #[macro_use]
@@ -16,8 +18,8 @@ use std::sync::Arc;
 use both_stores::TestStore;
 use spielleiter_contest::{
     Account, ChallengeAnswer, ChallengeState, ContestAccounts, ContestSettings, FriendlyGames,
-    Invite, InviteKind, NewAccount, NoticeId, NoticeKind, Phase, RATE_LIMITED, StoreError, TeamId,
-    TeamNotices, Timestamp, TokenDigest, VersionNumber,
+    Invite, InviteKind, MAIL_ATTEMPTS, NewAccount, NoticeId, NoticeKind, Phase, RATE_LIMITED,
+    StoreError, TeamId, TeamNotices, Timestamp, TokenDigest, VersionNumber,
 };
 use spielleiter_rules::GameType;
 use spielleiter_season::{AnyStore, ContestStore, NewContest, SeasonStore, create_contest};
@@ -26,6 +28,7 @@ both_stores!(
     a_challenge_accepted_is_played_by_both_active_versions_and_never_counts,
     challenges_are_limited_by_the_hour_and_need_active_versions,
     each_member_keeps_a_read_mark_on_the_teams_notices,
+    a_notice_is_mailed_once_to_each_member_with_an_address,
 );
 
 const NOW: Timestamp = Timestamp(1_800_000_000);
@@ -343,4 +346,112 @@ async fn each_member_keeps_a_read_mark_on_the_teams_notices(test: TestStore) {
     }
     assert_eq!(store.last_read(owls, fay).await.unwrap(), None);
     assert_eq!(marks(), before);
+}
+
+async fn a_notice_is_mailed_once_to_each_member_with_an_address(test: TestStore) {
+    let (store, [owls, foxes, _]) = contest(&test, 10).await;
+    let fay = teacher(&store, foxes, "Fay", 1).await.id;
+    let _gus = teacher(&store, foxes, "Gus", 2).await.id;
+    let olga = teacher(&store, owls, "Olga", 3).await.id;
+    // Told before Fay gave her address: never mailed to her.
+    FriendlyGames::challenge(&store, owls, Some(foxes), NOW)
+        .await
+        .unwrap();
+    test.sql("UPDATE contest_notices SET created_at = created_at - 60");
+    for (member, address) in [(fay, "fay@foxes.example"), (olga, "olga@owls.example")] {
+        store.set_mail_address(member, Some(address)).await.unwrap();
+    }
+    assert_eq!(
+        store.mail_address(fay).await.unwrap().as_deref(),
+        Some("fay@foxes.example")
+    );
+    let refused = store
+        .set_mail_address(fay, Some("fay@foxes.example\r\nBcc: eve@example.org"))
+        .await;
+    assert!(
+        matches!(refused, Err(StoreError::Refused(_))),
+        "{refused:?}"
+    );
+    assert_eq!(
+        store.mail_address(fay).await.unwrap().as_deref(),
+        Some("fay@foxes.example")
+    );
+    assert!(store.claim_mail(60_000, 10).await.unwrap().is_empty());
+
+    // A notice told now goes to Fay (Gus has no address, Olga is an Owl),
+    // claimed by one of two senders asking at once.
+    FriendlyGames::challenge(&store, owls, Some(foxes), NOW.plus_seconds(1))
+        .await
+        .unwrap();
+    let second = ContestStore::open(Arc::new(test.open_again().await.unwrap()))
+        .await
+        .unwrap();
+    let (a, b) = tokio::join!(store.claim_mail(60_000, 10), second.claim_mail(60_000, 10));
+    let mut jobs: Vec<_> = a.unwrap().into_iter().chain(b.unwrap()).collect();
+    assert_eq!(jobs.len(), 1, "{jobs:?}");
+    let job = jobs.remove(0);
+    assert_eq!(
+        (
+            job.member,
+            job.address.as_str(),
+            job.team,
+            job.team_name.as_str(),
+            job.attempt
+        ),
+        (fay, "fay@foxes.example", foxes, "Foxes", 1)
+    );
+    assert!(job.text.contains("Owls"), "{}", job.text);
+    assert!(
+        store.claim_mail(60_000, 10).await.unwrap().is_empty(),
+        "leased"
+    );
+
+    // Failed, to be tried again at once: the second attempt; the first
+    // attempt's late report changes nothing.
+    store
+        .mail_done(&job, Err("550 relay refused".to_owned()), -1)
+        .await
+        .unwrap();
+    let again = store.claim_mail(60_000, 10).await.unwrap();
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert_eq!(again[0].attempt, 2);
+    let state = || test.sql("SELECT state, attempt, error FROM contest_notice_mail");
+    let before = state();
+    store.mail_done(&job, Ok(()), -1).await.unwrap();
+    assert_eq!(state(), before, "a superseded attempt's report");
+    store.mail_done(&again[0], Ok(()), -1).await.unwrap();
+    assert!(state().starts_with("sent|2"), "{}", state());
+    assert!(
+        store.claim_mail(-1, 10).await.unwrap().is_empty(),
+        "sent once"
+    );
+
+    // A mail that fails every attempt is given up, with why.
+    FriendlyGames::challenge(&store, owls, Some(foxes), NOW.plus_seconds(2))
+        .await
+        .unwrap();
+    for attempt in 1..=MAIL_ATTEMPTS {
+        let jobs = store.claim_mail(60_000, 10).await.unwrap();
+        assert_eq!(jobs.len(), 1, "attempt {attempt}: {jobs:?}");
+        assert_eq!(jobs[0].attempt, attempt);
+        store
+            .mail_done(&jobs[0], Err(format!("timed out {attempt}")), -1)
+            .await
+            .unwrap();
+    }
+    assert!(store.claim_mail(60_000, 10).await.unwrap().is_empty());
+    let given_up =
+        test.sql("SELECT state, attempt, error FROM contest_notice_mail WHERE state <> 'sent'");
+    assert_eq!(
+        given_up,
+        format!("failed|{MAIL_ATTEMPTS}|timed out {MAIL_ATTEMPTS}")
+    );
+
+    // No address, no mail.
+    store.set_mail_address(fay, None).await.unwrap();
+    assert_eq!(store.mail_address(fay).await.unwrap(), None);
+    FriendlyGames::challenge(&store, owls, Some(foxes), NOW.plus_seconds(3))
+        .await
+        .unwrap();
+    assert!(store.claim_mail(60_000, 10).await.unwrap().is_empty());
 }

@@ -342,6 +342,8 @@ async fn a_store_of_schema_version_4_gains_the_bracket_tables(test: TestStore) {
     let store = contest(&test).await;
     store.add_team("Owls", None).await.unwrap();
     // Version 6's tables came after; a store of version 4 has none.
+    test.sql("DROP TABLE contest_notice_mail");
+    test.sql("DROP TABLE contest_mail_addresses");
     test.sql("DROP TABLE contest_notice_reads");
     test.sql("DROP TABLE contest_notices");
     test.sql("DROP TABLE contest_challenges");

@@ -494,6 +494,8 @@ async fn a_store_of_schema_version_3_gains_the_matchday_tables(test: TestStore) 
     for table in [
         // Version 5's refer to version 3's only, but go with the newer ones;
         // version 6's refer to version 4's, version 8's to version 3's.
+        "contest_notice_mail",
+        "contest_mail_addresses",
         "contest_notice_reads",
         "contest_notices",
         "contest_challenges",

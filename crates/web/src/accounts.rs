@@ -33,6 +33,7 @@ mod calendar_tests;
 pub(crate) mod friendly_pages;
 #[cfg(test)]
 mod friendly_tests;
+pub(crate) mod mail_page;
 pub(crate) mod message;
 pub(crate) mod notices_page;
 pub(crate) mod pages;
@@ -107,6 +108,9 @@ pub struct DoorSettings {
     /// The teams' notices; without them the notices page says there are
     /// none.
     pub notices: Option<Arc<dyn TeamNotices>>,
+    /// Whether the server mails notices (an SMTP relay is configured): the
+    /// account page offers a member's address for them only then.
+    pub sends_mail: bool,
 }
 
 impl std::fmt::Debug for DoorSettings {
@@ -161,6 +165,7 @@ pub struct Door {
     pub(crate) calendar: Option<Arc<dyn ContestCalendar>>,
     pub(crate) friendly: Option<Arc<dyn FriendlyGames>>,
     pub(crate) notices: Option<Arc<dyn TeamNotices>>,
+    pub(crate) sends_mail: bool,
 }
 
 impl std::fmt::Debug for Door {
@@ -207,6 +212,7 @@ impl Door {
             calendar: settings.calendar,
             friendly: settings.friendly,
             notices: settings.notices,
+            sends_mail: settings.sends_mail,
         })
     }
 

@@ -201,6 +201,7 @@ pub(crate) const ROUTES: &[RouteRule] = {
         post("/contest/logout", Credential, SessionToken),
         get("/contest/account", OwnAccount),
         post("/contest/account/password", OwnAccount, SessionToken),
+        post("/contest/account/mail", OwnAccount, SessionToken),
         post(
             "/contest/account/sessions/{session}/end",
             OwnAccount,

@@ -3,7 +3,8 @@
 //! — its teams' pages under `/contest` — when it holds a contest
 //! (`spielleiter contest create`). The door's accounts are the store's
 //! contest tables ([`ContestStore`]); its passwords' parameters, cookies and
-//! public address are the configuration's.
+//! public address are the configuration's, and so is the relay its notices
+//! are mailed through ([`Mailer`]).
 
 use std::sync::Arc;
 
@@ -21,7 +22,7 @@ use spielleiter_web::{
     season::SeasonSource,
 };
 
-use super::stored_season;
+use super::{mail::Mailer, stored_season};
 
 /// The archives of the contest's encounters' seasons, for their replays
 /// on the contest's pages (which decide who may see them; the season page
@@ -49,6 +50,9 @@ pub struct StorePages {
     pub season: Option<Arc<dyn SeasonSource>>,
     /// The contest's door, if the store holds a contest.
     pub contest: Option<Arc<Door>>,
+    /// The sender of the contest's notices, if the configuration names a
+    /// relay.
+    pub mailer: Option<Mailer>,
 }
 
 /// Opens the store `url` for the web side: its contest's door, if it holds
@@ -83,10 +87,11 @@ pub async fn open(
         return Ok(StorePages {
             season: Some(season),
             contest: None,
+            mailer: None,
         });
     };
     let shown = shown_season(&store, &contest, season_name).await?;
-    let contest = door(contest, Arc::clone(&store), config, auth)?;
+    let (contest, mailer) = door(contest, Arc::clone(&store), config, auth)?;
     let season = match shown {
         Some(name) => Some(stored_season::open(url, Some(&name)).await?),
         None => None,
@@ -94,6 +99,7 @@ pub async fn open(
     Ok(StorePages {
         season,
         contest: Some(contest),
+        mailer,
     })
 }
 
@@ -136,13 +142,14 @@ async fn shown_season(
     }
 }
 
-/// The door of `contest` with the configuration's settings.
+/// The door of `contest` with the configuration's settings, and the
+/// sender of its notices where a relay is configured.
 fn door(
     contest: ContestStore<AnyStore>,
     store: Arc<AnyStore>,
     config: &Config,
     auth: &AuthBackoff,
-) -> anyhow::Result<Arc<Door>> {
+) -> anyhow::Result<(Arc<Door>, Option<Mailer>)> {
     let public_url = match &config.http_public_url {
         Some(url) => Some(
             crate::web_url::parse_web_url(url)
@@ -158,11 +165,18 @@ fn door(
         "the contest's pages are served under /contest"
     );
     let contest = Arc::new(contest);
+    let mailer = Mailer::of_config(
+        config,
+        Arc::clone(&contest) as Arc<dyn spielleiter_contest::TeamNotices>,
+        &contest.record().name,
+        public_url.clone(),
+    )?;
     let settings = DoorSettings {
         versions: Some(Arc::clone(&contest) as Arc<dyn spielleiter_contest::TeamVersions>),
         calendar: Some(Arc::clone(&contest) as Arc<dyn spielleiter_contest::ContestCalendar>),
         friendly: Some(Arc::clone(&contest) as Arc<dyn spielleiter_contest::FriendlyGames>),
         notices: Some(Arc::clone(&contest) as Arc<dyn spielleiter_contest::TeamNotices>),
+        sends_mail: mailer.is_some(),
         store: Arc::clone(&contest) as Arc<dyn ContestAccounts>,
         passwords: PasswordParams {
             memory_kib: config.contest_password_memory_kib,
@@ -182,5 +196,5 @@ fn door(
             "{error} (contest.password_memory_kib, contest.password_passes, contest.password_lanes)"
         )
     })?;
-    Ok(Arc::new(door))
+    Ok((Arc::new(door), mailer))
 }

@@ -108,6 +108,8 @@ impl TestStore {
     pub fn drop_contest_tables(&self) {
         for table in [
             // Schema version 10's, 8's, 6's, 5's and 4's, which refer to version 3's.
+            "contest_notice_mail",
+            "contest_mail_addresses",
             "contest_notice_reads",
             "contest_notices",
             "contest_challenges",

@@ -462,6 +462,21 @@ macro_rules! for_each_setting {
                 config: contest_password_lanes: u32,
                 default: 1,
             }
+            /// The SMTP relay (`HOST` or `HOST:PORT`, port 25 by default)
+            /// the contest's notices are mailed through, without TLS: a
+            /// relay of this host or network that sends on. Empty: no mail.
+            mail_smtp => contest_mail_smtp: Option<String> {
+                config: contest_mail_smtp: Option<String> = $crate::config::non_empty,
+                shown: "no mail",
+                flag: $crate::config::Flag::new("mail-smtp", "SPIELLEITER_MAIL_SMTP", "HOST:PORT"),
+            }
+            /// Whom the notices' mails are from (`Contest
+            /// <contest@example.org>`); needed with `mail_smtp`.
+            mail_from => contest_mail_from: Option<String> {
+                config: contest_mail_from: Option<String> = $crate::config::non_empty,
+                shown: "none",
+                flag: $crate::config::Flag::new("mail-from", "SPIELLEITER_MAIL_FROM", "ADDRESS"),
+            }
         }
     };
 }

@@ -235,3 +235,77 @@ async fn each_member_marks_the_teams_notices_read_for_themself() {
     assert_eq!(reply.status, StatusCode::FORBIDDEN, "{}", reply.body);
     assert!(theo.get(&path).await.body.contains("2 new for you"));
 }
+
+#[tokio::test]
+async fn a_member_sets_their_own_address_for_notices_and_nothing_else() {
+    let (site, [t, _, _]) = site().await;
+    let mut tess = member(&site, "Tess", t).await;
+    let page = tess.get("/contest/account").await;
+    assert!(page.body.contains("Notices by mail"), "{}", page.body);
+    let reply = tess
+        .post(
+            "/contest/account/mail",
+            &[("address", " tess@school.example ")],
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.body);
+    let tess_id = who_is(&site, t, "Tess").await;
+    let saved = || site.notices.mail_address_of(tess_id);
+    assert_eq!(saved().as_deref(), Some("tess@school.example"));
+    let page = tess.get("/contest/account?mail").await;
+    assert!(
+        page.body.contains(r#"value="tess@school.example""#),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("Your address for notices is saved."));
+
+    // More than one plain address is refused, with nothing changed.
+    for bad in [
+        "tess@school.example\r\nBcc: eve@example.org",
+        "Tess <tess@school.example>",
+        "tess@school.example, eve@example.org",
+        "no-at-sign",
+    ] {
+        let reply = tess
+            .post("/contest/account/mail", &[("address", bad)])
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::BAD_REQUEST,
+            "{bad:?}: {}",
+            reply.body
+        );
+        assert_eq!(saved().as_deref(), Some("tess@school.example"), "{bad:?}");
+    }
+    // Empty: no more mail.
+    let reply = tess.post("/contest/account/mail", &[("address", "")]).await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.body);
+    assert_eq!(saved(), None);
+
+    // An organiser gets no team's notices.
+    site.organiser("Olga").await;
+    let mut olga = site.browser([198, 51, 100, 9]);
+    olga.log_in("Olga").await;
+    assert!(
+        !olga
+            .get("/contest/account")
+            .await
+            .body
+            .contains("Notices by mail")
+    );
+    let reply = olga
+        .post("/contest/account/mail", &[("address", "olga@example.org")])
+        .await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.body);
+}
+
+async fn who_is(site: &Site, team: TeamId, name: &str) -> spielleiter_contest::MemberId {
+    spielleiter_contest::ContestAccounts::members(&*site.store, team)
+        .await
+        .unwrap()
+        .iter()
+        .find(|m| m.display_name == name)
+        .unwrap()
+        .id
+}

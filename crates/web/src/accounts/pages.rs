@@ -67,7 +67,7 @@ impl Refusal {
         Refusal::new(StatusCode::BAD_REQUEST, "Please check the form", text)
     }
 
-    fn not_yours() -> Refusal {
+    pub(super) fn not_yours() -> Refusal {
         Refusal::new(
             StatusCode::FORBIDDEN,
             "Not yours",
@@ -765,6 +765,9 @@ struct AccountPage {
     nav: Nav,
     notice: Option<&'static str>,
     sessions: Vec<SessionRow>,
+    /// A member's address for notices, where the server mails them:
+    /// `Some("")` for none yet.
+    mail_address: Option<String>,
 }
 
 struct SessionRow {
@@ -780,6 +783,7 @@ struct SessionRow {
 #[derive(Deserialize)]
 pub(crate) struct AccountQuery {
     changed: Option<String>,
+    mail: Option<String>,
 }
 
 /// `GET /contest/account`: where the person is signed in, and the
@@ -804,12 +808,17 @@ pub(crate) async fn account(
                 current: Some(s.id) == who.session,
             })
             .collect();
+        let mail_address = super::mail_page::shown_address(door, &who).await?;
+        let notice = match (query.changed, query.mail) {
+            (Some(_), _) => Some("Your password is changed; every other session has ended."),
+            (None, Some(_)) => Some("Your address for notices is saved."),
+            (None, None) => None,
+        };
         Ok(render(&AccountPage {
             nav: Nav::of(&who),
-            notice: query
-                .changed
-                .map(|_| "Your password is changed; every other session has ended."),
+            notice,
             sessions,
+            mail_address,
         }))
     }
     .await;
@@ -1398,6 +1407,7 @@ pub(crate) fn routes() -> axum::Router<Arc<App>> {
         .route("/contest/logout", post(log_out))
         .route("/contest/account", get(account))
         .route("/contest/account/password", post(change_password))
+        .route("/contest/account/mail", post(super::mail_page::set_address))
         .route("/contest/account/sessions/{session}/end", post(end_session))
         .route("/contest/invite/{token}", get(invite_form).post(redeem))
         .route("/contest/teams/{team}", get(self::team))

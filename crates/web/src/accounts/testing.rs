@@ -142,6 +142,7 @@ impl Site {
                     calendar: Some(Arc::clone(&calendar) as Arc<dyn ContestCalendar>),
                     friendly: Some(Arc::clone(&friendly) as Arc<dyn FriendlyGames>),
                     notices: Some(Arc::clone(&notices) as Arc<dyn TeamNotices>),
+                    sends_mail: true,
                 },
                 &settings.auth,
             )
