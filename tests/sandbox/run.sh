@@ -122,8 +122,10 @@ cleanup() {
         docker images --format '{{.Repository}}:{{.Tag}}' | grep '^sl-sandbox-test-' |
             xargs -r docker rmi -f >/dev/null
         # The teams' images, named by the contest's build worker (not
-        # sl-sandbox-…): the part lists them before their builds.
-        [ -f "$teams_out/team-images" ] && xargs -r docker rmi -f <"$teams_out/team-images" >/dev/null 2>&1
+        # sl-sandbox-…): the part lists them before their builds (the
+        # list outlives the run; another part's run leaves them alone).
+        part teams && [ -f "$teams_out/team-images" ] &&
+            xargs -r docker rmi -f <"$teams_out/team-images" >/dev/null 2>&1
     fi
     if [ -n "$own_daemon_pid" ]; then
         kill "$own_daemon_pid"
