@@ -17,6 +17,10 @@
 #                                   SANDBOX_BENCH_RUNNER names the binary
 #                                   that runs them (another build, to
 #                                   compare), the one built here by default
+#   SANDBOX_ONLY=teams tests/sandbox/run.sh
+#                                   only the teams' programs in the browser
+#                                   (step 4; with the native and python
+#                                   uploads it needs)
 #
 # 1. base images `native`, `python` and `java` from Debian's packages
 #    (docker/sandbox/build-base.sh; the root file systems are cached as
@@ -34,7 +38,17 @@
 #    one of two native teams on blokus_bcl (the Python SDK plays only
 #    Blokus 2027), and one of the java team against the native team on
 #    swc_2027_blokus, with replays and per-game logs;
-# 4. the hostile player against a server listening on all interfaces, while
+# 4. the teams' programs in the browser (issue 36, teams_upload.py): two
+#    teams registered in headless Chromium upload the python and the
+#    native ZIP through the versions page's form, a contest worker with
+#    Docker builds them, each team reads its build log, tests its version
+#    (2 sandboxed games against the random bot) and reads the test games'
+#    replays, its program's logs and wire logs, activates it; one
+#    challenges the other, who accepts, a worker plays the friendly
+#    encounter with both sandboxed versions, and each reads its result,
+#    replays and its own program's logs, and is refused the other's
+#    (screenshots in target/sandbox-test/teams, kept);
+# 5. the hostile player against a server listening on all interfaces, while
 #    a regular game runs beside it: every escape attempt is asserted
 #    blocked with the error that the sandbox's own measure gives (each
 #    address with a control showing that an ordinary container reaches it),
@@ -49,7 +63,7 @@
 #    within the grace period, and thousands of wrong passphrases never
 #    reach the server (the logins of the runners beside it wait behind
 #    none);
-# 5. a runner killed mid-game leaves a container that the next start
+# 6. a runner killed mid-game leaves a container that the next start
 #    sweeps away; at the end no container, network or volume of the
 #    sandbox is left.
 #
@@ -70,7 +84,7 @@ clock_start=$SECONDS
 
 step() { echo "== $*   [$((SECONDS - clock_start)) s]"; }
 only=${SANDBOX_ONLY:-}
-case "$only" in '' | uploads | hostile | bench) ;; *) echo "SANDBOX_ONLY: uploads, hostile or bench, not $only" >&2 && exit 2 ;; esac
+case "$only" in '' | uploads | hostile | bench | teams) ;; *) echo "SANDBOX_ONLY: uploads, hostile, bench or teams, not $only" >&2 && exit 2 ;; esac
 # Whether the part $1 runs.
 part() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 fail() {
@@ -87,6 +101,7 @@ command -v docker >/dev/null && command -v dockerd >/dev/null || missing+=(docke
 command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
 python3 -m venv --help >/dev/null 2>&1 || missing+=(python3-venv)
 command -v javac >/dev/null && command -v jar >/dev/null || missing+=(default-jdk-headless)
+! part teams || command -v chromium >/dev/null || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
     step "installing ${missing[*]}"
     as_root apt-get update -qq
@@ -96,6 +111,7 @@ fi
 # ---------------------------------------------------------------- cleanup
 own_daemon_pid=
 server_pid=
+teams_out=$work/teams
 images_before=
 cleanup() {
     local status=$?
@@ -105,6 +121,11 @@ cleanup() {
         docker ps -aq --filter name=sl-sandbox | xargs -r docker rm -f >/dev/null
         docker images --format '{{.Repository}}:{{.Tag}}' | grep '^sl-sandbox-test-' |
             xargs -r docker rmi -f >/dev/null
+        # The teams' images, named by the contest's build worker (not
+        # sl-sandbox-…): the part lists them before their builds (the
+        # list outlives the run; another part's run leaves them alone).
+        part teams && [ -f "$teams_out/team-images" ] &&
+            xargs -r docker rmi -f <"$teams_out/team-images" >/dev/null 2>&1
     fi
     if [ -n "$own_daemon_pid" ]; then
         kill "$own_daemon_pid"
@@ -212,10 +233,11 @@ printf '#!/bin/sh\nexec /player/spielleiter play --bot greedy "$@"\n' >"$native/
 chmod +x "$native/start"
 echo "the native team's secret" >"$native/team-native-secret.txt"
 zip_dir "$native" "$run/native.zip"
-build_player "$run/native.zip" native sl-sandbox-test-native:1
+# The teams part builds its uploads on a contest worker, not here.
+[ "$only" = teams ] || build_player "$run/native.zip" native sl-sandbox-test-native:1
 fi
 
-if part teams; then
+if part tournaments || part teams; then
 # The SDK and its dependencies, vendored as a team would (`pip install
 # --target vendor`), cached under target/ between runs.
 vendor=$work/python-vendor
@@ -270,6 +292,9 @@ mkdir -p "$python"
 cp tests/python-sdk/player.py "$python/main.py"
 cp -r "$vendor" "$python/vendor"
 zip_dir "$python" "$run/python.zip"
+fi
+
+if part tournaments; then
 build_player "$run/python.zip" python sl-sandbox-test-python:1
 
 # The java team: a jar alone at the upload's root (the runtime starts it
@@ -283,7 +308,7 @@ zip_dir "$java_upload" "$run/java.zip"
 build_player "$run/java.zip" java sl-sandbox-test-java:1
 fi
 
-if [ "$only" != bench ]; then
+if part hostile || part uploads; then
 hostile=$run/upload-hostile
 mkdir -p "$hostile"
 cp "$here/hostile.py" "$hostile/main.py"
@@ -397,7 +422,8 @@ docker rmi "$slow_base" >/dev/null
 fi
 
 # ---------------------------------------------------------------- tournaments
-if part teams; then
+# Only in a whole run (no SANDBOX_ONLY selects them alone).
+if part tournaments; then
 # Checks a tournament's results: COUNT games, all regular, each with a
 # complete replay, and a log for each player and game.
 check_tournament() {
@@ -453,6 +479,21 @@ grep -q '^java 17' "$java_log" || fail "the java team did not run on Java 17: $(
 [ "$(grep -c '^placed ' "$java_log")" = 2 ] ||
     fail "the java team did not place its two colours' first pieces: $(head -8 "$java_log")"
 echo "  java: $(grep '^java ' "$java_log"), $(grep -c '^placed ' "$java_log") pieces placed, $(grep -c '^passed ' "$java_log") passes"
+fi
+
+# ---------------------------------------------------------------- teams
+if part teams; then
+step "the teams' programs in the browser: upload, build, test, activate, a friendly encounter"
+# Its own directory beside the run's, kept after a passing run too, so
+# that the screenshots can be looked at; the next run starts it afresh.
+rm -rf "$teams_out"
+mkdir -p "$teams_out"
+started=$SECONDS
+python3 "$here/teams_upload.py" "$(command -v chromium)" "$spielleiter" "$teams_out" \
+    "$run/python.zip" "$run/native.zip" || fail "the teams' programs in the browser (see $teams_out)"
+echo "  done in $((SECONDS - started)) s; screenshots: $teams_out/upload-*.png"
+# The versions' images, built by the worker, go with the test.
+xargs -r docker rmi -f <"$teams_out/team-images" >/dev/null
 fi
 
 # ---------------------------------------------------------------- hostile

@@ -311,12 +311,15 @@ const sl = (() => {
     const parts = location.pathname.split("/");
     const fromSeason = parts[1] === "season";
     // A contest encounter's game: /contest/encounters/{e}/games/{n}; a
-    // version's test game: /contest/teams/{t}/versions/{v}/test/{n}.
+    // version's test game: /contest/teams/{t}/versions/{v}/test/{n}; a
+    // friendly game: /contest/teams/{t}/friendly/{c}/games/{n}.
     const fromContest = parts[1] === "contest";
-    const fromTest = fromContest && parts[2] === "teams";
+    const fromTeam = fromContest && parts[2] === "teams";
     const name = decodeURIComponent((fromSeason ? parts[3] : parts[2]) || "");
     // The heading is the game; the file's long name goes under it, small.
-    $("file").textContent = fromTest
+    $("file").textContent = fromTeam && parts[4] === "friendly"
+      ? "friendly " + parts[5] + ", game " + parts[7]
+      : fromTeam
       ? "version " + parts[5] + ", test game " + parts[7]
       : fromContest
       ? "encounter " + parts[3] + ", game " + parts[5]

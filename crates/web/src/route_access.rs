@@ -265,7 +265,8 @@ pub(crate) const ROUTES: &[RouteRule] = {
             SessionToken,
         ),
         // A team's friendly games (issue 36): its members' and the
-        // organisers'; a challenge's games under either of its teams.
+        // organisers'; a challenge's games under either of its teams, and
+        // under each its own program's log.
         get("/contest/teams/{team}/notices", Team(versions)),
         post(
             "/contest/teams/{team}/notices/read",
@@ -289,6 +290,10 @@ pub(crate) const ROUTES: &[RouteRule] = {
         ),
         get(
             "/contest/teams/{team}/friendly/{challenge}/games/{game}/replay",
+            Team(versions),
+        ),
+        get(
+            "/contest/teams/{team}/friendly/{challenge}/games/{game}/log",
             Team(versions),
         ),
         get(

@@ -1,11 +1,13 @@
 //! A team's friendly games in the door (issue 36): its challenges made and
 //! received with their state and score, Accept / Decline / Withdraw as the
 //! model allows, the form to challenge one team or every team with the
-//! hour's limit shown, and each played game's replay in the viewer. The
-//! team's members and the organisers see it; only its members challenge
-//! and answer ([`route_access`](crate::route_access), rule
-//! `Resource::Versions`); a challenge's games are shown under either of
-//! its two teams only. Friendly games never count.
+//! hour's limit shown, and each played game's replay in the viewer with
+//! the team's own program's log of it. The team's members and the
+//! organisers see it; only its members challenge and answer
+//! ([`route_access`](crate::route_access), rule `Resource::Versions`); a
+//! challenge's games are shown under either of its two teams only, and
+//! under each its own program's log only, never the other's. Friendly
+//! games never count.
 
 use std::{collections::BTreeMap, sync::Arc};
 
@@ -13,12 +15,13 @@ use askama::Template;
 use axum::{
     Form, Json,
     extract::{Path, State, rejection::FormRejection},
-    http::StatusCode,
-    response::Html,
+    http::{HeaderMap, StatusCode},
+    response::{Html, Response},
 };
 use serde::Deserialize;
+use spielleiter_archive::GameArchive;
 use spielleiter_contest::{
-    Action, ChallengeAnswer, ChallengeId, ChallengeState, FriendlyGames, Resource, Side,
+    Action, Challenge, ChallengeAnswer, ChallengeId, ChallengeState, FriendlyGames, Resource, Side,
     StoreError, TeamId,
 };
 
@@ -236,28 +239,84 @@ pub(crate) async fn game_page() -> Html<&'static str> {
     crate::pages::replay().await
 }
 
-/// `GET …/games/{game}/replay`: a friendly game as the viewer reads it.
+/// Which of a friendly season's players `team`'s program is: the season
+/// is scheduled with the challenger as its first player and the
+/// challenged as its second (seats alternate from game to game, the
+/// players' indices do not); `None` for a team not in the challenge.
+fn player_of(challenge: &Challenge, team: TeamId) -> Option<usize> {
+    if team == challenge.challenger {
+        Some(0)
+    } else if team == challenge.challenged {
+        Some(1)
+    } else {
+        None
+    }
+}
+
+/// The archive of challenge `challenge`'s games as `team` reads it, and
+/// which of its players is `team`'s program.
+async fn friendly_games(
+    app: &App,
+    team: TeamId,
+    challenge: ChallengeId,
+) -> Result<(Arc<dyn GameArchive>, usize), ApiError> {
+    let missing = |what: &str| ApiError::NotFound(format!("no such {what}"));
+    let store_failed = |error: StoreError| match error {
+        StoreError::NotFound(what) => missing(what),
+        other => ApiError::Internal(other.to_string()),
+    };
+    let door = app.contest.as_ref().ok_or_else(|| missing("contest"))?;
+    let store = door.friendly.as_ref().ok_or_else(|| missing("challenge"))?;
+    let player = bounded(store.challenges(team))
+        .await
+        .map_err(store_failed)?
+        .iter()
+        .find(|entry| entry.challenge.id == challenge)
+        .and_then(|entry| player_of(&entry.challenge, team))
+        .ok_or_else(|| missing("challenge"))?;
+    let season = bounded(store.friendly_season(team, challenge))
+        .await
+        .map_err(store_failed)?;
+    let source = door.results.as_ref().ok_or_else(|| missing("game"))?;
+    let archive = super::archive_within(source.archives.archive(&season)).await?;
+    Ok((archive, player))
+}
+
+/// `GET …/games/{game}/replay`: a friendly game as the viewer reads it,
+/// with the team's own program's log as a download where it is kept.
 pub(crate) async fn game_replay(
     State(app): State<Arc<App>>,
     Path((team, challenge, game)): Path<(TeamId, i64, u32)>,
 ) -> Result<Json<viewer::ReplayView>, ApiError> {
-    let missing = |what: &str| ApiError::NotFound(format!("no such {what}"));
-    let door = app.contest.as_ref().ok_or_else(|| missing("contest"))?;
-    let store = door.friendly.as_ref().ok_or_else(|| missing("challenge"))?;
-    let season = bounded(store.friendly_season(team, ChallengeId(challenge)))
-        .await
-        .map_err(|error| match error {
-            StoreError::NotFound(what) => missing(what),
-            other => ApiError::Internal(other.to_string()),
-        })?;
-    let source = door.results.as_ref().ok_or_else(|| missing("game"))?;
-    super::results_pages::season_game_replay(
-        source,
-        &season,
-        game,
+    let (archive, player) = friendly_games(&app, team, ChallengeId(challenge)).await?;
+    let key = game.to_string();
+    let stored = super::archive_within(archive.replay(&key)).await?;
+    let loaded = viewer::load(stored).await?;
+    let contents = super::archive_within(archive.contents(&key)).await?;
+    let mut downloads = Vec::new();
+    if contents.player_logs.contains(&player) {
+        downloads.push(viewer::DownloadView {
+            label: "your program's log".to_owned(),
+            href: format!("/contest/teams/{team}/friendly/{challenge}/games/{game}/log"),
+        });
+    }
+    Ok(Json(viewer::view(
         format!("friendly {challenge}, game {game}"),
-    )
-    .await
+        loaded,
+        downloads,
+    )))
+}
+
+/// `GET …/games/{game}/log`: what the team's own program printed in the
+/// game (the other team's program's log is that team's).
+pub(crate) async fn game_log(
+    State(app): State<Arc<App>>,
+    Path((team, challenge, game)): Path<(TeamId, i64, u32)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let (archive, player) = friendly_games(&app, team, ChallengeId(challenge)).await?;
+    let stored = super::archive_within(archive.player_log(&game.to_string(), player)).await?;
+    Ok(crate::wire_log::text_response(stored, &headers))
 }
 
 pub(crate) fn routes() -> axum::Router<Arc<App>> {
@@ -279,4 +338,30 @@ pub(crate) fn routes() -> axum::Router<Arc<App>> {
             "/contest/teams/{team}/friendly/{challenge}/games/{game}/replay",
             get(game_replay),
         )
+        .route(
+            "/contest/teams/{team}/friendly/{challenge}/games/{game}/log",
+            get(game_log),
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use spielleiter_contest::Timestamp;
+
+    use super::*;
+
+    #[test]
+    fn each_team_reads_its_own_programs_log_only() {
+        let challenge = Challenge {
+            id: ChallengeId(4),
+            challenger: TeamId(7),
+            challenged: TeamId(3),
+            created_at: Timestamp(0),
+            state: ChallengeState::Played,
+        };
+        // The season's first player is the challenger, whoever moves first.
+        assert_eq!(player_of(&challenge, TeamId(7)), Some(0));
+        assert_eq!(player_of(&challenge, TeamId(3)), Some(1));
+        assert_eq!(player_of(&challenge, TeamId(5)), None);
+    }
 }
