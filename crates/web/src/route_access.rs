@@ -747,7 +747,10 @@ async fn multipart_field(
     let mut form = multer::Multipart::new(stream, boundary);
     while let Ok(Some(field)) = form.next_field().await {
         if field.name() == Some(name) {
-            return field.text().await.ok();
+            // UTF-8, as the pages send it, whatever charset the field
+            // names (decoding others would bring every encoding's tables).
+            let bytes = field.bytes().await.ok()?;
+            return String::from_utf8(bytes.to_vec()).ok();
         }
     }
     None

@@ -202,7 +202,10 @@ async fn read_fields(mut form: Multipart) -> Result<UploadFields, Refusal> {
                 fields.archive = Some(bytes.to_vec());
             }
             "runtime" | "start_parameters" | "comment" => {
-                let text = field.text().await.map_err(|_| unreadable())?;
+                // UTF-8, as the page sends it, whatever charset the field
+                // names.
+                let bytes = field.bytes().await.map_err(|_| unreadable())?;
+                let text = String::from_utf8(bytes.to_vec()).map_err(|_| unreadable())?;
                 if text.len() > MAX_TEXT_FIELD {
                     return Err(Refusal::bad_input(format!(
                         "The field {name} has {} bytes; far more than it may have. Nothing was stored.",
