@@ -283,6 +283,14 @@ impl<D: Database> ContestStore<D> {
         })
     }
 
+    /// `work`, its error as the interface's.
+    pub(crate) fn answered<'a, T: 'a>(
+        &'a self,
+        work: impl Future<Output = Result<T, SeasonError>> + Send + 'a,
+    ) -> StoreFuture<'a, T> {
+        Box::pin(async move { work.await.map_err(|error| self.store_error(error)) })
+    }
+
     /// A failure as the interface reports it: a refusal as it is, anything
     /// else the store's (no password: the store's name is masked).
     pub(crate) fn store_error(&self, error: SeasonError) -> StoreError {

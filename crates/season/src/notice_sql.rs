@@ -451,35 +451,19 @@ impl<D: Database> ContestStore<D> {
 
 impl<D: Database + 'static> TeamNotices for ContestStore<D> {
     fn notices(&self, team: TeamId) -> StoreFuture<'_, Vec<Notice>> {
-        Box::pin(async move {
-            self.team_notices(team)
-                .await
-                .map_err(|e| self.store_error(e))
-        })
+        self.answered(self.team_notices(team))
     }
 
     fn last_read(&self, team: TeamId, member: MemberId) -> StoreFuture<'_, Option<NoticeId>> {
-        Box::pin(async move {
-            self.read_mark(team, member)
-                .await
-                .map_err(|e| self.store_error(e))
-        })
+        self.answered(self.read_mark(team, member))
     }
 
     fn mark_read(&self, team: TeamId, member: MemberId, up_to: NoticeId) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            self.move_read_mark(team, member, up_to)
-                .await
-                .map_err(|e| self.store_error(e))
-        })
+        self.answered(self.move_read_mark(team, member, up_to))
     }
 
     fn mail_address(&self, member: MemberId) -> StoreFuture<'_, Option<String>> {
-        Box::pin(async move {
-            self.address_of(member)
-                .await
-                .map_err(|e| self.store_error(e))
-        })
+        self.answered(self.address_of(member))
     }
 
     fn set_mail_address<'a>(
@@ -487,19 +471,11 @@ impl<D: Database + 'static> TeamNotices for ContestStore<D> {
         member: MemberId,
         address: Option<&'a str>,
     ) -> StoreFuture<'a, ()> {
-        Box::pin(async move {
-            self.set_address(member, address.map(str::to_owned))
-                .await
-                .map_err(|e| self.store_error(e))
-        })
+        self.answered(self.set_address(member, address.map(str::to_owned)))
     }
 
     fn claim_mail(&self, lease_ms: i64, max: usize) -> StoreFuture<'_, Vec<MailJob>> {
-        Box::pin(async move {
-            self.claim_mails(lease_ms, max)
-                .await
-                .map_err(|e| self.store_error(e))
-        })
+        self.answered(self.claim_mails(lease_ms, max))
     }
 
     fn mail_done<'a>(
@@ -508,10 +484,6 @@ impl<D: Database + 'static> TeamNotices for ContestStore<D> {
         outcome: Result<(), String>,
         retry_ms: i64,
     ) -> StoreFuture<'a, ()> {
-        Box::pin(async move {
-            self.record_mail(job, outcome, retry_ms)
-                .await
-                .map_err(|e| self.store_error(e))
-        })
+        self.answered(self.record_mail(job, outcome, retry_ms))
     }
 }
