@@ -94,7 +94,11 @@ pub(crate) struct ContainerSpec<'a> {
 /// without the measure each of them proves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Guard {
-    /// `--network none`: loopback only.
+    /// `--network none`: loopback only. Through the API, the container's
+    /// networking is disabled as well (`NetworkDisabled`, which the Docker
+    /// client cannot set): the daemon then makes no network sandbox for it
+    /// at all, and the container's own network namespace, made by the
+    /// runtime, has loopback only, as with `none`, about 100 ms sooner.
     Network,
     /// `--cpus`.
     Cpus,
@@ -209,7 +213,8 @@ impl SandboxLimits {
     /// attached to the output, less the guards in `without` (none but in a
     /// test that shows a check failing).
     ///
-    /// Network: `none` — the container has loopback only, and the relay
+    /// Network: `none`, and disabled ([`Guard::Network`]) — the container
+    /// has loopback only, and the relay
     /// carries the player's one connection to the bind-mounted socket; no
     /// address outside the container can be reached, whatever the host's
     /// firewall says.
@@ -276,7 +281,10 @@ impl SandboxLimits {
                 continue;
             }
             let (key, value): (&str, Value) = match guard {
-                Guard::Network => ("NetworkMode", json!("none")),
+                Guard::Network => {
+                    config["NetworkDisabled"] = json!(true);
+                    ("NetworkMode", json!("none"))
+                }
                 Guard::Cpus => ("NanoCpus", json!(u64::from(self.cpu_millis) * 1_000_000)),
                 Guard::Memory => ("Memory", json!(self.memory_bytes)),
                 Guard::MemorySwap => ("MemorySwap", json!(self.memory_bytes)),
@@ -356,6 +364,7 @@ mod tests {
         );
         let host = &request["HostConfig"];
         assert_eq!(host["NetworkMode"], "none");
+        assert_eq!(request["NetworkDisabled"], true);
         assert_eq!(host["NanoCpus"], 1_500_000_000u64);
         assert_eq!(host["Memory"], 536_870_912u64);
         assert_eq!(host["MemorySwap"], 536_870_912u64);
@@ -472,7 +481,7 @@ mod tests {
             let missing: Vec<&String> =
                 all.iter().filter(|k| !keys(&without).contains(k)).collect();
             let expected: &[&str] = match guard {
-                Guard::Network => &["HostConfig/NetworkMode"],
+                Guard::Network => &["/NetworkDisabled", "HostConfig/NetworkMode"],
                 Guard::Cpus => &["HostConfig/NanoCpus"],
                 Guard::Memory => &["HostConfig/Memory"],
                 Guard::MemorySwap => &["HostConfig/MemorySwap"],
