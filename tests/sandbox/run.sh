@@ -9,8 +9,9 @@
 #                                   its limit, or only the hostile players
 #                                   (with the images they need): quicker,
 #                                   e.g. to see a check fail against a
-#                                   mistake (SPIELLEITER_DOCKER can name a
-#                                   client that changes `docker run`'s options)
+#                                   mistake (SPIELLEITER_SANDBOX_WITHOUT=cap-drop,
+#                                   say: the debug build's containers lack
+#                                   the options it names)
 #   SANDBOX_ONLY=bench tests/sandbox/run.sh
 #                                   only the timed games (with the native
 #                                   image and the server they need);
@@ -815,9 +816,9 @@ def summary(values):
     p99 = values[min(len(values) - 1, round(0.99 * (len(values) - 1)))]
     return "n=%d median %d ms, p99 %d ms, max %d ms" % (len(values), statistics.median(values), p99, values[-1])
 records = [json.loads(line) for line in open(sys.argv[1] + "/results.jsonl")]
-print("  start (docker run to the player's connection):", summary(connected))
+print("  start (the container's creation to the player's connection):", summary(connected))
 print("  stop (the player's connection closed to the container's end):", summary(stopped))
-print("  removal (docker rm):", summary(removed))
+print("  removal:", summary(removed))
 local = [json.loads(line) for line in open(sys.argv[2] + "/results.jsonl")]
 for name, games, directory in (("sandboxed", records, sys.argv[1]), ("local programs", local, sys.argv[2])):
     wall = int(open(directory + "/wall_ms").read())

@@ -1,9 +1,8 @@
-//! Calls of Docker's command-line client, each bounded in time: the checks
-//! before a match (is Docker there, are the images sandbox images), the
-//! sweep of containers whose match runner is gone, and removal. The calls
-//! of a match are tasks (`call`), so a runtime thread never waits for the
-//! Docker client; `call_blocking` is for `player build`, which has no
-//! runtime.
+//! The checks before a match (is Docker there, are the images sandbox
+//! images) and the sweep of containers whose match runner is gone, as
+//! calls of the daemon's API (`crate::api`); and the calls of Docker's
+//! command-line client that `player build` makes (it has no runtime, and
+//! builds with the client's builder), each bounded in time.
 
 use std::{
     ffi::OsString,
@@ -16,19 +15,21 @@ use std::{
 };
 
 use crate::{
+    api::{Daemon, Removal},
     error::SandboxError,
     limits::{LABEL, OWNER_LABEL, RELAY_LABEL},
 };
 
 /// How long one call of the Docker client may take (a loaded daemon takes
 /// seconds to remove a container).
-pub(crate) const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const CALL_TIMEOUT: Duration = crate::api::CALL_TIMEOUT;
 
 /// How much of a call's output is read: enough for thousands of lines of
 /// `docker ps`.
 const OUTPUT_LIMIT: u64 = 4 * 1024 * 1024;
 
-/// The Docker client: `$SPIELLEITER_DOCKER` or `docker` on the `PATH`.
+/// The Docker client of `player build`: `$SPIELLEITER_DOCKER` or `docker`
+/// on the `PATH`. (A match calls the daemon itself, [`crate::api`].)
 pub(crate) fn program() -> OsString {
     std::env::var_os("SPIELLEITER_DOCKER").unwrap_or_else(|| "docker".into())
 }
@@ -154,30 +155,6 @@ pub(crate) fn run_blocking(
     }
 }
 
-/// Runs `docker ARGS` as a task for at most `timeout`, like
-/// [`call_blocking`] but without holding a thread.
-pub(crate) async fn call(args: &[&str], timeout: Duration) -> Result<String, String> {
-    let mut command = tokio::process::Command::new(program());
-    command
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    let output = tokio::time::timeout(timeout, command.output())
-        .await
-        .map_err(|_| format!("docker {} took longer than {timeout:?}", args.join(" ")))?
-        .map_err(|e| format!("cannot run {}: {e}", program().to_string_lossy()))?;
-    if output.status.success() {
-        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
-    } else {
-        Err(first_line(
-            &String::from_utf8_lossy(&output.stderr),
-            &output.status.to_string(),
-        ))
-    }
-}
-
 fn first_line(text: &str, otherwise: &str) -> String {
     text.lines()
         .map(str::trim)
@@ -190,16 +167,19 @@ fn first_line(text: &str, otherwise: &str) -> String {
 const VERSION: [&str; 3] = ["version", "--format", "{{.Server.Version}}"];
 const VERSION_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Fails with one line when Docker cannot be used: no client, or no daemon
-/// answering it.
+/// Fails with one line when Docker cannot be used: no daemon answering on
+/// its socket.
 pub(crate) async fn check_docker() -> Result<(), SandboxError> {
-    call(&VERSION, VERSION_TIMEOUT)
+    let version = Daemon::from_env()?
+        .version()
         .await
-        .map(drop)
-        .map_err(SandboxError::DockerMissing)
+        .map_err(SandboxError::DaemonMissing)?;
+    tracing::debug!(%version, "the Docker daemon answers");
+    Ok(())
 }
 
-/// [`check_docker`], blocking this thread (for `player build`).
+/// Whether Docker can be used, through its client, blocking this thread
+/// (for `player build`).
 pub(crate) fn check_docker_blocking() -> Result<(), SandboxError> {
     call_blocking(&VERSION, VERSION_TIMEOUT)
         .map(drop)
@@ -214,16 +194,20 @@ fn relay_format() -> String {
 /// Fails unless `image` is on this machine and is a sandbox image (has the
 /// relay).
 pub(crate) async fn check_image(image: &str) -> Result<(), SandboxError> {
-    let format = relay_format();
-    let inspected = call(
-        &["image", "inspect", "--format", &format, image],
-        CALL_TIMEOUT,
-    )
-    .await;
-    judge_image(image, inspected)
+    let inspected = Daemon::from_env()?.inspect_image(image).await?;
+    let relay = inspected.map(|image| {
+        image
+            .pointer("/Config/Labels")
+            .and_then(|labels| labels.get(RELAY_LABEL))
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    });
+    judge_image(image, relay.ok_or_else(|| "no such image".to_owned()))
 }
 
-/// [`check_image`], blocking this thread (for `player build`).
+/// Whether `image` is a sandbox image on this machine, through the Docker
+/// client, blocking this thread (for `player build`).
 pub(crate) fn check_image_blocking(image: &str) -> Result<(), SandboxError> {
     let format = relay_format();
     let inspected = call_blocking(
@@ -233,7 +217,8 @@ pub(crate) fn check_image_blocking(image: &str) -> Result<(), SandboxError> {
     judge_image(image, inspected)
 }
 
-/// What `docker image inspect` of the relay label says of `image`.
+/// What the image's relay label (`inspected`, or why it cannot be read)
+/// says of `image`.
 fn judge_image(image: &str, inspected: Result<String, String>) -> Result<(), SandboxError> {
     let relay = inspected.map_err(|_| SandboxError::ImageMissing(image.to_owned()))?;
     if relay.trim().is_empty() || relay.trim() == "<no value>" {
@@ -256,30 +241,16 @@ pub struct Swept {
 /// runner left behind. Containers of running processes (another match,
 /// another worker) are left alone.
 pub(crate) async fn sweep() -> Result<Swept, SandboxError> {
-    let listing = call(
-        &[
-            "ps",
-            "--all",
-            "--filter",
-            &format!("label={LABEL}"),
-            "--format",
-            &format!("{{{{.Names}}}}\t{{{{.Label \"{OWNER_LABEL}\"}}}}"),
-        ],
-        CALL_TIMEOUT,
-    )
-    .await
-    .map_err(SandboxError::Docker)?;
+    let daemon = Daemon::from_env()?;
+    let listed = daemon.list(LABEL, OWNER_LABEL).await?;
     let host = host_name();
     let mut swept = Swept::default();
-    for line in listing.lines() {
-        let Some((name, owner)) = line.split_once('\t') else {
-            continue;
-        };
-        if owner_gone(owner, &host) {
-            call(&["rm", "--force", "--volumes", name], CALL_TIMEOUT)
-                .await
-                .map_err(SandboxError::Docker)?;
-            swept.containers.push(name.to_owned());
+    for container in listed {
+        if owner_gone(&container.owner, &host) {
+            if daemon.remove(&container.name).await? == Removal::Removed {
+                tracing::info!(container = %container.name, "swept a sandboxed player's container left behind");
+            }
+            swept.containers.push(container.name);
         }
     }
     // The temporary directory may be large or slow: read on a blocking

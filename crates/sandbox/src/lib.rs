@@ -18,13 +18,16 @@
 //!
 //! # Layout
 //!
-//! - [`limits`]: [`SandboxLimits`], their defaults and `docker run` options.
+//! - [`limits`]: [`SandboxLimits`], their defaults and the container's
+//!   create request.
 //! - `program`: [`SandboxedProgram`], what a sandboxed player runs;
 //!   `error`: [`SandboxError`], why it cannot be run.
 //! - [`player`]: [`SandboxedPlayer`], one seat's container from start to
 //!   removal, its output cut into the seat's log.
-//! - `docker`: calls of the Docker client, bounded in time; the checks
-//!   before a match and the sweep ([`preflight`]).
+//! - `api`: calls of the Docker daemon's API on its Unix socket, each
+//!   bounded in time and bytes ([`DaemonError`]).
+//! - `docker`: the checks before a match and the sweep ([`preflight`]);
+//!   the Docker client's calls for `player build`.
 //! - `forwarder`: the host's end of a player's connection.
 //! - `turn`: [`JoinTurns`], the order in which a game's seats join while
 //!   their containers start at once.
@@ -33,6 +36,7 @@
 //!   building a player image from it ([`build_player_image`]).
 #![deny(missing_docs)]
 
+mod api;
 pub mod build;
 mod docker;
 mod error;
@@ -44,6 +48,7 @@ mod seat_log;
 mod turn;
 pub mod upload;
 
+pub use api::DaemonError;
 pub use build::{
     BUILD_LABEL, BuildError, BuildRequest, DEFAULT_BUILD_TIMEOUT, Runtime, build_player_image,
     check_upload_listing,
@@ -60,9 +65,9 @@ pub use upload::{UploadError, UploadLimits};
 /// Before the first game of a match with sandboxed players: fails with one
 /// line when Docker does not answer or an image is missing or is no
 /// sandbox image, and removes what killed match runners left behind. The
-/// Docker calls (a second or so) are child processes awaited as tasks: no
-/// runtime thread is held, so games already running on the runtime (a
-/// season worker's, say) go on meanwhile.
+/// calls of the daemon are tasks: no runtime thread is held, so games
+/// already running on the runtime (a season worker's, say) go on
+/// meanwhile.
 ///
 /// # Errors
 ///
@@ -92,45 +97,50 @@ pub async fn preflight(images: &[&str]) -> Result<Swept, SandboxError> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // test code: a failed unwrap is a failed test.
 mod tests {
     use std::{
-        os::unix::fs::PermissionsExt,
         process::Command,
         time::{Duration, Instant},
     };
 
     use super::*;
+    use crate::api::tests::{Reply, fake};
 
     /// Set in the child process that runs the probe.
     const PROBE: &str = "SPIELLEITER_SANDBOX_PREFLIGHT_PROBE";
 
-    /// The preflight's Docker calls leave the runtime's thread to other
-    /// tasks: on a single-threaded runtime a task spawned before it runs
-    /// during its first call (a preflight that blocked for its calls, as it
-    /// once did, would hold the only thread until that call's end at the
-    /// least).
+    /// The preflight's calls of the daemon leave the runtime's thread to
+    /// other tasks: on a single-threaded runtime a task spawned before it
+    /// runs during its first call (a preflight that blocked for its calls,
+    /// as it once did, would hold the only thread until that call's end at
+    /// the least).
     ///
-    /// The Docker client is named by the environment, which a test cannot
-    /// set for itself without unsafe code: the test runs itself again as a
-    /// child process with a fake client that takes 0.3 s a call.
+    /// The daemon is named by the environment, which a test cannot set for
+    /// itself without unsafe code: the test runs itself again as a child
+    /// process with `DOCKER_HOST` naming a fake daemon of this process that
+    /// takes 0.3 s a call.
     #[test]
     fn the_preflight_holds_no_runtime_thread() {
         if std::env::var_os(PROBE).is_some() {
             probe();
             return;
         }
-        let dir = tempfile::tempdir().expect("dir");
-        let client = dir.path().join("docker");
-        std::fs::write(
-            &client,
-            "#!/bin/sh\nsleep 0.3\ncase \"$1\" in\n\
-             version) echo 27.0 ;;\n\
-             image) echo /sandbox/relay ;;\n\
-             esac\n",
-        )
-        .expect("fake client");
-        std::fs::set_permissions(&client, std::fs::Permissions::from_mode(0o755))
-            .expect("executable");
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let daemon = runtime.block_on(fake(|seen| {
+            let body = match seen.path.as_str() {
+                "/version" => r#"{"Version":"27.0"}"#,
+                path if path.starts_with("/images/") => {
+                    r#"{"Config":{"Labels":{"org.spielleiter.sandbox.relay":"/sandbox/relay"}}}"#
+                }
+                _ => "[]",
+            };
+            let whole = Reply::status(200, body);
+            Reply {
+                now: Vec::new(),
+                later: Some((Duration::from_millis(300), whole.now)),
+            }
+        }));
         let output = Command::new(std::env::current_exe().expect("this test"))
             .args([
                 "--exact",
@@ -138,13 +148,27 @@ mod tests {
                 "--nocapture",
             ])
             .env(PROBE, "1")
-            .env("SPIELLEITER_DOCKER", &client)
+            .env(
+                "DOCKER_HOST",
+                format!("unix://{}", daemon.socket().display()),
+            )
             .output()
             .expect("the probe runs");
         let text = String::from_utf8_lossy(&output.stdout).into_owned()
             + &String::from_utf8_lossy(&output.stderr);
         assert!(output.status.success(), "the probe failed: {text}");
         assert!(text.contains("1 passed"), "the probe did not run: {text}");
+        let mut calls = daemon.calls();
+        calls.sort();
+        assert_eq!(
+            calls,
+            [
+                "GET /containers/json?all=1&filters=%7B%22label%22%3A%5B%22org.spielleiter.sandbox%22%5D%7D",
+                "GET /images/team-a:1/json",
+                "GET /images/team-b:1/json",
+                "GET /version"
+            ]
+        );
     }
 
     fn probe() {
@@ -171,5 +195,14 @@ mod tests {
                 other_ran - started
             );
         });
+    }
+
+    #[test]
+    fn a_tcp_docker_host_is_refused_in_one_line() {
+        let error = SandboxError::from(DaemonError::UnsupportedHost("tcp://h:2375".to_owned()));
+        assert_eq!(
+            error.to_string(),
+            "docker: DOCKER_HOST=tcp://h:2375: only a daemon on a Unix socket (unix://PATH) can run sandboxed players"
+        );
     }
 }
