@@ -43,12 +43,13 @@ def run(binary, *args):
     return done.stdout
 
 
-def start_server(binary, store, out):
-    """`serve --store` on free ports; the process and its web address."""
+def start_server(binary, store, out, extra=()):
+    """`serve --store` on free ports (and `extra` flags); the process and
+    its web address."""
     log = open(os.path.join(out, "contest-server.log"), "w")
     server = subprocess.Popen(
         [binary, "serve", "--port", "0", "--http-port", "0", "--replays", "false",
-         "--store", store],
+         "--store", store, *extra],
         stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "RUST_LOG": "info"},
     )
     for _ in range(300):

@@ -11,7 +11,9 @@ test's):
   game's replay opens in the viewer, and "Activate" makes it active;
 - Owls challenge Foxes on the friendly page; Foxes' teacher accepts; a
   worker plays the encounter; both pages show it played with its games,
-  and each team's notices say so; neither team sees the other's pages.
+  and each team's notices say so, new to Olga until she marks them read;
+  she saves an address for their mail on her account page; neither team
+  sees the other's pages.
 
 Screenshots go to OUT (teams-*.png).
 
@@ -24,7 +26,7 @@ import tempfile
 import time
 
 from cdp import DevTools, browser
-from contest import goto, register, run, start_server, state, status_of, submit
+from contest import goto, register, run, start_server, state, status_of, submit, type_into
 
 
 def main():
@@ -32,7 +34,11 @@ def main():
     store = os.path.join(out, "teams.sqlite")
     run(binary, "contest", "create", "--store", store, "--game", "swc_2027_blokus",
         "--name", "Teams Cup", "--seed", "9")
-    server, web = start_server(binary, store, out)
+    # A relay that takes nothing (the discard port, refused): the account
+    # page offers the address form; the mails' delivery is the end-to-end
+    # test's (crates/cli/tests/contest_pages.rs, with a fake relay).
+    server, web = start_server(binary, store, out, [
+        "--mail-smtp", "127.0.0.1:9", "--mail-from", "Teams Cup <cup@contest.example>"])
     worker = ["worker", "--store", store, "--contest", "--until-idle"]
     try:
         links = {}
@@ -109,7 +115,23 @@ def main():
                          "The friendly encounter with Foxes is played"]:
                 if said not in told:
                     sys.exit(f"Owls' notices do not say {said!r}: {told[:600]}")
+            if "new for you" not in told:
+                sys.exit(f"Olga's notices are not marked new: {told[:600]}")
             owls.screenshot(os.path.join(out, "teams-notices.png"))
+            submit(owls, 'form[action$="/notices/read"] button')
+            read = state(owls)["text"]
+            if "new for you" in read or "passed its test" not in read:
+                sys.exit(f"after 'Mark as read' the notices show: {read[:600]}")
+            owls.screenshot(os.path.join(out, "teams-notices-read.png"))
+            # Olga has her notices mailed from now on.
+            goto(owls, web + "/contest/account")
+            type_into(owls, "#address", "olga@owls.example")
+            submit(owls, 'form[action="/contest/account/mail"] button')
+            saved = state(owls)["text"]
+            address = owls.evaluate("document.querySelector('#address').value")
+            if "Your address for notices is saved." not in saved or address != "olga@owls.example":
+                sys.exit(f"the account page after saving the address: {address!r} {saved[:500]}")
+            owls.screenshot(os.path.join(out, "teams-account-mail.png"))
             # Neither sees the other's pages.
             for path in ["/versions/1/test", "/friendly", "/notices"]:
                 if status_of(foxes, owls_home + path) != 403:
