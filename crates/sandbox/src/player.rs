@@ -273,6 +273,17 @@ enum Ended {
 }
 
 impl Life {
+    /// Notes in the seat's log how the container ended, and when.
+    fn note_end(&self, how: &str) {
+        crate::append_note(
+            &self.log,
+            format_args!(
+                "\n[spielleiter sandbox] the container ended: {how} ({} ms after it was started)",
+                self.started.elapsed().as_millis()
+            ),
+        );
+    }
+
     /// Runs the container to its end, tells how it ended, and removes it.
     async fn run(self, mut stop: watch::Receiver<bool>, tell: oneshot::Sender<String>) {
         let mut output = None;
@@ -283,13 +294,7 @@ impl Life {
                 if let Some(task) = &mut output {
                     drain_output(task).await;
                 }
-                crate::append_note(
-                    &self.log,
-                    format_args!(
-                        "\n[spielleiter sandbox] the container ended: {how} ({} ms after it was started)",
-                        self.started.elapsed().as_millis()
-                    ),
-                );
+                self.note_end(&how);
                 let _ = tell.send(how);
                 self.remove().await;
             }
@@ -300,13 +305,7 @@ impl Life {
                     drain_output(task).await;
                 }
                 if never_ran {
-                    crate::append_note(
-                        &self.log,
-                        format_args!(
-                            "\n[spielleiter sandbox] the container ended: {how} ({} ms after it was started)",
-                            self.started.elapsed().as_millis()
-                        ),
-                    );
+                    self.note_end(&how);
                 }
                 let _ = tell.send(how);
             }
