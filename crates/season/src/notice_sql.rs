@@ -174,15 +174,15 @@ impl<D: Database> ContestStore<D> {
         self.database()
             .run(move |db| {
                 Box::pin(async move {
-                    let rows = db
-                        .query(
+                    let row = db
+                        .query_opt(
                             "SELECT r.up_to FROM contest_notice_reads r \
                              JOIN contest_accounts a ON a.id = r.member \
                              WHERE r.member = $1 AND a.team = $2 AND a.contest = $3",
                             &[member.0.into(), team.0.into(), contest.into()],
                         )
                         .await?;
-                    rows.first().map(|row| row.get(0).map(NoticeId)).transpose()
+                    row.map(|row| row.get(0).map(NoticeId)).transpose()
                 })
             })
             .await
@@ -202,23 +202,23 @@ impl<D: Database> ContestStore<D> {
             .run(move |db| {
                 Box::pin(async move {
                     let member_of = db
-                        .query(
+                        .query_opt(
                             "SELECT 1 FROM contest_accounts WHERE id = $1 AND team = $2 AND contest = $3",
                             &[member.0.into(), team.0.into(), contest.into()],
                         )
                         .await?;
-                    if member_of.is_empty() {
+                    if member_of.is_none() {
                         return Err(SeasonError::Contest(StoreError::Refused(
                             "only the team's members keep a read mark on its notices",
                         )));
                     }
-                    let newest = db
-                        .query(
+                    let newest: i64 = match db
+                        .query_opt(
                             "SELECT COALESCE(MAX(id), 0) FROM contest_notices WHERE team = $1",
                             &[team.0.into()],
                         )
-                        .await?;
-                    let newest: i64 = match newest.first() {
+                        .await?
+                    {
                         Some(row) => row.get(0)?,
                         None => 0,
                     };

@@ -192,14 +192,7 @@ async fn each_member_marks_the_teams_notices_read_for_themself() {
     // Marked up to the first only (a page shown before the second came).
     let reply = tess.post(&format!("{path}/read"), &[("up_to", "1")]).await;
     assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.body);
-    let members = spielleiter_contest::ContestAccounts::members(&*site.store, t)
-        .await
-        .unwrap();
-    let tess_id = members
-        .iter()
-        .find(|m| m.display_name == "Tess")
-        .unwrap()
-        .id;
+    let tess_id = who_is(&site, t, "Tess").await;
     assert_eq!(
         site.notices.mark(t, tess_id),
         Some(spielleiter_contest::NoticeId(1))
