@@ -43,13 +43,14 @@ use spielleiter_archive::{ArchiveFuture, GameArchive};
 use spielleiter_contest::{
     Action, ContestResults, Counted, DecidedBy, EncounterId, EncounterOutcome, EncounterResults,
     Entry, KnockoutResults, KnockoutRound, MatchdayEntry, MatchdayResults, Phase, Progress,
-    Resource, Side, Standings, TeamId, Timestamp,
+    Resource, Side, Standings, TeamId,
 };
 use spielleiter_render::bracket::{BracketColumn, BracketMatch, BracketPicture, BracketSide};
 
 use super::{
     Door, bounded,
     message::{Nav, render, render_message},
+    pages::when,
 };
 use crate::{app::App, error::ApiError, route_access::Who, viewer};
 
@@ -143,13 +144,6 @@ fn capitalised(text: &str) -> String {
         .next()
         .map(|c| c.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
-}
-
-fn when(at: Timestamp) -> String {
-    jiff::Timestamp::from_second(at.0).map_or_else(
-        |_| at.to_string(),
-        |t| t.strftime("%Y-%m-%d %H:%M UTC").to_string(),
-    )
 }
 
 /// A matchday's title (a knockout round's by its name).
