@@ -194,6 +194,11 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         };
         // The notices' mails go out while the server runs, web side or
         // not; stopped with it.
+        if pages.mailer.is_none() && config.contest_mail_smtp.is_some() {
+            tracing::warn!(
+                "contest.mail_smtp is set, but no contest is served (season.store names no store that holds one): no notice is mailed"
+            );
+        }
         let mail_stop = CancellationToken::new();
         let mailer = pages
             .mailer
