@@ -241,6 +241,38 @@ pub(crate) async fn archive_within<T>(
     }
 }
 
+/// Game `game` of a contest season's `archive` as the viewer reads it,
+/// named `name`, with what a team may download of it where it is kept: its
+/// program's log (the season's player `player`) at `{base}/log` and, with
+/// `wire_log`, the game's wire log at `{base}/wire`.
+pub(crate) async fn team_game_view(
+    archive: &dyn spielleiter_archive::GameArchive,
+    game: u32,
+    player: usize,
+    base: &str,
+    wire_log: bool,
+    name: String,
+) -> Result<crate::viewer::ReplayView, crate::error::ApiError> {
+    let key = game.to_string();
+    let stored = archive_within(archive.replay(&key)).await?;
+    let loaded = crate::viewer::load(stored).await?;
+    let contents = archive_within(archive.contents(&key)).await?;
+    let mut downloads = Vec::new();
+    if contents.player_logs.contains(&player) {
+        downloads.push(crate::viewer::DownloadView {
+            label: "your program's log".to_owned(),
+            href: format!("{base}/log"),
+        });
+    }
+    if wire_log && contents.wire_log {
+        downloads.push(crate::viewer::DownloadView {
+            label: "wire log".to_owned(),
+            href: format!("{base}/wire"),
+        });
+    }
+    Ok(crate::viewer::view(name, loaded, downloads))
+}
+
 /// Awaits a store call within [`STORE_TIME_LIMIT`]; a store that does not
 /// answer is a failed store.
 pub(crate) async fn bounded<T>(call: StoreFuture<'_, T>) -> Result<T, StoreError> {

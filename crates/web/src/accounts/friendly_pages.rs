@@ -289,22 +289,17 @@ pub(crate) async fn game_replay(
     Path((team, challenge, game)): Path<(TeamId, i64, u32)>,
 ) -> Result<Json<viewer::ReplayView>, ApiError> {
     let (archive, player) = friendly_games(&app, team, ChallengeId(challenge)).await?;
-    let key = game.to_string();
-    let stored = super::archive_within(archive.replay(&key)).await?;
-    let loaded = viewer::load(stored).await?;
-    let contents = super::archive_within(archive.contents(&key)).await?;
-    let mut downloads = Vec::new();
-    if contents.player_logs.contains(&player) {
-        downloads.push(viewer::DownloadView {
-            label: "your program's log".to_owned(),
-            href: format!("/contest/teams/{team}/friendly/{challenge}/games/{game}/log"),
-        });
-    }
-    Ok(Json(viewer::view(
-        format!("friendly {challenge}, game {game}"),
-        loaded,
-        downloads,
-    )))
+    Ok(Json(
+        super::team_game_view(
+            &*archive,
+            game,
+            player,
+            &format!("/contest/teams/{team}/friendly/{challenge}/games/{game}"),
+            false,
+            format!("friendly {challenge}, game {game}"),
+        )
+        .await?,
+    ))
 }
 
 /// `GET …/games/{game}/log`: what the team's own program printed in the

@@ -26,12 +26,7 @@ use super::{
     message::{Nav, render},
     pages::{Answer, Refusal, answer, door},
 };
-use crate::{
-    app::App,
-    error::ApiError,
-    route_access::Who,
-    viewer::{self, DownloadView},
-};
+use crate::{app::App, error::ApiError, route_access::Who, viewer};
 
 #[derive(Template)]
 #[template(path = "contest/version_test.html")]
@@ -229,29 +224,18 @@ pub(crate) async fn game_replay(
     Path((team, number, game)): Path<(TeamId, u32, u32)>,
 ) -> Result<Json<viewer::ReplayView>, ApiError> {
     let archive = test_game(&app, team, number).await?;
-    let key = game.to_string();
-    let stored = archive_within(archive.replay(&key)).await?;
-    let loaded = viewer::load(stored).await?;
-    let contents = archive_within(archive.contents(&key)).await?;
-    let base = format!("/contest/teams/{team}/versions/{number}/test/{game}");
-    let mut downloads = Vec::new();
-    if contents.player_logs.contains(&0) {
-        downloads.push(DownloadView {
-            label: "your program's log".to_owned(),
-            href: format!("{base}/log"),
-        });
-    }
-    if contents.wire_log {
-        downloads.push(DownloadView {
-            label: "wire log".to_owned(),
-            href: format!("{base}/wire"),
-        });
-    }
-    Ok(Json(viewer::view(
-        format!("version {number}, test game {game}"),
-        loaded,
-        downloads,
-    )))
+    // The version plays first in a test's season (its player 0).
+    Ok(Json(
+        super::team_game_view(
+            &*archive,
+            game,
+            0,
+            &format!("/contest/teams/{team}/versions/{number}/test/{game}"),
+            true,
+            format!("version {number}, test game {game}"),
+        )
+        .await?,
+    ))
 }
 
 /// `GET …/test/{game}/log`: what the team's program printed in the game.
