@@ -7,7 +7,7 @@
 use crate::{
     error::SeasonError,
     postgres::PostgresStore,
-    sql::{Database, Mode, Sql, Work},
+    sql::{AnyResult, Database, Mode, UnitOfWork},
     sqlite::SqliteStore,
     url_mask::masked_store_url,
 };
@@ -115,14 +115,14 @@ pub async fn open_existing(url: &str) -> Result<AnyStore, SeasonError> {
 }
 
 impl Database for AnyStore {
-    async fn session<T, W>(&self, mode: Mode, work: W) -> Result<T, SeasonError>
-    where
-        T: Send + 'static,
-        W: for<'c, 'd> FnOnce(&'c mut Sql<'d>) -> Work<'c, T> + Send + 'static,
-    {
+    async fn session_of(
+        &self,
+        mode: Mode,
+        work: Box<dyn UnitOfWork>,
+    ) -> Result<AnyResult, SeasonError> {
         match self {
-            AnyStore::Sqlite(store) => store.session(mode, work).await,
-            AnyStore::Postgres(store) => store.session(mode, work).await,
+            AnyStore::Sqlite(store) => store.session_of(mode, work).await,
+            AnyStore::Postgres(store) => store.session_of(mode, work).await,
         }
     }
 

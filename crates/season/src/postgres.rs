@@ -14,7 +14,7 @@ use tracing::warn;
 
 use crate::{
     error::SeasonError,
-    sql::{Database, Mode, Sql, Work, full_message, in_mode},
+    sql::{AnyResult, Database, Mode, Sql, UnitOfWork, full_message, in_mode},
     store::migrate,
     url_mask::masked_store_url,
 };
@@ -98,11 +98,11 @@ impl PostgresStore {
 /// the connection, so the next call opens a new one (and a transaction cut
 /// short is rolled back by the server).
 impl Database for PostgresStore {
-    async fn session<T, W>(&self, mode: Mode, work: W) -> Result<T, SeasonError>
-    where
-        T: Send + 'static,
-        W: for<'c, 'd> FnOnce(&'c mut Sql<'d>) -> Work<'c, T> + Send + 'static,
-    {
+    async fn session_of(
+        &self,
+        mode: Mode,
+        work: Box<dyn UnitOfWork>,
+    ) -> Result<AnyResult, SeasonError> {
         let mut slot = self.client.lock().await;
         if slot.as_ref().is_none_or(Client::is_closed) {
             *slot = None;

@@ -22,7 +22,8 @@
 //!   unit of work on its connection: [`Database::transaction`] (committed
 //!   when the work returns `Ok`, rolled back otherwise; SQLite's is
 //!   `BEGIN IMMEDIATE`) or [`Database::run`] (each statement on its own);
-//!   a store implements only [`Database::session`], which both call.
+//!   a store implements only [`Database::session_of`], which both call
+//!   through [`Database::session`] with the work's result type erased.
 //!   The work awaits only its statements: on SQLite it runs on a blocking
 //!   thread, where anything else it awaited would fail it.
 //! - New tables are new steps at the end of the one list of migrations
@@ -54,8 +55,10 @@ mod sqlite;
 pub(crate) use postgres::full_message;
 
 use std::{
+    any::Any,
     borrow::Cow,
     future::Future,
+    marker::PhantomData,
     pin::Pin,
     task::{Context, Poll, Waker},
 };
@@ -539,16 +542,81 @@ impl DriverError {
 /// runs.
 pub type Work<'c, T> = Pin<Box<dyn Future<Output = Result<T, SeasonError>> + Send + 'c>>;
 
+/// A unit of work's result, its type erased (see [`UnitOfWork`]).
+pub type AnyResult = Box<dyn Any + Send>;
+
+/// A unit of work whose result's type is erased, so that what runs it (a
+/// store's blocking thread, its transaction, its time limit) is compiled
+/// once instead of once for every store method: the store's statements
+/// are a hundred and more such units, and each copy of that machinery
+/// cost kilobytes of the binary.
+pub trait UnitOfWork: Send {
+    /// Starts the work on `sql`.
+    fn start<'c, 'd>(self: Box<Self>, sql: &'c mut Sql<'d>) -> Work<'c, AnyResult>;
+}
+
+/// `work` as a [`UnitOfWork`] that returns a `T`.
+struct Typed<T, W> {
+    work: W,
+    result: PhantomData<fn() -> T>,
+}
+
+impl<T, W> UnitOfWork for Typed<T, W>
+where
+    T: Send + 'static,
+    W: for<'c, 'd> FnOnce(&'c mut Sql<'d>) -> Work<'c, T> + Send,
+{
+    fn start<'c, 'd>(self: Box<Self>, sql: &'c mut Sql<'d>) -> Work<'c, AnyResult> {
+        let future = (self.work)(sql);
+        Box::pin(async move { future.await.map(|value| Box::new(value) as AnyResult) })
+    }
+}
+
+/// `work` with its result's type erased.
+fn erased<T, W>(work: W) -> Box<dyn UnitOfWork>
+where
+    T: Send + 'static,
+    W: for<'c, 'd> FnOnce(&'c mut Sql<'d>) -> Work<'c, T> + Send + 'static,
+{
+    Box::new(Typed {
+        work,
+        result: PhantomData,
+    })
+}
+
+/// The `T` a unit of work made by [`erased`] returned.
+fn typed<T: 'static>(result: AnyResult, store: impl FnOnce() -> String) -> Result<T, SeasonError> {
+    result
+        .downcast::<T>()
+        .map(|value| *value)
+        .map_err(|_| SeasonError::Database {
+            store: store(),
+            cause: "a unit of work returned another type than its own (a bug)".to_owned(),
+        })
+}
+
 /// A store the season's SQL runs on: either database, the same statements.
 pub trait Database: Send + Sync {
     /// Runs `work` on the store's connection in `mode`; what
-    /// [`Database::transaction`] and [`Database::run`] call, and all a
-    /// store implements besides its name.
+    /// [`Database::session`] calls, and all a store implements besides
+    /// its name.
     ///
     /// # Errors
     ///
     /// The work's error, or the store's (it cannot be reached, the call
     /// took too long).
+    fn session_of(
+        &self,
+        mode: Mode,
+        work: Box<dyn UnitOfWork>,
+    ) -> impl Future<Output = Result<AnyResult, SeasonError>> + Send;
+
+    /// Runs `work` on the store's connection in `mode`; what
+    /// [`Database::transaction`] and [`Database::run`] call.
+    ///
+    /// # Errors
+    ///
+    /// As [`Database::session_of`].
     fn session<T, W>(
         &self,
         mode: Mode,
@@ -556,7 +624,11 @@ pub trait Database: Send + Sync {
     ) -> impl Future<Output = Result<T, SeasonError>> + Send
     where
         T: Send + 'static,
-        W: for<'c, 'd> FnOnce(&'c mut Sql<'d>) -> Work<'c, T> + Send + 'static;
+        W: for<'c, 'd> FnOnce(&'c mut Sql<'d>) -> Work<'c, T> + Send + 'static,
+    {
+        let done = self.session_of(mode, erased(work));
+        async move { typed(done.await?, || self.store_name()) }
+    }
 
     /// Names the store for people (no password).
     fn store_name(&self) -> String;
@@ -604,19 +676,20 @@ pub enum Mode {
 
 /// Runs `work` on `sql` in `mode`: for a transaction, begun first, and
 /// committed after `Ok` or rolled back after an error.
-pub(crate) async fn in_mode<T, W>(sql: &mut Sql<'_>, mode: Mode, work: W) -> Result<T, SeasonError>
-where
-    W: for<'c, 'd> FnOnce(&'c mut Sql<'d>) -> Work<'c, T>,
-{
+pub(crate) async fn in_mode(
+    sql: &mut Sql<'_>,
+    mode: Mode,
+    work: Box<dyn UnitOfWork>,
+) -> Result<AnyResult, SeasonError> {
     if mode == Mode::Statements {
-        return work(sql).await;
+        return work.start(sql).await;
     }
     let begin = match sql.dialect() {
         Dialect::Sqlite => "BEGIN IMMEDIATE",
         Dialect::Postgres => "BEGIN",
     };
     sql.batch(begin).await?;
-    match work(sql).await {
+    match work.start(sql).await {
         Ok(value) => {
             sql.batch("COMMIT").await?;
             Ok(value)
@@ -630,10 +703,8 @@ where
     }
 }
 
-/// Runs `work` on a SQLite connection on this (blocking) thread: its
-/// statements never wait, so the future is done when first polled. A work
-/// that awaited anything else is a mistake, reported, and its transaction
-/// rolled back.
+/// Runs `work` on a SQLite connection on this (blocking) thread, as
+/// [`session_of_here`] does, and returns its `T`.
 pub(crate) fn session_here<T, W>(
     connection: &mut rusqlite::Connection,
     store: &str,
@@ -641,8 +712,25 @@ pub(crate) fn session_here<T, W>(
     work: W,
 ) -> Result<T, SeasonError>
 where
-    W: for<'c, 'd> FnOnce(&'c mut Sql<'d>) -> Work<'c, T>,
+    T: Send + 'static,
+    W: for<'c, 'd> FnOnce(&'c mut Sql<'d>) -> Work<'c, T> + Send + 'static,
 {
+    typed(
+        session_of_here(connection, store, mode, erased(work))?,
+        || store.to_owned(),
+    )
+}
+
+/// Runs `work` on a SQLite connection on this (blocking) thread: its
+/// statements never wait, so the future is done when first polled. A work
+/// that awaited anything else is a mistake, reported, and its transaction
+/// rolled back.
+pub(crate) fn session_of_here(
+    connection: &mut rusqlite::Connection,
+    store: &str,
+    mode: Mode,
+    work: Box<dyn UnitOfWork>,
+) -> Result<AnyResult, SeasonError> {
     let polled = {
         let mut sql = Sql::sqlite(connection, store);
         let future = std::pin::pin!(in_mode(&mut sql, mode, work));

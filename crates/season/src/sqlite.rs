@@ -17,7 +17,7 @@ use rusqlite::Connection;
 
 use crate::{
     error::SeasonError,
-    sql::{Database, Mode, Sql, Work, session_here},
+    sql::{AnyResult, Database, Mode, UnitOfWork, session_here, session_of_here},
     store::migrate,
 };
 
@@ -102,15 +102,15 @@ impl SqliteFile {
 /// Each call runs on one of the runtime's blocking threads, holding the
 /// file's one connection.
 impl Database for SqliteStore {
-    async fn session<T, W>(&self, mode: Mode, work: W) -> Result<T, SeasonError>
-    where
-        T: Send + 'static,
-        W: for<'c, 'd> FnOnce(&'c mut Sql<'d>) -> Work<'c, T> + Send + 'static,
-    {
+    async fn session_of(
+        &self,
+        mode: Mode,
+        work: Box<dyn UnitOfWork>,
+    ) -> Result<AnyResult, SeasonError> {
         let file = Arc::clone(&self.file);
         tokio::task::spawn_blocking(move || {
             let mut connection = file.lock();
-            session_here(&mut connection, &file.shown, mode, work)
+            session_of_here(&mut connection, &file.shown, mode, work)
         })
         .await
         .map_err(|e| SeasonError::Database {
