@@ -4,6 +4,7 @@
 
 mod mail;
 mod settings;
+mod smtp;
 mod stored_contest;
 mod stored_season;
 

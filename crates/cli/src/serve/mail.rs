@@ -9,15 +9,11 @@
 
 use std::{sync::Arc, time::Duration};
 
-use anyhow::Context;
-use lettre::{
-    AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
-    message::{Mailbox, header::ContentType},
-    transport::smtp::extension::ClientId,
-};
 use spielleiter_contest::{MailJob, TeamNotices};
 use spielleiter_server::config::Config;
 use tokio_util::sync::CancellationToken;
+
+use super::smtp::{self, Mail, Mailbox};
 
 /// How often the store is asked for mails to send.
 const CLAIM_EVERY: Duration = Duration::from_secs(5);
@@ -33,7 +29,8 @@ const RETRY_AFTER_MS: i64 = 60_000;
 /// The notices' sender.
 pub(crate) struct Mailer {
     notices: Arc<dyn TeamNotices>,
-    transport: AsyncSmtpTransport<Tokio1Executor>,
+    host: String,
+    port: u16,
     from: Mailbox,
     relay: String,
     contest: String,
@@ -91,22 +88,15 @@ impl Mailer {
                 "contest.mail_smtp is set but contest.mail_from (--mail-from) is not: whom are the mails from?"
             )
         })?;
-        let from: Mailbox = from_text.parse().with_context(|| {
-            format!("contest.mail_from (--mail-from) {from_text:?} is no address")
+        let from = Mailbox::parse(from_text).map_err(|why| {
+            anyhow::anyhow!("contest.mail_from (--mail-from) {from_text:?} is no address: {why}")
         })?;
-        // The greeting names the sender's domain (the relay may want a
-        // name, and this host's may be a container's).
-        let hello = ClientId::Domain(from.email.domain().to_owned());
-        let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host.as_str())
-            .port(port)
-            .hello_name(hello)
-            .timeout(Some(SEND_LIMIT))
-            .build();
         Ok(Some(Mailer {
             notices,
-            transport,
-            from,
             relay: format!("{host}:{port}"),
+            host,
+            port,
+            from,
             contest: contest.to_owned(),
             site,
         }))
@@ -185,12 +175,8 @@ impl Mailer {
         }
     }
 
-    /// The mail of `job`.
-    fn message(&self, job: &MailJob) -> Result<Message, String> {
-        let to: Mailbox = job
-            .address
-            .parse()
-            .map_err(|e| format!("the address {:?} is refused: {e}", job.address))?;
+    /// The subject and body of `job`'s mail.
+    fn text_of(&self, job: &MailJob) -> (String, String) {
         let link = match &self.site {
             Some(site) => format!(
                 "\n\nAll of your team's notices: {}/contest/teams/{}/notices",
@@ -199,23 +185,42 @@ impl Mailer {
             ),
             None => String::new(),
         };
-        Message::builder()
-            .from(self.from.clone())
-            .to(to)
-            .subject(format!("{}: a notice for {}", self.contest, job.team_name))
-            .header(ContentType::TEXT_PLAIN)
-            .body(format!(
+        (
+            format!("{}: a notice for {}", self.contest, job.team_name),
+            format!(
                 "{}{link}\n\n-- \nYou get this because you gave this address on your account \
                  page of {}; empty it there to get no more.\n",
                 job.text, self.contest
-            ))
-            .map_err(|e| format!("cannot write the mail: {e}"))
+            ),
+        )
     }
 
     async fn send(&self, job: &MailJob) -> Result<(), String> {
-        let message = self.message(job)?;
-        match tokio::time::timeout(SEND_LIMIT, self.transport.send(message)).await {
-            Ok(Ok(_)) => Ok(()),
+        let to = Mailbox::address_only(&job.address)
+            .map_err(|e| format!("the address {:?} is refused: {e}", job.address))?;
+        let (subject, body) = self.text_of(job);
+        let now = jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::UTC);
+        let date = jiff::fmt::rfc2822::to_string(&now)
+            .map_err(|e| format!("cannot write the mail's date: {e}"))?;
+        // Unique for the mail: each notice goes to each member once, and
+        // each attempt is a new message.
+        let id = format!(
+            "notice-{}.member-{}.attempt-{}.{}",
+            job.notice.0,
+            job.member.0,
+            job.attempt,
+            now.timestamp().as_millisecond()
+        );
+        let mail = Mail {
+            from: &self.from,
+            to: &to,
+            subject: &subject,
+            body: &body,
+            date: &date,
+            id: &id,
+        };
+        match tokio::time::timeout(SEND_LIMIT, smtp::deliver(&self.host, self.port, &mail)).await {
+            Ok(Ok(())) => Ok(()),
             Ok(Err(error)) => Err(format!("the relay {}: {error}", self.relay)),
             Err(_) => Err(format!(
                 "the relay {} took longer than {} s",
