@@ -756,6 +756,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_result_of_another_type_is_an_error_not_a_panic() {
+        let back: Result<i64, SeasonError> = typed(Box::new(7_i64), || "test".to_owned());
+        assert!(matches!(back, Ok(7)));
+        let wrong: Result<i64, SeasonError> = typed(Box::new("seven"), || "test".to_owned());
+        assert!(
+            matches!(&wrong, Err(SeasonError::Database { store, cause })
+                if store == "test" && cause.contains("another type")),
+            "{wrong:?}"
+        );
+    }
+
+    #[test]
     fn the_dialects_differ_only_where_a_statement_says_so() {
         let sql = "SELECT {now_ms}, x FROM t WHERE y = '{kept}' {skip_locked}; \
              CREATE TABLE b (id {id}, v {blob})";

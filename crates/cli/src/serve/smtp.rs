@@ -10,9 +10,9 @@
 //! header or end the message early.
 //!
 //! Written here rather than taken from a mail crate: this is all a
-//! notice's mail needs, and the crate this replaced brought an
-//! internationalised domain names library with Unicode tables that plain
-//! ASCII addresses never use (about 0.2 MB of the container's binary).
+//! notice's mail needs, and the well-kept crate for it brings an
+//! internationalised-domain-names library with Unicode tables that ASCII
+//! addresses never use (about 0.25 MB of the container's binary).
 
 use std::fmt;
 
@@ -353,7 +353,13 @@ async fn read_reply<R: AsyncRead + Unpin>(reader: &mut BufReader<R>) -> Result<R
         };
         let reply = first.get_or_insert_with(|| Reply {
             code,
-            text: line.get(4..).unwrap_or("").chars().take(200).collect(),
+            text: line
+                .get(4..)
+                .unwrap_or("")
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(200)
+                .collect(),
         });
         if reply.code != code {
             return Err(SmtpError::Garbled("a reply's lines have different codes"));
