@@ -33,6 +33,7 @@ OUT/team-images for the caller to remove.
     teams_upload.py CHROMIUM SPIELLEITER OUT PYTHON_ZIP NATIVE_ZIP
 """
 
+import hashlib
 import json
 import os
 import subprocess
@@ -150,12 +151,25 @@ def worker(binary, store, out, what, *extra):
     return done.stdout
 
 
+CONTEST, SEED = "Upload Cup", 36
+
+
+def contest_key():
+    """The contest's part of its teams' image names, as the season store
+    documents it (crates/season/src/build_sql.rs, contest_image_key): ten
+    hexadecimal digits of SHA-256 over a fixed prefix, the seed's eight
+    bytes (little-endian) and the name."""
+    digest = hashlib.sha256(b"spielleiter team images\0" + SEED.to_bytes(8, "little")
+                            + CONTEST.encode())
+    return digest.hexdigest()[:10]
+
+
 def main():
     chromium, binary, out, python_zip, native_zip = sys.argv[1:6]
     zips = {"python": python_zip, "native": native_zip}
     store = os.path.join(out, "contest.sqlite")
     run(binary, "contest", "create", "--store", store, "--game", GAME,
-        "--name", "Upload Cup", "--seed", "36")
+        "--name", CONTEST, "--seed", str(SEED))
     server, web = start_server(binary, store, out)
     profiles = os.path.join(out, "profiles")
     os.makedirs(profiles, exist_ok=True)
@@ -176,7 +190,7 @@ def main():
                 ids[name] = int(homes[name].rsplit("/", 1)[1])
             # The images the build worker will make, for the caller to
             # remove whatever happens from here on.
-            images = {name: f"sl-team-{ids[name]}:v1" for name in ids}
+            images = {name: f"sl-team-{contest_key()}-{ids[name]}:v1" for name in ids}
             with open(os.path.join(out, "team-images"), "w") as listed:
                 listed.write("".join(f"{image}\n" for image in images.values()))
             # How the runner names each version's player in its log: the

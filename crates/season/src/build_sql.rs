@@ -18,8 +18,8 @@
 use std::time::Duration;
 
 use spielleiter_contest::{
-    BuildLog, MemberId, NoticeKind, Runtime, StoreError, StoreFuture, TeamId, TeamVersions,
-    Timestamp, Upload, VersionEntry, VersionId, VersionNumber, VersionState,
+    BuildLog, Contest, MemberId, NoticeKind, Runtime, StoreError, StoreFuture, TeamId,
+    TeamVersions, Timestamp, Upload, VersionEntry, VersionId, VersionNumber, VersionState,
     versions::{check_comment, check_start_parameters},
     versions_store::{NOT_ACTIVATABLE, NOT_TESTABLE},
 };
@@ -47,6 +47,8 @@ pub struct BuildJob {
     pub team: TeamId,
     /// Its number in the team.
     pub number: VersionNumber,
+    /// The contest's part of its images' names ([`contest_image_key`]).
+    pub contest_key: String,
     /// The claim's attempt (1 for the first).
     pub attempt: u32,
     /// The worker that claimed it.
@@ -65,6 +67,7 @@ impl std::fmt::Debug for BuildJob {
             .field("version", &self.version)
             .field("team", &self.team)
             .field("number", &self.number)
+            .field("contest_key", &self.contest_key)
             .field("attempt", &self.attempt)
             .field("worker", &self.worker)
             .field("runtime", &self.runtime)
@@ -75,10 +78,32 @@ impl std::fmt::Debug for BuildJob {
 
 impl BuildJob {
     /// The image's name for this version: one per version, whichever
-    /// worker builds it (`sl-team-TEAM:vNUMBER`).
+    /// worker builds it (`sl-team-CONTEST-TEAM:vNUMBER`).
     pub fn image_tag(&self) -> String {
-        format!("sl-team-{}:v{}", self.team.0, self.number.0)
+        format!(
+            "sl-team-{}-{}:v{}",
+            self.contest_key, self.team.0, self.number.0
+        )
     }
+}
+
+/// The contest's part of its teams' image names: ten hexadecimal digits of
+/// a digest of its seed and name. Each store numbers its teams from 1, so
+/// without it two contests' teams on one Docker daemon would build over
+/// each other's images; and a digest, not the seed, which decides the
+/// contest's draws (a team reads its image's name in its build log).
+pub fn contest_image_key(contest: &Contest) -> String {
+    use sha2::Digest as _;
+    let digest = sha2::Sha256::new()
+        .chain_update(b"spielleiter team images\0")
+        .chain_update(contest.seed.to_le_bytes())
+        .chain_update(contest.name.as_bytes())
+        .finalize();
+    digest
+        .iter()
+        .take(5)
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 /// How a build ended.
@@ -270,6 +295,7 @@ impl<D: Database> ContestStore<D> {
         lease: Duration,
     ) -> Result<Option<BuildJob>, SeasonError> {
         let (contest, worker) = (self.contest.id.0, worker.to_owned());
+        let contest_key = contest_image_key(&self.contest);
         self.db
             .transaction(move |db| {
                 Box::pin(async move {
@@ -317,6 +343,7 @@ impl<D: Database> ContestStore<D> {
                         version: VersionId(version),
                         team: TeamId(row.get(0)?),
                         number: VersionNumber(row.get(1)?),
+                        contest_key,
                         attempt,
                         worker,
                         runtime: runtime_of(&runtime)?,
@@ -668,5 +695,39 @@ impl<D: Database + 'static> TeamVersions for ContestStore<D> {
                     other => self.versions_error(other),
                 })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use spielleiter_contest::{ContestId, ContestSettings};
+    use spielleiter_rules::GameType;
+
+    use super::*;
+
+    fn contest(name: &str, seed: u64) -> Contest {
+        Contest {
+            id: ContestId(1),
+            name: name.to_owned(),
+            game: GameType::DEFAULT,
+            seed,
+            settings: ContestSettings::default(),
+        }
+    }
+
+    #[test]
+    fn each_contest_has_its_own_image_names() {
+        let key = contest_image_key(&contest("Cup", 5));
+        assert_eq!(key.len(), 10, "{key}");
+        assert!(
+            key.bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()),
+            "{key}"
+        );
+        // The same contest, whichever worker builds: the same names.
+        assert_eq!(contest_image_key(&contest("Cup", 5)), key);
+        // Another store's contest of the same name, or the same seed.
+        assert_ne!(contest_image_key(&contest("Cup", 6)), key);
+        assert_ne!(contest_image_key(&contest("League", 5)), key);
     }
 }

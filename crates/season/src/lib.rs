@@ -67,7 +67,7 @@ pub mod url_mask;
 pub mod worker;
 
 pub use any_store::{AnyStore, StoreUrl, open, open_existing};
-pub use build_sql::{BuildJob, BuildOutcome, StoredBuild};
+pub use build_sql::{BuildJob, BuildOutcome, StoredBuild, contest_image_key};
 pub use build_worker::{BuildReport, Built, ImageBuilder, run_build_worker};
 pub use contest_sql::{ContestStore, NewContest, create_contest};
 pub use definition::{

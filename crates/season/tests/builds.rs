@@ -28,7 +28,8 @@ use spielleiter_contest::{
 use spielleiter_rules::GameType;
 use spielleiter_season::{
     AnyStore, BuildJob, BuildOutcome, BuildReport, Built, ContestStore, ImageBuilder, NewContest,
-    SeasonError, WorkerSettings, build_sql::MAX_BUILD_LOG_BYTES, create_contest, run_build_worker,
+    SeasonError, WorkerSettings, build_sql::MAX_BUILD_LOG_BYTES, contest_image_key, create_contest,
+    run_build_worker,
 };
 
 both_stores!(
@@ -63,6 +64,11 @@ async fn contest(test: &TestStore) -> (ContestStore<AnyStore>, TeamId, MemberId)
         .unwrap()
         .id;
     (store, team, by)
+}
+
+/// The contest's part of its images' names.
+async fn key_of(store: &ContestStore<AnyStore>) -> String {
+    contest_image_key(&store.contest().await.unwrap())
 }
 
 fn upload(by: MemberId, parameters: &str, archive: &[u8]) -> Upload {
@@ -146,7 +152,11 @@ async fn an_upload_is_queued_as_the_next_version_with_its_build(test: TestStore)
     assert_eq!(versions[1].state, VersionState::Built);
     assert_eq!(
         versions[1].player,
-        format!("docker:sl-team-{}:v2 --depth 3", team.0)
+        format!(
+            "docker:sl-team-{}-{}:v2 --depth 3",
+            key_of(&store).await,
+            team.0
+        )
     );
     // Finished: no more heartbeats, no second finish.
     assert!(!store.heartbeat_build(&job, LEASE).await.unwrap());
@@ -439,6 +449,7 @@ impl ImageBuilder for FakeBuilder {
 
 async fn the_build_worker_builds_each_queued_upload_and_one_a_killed_worker_left(test: TestStore) {
     let (store, team, by) = contest(&test).await;
+    let key = key_of(&store).await;
     for archive in [&b"PK good"[..], b"PK bad", b"PK good"] {
         store
             .queue_upload(team, &upload(by, "--fast", archive), NOW)
@@ -473,7 +484,7 @@ async fn the_build_worker_builds_each_queued_upload_and_one_a_killed_worker_left
     assert_eq!(
         *builder.tags.lock().unwrap(),
         (1..=3)
-            .map(|n| format!("sl-team-{}:v{n}", team.0))
+            .map(|n| format!("sl-team-{key}-{}:v{n}", team.0))
             .collect::<Vec<_>>()
     );
     assert!(
@@ -489,7 +500,7 @@ async fn the_build_worker_builds_each_queued_upload_and_one_a_killed_worker_left
         .into_iter()
         .map(|v| (v.state, v.player))
         .collect();
-    let player = |n| format!("docker:sl-team-{}:v{n} --fast", team.0);
+    let player = |n| format!("docker:sl-team-{key}-{}:v{n} --fast", team.0);
     assert_eq!(
         states,
         [
@@ -501,7 +512,7 @@ async fn the_build_worker_builds_each_queued_upload_and_one_a_killed_worker_left
     assert_eq!(
         test.sql("SELECT worker, attempt, log FROM contest_builds ORDER BY version"),
         format!(
-            "builder|2|built sl-team-{t}:v1\nbuilder|1|no `start` at the upload's root\nbuilder|1|built sl-team-{t}:v3",
+            "builder|2|built sl-team-{key}-{t}:v1\nbuilder|1|no `start` at the upload's root\nbuilder|1|built sl-team-{key}-{t}:v3",
             t = team.0
         )
     );
