@@ -52,9 +52,8 @@ GAME = "swc_2027_blokus"
 PRINTS = {"python": "RESULT regular=True", "native": "greedy joined room"}
 # The line the sandbox's runner writes into every sandboxed player's log.
 SANDBOXED = "ms after its container was started"
-# A version's test games and a friendly encounter's games: the contest's
-# settings `test_games` and `games_per_friendly` as `contest create` makes
-# them (crates/contest/src/settings.rs).
+# A version's test games and a friendly encounter's games, as the contest
+# is made with them (`contest create --test-games --games-per-friendly`).
 TEST_GAMES = 2
 FRIENDLY_GAMES = 6
 
@@ -169,7 +168,8 @@ def main():
     zips = {"python": python_zip, "native": native_zip}
     store = os.path.join(out, "contest.sqlite")
     run(binary, "contest", "create", "--store", store, "--game", GAME,
-        "--name", CONTEST, "--seed", str(SEED))
+        "--name", CONTEST, "--seed", str(SEED), "--test-games", str(TEST_GAMES),
+        "--games-per-friendly", str(FRIENDLY_GAMES))
     server, web = start_server(binary, store, out)
     profiles = os.path.join(out, "profiles")
     os.makedirs(profiles, exist_ok=True)

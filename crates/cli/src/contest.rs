@@ -197,6 +197,15 @@ pub struct CreateArgs {
     /// The best K of each championship group play the champions league.
     #[arg(long, value_name = "K", default_value_t = spielleiter_contest::defaults::CHAMPIONS_LEAGUE_SIZE)]
     champions_league_size: u32,
+    /// Games of a version's test against the built-in random bot (even).
+    #[arg(long, value_name = "N", default_value_t = spielleiter_contest::defaults::TEST_GAMES)]
+    test_games: u32,
+    /// Games of a friendly encounter (even).
+    #[arg(long, value_name = "N", default_value_t = spielleiter_contest::defaults::GAMES_PER_FRIENDLY)]
+    games_per_friendly: u32,
+    /// Friendly encounters a team may start an hour (0: none).
+    #[arg(long, value_name = "N", default_value_t = spielleiter_contest::defaults::FRIENDLY_CHALLENGES_PER_HOUR)]
+    friendly_challenges_per_hour: u32,
 }
 
 /// When results become public.
@@ -340,6 +349,9 @@ async fn create(args: &CreateArgs) -> anyhow::Result<()> {
             PublicationArg::Manual => spielleiter_contest::Publication::Manual,
             PublicationArg::Automatic => spielleiter_contest::Publication::Automatic,
         },
+        test_games: args.test_games,
+        games_per_friendly: args.games_per_friendly,
+        friendly_challenges_per_hour: args.friendly_challenges_per_hour,
         ..ContestSettings::default()
     };
     // Refused before the store is opened, in the settings' own words.
@@ -447,6 +459,15 @@ async fn status(args: &StatusArgs) -> anyhow::Result<()> {
         store.database().store_name(),
         contest.game.id(),
         contest.seed
+    );
+    let settings = &contest.settings;
+    let friendly = match settings.friendly_challenges_per_hour {
+        0 => "no friendly challenges".to_owned(),
+        n => format!("at most {n} friendly challenges a team an hour"),
+    };
+    println!(
+        "games: {} an encounter, {} a version's test, {} a friendly encounter ({friendly})",
+        settings.games_per_encounter, settings.test_games, settings.games_per_friendly
     );
     let teams = store.teams().await?;
     let disabled = teams.iter().filter(|team| !team.enabled).count();

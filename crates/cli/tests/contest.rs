@@ -60,6 +60,12 @@ fn organiser_commands(dir: &Path, store: &str, raw: &dyn Fn() -> String) {
             "Cup",
             "--seed",
             "7",
+            "--test-games",
+            "4",
+            "--games-per-friendly",
+            "2",
+            "--friendly-challenges-per-hour",
+            "3",
         ],
     ));
     assert!(created.contains("contest \"Cup\" created"), "{created}");
@@ -103,6 +109,13 @@ fn organiser_commands(dir: &Path, store: &str, raw: &dyn Fn() -> String) {
 
     let status = succeeded(&contest(dir, store, &["status"]));
     assert!(status.contains("game swc_2027_blokus, seed 7"), "{status}");
+    assert!(
+        status.contains(
+            "games: 6 an encounter, 4 a version's test, 2 a friendly encounter \
+             (at most 3 friendly challenges a team an hour)"
+        ),
+        "{status}"
+    );
     assert!(status.contains("2 teams (0 disabled)"), "{status}");
     assert!(
         status.contains("\"Owls\", group North: no members yet"),
@@ -186,6 +199,30 @@ fn organiser_commands(dir: &Path, store: &str, raw: &dyn Fn() -> String) {
                 "8",
             ],
             "with seed 7, not 8",
+        ),
+        (
+            vec![
+                "create",
+                "--game",
+                "swc_2027_blokus",
+                "--name",
+                "Cup",
+                "--test-games",
+                "3",
+            ],
+            "contest setting test_games: 3 games; an even number",
+        ),
+        (
+            vec![
+                "create",
+                "--game",
+                "swc_2027_blokus",
+                "--name",
+                "Cup",
+                "--games-per-friendly",
+                "0",
+            ],
+            "contest setting games_per_friendly: 0 games",
         ),
     ];
     for (args, naming) in &cases {
