@@ -137,6 +137,12 @@ fn organiser_commands(dir: &Path, store: &str, raw: &dyn Fn() -> String) {
     let before = raw();
     let long = "x".repeat(61);
     let huge = "y".repeat(100_000);
+    // `create` of the store's contest again, with one option changed.
+    let cup_again = |changed: &[&'static str]| {
+        let mut args = vec!["create", "--game", "swc_2027_blokus", "--name", "Cup"];
+        args.extend_from_slice(changed);
+        args
+    };
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (
             vec!["team", "add", "OWLS"],
@@ -188,40 +194,13 @@ fn organiser_commands(dir: &Path, store: &str, raw: &dyn Fn() -> String) {
             vec!["create", "--game", "blokus_bcl", "--name", "Cup"],
             "of the game swc_2027_blokus, not blokus_bcl",
         ),
+        (cup_again(&["--seed", "8"]), "with seed 7, not 8"),
         (
-            vec![
-                "create",
-                "--game",
-                "swc_2027_blokus",
-                "--name",
-                "Cup",
-                "--seed",
-                "8",
-            ],
-            "with seed 7, not 8",
-        ),
-        (
-            vec![
-                "create",
-                "--game",
-                "swc_2027_blokus",
-                "--name",
-                "Cup",
-                "--test-games",
-                "3",
-            ],
+            cup_again(&["--test-games", "3"]),
             "contest setting test_games: 3 games; an even number",
         ),
         (
-            vec![
-                "create",
-                "--game",
-                "swc_2027_blokus",
-                "--name",
-                "Cup",
-                "--games-per-friendly",
-                "0",
-            ],
+            cup_again(&["--games-per-friendly", "0"]),
             "contest setting games_per_friendly: 0 games",
         ),
     ];
