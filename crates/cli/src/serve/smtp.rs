@@ -365,7 +365,10 @@ async fn read_reply<R: AsyncRead + Unpin>(reader: &mut BufReader<R>) -> Result<R
             return Err(SmtpError::Garbled("a reply's lines have different codes"));
         }
         if !more {
-            return first.ok_or(SmtpError::Garbled("an empty reply"));
+            return Ok(Reply {
+                code,
+                text: std::mem::take(&mut reply.text),
+            });
         }
     }
     Err(SmtpError::Garbled("a reply has too many lines"))
