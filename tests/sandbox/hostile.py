@@ -46,6 +46,7 @@ import errno
 import mmap
 import os
 import platform
+import select
 import socket
 import sys
 import threading
@@ -435,25 +436,40 @@ def zombie_count():
 
 def leave_zombies(count):
     """Each of `count` children starts a grandchild and ends at once; the
-    grandchild, orphaned, becomes the relay's (PID 1) and ends too."""
+    grandchild, orphaned, becomes the relay's (PID 1) and ends too.
+
+    Each round waits until its grandchild has ended (it alone holds a pipe's
+    write end, so the read end sees the end of the file then) before the
+    next round forks: so the only processes that can fill the limit are
+    ended ones left unreaped, not live grandchildren still waiting for CPU
+    time on a busy machine."""
     failed = 0
     for _ in range(count):
+        ended, holds = os.pipe()
         try:
             pid = os.fork()
         except OSError:
+            os.close(ended)
+            os.close(holds)
             failed += 1
             time.sleep(0.01)
             continue
         if pid == 0:
+            os.close(ended)
             try:
                 if os.fork() == 0:
                     os._exit(0)
             except OSError:
                 os._exit(1)
             os._exit(0)
+        os.close(holds)
         _, status = os.waitpid(pid, 0)
         if os.waitstatus_to_exitcode(status) != 0:
             failed += 1
+        # Bounded: a grandchild that never ends would be a fault of this
+        # player, not the relay's; the zombie count below still tells.
+        select.select([ended], [], [], 10)
+        os.close(ended)
     time.sleep(1)
     left = zombie_count()
     what = "leave %d zombies to the relay" % count
