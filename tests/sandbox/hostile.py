@@ -438,8 +438,9 @@ def leave_zombies(count):
     """Each of `count` children starts a grandchild and ends at once; the
     grandchild, orphaned, becomes the relay's (PID 1) and ends too.
 
-    Each round waits until its grandchild has ended (it alone holds a pipe's
-    write end, so the read end sees the end of the file then) before the
+    Each round waits until its grandchild has ended (once the child has
+    ended and been waited for, only the grandchild holds a pipe's write
+    end, so the read end sees the end of the file when it ends) before the
     next round forks: so the only processes that can fill the limit are
     ended ones left unreaped, not live grandchildren still waiting for CPU
     time on a busy machine."""
